@@ -1,0 +1,37 @@
+// Bundles the three entry points (extension, CLI, MCP server) plus the parser worker and the engine
+// library, and copies only the runtime assets they load: the tree-sitter runtime, the grammars of the
+// language table, the query files and sql.js.
+import { build } from 'esbuild';
+import { cpSync, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const watch = process.argv.includes('--watch');
+const out = 'dist';
+rmSync(out, { recursive: true, force: true });
+mkdirSync(join(out, 'grammars'), { recursive: true });
+mkdirSync(join(out, 'queries'), { recursive: true });
+
+// web-tree-sitter reads import.meta.url; in a CommonJS bundle that becomes the bundle's own file URL.
+const common = {
+  bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: 'linked', logLevel: 'warning', legalComments: 'none',
+  define: { 'import.meta.url': '__sightline_import_meta_url' },
+  banner: { js: 'const __sightline_import_meta_url = require("url").pathToFileURL(__filename).href;' },
+};
+await Promise.all([
+  build({ ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: out, external: ['vscode'] }),
+  build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: out, banner: { js: '#!/usr/bin/env node\n' + common.banner.js } }),
+  build({ ...common, entryPoints: { mcp: 'src/mcp/main.ts' }, outdir: out }),
+  build({ ...common, entryPoints: { worker: 'src/core/index/worker.ts' }, outdir: out }),
+  build({ ...common, entryPoints: { core: 'src/core/index.ts' }, outdir: out }),
+]);
+
+// Runtime assets: only what the language table names.
+const { GRAMMAR_SOURCES } = await import('./dist/core.js').then(m => m.default ?? m);
+for (const [file, source] of Object.entries(GRAMMAR_SOURCES)) cpSync(require.resolve(source), join(out, 'grammars', file));
+for (const q of readdirSync('src/core/languages/queries')) cpSync(join('src/core/languages/queries', q), join(out, 'queries', q));
+cpSync(join(dirname(require.resolve('web-tree-sitter')), 'web-tree-sitter.wasm'), join(out, 'web-tree-sitter.wasm'));
+cpSync(join(dirname(require.resolve('sql.js')), 'sql-wasm.wasm'), join(out, 'sql-wasm.wasm'));
+if (!existsSync(join(out, 'sql-wasm.wasm'))) throw new Error('sql-wasm.wasm missing');
+console.log('built dist/ (extension, cli, mcp, worker, core + assets)');

@@ -1,0 +1,59 @@
+/** Command-line options shared by `sightline` subcommands and `dist/mcp.js`. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { resolve } from 'node:path';
+import { Engine } from '../core/engine';
+import { SightlineError } from '../core/errors';
+import { LANGUAGE_IDS, type LanguageId } from '../core/languages/types';
+import type { IndexSettings } from '../core/settings';
+
+export const WORKSPACE_OPTIONS = {
+  workspace: { type: 'string', multiple: true, short: 'w' },
+  db: { type: 'string' },
+  exclude: { type: 'string', multiple: true },
+  'max-file-bytes': { type: 'string' },
+  languages: { type: 'string' },
+  threads: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+export class UsageError extends Error {}
+
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+function intOption(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got ${v}`);
+  return n;
+}
+
+export interface WorkspaceValues { workspace?: string[]; db?: string; exclude?: string[]; 'max-file-bytes'?: string; languages?: string; threads?: string }
+
+/** Opens the engine for the roots given (or those recorded in --db, or the current folder). */
+export async function openEngine(values: WorkspaceValues, extraRoots: string[] = [], log?: (l: 'info' | 'warn' | 'error', m: string) => void): Promise<Engine> {
+  let roots = [...extraRoots, ...(values.workspace ?? [])].map(r => resolve(r));
+  const db = values.db ? resolve(values.db) : undefined;
+  if (!roots.length && db) roots = await Engine.rootsInDb(db);
+  if (!roots.length) roots = [process.cwd()];
+  const settings: Partial<IndexSettings> = {};
+  if (values.exclude) settings.excludes = values.exclude;
+  const max = intOption(values['max-file-bytes'], 'max-file-bytes');
+  if (max !== undefined) settings.max_file_bytes = max;
+  if (values.languages) {
+    const langs = values.languages.split(',').map(s => s.trim()).filter(Boolean);
+    const bad = langs.filter(l => !(LANGUAGE_IDS as readonly string[]).includes(l));
+    if (bad.length) throw new UsageError(`unknown language(s) ${bad.join(', ')}; supported: ${LANGUAGE_IDS.join(', ')}`);
+    settings.languages = langs as LanguageId[];
+  }
+  try {
+    return await Engine.open({ roots, dbPath: db, settings, threads: intOption(values.threads, 'threads'), log });
+  } catch (e) {
+    if (e instanceof SightlineError && e.code === 'not_found') throw new UsageError(e.message);
+    throw e;
+  }
+}

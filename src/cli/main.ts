@@ -1,0 +1,130 @@
+/**
+ * The `sightline` command. Machine-readable output (--json, `call`) goes to stdout; progress and
+ * messages go to stderr. Exit codes: 0 ok, 1 the tool failed, 2 usage error, 3 index locked by another
+ * writer, 130 cancelled.
+ */
+import { openEngine, parse, WORKSPACE_OPTIONS, UsageError } from './args';
+import { findTool, TOOL_LIST } from '../core/tools/registry';
+import { invokeTool, type ToolOutcome } from '../core/tools/contract';
+import { runMcp, MCP_USAGE } from '../mcp/run';
+import { VERSION } from '../core/version';
+import type { Engine } from '../core/engine';
+
+const USAGE = `sightline ${VERSION} — where to look and what is at stake, for coding agents
+
+usage:
+  sightline index DIR [--db FILE] [--force] [--json] [--exclude PATTERN]... [--max-file-bytes N] [--languages a,b]
+  sightline search QUERY [--db FILE] [--workspace DIR] [--limit N] [--offset N] [--vector] [--repo R] [--language L] [--json]
+  sightline call TOOL --args JSON [--db FILE] [--workspace DIR]
+  sightline status [--db FILE] [--workspace DIR] [--json]
+  sightline tools [--json]
+  sightline mcp [--workspace DIR] [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN]
+
+The index lives in a per-user cache folder keyed by the workspace roots unless --db names a file.
+exit codes: 0 ok, 1 tool error, 2 usage error, 3 index locked by another process, 130 cancelled`;
+
+const EXIT = { ok: 0, tool: 1, usage: 2, locked: 3, cancelled: 130 } as const;
+
+function exitCodeFor(o: ToolOutcome): number {
+  if (o.ok) return EXIT.ok;
+  if (o.error.code === 'invalid_arguments' || o.error.code === 'path_outside_workspace') return EXIT.usage;
+  if (o.error.code === 'index_locked') return EXIT.locked;
+  if (o.error.code === 'cancelled') return EXIT.cancelled;
+  return EXIT.tool;
+}
+
+function progressPrinter(): (message: string) => void {
+  let last = 0;
+  const tty = process.stderr.isTTY;
+  return (message: string) => {
+    const now = Date.now();
+    if (now - last < (tty ? 100 : 2000)) return;
+    last = now;
+    process.stderr.write(tty ? `\r\x1b[K${message}` : `${message}\n`);
+  };
+}
+
+async function runTool(engine: Engine, name: string, args: unknown, json: boolean, progress = false): Promise<number> {
+  const def = findTool(name);
+  if (!def) throw new UsageError(`unknown tool ${name}; known tools: ${TOOL_LIST.map(t => t.name).join(', ')}`);
+  const controller = new AbortController();
+  const onSigint = () => { process.stderr.write('\ncancelling…\n'); controller.abort(); };
+  process.once('SIGINT', onSigint);
+  const print = progress ? progressPrinter() : undefined;
+  const outcome = await invokeTool(def, args, { engine, signal: controller.signal, onProgress: print ? m => print(m) : undefined });
+  process.off('SIGINT', onSigint);
+  if (print && process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+  if (outcome.ok) process.stdout.write(json ? JSON.stringify(outcome.data, null, 2) + '\n' : outcome.markdown + '\n');
+  else {
+    if (json) process.stdout.write(JSON.stringify({ error: outcome.error }, null, 2) + '\n');
+    process.stderr.write(`sightline: ${outcome.error.message} (${outcome.error.code})\n`);
+  }
+  return exitCodeFor(outcome);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const log = (level: string, msg: string) => { if (level !== 'info') process.stderr.write(`[sightline ${level}] ${msg}\n`); };
+  switch (command) {
+    case undefined: case 'help': case '--help': case '-h':
+      process.stdout.write(USAGE + '\n'); return EXIT.ok;
+    case '--version': case 'version':
+      process.stdout.write(VERSION + '\n'); return EXIT.ok;
+    case 'index': {
+      const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, force: { type: 'boolean' }, json: { type: 'boolean' } });
+      if (positionals.length > 1) throw new UsageError('index takes one folder; use --workspace for more roots');
+      const engine = await openEngine(values, positionals, log);
+      try { return await runTool(engine, 'index_repo', { force: !!values.force }, !!values.json, true); } finally { engine.close(); }
+    }
+    case 'search': {
+      const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, limit: { type: 'string' }, offset: { type: 'string' }, vector: { type: 'boolean' },
+        repo: { type: 'string' }, language: { type: 'string' }, json: { type: 'boolean' } });
+      const query = positionals.join(' ').trim();
+      if (!query) throw new UsageError('search needs a QUERY');
+      const engine = await openEngine(values, [], log);
+      const args: Record<string, unknown> = { query, vector: !!values.vector };
+      if (values.limit !== undefined) args.limit = Number(values.limit);
+      if (values.offset !== undefined) args.offset = Number(values.offset);
+      if (values.repo) args.repo = values.repo;
+      if (values.language) args.language = values.language;
+      try { return await runTool(engine, 'search_code', args, !!values.json); } finally { engine.close(); }
+    }
+    case 'call': {
+      const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, args: { type: 'string' }, markdown: { type: 'boolean' } });
+      const [name, ...extra] = positionals;
+      if (!name || extra.length) throw new UsageError('call needs exactly one TOOL name');
+      let args: unknown = {};
+      if (values.args !== undefined) {
+        try { args = JSON.parse(values.args); } catch (e) { throw new UsageError(`--args is not valid JSON: ${(e as Error).message}`); }
+      }
+      const engine = await openEngine(values, [], log);
+      try { return await runTool(engine, name, args, !values.markdown, name === 'index_repo'); } finally { engine.close(); }
+    }
+    case 'status': {
+      const { values } = parse(rest, { ...WORKSPACE_OPTIONS, json: { type: 'boolean' } });
+      const engine = await openEngine(values, [], log);
+      try { return await runTool(engine, 'index_status', {}, !!values.json); } finally { engine.close(); }
+    }
+    case 'tools': {
+      const { values } = parse(rest, { json: { type: 'boolean' } });
+      const { toolsList } = await import('../core/tools/golden');
+      if (values.json) process.stdout.write(JSON.stringify(toolsList(), null, 2) + '\n');
+      else for (const t of TOOL_LIST) process.stdout.write(`${t.name.padEnd(16)} ${t.title}\n`);
+      return EXIT.ok;
+    }
+    case 'mcp':
+      if (rest.includes('--help')) { process.stderr.write(MCP_USAGE + '\n'); return EXIT.ok; }
+      await runMcp(rest);
+      return -1; // keep running
+    default:
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+main(process.argv.slice(2)).then(code => {
+  if (code >= 0) process.exitCode = code;
+}, e => {
+  if (e instanceof UsageError) { process.stderr.write(`sightline: ${e.message}\n\n${USAGE}\n`); process.exitCode = EXIT.usage; return; }
+  process.stderr.write(`sightline: ${(e as Error).stack ?? e}\n`);
+  process.exitCode = EXIT.tool;
+});

@@ -1,0 +1,375 @@
+/**
+ * The engine: one workspace (one or more roots, each a repository with a stable repo_id), one index
+ * file, one writer at a time. Every surface (extension, MCP, CLI, tests) talks to this class through
+ * the tool registry.
+ */
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
+import { cpus } from 'node:os';
+import { Store, type FileMeta, type Diagnostic } from './store/store';
+import { atomicWrite, fileStamp, IndexLockedError, WriterLock } from './store/persist';
+import { SCHEMA_VERSION } from './store/schema';
+import { walk } from './index/walker';
+import { ParsePool } from './index/pool';
+import type { FileOutcome, FileTask } from './index/process';
+import { resolveSettings, defaultDbPath, type IndexSettings } from './settings';
+import { repoIdFor } from './util/ids';
+import { gitState } from './git';
+import { SightlineError } from './errors';
+import { searchCode, vectorSearch, type SearchFilter, type SearchPage, type VectorIndex } from './search/search';
+import { HASH_VECTOR_DIMS } from './search/hashvec';
+import { sha1 } from './util/hash';
+import { symbolId } from './util/ids';
+
+export interface EngineOptions {
+  roots: string[];
+  /** Index file; defaults to a per-user cache folder keyed by the roots. */
+  dbPath?: string;
+  settings?: Partial<IndexSettings>;
+  /** Parser threads; 0 parses on the calling thread. Default: number of cores, at most 4. */
+  threads?: number;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+export interface IndexProgress { phase: 'walk' | 'parse' | 'write' | 'save'; repo_id: string; done: number; total: number }
+
+export interface RepoRunReport {
+  repo_id: string; root: string; files_seen: number; files_parsed: number; files_unchanged: number; files_deleted: number;
+  files_skipped: number; chunks_written: number; symbols_written: number; duration_ms: number; forced: boolean;
+}
+export interface IndexReport {
+  repos: RepoRunReport[];
+  totals: { files_seen: number; files_parsed: number; files_unchanged: number; files_deleted: number; files_skipped: number };
+  timings: { walk_ms: number; parse_ms: number; write_ms: number; save_ms: number; total_ms: number };
+  diagnostics: Diagnostic[];
+  db_path: string;
+}
+
+export interface Root { repo_id: string; root: string; name: string }
+
+export class Engine {
+  private store!: Store;
+  private stamp: string | null = null;
+  private vectorCache: VectorIndex | null = null;
+  private readonly lock: WriterLock;
+  private writing = false;
+  readonly roots: Root[];
+  readonly dbPath: string;
+  readonly settings: IndexSettings;
+  /** set when an index file of another schema version (or a corrupt one) was found and set aside */
+  rebuiltFromScratch = false;
+
+  private constructor(private readonly opts: EngineOptions) {
+    if (!opts.roots.length) throw new SightlineError('invalid_arguments', 'at least one workspace root is required');
+    this.roots = opts.roots.map(r => {
+      const abs = resolve(r);
+      if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new SightlineError('not_found', `workspace root ${abs} is not a folder`);
+      const real = realpathSync(abs);
+      return { repo_id: repoIdFor(real), root: real, name: basename(real) };
+    });
+    this.dbPath = resolve(opts.dbPath ?? defaultDbPath(this.roots.map(r => r.root)));
+    this.settings = resolveSettings(opts.settings);
+    this.lock = new WriterLock(`${this.dbPath}.lock`);
+  }
+
+  /** Roots recorded in an existing index file (lets `--db FILE` alone name a workspace). */
+  static async rootsInDb(dbPath: string): Promise<string[]> {
+    if (!existsSync(dbPath)) return [];
+    const { store } = await Store.open(dbPath);
+    try { return store.repos().map(r => r.root).filter(r => existsSync(r)); } finally { store.close(); }
+  }
+
+  static async open(opts: EngineOptions): Promise<Engine> {
+    const e = new Engine(opts);
+    await e.load();
+    return e;
+  }
+
+  private async load(): Promise<void> {
+    const old = this.store;
+    const stamp = fileStamp(this.dbPath);
+    const { store, rebuilt } = await Store.open(existsSync(this.dbPath) ? this.dbPath : null);
+    this.store = store;
+    this.stamp = stamp;
+    this.rebuiltFromScratch = rebuilt;
+    this.vectorCache = null;
+    old?.close();
+  }
+
+  /** Readers pick up an index file that another process wrote since we loaded ours. */
+  async refresh(): Promise<void> {
+    if (this.writing) return;
+    const now = fileStamp(this.dbPath);
+    if (now !== this.stamp) await this.load();
+  }
+
+  private log(level: 'info' | 'warn' | 'error', msg: string): void { this.opts.log?.(level, msg); }
+
+  /** Resolves a `repo` argument (repo_id, root path, or a path inside a root) to a root. */
+  resolveRepo(repo: string | undefined): Root | undefined {
+    if (repo === undefined || repo === '') return undefined;
+    const byId = this.roots.find(r => r.repo_id === repo);
+    if (byId) return byId;
+    const abs = isAbsolute(repo) ? resolve(repo) : resolve(this.roots[0]!.root, repo);
+    let real = abs;
+    try { real = realpathSync(abs); } catch { /* may not exist */ }
+    const root = this.roots.find(r => real === r.root || real.startsWith(r.root + sep));
+    if (!root) throw new SightlineError('path_outside_workspace', `${repo} is neither a repo_id nor a path inside the workspace`, { roots: this.roots.map(r => r.root), repo_ids: this.roots.map(r => r.repo_id) });
+    return root;
+  }
+
+  // ---- indexing --------------------------------------------------------------------------------
+  async index(opts: { repo?: string; force?: boolean; signal?: AbortSignal; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexReport> {
+    const target = this.resolveRepo(opts.repo);
+    const roots = target ? [target] : this.roots;
+    try { this.lock.acquire(); }
+    catch (e) {
+      if (e instanceof IndexLockedError) throw new SightlineError('index_locked', `${e.message}; try again when it finishes`, { holder_pid: e.holder.pid, lock_path: e.lockPath });
+      throw e;
+    }
+    this.writing = true;
+    const t0 = performance.now();
+    const timings = { walk_ms: 0, parse_ms: 0, write_ms: 0, save_ms: 0, total_ms: 0 };
+    const reports: RepoRunReport[] = [];
+    const diagnostics: Diagnostic[] = [];
+    const threads = this.opts.threads ?? Math.max(1, Math.min(4, cpus().length));
+    const pool = new ParsePool(threads);
+    try {
+      // Another writer may have saved since we loaded: start from its file, not ours.
+      if (fileStamp(this.dbPath) !== this.stamp) await this.load();
+      for (const r of roots) {
+        if (opts.signal?.aborted) throw new SightlineError('cancelled', 'indexing was cancelled');
+        reports.push(await this.indexRoot(r, !!opts.force, pool, timings, diagnostics, opts.signal, opts.onProgress));
+      }
+      const ts = performance.now();
+      opts.onProgress?.({ phase: 'save', repo_id: roots[0]!.repo_id, done: 0, total: 1 });
+      this.save();
+      timings.save_ms = performance.now() - ts;
+    } finally {
+      await pool.close();
+      this.writing = false;
+      this.lock.release();
+    }
+    timings.total_ms = performance.now() - t0;
+    for (const k of Object.keys(timings) as (keyof typeof timings)[]) timings[k] = Math.round(timings[k]);
+    const totals = { files_seen: 0, files_parsed: 0, files_unchanged: 0, files_deleted: 0, files_skipped: 0 };
+    for (const r of reports) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += r[k];
+    return { repos: reports, totals, timings, diagnostics, db_path: this.dbPath };
+  }
+
+  private async indexRoot(r: Root, force: boolean, pool: ParsePool, timings: IndexReport['timings'], diagnostics: Diagnostic[],
+    signal: AbortSignal | undefined, onProgress: ((p: IndexProgress) => void) | undefined): Promise<RepoRunReport> {
+    const started = performance.now();
+    const store = this.store;
+    const tw = performance.now();
+    onProgress?.({ phase: 'walk', repo_id: r.repo_id, done: 0, total: 0 });
+    const [walked, git] = await Promise.all([
+      walk(r.root, { excludes: this.settings.excludes, languages: this.settings.languages ? new Set(this.settings.languages) : null, maxFileBytes: this.settings.max_file_bytes, signal }),
+      gitState(r.root),
+    ]);
+    timings.walk_ms += performance.now() - tw;
+    if (force) store.transaction(() => store.deleteRepo(r.repo_id));
+    const metas: Map<string, FileMeta> = force ? new Map() : store.fileMetas(r.repo_id);
+    const repoDiags: Diagnostic[] = walked.diagnostics.map(d => ({ repo_id: r.repo_id, ...d }));
+    const report: RepoRunReport = { repo_id: r.repo_id, root: r.root, files_seen: walked.files.length, files_parsed: 0, files_unchanged: 0,
+      files_deleted: 0, files_skipped: 0, chunks_written: 0, symbols_written: 0, duration_ms: 0, forced: force };
+
+    const seen = new Set<string>();
+    const tasks: FileTask[] = [];
+    for (const f of walked.files) {
+      seen.add(f.path);
+      const m = metas.get(f.path);
+      if (m && m.size === f.size && m.mtime_ms === f.mtime_ms) { report.files_unchanged++; continue; }
+      tasks.push({ repo_id: r.repo_id, abs: f.abs, path: f.path, language: f.language, size: f.size, mtime_ms: f.mtime_ms,
+        known_hash: m?.hash ?? null, max_file_bytes: this.settings.max_file_bytes });
+    }
+    // Files that were indexed but are gone (deleted, now ignored, or now unreadable) disappear.
+    const gone = [...metas.values()].filter(m => !seen.has(m.path));
+
+    const tp = performance.now();
+    let writeMs = 0;
+    let done = 0;
+    const batch: { task: FileTask; outcome: FileOutcome }[] = [];
+    const flush = () => {
+      if (!batch.length) return;
+      const t = performance.now();
+      store.transaction(() => {
+        for (const { task, outcome } of batch) {
+          const existing = metas.get(task.path);
+          if (outcome.status === 'unchanged') { if (existing) store.touchFile(existing.file_id, outcome.mtime_ms, outcome.size); report.files_unchanged++; }
+          else if (outcome.status === 'skipped') {
+            if (existing) store.deleteFile(existing.file_id);
+            report.files_skipped++;
+            for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
+          } else {
+            store.writeFile(outcome.content, existing);
+            report.files_parsed++;
+            report.chunks_written += outcome.content.chunks.length;
+            report.symbols_written += outcome.content.symbols.length;
+            for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
+          }
+        }
+      });
+      batch.length = 0;
+      writeMs += performance.now() - t;
+    };
+    // A bounded window of files in flight keeps memory flat on large workspaces.
+    const WINDOW = 64;
+    let next = 0;
+    await new Promise<void>((resolveAll) => {
+      let inFlight = 0;
+      const settle = () => { if (inFlight === 0 && (next >= tasks.length || signal?.aborted)) resolveAll(); };
+      const onDone = (task: FileTask, outcome: FileOutcome) => {
+        inFlight--; done++;
+        batch.push({ task, outcome });
+        if (batch.length >= 256) flush();
+        if (done % 100 === 0) onProgress?.({ phase: 'parse', repo_id: r.repo_id, done, total: tasks.length });
+        launch(); settle();
+      };
+      const launch = () => {
+        while (inFlight < WINDOW && next < tasks.length && !signal?.aborted) {
+          const task = tasks[next++]!;
+          inFlight++;
+          pool.run(task).then(o => onDone(task, o), (e: unknown) => onDone(task, { status: 'skipped', diagnostics: [{ code: 'parse_failed', message: String(e) }] }));
+        }
+      };
+      launch(); settle();
+    });
+    flush();
+    if (signal?.aborted) {
+      // Completed batches are kept (they are real work); the next run picks up the rest.
+      this.save();
+      throw new SightlineError('cancelled', `indexing of ${r.name} was cancelled after ${done} of ${tasks.length} files; completed files were kept`);
+    }
+    timings.parse_ms += performance.now() - tp - writeMs;
+    const tdel = performance.now();
+    store.transaction(() => {
+      for (const m of gone) store.deleteFile(m.file_id);
+      store.replaceDiagnostics(r.repo_id, repoDiags);
+      report.files_deleted = gone.length;
+      report.duration_ms = Math.round(performance.now() - started);
+      store.upsertRepo({ repo_id: r.repo_id, root: r.root, name: r.name, indexed_at: Date.now(), indexed_commit: git.commit, branch: git.branch,
+        dirty: git.dirty === null ? null : git.dirty ? 1 : 0, nested_repos: JSON.stringify(walked.nested_repos), last_run: JSON.stringify(report) });
+    });
+    timings.write_ms += writeMs + performance.now() - tdel;
+    diagnostics.push(...repoDiags);
+    this.vectorCache = null;
+    this.log('info', `indexed ${r.name}: ${report.files_parsed} parsed, ${report.files_unchanged} unchanged, ${report.files_deleted} deleted, ${report.files_skipped} skipped`);
+    return report;
+  }
+
+  private save(): void {
+    this.store.setMeta('saved_at', String(Date.now()));
+    const bytes = this.store.export();
+    atomicWrite(this.dbPath, bytes);
+    this.stamp = fileStamp(this.dbPath);
+  }
+
+  // ---- reads -----------------------------------------------------------------------------------
+  private vectors = (): VectorIndex => {
+    if (!this.vectorCache) this.vectorCache = { ...this.store.allVectors(HASH_VECTOR_DIMS), fileMeta: this.store.fileLanguages() };
+    return this.vectorCache;
+  };
+
+  private filter(repo?: string, language?: string): SearchFilter {
+    const root = this.resolveRepo(repo);
+    return { ...(root ? { repo_id: root.repo_id } : {}), ...(language ? { language } : {}) };
+  }
+
+  async search(q: { query: string; limit: number; offset: number; vector: boolean; repo?: string; language?: string }): Promise<SearchPage> {
+    await this.refresh();
+    return searchCode(this.store, this.vectors, q.query, { limit: q.limit, offset: q.offset, vector: q.vector, filter: this.filter(q.repo, q.language) });
+  }
+
+  async vectorSearch(q: { query: string; limit: number; offset: number; repo?: string; language?: string }): Promise<SearchPage> {
+    await this.refresh();
+    return vectorSearch(this.store, this.vectors, q.query, { limit: q.limit, offset: q.offset, filter: this.filter(q.repo, q.language) });
+  }
+
+  /** Exact source text of a chunk, read from the file; `stale` when the file changed since it was indexed. */
+  async getChunk(chunkIdArg: string): Promise<{
+    chunk_id: string; id: string; repo_id: string; path: string; language: string; start_line: number; end_line: number;
+    range: { start_line: number; end_line: number }; symbol_path: string | null; kind: string; text: string; stale: boolean; file_hash: string;
+  }> {
+    await this.refresh();
+    const row = this.store.chunkById(chunkIdArg);
+    if (!row) throw new SightlineError('not_found', `no chunk with id ${chunkIdArg}; use search_code to find chunk ids`);
+    const root = this.roots.find(r => r.repo_id === row.repo_id);
+    const repoRow = root ? undefined : this.store.repo(row.repo_id);
+    const base = root?.root ?? repoRow?.root;
+    if (!base) throw new SightlineError('not_found', `chunk ${chunkIdArg} belongs to repository ${row.repo_id}, which is not part of this workspace`);
+    let bytes: Buffer;
+    try { bytes = readFileSync(resolve(base, row.path)); }
+    catch { throw new SightlineError('not_found', `${row.path} is no longer readable; run index_repo to refresh the index`); }
+    const stale = sha1(bytes) !== row.hash;
+    const lines = new TextDecoder('utf-8').decode(bytes).split('\n');
+    const text = lines.slice(row.start_line - 1, row.end_line).join('\n');
+    return {
+      chunk_id: row.chunk_id, id: row.symbol_path ? symbolId(row.repo_id, row.path, row.symbol_path) : row.chunk_id,
+      repo_id: row.repo_id, path: row.path, language: row.language, start_line: row.start_line, end_line: row.end_line,
+      range: { start_line: row.start_line, end_line: row.end_line }, symbol_path: row.symbol_path, kind: row.kind, text, stale, file_hash: row.hash,
+    };
+  }
+
+  async status(): Promise<StatusReport> {
+    await this.refresh();
+    const rows = this.store.repos();
+    const counts = this.store.counts();
+    const repos = this.roots.map(r => {
+      const row = rows.find(x => x.repo_id === r.repo_id);
+      const c = this.store.counts(r.repo_id);
+      const nested: string[] = row?.nested_repos ? JSON.parse(row.nested_repos) : [];
+      return {
+        repo_id: r.repo_id, path: r.root, name: r.name, indexed: !!row, indexed_at: row?.indexed_at ? new Date(row.indexed_at).toISOString() : null,
+        commit: row?.indexed_commit ?? null, branch: row?.branch ?? null, dirty: row?.dirty === null || row?.dirty === undefined ? null : row.dirty === 1,
+        file_count: c.files, chunk_count: c.chunks, symbol_count: c.symbols, nested_repositories: nested,
+        last_run: row?.last_run ? JSON.parse(row.last_run) as RepoRunReport : null,
+      };
+    });
+    const indexedAt = repos.map(r => r.indexed_at).filter((x): x is string => !!x).sort().pop() ?? null;
+    const single = repos.length === 1 ? repos[0]! : null;
+    const dirtyValues = repos.map(r => r.dirty);
+    const dirty = !repos.some(r => r.indexed) ? null : dirtyValues.some(d => d === true) ? true : dirtyValues.some(d => d === null) ? null : false;
+    return {
+      indexed_commit: single ? single.commit : null,
+      branch: single ? single.branch : null,
+      dirty,
+      indexed_at: indexedAt,
+      node_count: counts.symbols + counts.files,
+      edge_count: counts.edges,
+      repositories: repos.length > 1 ? repos.map(r => ({ path: r.path, branch: r.branch, commit: r.commit, dirty: r.dirty }))
+        : (single?.nested_repositories ?? []).map(p => ({ path: p, branch: null, commit: null, dirty: null })),
+      file_count: counts.files, chunk_count: counts.chunks, symbol_count: counts.symbols, occurrence_count: counts.occurrences,
+      languages: this.store.languageCounts(),
+      roots: repos,
+      diagnostics_count: this.store.diagnostics().length,
+      db_path: this.dbPath, schema_version: SCHEMA_VERSION,
+      writer_active: existsSync(`${this.dbPath}.lock`),
+    };
+  }
+
+  diagnostics(repoId?: string): Diagnostic[] { return this.store.diagnostics(repoId); }
+
+  close(): void {
+    this.store?.close();
+    this.lock.release();
+  }
+
+  /** Workspace-relative path check used by tools that accept paths. */
+  relativeToRoot(path: string): { root: Root; rel: string } {
+    const root = this.resolveRepo(path)!;
+    return { root, rel: relative(root.root, isAbsolute(path) ? path : resolve(this.roots[0]!.root, path)).split(sep).join('/') };
+  }
+}
+
+export interface StatusReport {
+  indexed_commit: string | null; branch: string | null; dirty: boolean | null; indexed_at: string | null;
+  node_count: number; edge_count: number; repositories: { path: string; branch: string | null; commit: string | null; dirty: boolean | null }[];
+  file_count: number; chunk_count: number; symbol_count: number; occurrence_count: number;
+  languages: { language: string; files: number; lines: number }[];
+  roots: {
+    repo_id: string; path: string; name: string; indexed: boolean; indexed_at: string | null; commit: string | null; branch: string | null;
+    dirty: boolean | null; file_count: number; chunk_count: number; symbol_count: number; nested_repositories: string[]; last_run: RepoRunReport | null;
+  }[];
+  diagnostics_count: number; db_path: string; schema_version: number; writer_active: boolean;
+}

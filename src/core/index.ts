@@ -1,0 +1,12 @@
+/** The engine's public surface for the CLI, the MCP server, the extension, benchmarks and tests. */
+export { Engine, type EngineOptions, type IndexReport, type StatusReport } from './engine';
+export { TOOLS, TOOL_LIST, TOOL_NAMES, findTool, type ToolName } from './tools/registry';
+export { invokeTool, jsonSchema, type ToolDef, type ToolContext, type ToolOutcome } from './tools/contract';
+export { toolsList } from './tools/golden';
+export { SightlineError, toErrorShape, ERROR_CODES } from './errors';
+export { LANGUAGES, GRAMMAR_SOURCES, languageForPath } from './languages';
+export { LANGUAGE_IDS } from './languages/types';
+export { defaultDbPath, cacheDir, DEFAULT_SETTINGS } from './settings';
+export { processFile } from './index/process';
+export { walk, DEFAULT_EXCLUDES } from './index/walker';
+export { extractSource } from './parse/extract';

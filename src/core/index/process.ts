@@ -1,0 +1,92 @@
+/**
+ * One file in, everything the store needs out. Runs in worker threads (and in-thread for the
+ * parse-floor benchmark and tests). Never throws for bad content: it returns a diagnostic instead.
+ */
+import { readFile } from 'node:fs/promises';
+import { extractSource, type Extraction } from '../parse/extract';
+import { hashVector } from '../search/hashvec';
+import { sha1 } from '../util/hash';
+import { ftsText } from '../util/tokens';
+import { chunkId, symbolId, fileNodeId } from '../util/ids';
+import type { LanguageId } from '../languages/types';
+import type { FileContent, NewChunk, NewSymbol, NewEdge } from '../store/store';
+
+export interface FileTask {
+  repo_id: string; abs: string; path: string; language: LanguageId; size: number; mtime_ms: number;
+  /** hash already stored for this path: when the content still has it, nothing is parsed */
+  known_hash: string | null;
+  max_file_bytes: number;
+}
+
+export type FileOutcome =
+  | { status: 'indexed'; content: FileContent; diagnostics: { code: string; message: string }[]; parse_ms: number }
+  | { status: 'unchanged'; hash: string; size: number; mtime_ms: number }
+  | { status: 'skipped'; diagnostics: { code: string; message: string }[] };
+
+const BINARY_SNIFF = 8000;
+
+export function looksBinary(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, BINARY_SNIFF);
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
+
+export async function processFile(task: FileTask): Promise<FileOutcome> {
+  let bytes: Uint8Array;
+  try { bytes = await readFile(task.abs); }
+  catch (e) { return { status: 'skipped', diagnostics: [{ code: 'unreadable', message: `cannot read file: ${(e as Error).message}` }] }; }
+  if (bytes.length > task.max_file_bytes) return { status: 'skipped', diagnostics: [{ code: 'too_large', message: `${bytes.length} bytes is over the ${task.max_file_bytes}-byte limit; not indexed` }] };
+  if (looksBinary(bytes)) return { status: 'skipped', diagnostics: [{ code: 'binary', message: 'binary content (NUL bytes); not indexed' }] };
+  const hash = sha1(bytes);
+  if (task.known_hash === hash) return { status: 'unchanged', hash, size: bytes.length, mtime_ms: task.mtime_ms };
+  const diagnostics: { code: string; message: string }[] = [];
+  let text: string;
+  try { text = strict.decode(bytes); }
+  catch { text = lenient.decode(bytes); diagnostics.push({ code: 'invalid_utf8', message: 'invalid UTF-8 byte sequences were replaced with U+FFFD' }); }
+  const t0 = performance.now();
+  let ex: Extraction;
+  try { ex = await extractSource(task.language, text); }
+  catch (e) { return { status: 'skipped', diagnostics: [{ code: 'parse_failed', message: `parser failed: ${(e as Error).message}` }] }; }
+  const parse_ms = performance.now() - t0;
+  if (ex.syntax_errors > 0) diagnostics.push({ code: 'syntax_errors', message: `${ex.syntax_errors} syntax error node(s); indexed what could be recovered` });
+  return { status: 'indexed', content: toContent(task, hash, bytes.length, ex), diagnostics, parse_ms };
+}
+
+/** Maps an extraction to store rows with the public ids (`chunk:<repo>:<path>:<symbol_path>`). */
+export function toContent(task: FileTask, hash: string, size: number, ex: Extraction): FileContent {
+  const pathFts = ftsText(task.path.replace(/\.[^./]+$/, ''));
+  const chunkOf = new Map<string, string>();
+  const chunks: NewChunk[] = ex.chunks.map(c => {
+    const id = chunkId(task.repo_id, task.path, c.key);
+    if (c.symbol_path && !chunkOf.has(c.symbol_path)) chunkOf.set(c.symbol_path, id);
+    const nameText = c.symbol_path ?? '';
+    return {
+      chunk_id: id, symbol_path: c.symbol_path, kind: c.kind, start_line: c.start_line, end_line: c.end_line,
+      est_tokens: Math.ceil(c.text.length / 4),
+      vec: hashVector({ name: nameText, path: task.path, body: c.text }),
+      fts_name: ftsText(nameText), fts_path: pathFts, fts_body: ftsText(c.text),
+    };
+  });
+  const fileNode = fileNodeId(task.repo_id, task.path);
+  const symbols: NewSymbol[] = [];
+  const edges: NewEdge[] = [];
+  const parentOf = new Map(ex.definitions.map(d => [d.symbol_path, d.parent_path] as const));
+  for (const d of ex.definitions) {
+    const id = symbolId(task.repo_id, task.path, d.symbol_path);
+    // A definition nested in a function shares its parent's chunk.
+    let owner: string | undefined; let p: string | null = d.symbol_path;
+    while (p && !(owner = chunkOf.get(p))) p = parentOf.get(p) ?? null;
+    symbols.push({ symbol_id: id, name: d.name, symbol_path: d.symbol_path, kind: d.kind, start_line: d.start_line, start_col: d.start_col,
+      end_line: d.end_line, end_col: d.end_col, parent_id: d.parent_path ? symbolId(task.repo_id, task.path, d.parent_path) : null, chunk_id: owner ?? null });
+    const parent = d.parent_path ? symbolId(task.repo_id, task.path, d.parent_path) : fileNode;
+    edges.push({ from_id: parent, to_id: id, kind: 'defines', provider: 'tree-sitter', confidence: 1,
+      evidence: `${task.path} defines ${d.kind} ${d.symbol_path} at line ${d.start_line}` });
+  }
+  return {
+    repo_id: task.repo_id, path: task.path, language: task.language, hash, size, mtime_ms: task.mtime_ms, line_count: ex.line_count,
+    syntax_errors: ex.syntax_errors, chunks, symbols, occurrences: ex.occurrences, edges,
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Walks one workspace root: honours nested .gitignore files, .git/info/exclude, the default excludes
+ * and user excludes (gitignore syntax). Never throws for one bad entry: problems become diagnostics.
+ */
+import { promises as fs, type Dirent } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { languageForPath, type LanguageId } from '../languages';
+
+/** Folders that hold dependencies, build output, caches or vendored code. */
+export const DEFAULT_EXCLUDES = [
+  'node_modules/', '.git/', '.hg/', '.svn/', 'bower_components/', 'jspm_packages/', 'vendor/', 'third_party/',
+  'dist/', 'build/', 'out/', 'target/', 'obj/', '.next/', '.nuxt/', '.svelte-kit/', '.turbo/', '.cache/', 'coverage/',
+  '.venv/', 'venv/', '__pycache__/', '.tox/', '.nox/', '.mypy_cache/', '.pytest_cache/', '.ruff_cache/', '.gradle/',
+  '.idea/', '.vscode-test/', '*.min.js', '*.bundle.js',
+];
+
+export interface WalkOptions {
+  excludes: readonly string[];
+  languages: ReadonlySet<LanguageId> | null;
+  maxFileBytes: number;
+  signal?: AbortSignal;
+}
+
+export interface WalkedFile { path: string; abs: string; language: LanguageId; size: number; mtime_ms: number }
+export interface WalkDiagnostic { path: string; code: string; message: string }
+export interface WalkResult { files: WalkedFile[]; diagnostics: WalkDiagnostic[]; nested_repos: string[] }
+
+interface Level { base: string; ig: Ignore }
+
+const toPosix = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
+
+async function readIgnore(file: string): Promise<string | null> {
+  try { return await fs.readFile(file, 'utf8'); } catch { return null; }
+}
+
+export async function walk(root: string, opts: WalkOptions): Promise<WalkResult> {
+  const files: WalkedFile[] = [];
+  const diagnostics: WalkDiagnostic[] = [];
+  const nested: string[] = [];
+  const rootReal = await fs.realpath(root);
+  const visited = new Set<string>([rootReal]);
+  const base = ignore({ allowRelativePaths: true }).add(DEFAULT_EXCLUDES as string[]).add(opts.excludes as string[]);
+  const infoExclude = await readIgnore(join(root, '.git', 'info', 'exclude'));
+  if (infoExclude) base.add(infoExclude);
+
+  const ignored = (levels: Level[], rel: string, isDir: boolean): boolean => {
+    const probe = isDir ? `${rel}/` : rel;
+    if (base.ignores(probe)) return true;
+    for (const l of levels) {
+      const sub = l.base ? probe.slice(l.base.length + 1) : probe;
+      if (sub && l.ig.ignores(sub)) return true;
+    }
+    return false;
+  };
+
+  async function visit(dirAbs: string, dirRel: string, levels: Level[]): Promise<void> {
+    if (opts.signal?.aborted) return;
+    let entries: Dirent[];
+    try { entries = await fs.readdir(dirAbs, { withFileTypes: true }); }
+    catch (e) { diagnostics.push({ path: dirRel || '.', code: 'unreadable', message: `cannot read folder: ${(e as Error).message}` }); return; }
+    const gi = entries.some(e => e.name === '.gitignore') ? await readIgnore(join(dirAbs, '.gitignore')) : null;
+    const here = gi ? [...levels, { base: dirRel, ig: ignore({ allowRelativePaths: true }).add(gi) }] : levels;
+    if (dirRel && entries.some(e => e.name === '.git')) nested.push(dirRel);
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: [string, string][] = [];
+    for (const e of entries) {
+      const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
+      const abs = join(dirAbs, e.name);
+      let isDir = e.isDirectory(); let isFile = e.isFile();
+      if (e.isSymbolicLink()) {
+        try {
+          const real = await fs.realpath(abs);
+          const st = await fs.stat(real);
+          const inside = toPosix(relative(rootReal, real));
+          if (inside.startsWith('..') || /^[A-Za-z]:/.test(inside)) {
+            if (!ignored(here, rel, st.isDirectory()) && (st.isDirectory() || languageForPath(rel))) diagnostics.push({ path: rel, code: 'outside_workspace', message: `symlink points outside the workspace (${real}); skipped` });
+            continue;
+          }
+          if (st.isDirectory()) {
+            if (visited.has(real)) { diagnostics.push({ path: rel, code: 'symlink_loop', message: 'symlink to a folder already walked (loop or duplicate); skipped' }); continue; }
+            isDir = true;
+          } else isFile = st.isFile();
+        } catch (err) {
+          diagnostics.push({ path: rel, code: 'broken_symlink', message: `cannot follow symlink: ${(err as Error).message}` });
+          continue;
+        }
+      }
+      if (isDir) {
+        if (ignored(here, rel, true)) continue;
+        subdirs.push([abs, rel]);
+      } else if (isFile) {
+        const language = languageForPath(rel);
+        if (!language || (opts.languages && !opts.languages.has(language))) continue;
+        if (ignored(here, rel, false)) continue;
+        let st;
+        try { st = await fs.stat(abs); } catch (err) { diagnostics.push({ path: rel, code: 'unreadable', message: (err as Error).message }); continue; }
+        if (st.size > opts.maxFileBytes) {
+          diagnostics.push({ path: rel, code: 'too_large', message: `${st.size} bytes is over the ${opts.maxFileBytes}-byte limit; not indexed` });
+          continue;
+        }
+        files.push({ path: rel, abs, language, size: st.size, mtime_ms: st.mtimeMs });
+      }
+    }
+    for (const [abs, rel] of subdirs) {
+      try { const real = await fs.realpath(abs); if (visited.has(real) && real !== abs) continue; visited.add(real); } catch { /* reported on read */ }
+      await visit(abs, rel, here);
+    }
+  }
+
+  await visit(root, '', []);
+  return { files, diagnostics, nested_repos: nested };
+}

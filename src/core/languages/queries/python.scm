@@ -1,0 +1,74 @@
+; Sightline tags query — Python (tree-sitter-python).
+; Capture convention: see ../types.ts. Functions inside a class are emitted as
+; @definition.function; the extractor turns them into methods by nesting.
+
+; ---------------------------------------------------------------- definitions
+
+; (decorated definitions: the inner function_definition / class_definition is captured)
+(function_definition
+  name: (identifier) @name) @definition.function
+
+(class_definition
+  name: (identifier) @name) @definition.class
+
+; module-level UPPER_CASE assignments
+(module
+  (expression_statement
+    (assignment
+      left: (identifier) @name) @definition.constant)
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+
+; ---------------------------------------------------------------- calls
+
+(call
+  function: (identifier) @name) @reference.call
+
+(call
+  function: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @name)) @reference.call
+
+; ---------------------------------------------------------------- imports
+
+; import a.b
+(import_statement
+  name: (dotted_name) @import.source) @reference.import
+
+; import a.b as c
+(import_statement
+  name: (aliased_import
+    name: (dotted_name) @import.source
+    alias: (identifier) @import.alias)) @reference.import
+
+; from a import b   /  from . import b  /  from .x import b
+(import_from_statement
+  module_name: (_) @import.source
+  name: (dotted_name) @import.name) @reference.import
+
+; from a import b as c
+(import_from_statement
+  module_name: (_) @import.source
+  name: (aliased_import
+    name: (dotted_name) @import.name
+    alias: (identifier) @import.alias)) @reference.import
+
+; from a import *
+(import_from_statement
+  module_name: (_) @import.source
+  (wildcard_import)
+  (#set! import.name "*")) @reference.import
+
+; ---------------------------------------------------------------- inheritance
+
+(class_definition
+  superclasses: (argument_list
+    [
+      (identifier) @name @reference.extends
+      (attribute attribute: (identifier) @name @reference.extends)
+      (subscript value: (identifier) @name @reference.extends)
+      (subscript value: (attribute attribute: (identifier) @name @reference.extends))
+    ]))
+
+; ---------------------------------------------------------------- identifiers
+
+(identifier) @reference.identifier

@@ -1,0 +1,71 @@
+; Sightline tags query — Ruby (tree-sitter-ruby).
+; Capture convention: see ../types.ts. Captures starting with `_` only feed predicates.
+; Bare identifiers such as `run` (a call without parens/args/receiver) are
+; indistinguishable from local variables and are only @reference.identifier.
+
+; ---------------------------------------------------------------- definitions
+
+(method
+  name: (_) @name) @definition.method
+
+(singleton_method
+  name: (_) @name) @definition.method
+
+(class
+  name: [
+    (constant) @name
+    (scope_resolution name: (_) @name)
+  ]) @definition.class
+
+(module
+  name: [
+    (constant) @name
+    (scope_resolution name: (_) @name)
+  ]) @definition.module
+
+(assignment
+  left: (constant) @name) @definition.constant
+
+; ---------------------------------------------------------------- calls
+
+(call
+  !receiver
+  method: [(identifier) (constant)] @name) @reference.call
+
+(call
+  receiver: _ @receiver
+  method: [(identifier) (constant)] @name) @reference.call
+
+; ---------------------------------------------------------------- imports
+
+(call
+  !receiver
+  method: (identifier) @_require
+  arguments: (argument_list
+    .
+    (string (string_content) @import.source))
+  (#any-of? @_require "require" "require_relative" "load" "autoload")) @reference.import
+
+; ---------------------------------------------------------------- inheritance
+
+(superclass
+  [
+    (constant) @name @reference.extends
+    (scope_resolution name: (constant) @name @reference.extends)
+  ])
+
+; include / prepend / extend Mod
+(call
+  !receiver
+  method: (identifier) @_mixin
+  arguments: (argument_list
+    [
+      (constant) @name @reference.implements
+      (scope_resolution name: (constant) @name @reference.implements)
+    ])
+  (#any-of? @_mixin "include" "prepend" "extend"))
+
+; ---------------------------------------------------------------- identifiers
+
+(identifier) @reference.identifier
+(constant) @reference.identifier

@@ -1,0 +1,204 @@
+; Sightline tags query — TypeScript (tree-sitter-typescript).
+; Capture convention: see ../types.ts. Captures starting with `_` only feed predicates.
+
+; ---------------------------------------------------------------- definitions
+
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(generator_function_declaration
+  name: (identifier) @name) @definition.function
+
+(function_signature
+  name: (identifier) @name) @definition.function
+
+; const f = () => {} / const f = function () {} (the variable_declarator is the definition)
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+
+(class_declaration
+  name: (type_identifier) @name) @definition.class
+
+(abstract_class_declaration
+  name: (type_identifier) @name) @definition.class
+
+; const K = class {}
+(variable_declarator
+  name: (identifier) @name
+  value: (class)) @definition.class
+
+(method_definition
+  name: (_) @name) @definition.method
+
+(abstract_method_signature
+  name: (_) @name) @definition.method
+
+(method_signature
+  name: (_) @name) @definition.method
+
+; class fields holding functions: handler = () => {}
+(public_field_definition
+  name: (_) @name
+  value: [(arrow_function) (function_expression)]) @definition.method
+
+(interface_declaration
+  name: (type_identifier) @name) @definition.interface
+
+(type_alias_declaration
+  name: (type_identifier) @name) @definition.type
+
+(enum_declaration
+  name: (identifier) @name) @definition.enum
+
+(internal_module
+  name: [(identifier) (nested_identifier)] @name) @definition.module
+
+(module
+  name: [(identifier) (nested_identifier)] @name) @definition.module
+
+(module
+  name: (string (string_fragment) @name)) @definition.module
+
+; top-level UPPER_CASE constants with a non-function value
+(program
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: [
+        (number) (string) (template_string) (true) (false) (null) (undefined) (regex)
+        (object) (array) (identifier) (member_expression) (subscript_expression)
+        (call_expression) (new_expression) (binary_expression) (unary_expression)
+        (ternary_expression) (parenthesized_expression) (as_expression)
+        (satisfies_expression) (non_null_expression) (await_expression)
+      ]) @definition.constant)
+  (#match? @name "^[A-Z][A-Z0-9_]*$"))
+
+(program
+  (export_statement
+    declaration: (lexical_declaration
+      kind: "const"
+      (variable_declarator
+        name: (identifier) @name
+        value: [
+          (number) (string) (template_string) (true) (false) (null) (undefined) (regex)
+          (object) (array) (identifier) (member_expression) (subscript_expression)
+          (call_expression) (new_expression) (binary_expression) (unary_expression)
+          (ternary_expression) (parenthesized_expression) (as_expression)
+          (satisfies_expression) (non_null_expression) (await_expression)
+        ]) @definition.constant))
+  (#match? @name "^[A-Z][A-Z0-9_]*$"))
+
+; ---------------------------------------------------------------- calls
+
+(call_expression
+  function: (identifier) @name) @reference.call
+
+(call_expression
+  function: (member_expression
+    object: (_) @receiver
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
+
+(new_expression
+  constructor: (identifier) @name) @reference.call
+
+(new_expression
+  constructor: (member_expression
+    object: (_) @receiver
+    property: (property_identifier) @name)) @reference.call
+
+; ---------------------------------------------------------------- imports
+
+; import { A as B } from './m'  (one match per specifier)
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier
+        name: (_) @import.name
+        alias: (_)? @import.alias) @reference.import))
+  source: (string) @import.source)
+
+; import D from './m'   (name "default" via #set!)
+(import_statement
+  (import_clause
+    (identifier) @import.alias)
+  source: (string) @import.source
+  (#set! import.name "default")) @reference.import
+
+; import * as ns from './m'
+(import_statement
+  (import_clause
+    (namespace_import (identifier) @import.alias))
+  source: (string) @import.source) @reference.import
+
+; import './side-effect'
+(import_statement
+  .
+  source: (string) @import.source) @reference.import
+
+; import x = require('./m')
+(import_statement
+  (import_require_clause
+    (identifier) @import.alias
+    source: (string) @import.source)) @reference.import
+
+; export { X as Y } from './m'
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (_) @import.name
+      alias: (_)? @import.alias) @reference.import)
+  source: (string) @import.source)
+
+; export * as ns from './m'
+(export_statement
+  (namespace_export (_) @import.alias)
+  source: (string) @import.source) @reference.import
+
+; export * from './m'
+(export_statement
+  .
+  source: (string) @import.source) @reference.import
+
+; require('./m') / import('./m')
+(call_expression
+  function: (identifier) @_require
+  arguments: (arguments . (string) @import.source)
+  (#eq? @_require "require")) @reference.import
+
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) @import.source)) @reference.import
+
+; ---------------------------------------------------------------- inheritance
+
+(extends_clause
+  value: (identifier) @name @reference.extends)
+
+(extends_clause
+  value: (member_expression
+    property: (property_identifier) @name @reference.extends))
+
+(implements_clause
+  [
+    (type_identifier) @name @reference.implements
+    (generic_type name: (type_identifier) @name @reference.implements)
+    (nested_type_identifier name: (type_identifier) @name @reference.implements)
+    (generic_type name: (nested_type_identifier name: (type_identifier) @name @reference.implements))
+  ])
+
+(extends_type_clause
+  type: [
+    (type_identifier) @name @reference.extends
+    (generic_type name: (type_identifier) @name @reference.extends)
+    (nested_type_identifier name: (type_identifier) @name @reference.extends)
+    (generic_type name: (nested_type_identifier name: (type_identifier) @name @reference.extends))
+  ])
+
+; ---------------------------------------------------------------- identifiers
+
+(identifier) @reference.identifier
+(type_identifier) @reference.identifier
+(property_identifier) @reference.identifier
+(shorthand_property_identifier) @reference.identifier

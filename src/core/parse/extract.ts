@@ -1,0 +1,291 @@
+/**
+ * Turns one source file into definitions, occurrences and chunks. Pure over (language, text):
+ * it runs the same in a worker thread, the main thread and tests.
+ *
+ * Broken syntax is normal input: tree-sitter recovers, we count the error nodes and go on.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { DefinitionKind, LanguageId } from '../languages/types';
+import { DEFINITION_KINDS } from '../languages/types';
+import { loadLanguage } from './treesitter';
+
+export type OccurrenceKind = 'call' | 'import' | 'extends' | 'implements' | 'identifier';
+
+export interface Definition {
+  kind: DefinitionKind;
+  name: string;
+  symbol_path: string;
+  parent_path: string | null;
+  start_line: number; // 1-based
+  start_col: number; // 0-based
+  end_line: number;
+  end_col: number;
+}
+
+export interface Occurrence {
+  kind: OccurrenceKind;
+  name: string;
+  line: number;
+  col: number;
+  /** symbol_path of the innermost enclosing definition, null at top level */
+  scope: string | null;
+  receiver: string | null;
+  source: string | null;
+  alias: string | null;
+}
+
+export interface Chunk {
+  /** symbol_path of the owning definition, or `<top>#N` for top-level code; unique in the file */
+  key: string;
+  symbol_path: string | null;
+  kind: DefinitionKind | 'top_level';
+  start_line: number;
+  end_line: number;
+  /** the lines of text this chunk owns (what search sees) */
+  text: string;
+}
+
+export interface Extraction {
+  language: LanguageId;
+  line_count: number;
+  syntax_errors: number;
+  definitions: Definition[];
+  occurrences: Occurrence[];
+  chunks: Chunk[];
+}
+
+/** Bounds that keep chunks and occurrence rows small enough to search and store. */
+export const LIMITS = {
+  maxChunkLines: 150,
+  maxTopLevelChunkLines: 80,
+  maxIdentifiersPerFile: 4000,
+  maxParseMillis: 5000,
+};
+
+const CONTAINER_KINDS = new Set<DefinitionKind>(['class', 'interface', 'struct', 'enum', 'trait', 'module', 'type']);
+const CHUNK_KINDS = new Set<DefinitionKind>(['function', 'method', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'module']);
+const KIND_SET = new Set<string>(DEFINITION_KINDS);
+
+interface RawDef {
+  kind: DefinitionKind;
+  node: Node;
+  name: string;
+  nameStart: number;
+  receiverType: string | null;
+  parent: RawDef | null;
+  basePath: string;
+  path: string;
+}
+
+function cleanName(text: string): string {
+  return text.replace(/^['"`]|['"`]$/g, '').trim();
+}
+
+function stripQuotes(text: string): string {
+  const t = text.trim();
+  if (t.length >= 2 && /^['"`<]/.test(t) && /['"`>]$/.test(t)) return t.slice(1, -1);
+  return t;
+}
+
+export async function extractSource(language: LanguageId, source: string): Promise<Extraction> {
+  const { parser, query } = await loadLanguage(language);
+  const deadline = Date.now() + LIMITS.maxParseMillis;
+  const tree = parser.parse(source, null, { progressCallback: () => Date.now() > deadline ? true : undefined } as never);
+  const lines = source.split('\n');
+  const lineCount = source.length === 0 ? 0 : (source.endsWith('\n') ? lines.length - 1 : lines.length);
+  if (!tree) {
+    // Parsing was cancelled (pathological input): the file is still searchable as top-level text.
+    return { language, line_count: lineCount, syntax_errors: 1, definitions: [], occurrences: [], chunks: topLevelOnly(lines, lineCount) };
+  }
+  try {
+    const root = tree.rootNode;
+    const syntaxErrors = root.hasError ? countErrors(root) : 0;
+    const matches = query.matches(root);
+
+    const defs: RawDef[] = [];
+    const seenDefNodes = new Set<number>();
+    const claimed = new Set<number>(); // start indices of name nodes already recorded
+    type Pending = { kind: OccurrenceKind; node: Node; name: string; receiver: string | null; source: string | null; alias: string | null };
+    const pending: Pending[] = [];
+
+    for (const m of matches) {
+      let defNode: Node | null = null; let defKind: string | null = null;
+      let nameNode: Node | null = null; let receiver: Node | null = null; let receiverType: Node | null = null;
+      let refKind: OccurrenceKind | null = null; let refNode: Node | null = null;
+      let importSource: Node | null = null; let importName: Node | null = null; let importAlias: Node | null = null;
+      for (const c of m.captures) {
+        const n = c.name;
+        if (n.startsWith('definition.')) { defNode = c.node; defKind = n.slice(11); }
+        else if (n === 'name') nameNode = c.node;
+        else if (n === 'receiver') receiver = c.node;
+        else if (n === 'receiver_type') receiverType = c.node;
+        else if (n === 'reference.call') { refKind = 'call'; refNode = c.node; }
+        else if (n === 'reference.import') { refKind = 'import'; refNode = c.node; }
+        else if (n === 'reference.extends') { refKind = 'extends'; refNode = c.node; }
+        else if (n === 'reference.implements') { refKind = 'implements'; refNode = c.node; }
+        else if (n === 'reference.identifier') { refKind = 'identifier'; refNode = c.node; }
+        else if (n === 'import.source') importSource = c.node;
+        else if (n === 'import.name') importName = c.node;
+        else if (n === 'import.alias') importAlias = c.node;
+      }
+      if (defNode && defKind && KIND_SET.has(defKind)) {
+        if (seenDefNodes.has(defNode.startIndex * 31 + defNode.endIndex)) continue;
+        const name = cleanName((nameNode ?? defNode).text.split('\n')[0]!.slice(0, 200));
+        if (!name) continue;
+        seenDefNodes.add(defNode.startIndex * 31 + defNode.endIndex);
+        if (nameNode) claimed.add(nameNode.startIndex);
+        defs.push({ kind: defKind as DefinitionKind, node: defNode, name, nameStart: nameNode?.startIndex ?? -1,
+          receiverType: receiverType ? cleanName(receiverType.text) : null, parent: null, basePath: '', path: '' });
+        continue;
+      }
+      if (!refKind || !refNode) continue;
+      if (refKind === 'import') {
+        const src = importSource ? stripQuotes(importSource.text) : null;
+        const nm = importName ? importName.text : (importAlias ? importAlias.text : src ?? refNode.text);
+        if (importName) claimed.add(importName.startIndex);
+        if (importAlias) claimed.add(importAlias.startIndex);
+        pending.push({ kind: 'import', node: refNode, name: cleanName(nm).slice(0, 200), receiver: null, source: src, alias: importAlias ? importAlias.text : null });
+        continue;
+      }
+      if (refKind === 'call') {
+        const target = nameNode ?? refNode;
+        claimed.add(target.startIndex);
+        pending.push({ kind: 'call', node: target, name: cleanName(target.text).slice(0, 200), receiver: receiver ? receiver.text.slice(0, 200) : null, source: null, alias: null });
+        continue;
+      }
+      const target = nameNode ?? refNode;
+      if (refKind !== 'identifier') claimed.add(target.startIndex);
+      pending.push({ kind: refKind, node: target, name: target.text.slice(0, 200), receiver: null, source: null, alias: null });
+    }
+
+    // Nesting: sort by start asc, end desc, and keep a stack of open definitions.
+    defs.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+    const stack: RawDef[] = [];
+    const used = new Map<string, number>();
+    for (const d of defs) {
+      while (stack.length && stack[stack.length - 1]!.node.endIndex <= d.node.startIndex) stack.pop();
+      const parent = stack.length ? stack[stack.length - 1]! : null;
+      d.parent = parent;
+      if (d.kind === 'function' && parent && CONTAINER_KINDS.has(parent.kind)) d.kind = 'method';
+      if (d.receiverType && !parent) {
+        d.basePath = `${d.receiverType}.${d.name}`;
+        if (d.kind === 'function') d.kind = 'method';
+      } else d.basePath = parent ? `${parent.basePath}.${d.name}` : d.name;
+      const n = (used.get(d.basePath) ?? 0) + 1;
+      used.set(d.basePath, n);
+      d.path = n === 1 ? d.basePath : `${d.basePath}~${n}`;
+      stack.push(d);
+    }
+
+    const definitions: Definition[] = defs.map(d => ({
+      kind: d.kind, name: d.name, symbol_path: d.path, parent_path: d.parent ? d.parent.path : null,
+      start_line: d.node.startPosition.row + 1, start_col: d.node.startPosition.column,
+      end_line: d.node.endPosition.row + 1, end_col: d.node.endPosition.column,
+    }));
+
+    // Innermost enclosing definition of a byte offset (defs are sorted; binary search + parent walk).
+    const scopeOf = (index: number): string | null => {
+      let lo = 0, hi = defs.length - 1, best = -1;
+      while (lo <= hi) { const mid = (lo + hi) >> 1; if (defs[mid]!.node.startIndex <= index) { best = mid; lo = mid + 1; } else hi = mid - 1; }
+      for (let d: RawDef | null = best >= 0 ? defs[best]! : null; d; d = d.parent) if (d.node.endIndex > index) return d.path;
+      return null;
+    };
+
+    const occurrences: Occurrence[] = [];
+    const identSeen = new Set<string>();
+    let identifiers = 0;
+    for (const p of pending) {
+      if (p.kind === 'identifier') {
+        if (claimed.has(p.node.startIndex)) continue;
+        if (identifiers >= LIMITS.maxIdentifiersPerFile) continue;
+        const scope = scopeOf(p.node.startIndex);
+        const key = `${scope ?? ''}\u0000${p.name}`;
+        if (identSeen.has(key)) continue;
+        identSeen.add(key); identifiers++;
+        occurrences.push({ kind: 'identifier', name: p.name, line: p.node.startPosition.row + 1, col: p.node.startPosition.column, scope, receiver: null, source: null, alias: null });
+        continue;
+      }
+      occurrences.push({ kind: p.kind, name: p.name, line: p.node.startPosition.row + 1, col: p.node.startPosition.column,
+        scope: scopeOf(p.node.startIndex), receiver: p.receiver, source: p.source, alias: p.alias });
+    }
+
+    const chunks = buildChunks(defs, lines, lineCount);
+    return { language, line_count: lineCount, syntax_errors: syntaxErrors, definitions, occurrences, chunks };
+  } finally {
+    tree.delete();
+  }
+}
+
+function countErrors(root: Node): number {
+  let count = 0;
+  const cursor = root.walk();
+  try {
+    let more = true;
+    while (more) {
+      const n = cursor.currentNode;
+      if (n.isError || n.isMissing) count++;
+      if (n.hasError && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) { if (!cursor.gotoParent()) { more = false; break; } }
+    }
+  } finally { cursor.delete(); }
+  return count;
+}
+
+/**
+ * Each line belongs to the innermost chunk-producing definition that covers it (a function nested in a
+ * function stays in its parent's chunk); lines that no definition owns form top-level chunks. Long
+ * owners are split into parts `path#2`, `path#3`, … so every chunk stays small and every line searchable.
+ */
+function buildChunks(defs: RawDef[], lines: string[], lineCount: number): Chunk[] {
+  const owner = new Int32Array(lineCount + 2).fill(-1);
+  const chunkDefs: RawDef[] = [];
+  for (const d of defs) {
+    if (!CHUNK_KINDS.has(d.kind)) continue;
+    // Only definitions at top level or directly inside containers get their own chunk.
+    let p = d.parent; let nestedInFunction = false;
+    for (; p; p = p.parent) if (!CONTAINER_KINDS.has(p.kind)) { nestedInFunction = true; break; }
+    if (nestedInFunction) continue;
+    const idx = chunkDefs.length;
+    chunkDefs.push(d);
+    const s = d.node.startPosition.row + 1, e = Math.min(d.node.endPosition.row + 1, lineCount);
+    for (let l = s; l <= e; l++) owner[l] = idx; // defs are sorted outer-first, so inner ones overwrite
+  }
+  const out: Chunk[] = [];
+  const lineText = (l: number) => lines[l - 1] ?? '';
+  chunkDefs.forEach((d, idx) => {
+    const s = d.node.startPosition.row + 1, e = Math.min(d.node.endPosition.row + 1, lineCount);
+    const owned: number[] = [];
+    for (let l = s; l <= e; l++) if (owner[l] === idx) owned.push(l);
+    if (!owned.length) return;
+    let part = 1;
+    for (let i = 0; i < owned.length; i += LIMITS.maxChunkLines) {
+      const slice = owned.slice(i, i + LIMITS.maxChunkLines);
+      const whole = part === 1 && i + LIMITS.maxChunkLines >= owned.length;
+      out.push({
+        key: part === 1 ? d.path : `${d.path}#${part}`, symbol_path: d.path, kind: d.kind,
+        start_line: whole ? s : slice[0]!, end_line: whole ? e : slice[slice.length - 1]!,
+        text: slice.map(lineText).join('\n'),
+      });
+      part++;
+    }
+  });
+  // Top-level code: runs of unowned lines, merged up to a bound, blank-only runs dropped.
+  let n = 0; let start = -1; let last = -1; let buf: string[] = [];
+  const flush = () => {
+    if (start > 0 && buf.some(t => t.trim())) out.push({ key: `<top>#${++n}`, symbol_path: null, kind: 'top_level', start_line: start, end_line: last, text: buf.join('\n') });
+    start = -1; last = -1; buf = [];
+  };
+  for (let l = 1; l <= lineCount; l++) {
+    if (owner[l] !== -1) continue;
+    if (start < 0) start = l;
+    buf.push(lineText(l)); last = l;
+    if (buf.length >= LIMITS.maxTopLevelChunkLines) flush();
+  }
+  flush();
+  out.sort((a, b) => a.start_line - b.start_line);
+  return out;
+}
+
+function topLevelOnly(lines: string[], lineCount: number): Chunk[] {
+  return buildChunks([], lines, lineCount);
+}

@@ -1,0 +1,37 @@
+import { homedir, platform } from 'node:os';
+import { join, resolve } from 'node:path';
+import { sha1 } from './util/hash';
+import { LANGUAGE_IDS, type LanguageId } from './languages/types';
+
+/** Index settings shared by every surface (CLI flags, MCP process arguments, VS Code settings). */
+export interface IndexSettings {
+  /** Extra exclude patterns in .gitignore syntax, on top of .gitignore files and the default excludes. */
+  excludes: string[];
+  /** Files larger than this are skipped with a diagnostic. */
+  max_file_bytes: number;
+  /** Languages to index; null means all supported. */
+  languages: LanguageId[] | null;
+}
+
+export const DEFAULT_SETTINGS: IndexSettings = { excludes: [], max_file_bytes: 1024 * 1024, languages: null };
+
+export function resolveSettings(partial?: Partial<IndexSettings>): IndexSettings {
+  const s = { ...DEFAULT_SETTINGS, ...(partial ?? {}) };
+  if (s.languages) s.languages = s.languages.filter(l => (LANGUAGE_IDS as readonly string[]).includes(l));
+  return s;
+}
+
+/** The per-user cache folder (never inside the user's repository). */
+export function cacheDir(): string {
+  if (process.env.SIGHTLINE_CACHE_DIR) return resolve(process.env.SIGHTLINE_CACHE_DIR);
+  if (platform() === 'win32') return join(process.env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'sightline', 'Cache');
+  if (platform() === 'darwin') return join(homedir(), 'Library', 'Caches', 'sightline');
+  return join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'sightline');
+}
+
+/** Default index file for a set of workspace roots: keyed by the roots, outside every one of them. */
+export function defaultDbPath(roots: string[]): string {
+  const key = roots.map(r => resolve(r)).sort().join('\n');
+  const name = (roots[0] ? resolve(roots[0]).split(/[\\/]/).pop() : 'workspace') || 'workspace';
+  return join(cacheDir(), `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}-${sha1(key).slice(0, 12)}`, 'index.sqlite');
+}

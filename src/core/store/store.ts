@@ -1,0 +1,294 @@
+/**
+ * The storage port and its sql.js implementation. The whole database lives in memory (sql.js) and is
+ * written to disk atomically by the engine after each indexing run; the schema is versioned.
+ */
+import initSqlJs, { type Database, type SqlJsStatic, type Statement, type SqlValue } from 'sql.js';
+import { readFileSync, existsSync } from 'node:fs';
+import { assetPath } from '../assets';
+import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
+import { bm25 } from './bm25';
+
+export interface RepoRow {
+  repo_id: string; root: string; name: string; indexed_at: number | null; indexed_commit: string | null;
+  branch: string | null; dirty: number | null; nested_repos: string | null; last_run: string | null;
+}
+export interface FileMeta { file_id: number; path: string; hash: string; size: number; mtime_ms: number }
+export interface FileRow extends FileMeta { repo_id: string; language: string; line_count: number; syntax_errors: number; indexed_at: number }
+export interface ChunkRow {
+  rowid: number; chunk_id: string; file_id: number; symbol_path: string | null; kind: string;
+  start_line: number; end_line: number; est_tokens: number; path: string; language: string; repo_id: string; hash: string;
+}
+export interface NewChunk {
+  chunk_id: string; symbol_path: string | null; kind: string; start_line: number; end_line: number; est_tokens: number;
+  vec: Int8Array | null; fts_name: string; fts_path: string; fts_body: string;
+}
+export interface NewSymbol {
+  symbol_id: string; name: string; symbol_path: string; kind: string; start_line: number; start_col: number;
+  end_line: number; end_col: number; parent_id: string | null; chunk_id: string | null;
+}
+export interface NewOccurrence { kind: string; name: string; line: number; col: number; scope: string | null; receiver: string | null; source: string | null; alias: string | null }
+export interface NewEdge { from_id: string; to_id: string; kind: string; provider: string; confidence: number; evidence: string }
+export interface Diagnostic { repo_id: string; path: string; code: string; message: string }
+
+export interface FileContent {
+  repo_id: string; path: string; language: string; hash: string; size: number; mtime_ms: number; line_count: number;
+  syntax_errors: number; chunks: NewChunk[]; symbols: NewSymbol[]; occurrences: NewOccurrence[]; edges: NewEdge[];
+}
+
+export interface FtsHit { rowid: number; score: number }
+
+let sqlPromise: Promise<SqlJsStatic> | undefined;
+function sqlJs(): Promise<SqlJsStatic> {
+  sqlPromise ??= initSqlJs({ locateFile: (f: string) => assetPath(f) });
+  return sqlPromise;
+}
+
+export class SchemaMismatch extends Error {}
+
+export class Store {
+  private stmts = new Map<string, Statement>();
+  private constructor(private db: Database) {
+    db.create_function('bm25', (mi: Uint8Array, w0: number, w1: number, w2: number) => bm25(mi, [w0, w1, w2]));
+  }
+
+  /** Opens an index file (or an empty index). A file from another schema version yields an empty index. */
+  static async open(path: string | null): Promise<{ store: Store; rebuilt: boolean }> {
+    const SQL = await sqlJs();
+    if (path && existsSync(path)) {
+      try {
+        const db = new SQL.Database(readFileSync(path));
+        const version = Store.readVersion(db);
+        if (version === SCHEMA_VERSION) return { store: new Store(db), rebuilt: false };
+        db.close();
+      } catch { /* corrupt or foreign file: rebuilt below, the next save replaces it */ }
+      return { store: Store.fresh(SQL), rebuilt: true };
+    }
+    return { store: Store.fresh(SQL), rebuilt: false };
+  }
+
+  private static fresh(SQL: SqlJsStatic): Store {
+    const db = new SQL.Database();
+    db.run(SCHEMA_SQL);
+    db.run('INSERT INTO meta (key, value) VALUES (?, ?)', ['schema_version', String(SCHEMA_VERSION)]);
+    return new Store(db);
+  }
+
+  private static readVersion(db: Database): number | null {
+    try {
+      const r = db.exec("SELECT value FROM meta WHERE key = 'schema_version'");
+      return r.length ? Number(r[0]!.values[0]![0]) : null;
+    } catch { return null; }
+  }
+
+  close(): void {
+    for (const s of this.stmts.values()) s.free();
+    this.stmts.clear();
+    this.db.close();
+  }
+
+  export(): Uint8Array {
+    // sql.js export() frees prepared statements; drop our cache first.
+    for (const s of this.stmts.values()) s.free();
+    this.stmts.clear();
+    return this.db.export();
+  }
+
+  private stmt(sql: string): Statement {
+    let s = this.stmts.get(sql);
+    if (!s) { s = this.db.prepare(sql); this.stmts.set(sql, s); }
+    return s;
+  }
+
+  private all<T>(sql: string, params: SqlValue[] = []): T[] {
+    const s = this.stmt(sql);
+    s.bind(params);
+    const rows: T[] = [];
+    try { while (s.step()) rows.push(s.getAsObject() as T); } finally { s.reset(); }
+    return rows;
+  }
+
+  private one<T>(sql: string, params: SqlValue[] = []): T | undefined {
+    const s = this.stmt(sql);
+    s.bind(params);
+    try { return s.step() ? (s.getAsObject() as T) : undefined; } finally { s.reset(); }
+  }
+
+  private exec(sql: string, params: SqlValue[] = []): void {
+    const s = this.stmt(sql);
+    s.run(params);
+  }
+
+  transaction<T>(fn: () => T): T {
+    this.db.run('BEGIN');
+    try { const r = fn(); this.db.run('COMMIT'); return r; } catch (e) { this.db.run('ROLLBACK'); throw e; }
+  }
+
+  // ---- meta / repos --------------------------------------------------------------------------
+  getMeta(key: string): string | null {
+    return this.one<{ value: string }>('SELECT value FROM meta WHERE key = ?', [key])?.value ?? null;
+  }
+  setMeta(key: string, value: string): void {
+    this.exec('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+  }
+  repos(): RepoRow[] { return this.all<RepoRow>('SELECT * FROM repos ORDER BY root'); }
+  repo(repoId: string): RepoRow | undefined { return this.one<RepoRow>('SELECT * FROM repos WHERE repo_id = ?', [repoId]); }
+  upsertRepo(r: RepoRow): void {
+    this.exec(`INSERT INTO repos (repo_id, root, name, indexed_at, indexed_commit, branch, dirty, nested_repos, last_run)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(repo_id) DO UPDATE SET root = excluded.root, name = excluded.name,
+      indexed_at = excluded.indexed_at, indexed_commit = excluded.indexed_commit, branch = excluded.branch, dirty = excluded.dirty,
+      nested_repos = excluded.nested_repos, last_run = excluded.last_run`,
+    [r.repo_id, r.root, r.name, r.indexed_at, r.indexed_commit, r.branch, r.dirty, r.nested_repos, r.last_run]);
+  }
+
+  // ---- files ---------------------------------------------------------------------------------
+  fileMetas(repoId: string): Map<string, FileMeta> {
+    const m = new Map<string, FileMeta>();
+    for (const r of this.all<FileMeta>('SELECT file_id, path, hash, size, mtime_ms FROM files WHERE repo_id = ?', [repoId])) m.set(r.path, r);
+    return m;
+  }
+  file(repoId: string, path: string): FileRow | undefined {
+    return this.one<FileRow>('SELECT * FROM files WHERE repo_id = ? AND path = ?', [repoId, path]);
+  }
+  touchFile(fileId: number, mtimeMs: number, size: number): void {
+    this.exec('UPDATE files SET mtime_ms = ?, size = ? WHERE file_id = ?', [mtimeMs, size, fileId]);
+  }
+
+  deleteFile(fileId: number): void {
+    const rowids = this.all<{ rowid: number }>('SELECT rowid FROM chunks WHERE file_id = ?', [fileId]);
+    for (const r of rowids) this.exec('DELETE FROM chunks_fts WHERE docid = ?', [r.rowid]);
+    this.exec('DELETE FROM chunks WHERE file_id = ?', [fileId]);
+    this.exec('DELETE FROM symbols WHERE file_id = ?', [fileId]);
+    this.exec('DELETE FROM occurrences WHERE file_id = ?', [fileId]);
+    this.exec('DELETE FROM edges WHERE file_id = ?', [fileId]);
+    this.exec('DELETE FROM files WHERE file_id = ?', [fileId]);
+  }
+
+  deleteRepo(repoId: string): void {
+    for (const f of this.all<{ file_id: number }>('SELECT file_id FROM files WHERE repo_id = ?', [repoId])) this.deleteFile(f.file_id);
+    this.exec('DELETE FROM diagnostics WHERE repo_id = ?', [repoId]);
+    this.exec('DELETE FROM repos WHERE repo_id = ?', [repoId]);
+  }
+
+  /** Replaces everything stored for one file with its new content. Call inside a transaction. */
+  writeFile(f: FileContent, existing: FileMeta | undefined): number {
+    if (existing) this.deleteFile(existing.file_id);
+    this.exec(`INSERT INTO files (repo_id, path, language, hash, size, mtime_ms, line_count, syntax_errors, indexed_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [f.repo_id, f.path, f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, Date.now()]);
+    const fileId = this.one<{ id: number }>('SELECT last_insert_rowid() AS id')!.id;
+    const insChunk = this.stmt(`INSERT INTO chunks (chunk_id, file_id, symbol_path, kind, start_line, end_line, est_tokens, vec)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insFts = this.stmt('INSERT INTO chunks_fts (docid, name, path, body) VALUES (last_insert_rowid(), ?, ?, ?)');
+    for (const c of f.chunks) {
+      insChunk.run([c.chunk_id, fileId, c.symbol_path, c.kind, c.start_line, c.end_line, c.est_tokens,
+        c.vec ? new Uint8Array(c.vec.buffer, c.vec.byteOffset, c.vec.byteLength) : null]);
+      insFts.run([c.fts_name, c.fts_path, c.fts_body]);
+    }
+    const insSym = this.stmt(`INSERT OR REPLACE INTO symbols (symbol_id, file_id, name, symbol_path, kind, start_line, start_col, end_line, end_col, parent_id, chunk_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    for (const s of f.symbols) insSym.run([s.symbol_id, fileId, s.name, s.symbol_path, s.kind, s.start_line, s.start_col, s.end_line, s.end_col, s.parent_id, s.chunk_id]);
+    const insOcc = this.stmt('INSERT INTO occurrences (file_id, kind, name, line, col, scope, receiver, source, alias) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const o of f.occurrences) insOcc.run([fileId, o.kind, o.name, o.line, o.col, o.scope, o.receiver, o.source, o.alias]);
+    const insEdge = this.stmt(`INSERT OR REPLACE INTO edges (from_id, to_id, kind, provider, confidence, evidence, file_id) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    for (const e of f.edges) insEdge.run([e.from_id, e.to_id, e.kind, e.provider, e.confidence, e.evidence, fileId]);
+    return fileId;
+  }
+
+  replaceDiagnostics(repoId: string, diags: Diagnostic[]): void {
+    this.exec('DELETE FROM diagnostics WHERE repo_id = ?', [repoId]);
+    for (const d of diags) this.exec('INSERT INTO diagnostics (repo_id, path, code, message) VALUES (?, ?, ?, ?)', [d.repo_id, d.path, d.code, d.message]);
+  }
+  diagnostics(repoId?: string): Diagnostic[] {
+    return repoId ? this.all<Diagnostic>('SELECT * FROM diagnostics WHERE repo_id = ? ORDER BY path', [repoId])
+      : this.all<Diagnostic>('SELECT * FROM diagnostics ORDER BY repo_id, path');
+  }
+
+  // ---- reads ---------------------------------------------------------------------------------
+  counts(repoId?: string): { files: number; chunks: number; symbols: number; edges: number; occurrences: number } {
+    const where = repoId ? ' WHERE f.repo_id = ?' : '';
+    const p = repoId ? [repoId] : [];
+    const n = (sql: string) => this.one<{ n: number }>(sql, p)!.n;
+    return {
+      files: n(`SELECT count(*) AS n FROM files f${where}`),
+      chunks: n(`SELECT count(*) AS n FROM chunks c JOIN files f USING (file_id)${where}`),
+      symbols: n(`SELECT count(*) AS n FROM symbols s JOIN files f USING (file_id)${where}`),
+      edges: n(`SELECT count(*) AS n FROM edges e JOIN files f USING (file_id)${where}`),
+      occurrences: n(`SELECT count(*) AS n FROM occurrences o JOIN files f USING (file_id)${where}`),
+    };
+  }
+  languageCounts(): { language: string; files: number; lines: number }[] {
+    return this.all('SELECT language, count(*) AS files, sum(line_count) AS lines FROM files GROUP BY language ORDER BY files DESC');
+  }
+
+  private static readonly CHUNK_COLS = `c.rowid AS rowid, c.chunk_id AS chunk_id, c.file_id AS file_id, c.symbol_path AS symbol_path, c.kind AS kind,
+    c.start_line AS start_line, c.end_line AS end_line, c.est_tokens AS est_tokens, f.path AS path, f.language AS language, f.repo_id AS repo_id, f.hash AS hash`;
+
+  chunkById(chunkId: string): ChunkRow | undefined {
+    return this.one<ChunkRow>(`SELECT ${Store.CHUNK_COLS} FROM chunks c JOIN files f USING (file_id) WHERE c.chunk_id = ?`, [chunkId]);
+  }
+  chunksByRowids(rowids: number[]): Map<number, ChunkRow> {
+    const m = new Map<number, ChunkRow>();
+    for (let i = 0; i < rowids.length; i += 200) {
+      const part = rowids.slice(i, i + 200);
+      const rows = this.db.exec(`SELECT ${Store.CHUNK_COLS} FROM chunks c JOIN files f USING (file_id) WHERE c.rowid IN (${part.map(() => '?').join(',')})`, part);
+      if (!rows.length) continue;
+      const cols = rows[0]!.columns;
+      for (const v of rows[0]!.values) {
+        const o: Record<string, unknown> = {};
+        cols.forEach((c, k) => { o[c] = v[k]; });
+        m.set(o.rowid as number, o as unknown as ChunkRow);
+      }
+    }
+    return m;
+  }
+
+  /** Full-text hits ranked by BM25 with column weights (name, path, body), filtered by repo/language. */
+  ftsSearch(match: string, weights: [number, number, number], filter: { repo_id?: string; language?: string }, limit: number): { hits: FtsHit[]; total: number } {
+    const conds: string[] = ['chunks_fts MATCH ?'];
+    const params: SqlValue[] = [match];
+    let join = '';
+    if (filter.repo_id || filter.language) {
+      join = ' JOIN chunks c ON c.rowid = chunks_fts.docid JOIN files f ON f.file_id = c.file_id';
+      if (filter.repo_id) { conds.push('f.repo_id = ?'); params.push(filter.repo_id); }
+      if (filter.language) { conds.push('f.language = ?'); params.push(filter.language); }
+    }
+    const rows = this.all<{ rowid: number; score: number }>(
+      `SELECT chunks_fts.docid AS rowid, bm25(matchinfo(chunks_fts, 'pcnalx'), ?, ?, ?) AS score FROM chunks_fts${join}
+       WHERE ${conds.join(' AND ')} ORDER BY score DESC, chunks_fts.docid ASC`, [...weights, ...params]);
+    return { hits: rows.slice(0, limit), total: rows.length };
+  }
+
+  /** Document frequency of each term in the full-text index (used to drop terms that match almost everything). */
+  termDocFrequency(terms: string[]): Map<string, number> {
+    const m = new Map<string, number>();
+    for (const t of terms) m.set(t, this.one<{ n: number }>('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?', [t])?.n ?? 0);
+    return m;
+  }
+
+  /** All chunk vectors, packed, with their rowids (for brute-force vector search). */
+  allVectors(dims: number): { rowids: Int32Array; vectors: Int8Array; files: Int32Array } {
+    const n = this.one<{ n: number }>('SELECT count(*) AS n FROM chunks WHERE vec IS NOT NULL')!.n;
+    const rowids = new Int32Array(n); const files = new Int32Array(n); const vectors = new Int8Array(n * dims);
+    const s = this.stmt('SELECT rowid, file_id, vec FROM chunks WHERE vec IS NOT NULL ORDER BY rowid');
+    let i = 0;
+    try {
+      while (s.step() && i < n) {
+        const row = s.get();
+        rowids[i] = row[0] as number; files[i] = row[1] as number;
+        const v = row[2] as Uint8Array;
+        vectors.set(new Int8Array(v.buffer, v.byteOffset, Math.min(v.byteLength, dims)), i * dims);
+        i++;
+      }
+    } finally { s.reset(); }
+    return { rowids, vectors, files };
+  }
+
+  fileLanguages(): Map<number, { repo_id: string; language: string }> {
+    const m = new Map<number, { repo_id: string; language: string }>();
+    for (const r of this.all<{ file_id: number; repo_id: string; language: string }>('SELECT file_id, repo_id, language FROM files')) m.set(r.file_id, r);
+    return m;
+  }
+
+  symbolsForChunk(chunkId: string): { symbol_id: string } | undefined {
+    return this.one('SELECT symbol_id FROM symbols WHERE chunk_id = ? LIMIT 1', [chunkId]);
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The tool contract every tool is written against: one definition (name, descriptions, input and output
+ * schema, handler, Markdown rendering), one error shape, one pagination scheme, one parameter accessor.
+ * Surfaces (MCP, language-model tools, CLI) only translate; they add no behaviour.
+ */
+import { z } from 'zod';
+import type { Engine } from '../engine';
+import { SightlineError, toErrorShape, type ErrorShape } from '../errors';
+
+export interface ToolContext {
+  engine: Engine;
+  signal?: AbortSignal;
+  /** progress for long work (indexing): surfaces show it (notification, stderr, MCP progress) */
+  onProgress?: (message: string, done?: number, total?: number) => void;
+}
+
+export interface RenderBudget { max_chars?: number }
+
+export interface ToolAnnotations { read_only: boolean; destructive: boolean; idempotent: boolean; open_world: boolean }
+
+export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  /** Model-facing description; safety-relevant sentences stay in it. */
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  /** Example arguments (documentation and contract tests; together they read every parameter). */
+  examples: z.input<I>[];
+  run(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
+  render(result: z.output<O>, budget: RenderBudget): string;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDef<I, O>): ToolDef<I, O> {
+  return def;
+}
+
+// ---- pagination ------------------------------------------------------------------------------------
+export const PAGE_DEFAULT_LIMIT = 10;
+
+export function pageInput(defaultLimit = PAGE_DEFAULT_LIMIT, maxLimit = 100) {
+  return {
+    limit: z.number().int().min(1).max(maxLimit).default(defaultLimit).describe(`Maximum number of items to return (1-${maxLimit}, default ${defaultLimit}).`),
+    offset: z.number().int().min(0).default(0).describe('Number of items to skip, for paging: pass the previous answer\'s next_offset.'),
+  };
+}
+
+export const pageOutput = {
+  total: z.number().int().describe('Number of items available in all pages.'),
+  offset: z.number().int().describe('Offset of the first item returned.'),
+  limit: z.number().int().describe('Page size that was applied.'),
+  truncated: z.boolean().describe('True when more items exist after this page.'),
+  next_offset: z.number().int().nullable().describe('Offset to pass for the next page, or null when this is the last page.'),
+};
+
+export interface Page { total: number; offset: number; limit: number; truncated: boolean; next_offset: number | null }
+
+export function page(total: number, offset: number, limit: number, returned: number): Page {
+  const end = offset + returned;
+  const truncated = end < total;
+  return { total, offset, limit, truncated, next_offset: truncated ? end : null };
+}
+
+/** The one truncation notice, used by every tool that pages. */
+export function pageNotice(p: Page, what = 'results'): string {
+  if (p.total === 0) return '';
+  const first = Math.min(p.offset + 1, p.total);
+  const last = p.next_offset ?? p.total;
+  if (!p.truncated && p.offset === 0) return `_${p.total} ${what}._`;
+  return `_Showing ${first}–${last} of ${p.total} ${what}.${p.truncated ? ` Call again with offset=${p.next_offset} for more.` : ''}_`;
+}
+
+// ---- markdown --------------------------------------------------------------------------------------
+export function mdEscape(text: string): string {
+  return text.replace(/([\\`*_[\]|<>])/g, '\\$1').replace(/\r?\n/g, ' ');
+}
+
+export function code(text: string): string {
+  const t = text.replace(/\r?\n/g, ' ');
+  return t.includes('`') ? `\`\` ${t} \`\`` : `\`${t}\``;
+}
+
+export function mdTable(headers: string[], rows: string[][]): string {
+  const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return [`| ${headers.map(cell).join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map(r => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+}
+
+/**
+ * Renders a header, items in priority order, and a footer within a character budget: whole items at
+ * the end are dropped first (never cut mid-line), and the reader is told how many were left out.
+ */
+export function budgeted(header: string, items: string[], footer: string, budget: RenderBudget): string {
+  const max = budget.max_chars ?? Infinity;
+  const out: string[] = [header];
+  let used = header.length + footer.length + 2;
+  let shown = 0;
+  for (const item of items) {
+    if (used + item.length + 1 > max && shown > 0) break;
+    out.push(item); used += item.length + 1; shown++;
+  }
+  if (shown < items.length) out.push(`_${items.length - shown} more item(s) left out to fit the token budget; lower limit or page with offset._`);
+  if (footer) out.push(footer);
+  return out.join('\n');
+}
+
+// ---- invocation ------------------------------------------------------------------------------------
+export type ToolOutcome =
+  | { ok: true; data: Record<string, unknown>; markdown: string }
+  | ({ ok: false; markdown: string } & ErrorShape);
+
+/** Records which declared parameters a handler read (contract tests compare it with the schema). */
+export const parameterReads = new Map<string, Set<string>>();
+
+/**
+ * The one accessor through which a handler sees its parameters: the schema-validated object, wrapped
+ * so that reads are recorded and reads of undeclared names fail loudly.
+ */
+export function accessor<T extends object>(tool: string, declared: readonly string[], values: T): T {
+  const reads = parameterReads.get(tool) ?? new Set<string>();
+  parameterReads.set(tool, reads);
+  return new Proxy(values, {
+    get(target, prop, receiver) {
+      if (typeof prop === 'string' && prop !== 'then' && prop !== 'toJSON') {
+        if (!declared.includes(prop)) throw new SightlineError('internal_error', `tool ${tool} read undeclared parameter "${prop}"`);
+        reads.add(prop);
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+}
+
+function formatIssues(error: z.ZodError): { message: string; issues: { path: string; message: string }[] } {
+  const issues = error.issues.map(i => ({ path: i.path.join('.') || '(arguments)', message: i.message }));
+  return { message: issues.map(i => `${i.path}: ${i.message}`).join('; '), issues };
+}
+
+export function renderError(tool: string, e: ErrorShape): string {
+  return `**${tool} failed** (${e.error.code}): ${e.error.message}`;
+}
+
+export async function invokeTool(def: ToolDef, rawArgs: unknown, ctx: ToolContext, budget: RenderBudget = {}): Promise<ToolOutcome> {
+  try {
+    if (rawArgs !== undefined && rawArgs !== null && (typeof rawArgs !== 'object' || Array.isArray(rawArgs))) {
+      throw new SightlineError('invalid_arguments', `arguments of ${def.name} must be a JSON object`);
+    }
+    const parsed = def.input.strict().safeParse(rawArgs ?? {});
+    if (!parsed.success) {
+      const f = formatIssues(parsed.error);
+      throw new SightlineError('invalid_arguments', `invalid arguments for ${def.name}: ${f.message}`, { issues: f.issues });
+    }
+    const declared = Object.keys(def.input.shape);
+    const data = await def.run(accessor(def.name, declared, parsed.data as object) as never, ctx) as Record<string, unknown>;
+    return { ok: true, data, markdown: def.render(data as never, budget) };
+  } catch (e) {
+    const shape = toErrorShape(e);
+    return { ok: false, ...shape, markdown: renderError(def.name, shape) };
+  }
+}
+
+/** JSON Schema (draft 2020-12 subset) of a zod object, as MCP and VS Code expect it. */
+export function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string, unknown> {
+  const s = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  delete s.$schema;
+  return s;
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { defineTool, code, mdTable } from './contract';
+import { repoParam } from './shared';
+
+const diagnosticSchema = z.object({
+  repo_id: z.string().describe('Repository of the file.'),
+  path: z.string().describe('Repository-relative path.'),
+  code: z.string().describe('Machine-readable reason: too_large, binary, invalid_utf8, syntax_errors, unreadable, symlink_loop, outside_workspace, broken_symlink, parse_failed, worker_crashed.'),
+  message: z.string().describe('What happened and what was done about it.'),
+});
+export { diagnosticSchema };
+
+const DIAG_CAP = 50;
+
+export const indexRepo = defineTool({
+  name: 'index_repo',
+  title: 'Index repository',
+  description: 'Indexes the workspace roots (or one repository) into the Sightline index: files, chunks, symbols and raw occurrences, parsed with tree-sitter. '
+    + 'Incremental by default: unchanged files are not re-parsed and deleted files disappear; force=true rebuilds only the selected repository. '
+    + 'Writes only the index file in the per-user cache, never the repository. Returns counts, timings and per-file diagnostics.',
+  input: z.object({
+    repo: repoParam,
+    force: z.boolean().default(false).describe('Rebuild the selected repository from scratch instead of updating it incrementally (default false).'),
+  }),
+  output: z.object({
+    repos: z.array(z.object({
+      repo_id: z.string().describe('Repository id.'), root: z.string().describe('Absolute root folder.'),
+      files_seen: z.number().int().describe('Source files found by the walk.'), files_parsed: z.number().int().describe('Files parsed in this run.'),
+      files_unchanged: z.number().int().describe('Files skipped because their content did not change.'), files_deleted: z.number().int().describe('Files removed from the index.'),
+      files_skipped: z.number().int().describe('Files not indexed (see diagnostics).'), chunks_written: z.number().int().describe('Chunks written.'),
+      symbols_written: z.number().int().describe('Symbols written.'), duration_ms: z.number().int().describe('Wall time for this repository.'),
+      forced: z.boolean().describe('Whether this was a forced rebuild.'),
+    })).describe('One report per indexed repository.'),
+    totals: z.object({
+      files_seen: z.number().int().describe('Sum over repositories.'), files_parsed: z.number().int().describe('Sum over repositories.'),
+      files_unchanged: z.number().int().describe('Sum over repositories.'), files_deleted: z.number().int().describe('Sum over repositories.'),
+      files_skipped: z.number().int().describe('Sum over repositories.'),
+    }).describe('Totals of this run.'),
+    timings: z.object({
+      walk_ms: z.number().int().describe('Walking the folders.'), parse_ms: z.number().int().describe('Reading and parsing (worker threads).'),
+      write_ms: z.number().int().describe('Writing the index tables.'), save_ms: z.number().int().describe('Saving the index file atomically.'),
+      total_ms: z.number().int().describe('Whole run.'),
+    }).describe('Where the time went, in milliseconds.'),
+    diagnostics: z.array(diagnosticSchema).describe(`Per-file problems of this run (first ${DIAG_CAP}; index_status pages through all of them).`),
+    diagnostics_total: z.number().int().describe('Number of diagnostics in this run.'),
+    db_path: z.string().describe('Index file that was written.'),
+  }),
+  annotations: { read_only: false, destructive: false, idempotent: true, open_world: false },
+  examples: [{ repo: '.', force: false }],
+  async run(args, ctx) {
+    const { repo, force } = args;
+    const report = await ctx.engine.index({
+      repo, force, signal: ctx.signal,
+      onProgress: p => ctx.onProgress?.(p.phase === 'parse' ? `parsing ${p.done}/${p.total} files` : `${p.phase} ${p.repo_id}`, p.done, p.total),
+    });
+    return { ...report, diagnostics: report.diagnostics.slice(0, DIAG_CAP), diagnostics_total: report.diagnostics.length };
+  },
+  render(r) {
+    const rows = r.repos.map(x => [x.repo_id, String(x.files_seen), String(x.files_parsed), String(x.files_unchanged), String(x.files_deleted), String(x.files_skipped), `${x.duration_ms} ms`]);
+    const diag = r.diagnostics.slice(0, 10).map(d => `- ${code(d.path)} ${d.code}: ${d.message}`);
+    return [
+      `**index_repo** done in ${r.timings.total_ms} ms (walk ${r.timings.walk_ms}, parse ${r.timings.parse_ms}, write ${r.timings.write_ms}, save ${r.timings.save_ms})`,
+      mdTable(['repo', 'seen', 'parsed', 'unchanged', 'deleted', 'skipped', 'time'], rows),
+      r.diagnostics_total ? `${r.diagnostics_total} diagnostic(s):\n${diag.join('\n')}${r.diagnostics_total > diag.length ? `\n_${r.diagnostics_total - diag.length} more: see index_status._` : ''}` : 'No diagnostics.',
+    ].join('\n');
+  },
+});

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { defineTool, pageInput, pageOutput, page, pageNotice, code, mdTable } from './contract';
+import { diagnosticSchema } from './index_repo';
+
+const nullableBool = z.boolean().nullable();
+
+export const indexStatus = defineTool({
+  name: 'index_status',
+  title: 'Index status',
+  description: 'Freshness and size of the Sightline index: the indexed commit and branch, whether the working tree was dirty, when it was indexed, node and edge counts, per-root counts and the last run, '
+    + 'plus the per-file diagnostics of the last run (paged with limit/offset). Read-only; call it before trusting an empty answer.',
+  input: z.object({ ...pageInput(20, 200) }),
+  output: z.object({
+    indexed_commit: z.string().nullable().describe('Commit indexed (single-root workspace), null when unknown or multi-root.'),
+    branch: z.string().nullable().describe('Branch indexed (single-root workspace), null when detached, unknown or multi-root.'),
+    dirty: nullableBool.describe('Whether any working tree had uncommitted changes at index time; null when unknown.'),
+    indexed_at: z.string().nullable().describe('ISO time of the newest indexing run, null when never indexed.'),
+    node_count: z.number().int().describe('Graph nodes: files plus symbols.'),
+    edge_count: z.number().int().describe('Graph edges of every provider.'),
+    repositories: z.array(z.object({
+      path: z.string().describe('Root path, or a nested repository path relative to the root.'),
+      branch: z.string().nullable().describe('Branch, when known.'), commit: z.string().nullable().describe('Commit, when known.'),
+      dirty: nullableBool.describe('Dirty flag, when known.'),
+    })).describe('Repositories under the workspace: every root of a multi-root workspace, or nested repositories of a single root.'),
+    file_count: z.number().int().describe('Indexed files.'),
+    chunk_count: z.number().int().describe('Indexed chunks.'),
+    symbol_count: z.number().int().describe('Indexed definitions.'),
+    occurrence_count: z.number().int().describe('Stored raw occurrences (calls, imports, identifiers, extends/implements).'),
+    languages: z.array(z.object({ language: z.string().describe('Language id.'), files: z.number().int().describe('Files.'), lines: z.number().int().describe('Lines.') })).describe('Files and lines per language.'),
+    roots: z.array(z.object({
+      repo_id: z.string().describe('Stable repository id.'), path: z.string().describe('Absolute root.'), name: z.string().describe('Folder name.'),
+      indexed: z.boolean().describe('Whether this root has been indexed.'), indexed_at: z.string().nullable().describe('ISO time of its last run.'),
+      commit: z.string().nullable().describe('Indexed commit.'), branch: z.string().nullable().describe('Indexed branch.'), dirty: nullableBool.describe('Dirty at index time.'),
+      file_count: z.number().int().describe('Files.'), chunk_count: z.number().int().describe('Chunks.'), symbol_count: z.number().int().describe('Symbols.'),
+      nested_repositories: z.array(z.string()).describe('Git repositories nested in the root.'),
+      last_run: z.record(z.string(), z.unknown()).nullable().describe('Counters of the last indexing run (files_parsed, files_unchanged, …).'),
+    })).describe('Per-root details.'),
+    diagnostics_count: z.number().int().describe('Diagnostics recorded by the last runs.'),
+    db_path: z.string().describe('Index file.'),
+    schema_version: z.number().int().describe('Index schema version.'),
+    writer_active: z.boolean().describe('True while some process holds the writer lock (indexing).'),
+    diagnostics: z.array(diagnosticSchema).describe('This page of diagnostics.'),
+    ...pageOutput,
+  }),
+  annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+  examples: [{ limit: 20, offset: 0 }],
+  async run(args, ctx) {
+    const { limit, offset } = args;
+    const s = await ctx.engine.status();
+    const all = ctx.engine.diagnostics();
+    const diagnostics = all.slice(offset, offset + limit);
+    return { ...s, roots: s.roots.map(r => ({ ...r, last_run: r.last_run as unknown as Record<string, unknown> | null })), diagnostics, ...page(all.length, offset, limit, diagnostics.length) };
+  },
+  render(s) {
+    const lines = [
+      `**index_status** ${s.file_count} files · ${s.chunk_count} chunks · ${s.symbol_count} symbols · ${s.edge_count} edges · indexed ${s.indexed_at ?? 'never'}`,
+    ];
+    if (s.indexed_commit || s.branch) lines.push(`commit ${code(s.indexed_commit ?? '?')} on ${s.branch ?? '(detached)'}${s.dirty ? ' (dirty)' : s.dirty === false ? ' (clean)' : ''}`);
+    lines.push(mdTable(['root', 'repo_id', 'files', 'chunks', 'indexed'], s.roots.map(r => [r.path, r.repo_id, String(r.file_count), String(r.chunk_count), r.indexed_at ?? 'never'])));
+    if (s.languages.length) lines.push(`languages: ${s.languages.map(l => `${l.language} ${l.files}`).join(', ')}`);
+    if (s.file_count === 0) lines.push('⚠ nothing is indexed yet: run index_repo.');
+    if (s.writer_active) lines.push('indexing is in progress in some process.');
+    if (s.diagnostics.length) {
+      lines.push(`diagnostics:`);
+      for (const d of s.diagnostics) lines.push(`- ${code(d.path)} ${d.code}: ${d.message}`);
+      lines.push(pageNotice(s, 'diagnostics'));
+    }
+    return lines.join('\n');
+  },
+});

@@ -1,0 +1,28 @@
+/**
+ * The tool registry: every tool Sightline publishes, defined once. MCP, VS Code language-model tools
+ * and the CLI all serve exactly this table (the `satisfies` check makes a declared-but-unwired tool a
+ * compile error).
+ */
+import type { ToolDef } from './contract';
+import { indexRepo } from './index_repo';
+import { searchCode } from './search_code';
+import { vectorSearch } from './vector_search';
+import { getChunk } from './get_chunk';
+import { indexStatus } from './index_status';
+
+export const TOOL_NAMES = ['index_repo', 'search_code', 'vector_search', 'get_chunk', 'index_status'] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+export const TOOLS = {
+  index_repo: indexRepo,
+  search_code: searchCode,
+  vector_search: vectorSearch,
+  get_chunk: getChunk,
+  index_status: indexStatus,
+} satisfies Record<ToolName, ToolDef<any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export const TOOL_LIST: readonly ToolDef[] = TOOL_NAMES.map(n => TOOLS[n] as unknown as ToolDef);
+
+export function findTool(name: string): ToolDef | undefined {
+  return (TOOL_NAMES as readonly string[]).includes(name) ? TOOLS[name as ToolName] as unknown as ToolDef : undefined;
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { defineTool, pageInput, pageOutput, page, pageNotice, budgeted, code } from './contract';
+import { languageParam, queryParam, repoParam, searchHitSchema } from './shared';
+import type { SearchHit } from '../search/search';
+
+export function renderHit(h: SearchHit, i: number): string {
+  const what = h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : 'top-level code';
+  return `${i}. ${code(`${h.path}:${h.start_line}-${h.end_line}`)} ${what} · ${h.language} · score ${h.score} · chunk ${code(h.chunk_id)}`;
+}
+
+export const searchOutput = z.object({
+  query: z.string().describe('The query as given.'),
+  terms: z.array(z.string()).describe('Search terms after identifier splitting and stop-word removal.'),
+  results: z.array(searchHitSchema).describe('Matching chunks, best first. Metadata only: use get_chunk for source text.'),
+  ...pageOutput,
+  warnings: z.array(z.string()).describe('Why a result set may be empty or incomplete (e.g. nothing indexed yet).'),
+});
+
+export async function emptyIndexWarnings(engine: { status(): Promise<{ file_count: number }> }): Promise<string[]> {
+  const s = await engine.status();
+  return s.file_count === 0 ? ['the index is empty: run index_repo (or "sightline index DIR") first'] : [];
+}
+
+export const searchCode = defineTool({
+  name: 'search_code',
+  title: 'Search code',
+  description: 'Ranked search over the indexed workspace: finds functions, methods, classes and top-level code by words, identifiers or a natural-language question when you do not know where something lives. '
+    + 'Ranks with BM25 over identifier-aware tokens, weighting definition names and paths above bodies; vector=true adds the deterministic local_hash_vector signal (feature hashing, not a semantic model), which only breaks ties and backfills. '
+    + 'Returns metadata (path, line range, symbol, chunk_id) — call get_chunk for the source text. Read-only.',
+  input: z.object({
+    query: queryParam,
+    repo: repoParam,
+    language: languageParam,
+    vector: z.boolean().default(false).describe('Also use the local_hash_vector signal to order exact ties and backfill when lexical hits run out (default false).'),
+    ...pageInput(10, 100),
+  }),
+  output: searchOutput,
+  annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+  examples: [{ query: 'retry failed payment', repo: '.', language: 'typescript', vector: true, limit: 5, offset: 0 }],
+  async run(args, ctx) {
+    const { query, repo, language, vector, limit, offset } = args;
+    const r = await ctx.engine.search({ query, repo, language, vector, limit, offset });
+    const warnings = r.total === 0 ? await emptyIndexWarnings(ctx.engine) : [];
+    if (r.total === 0 && !warnings.length) warnings.push(r.terms.length ? 'no indexed chunk contains any of the search terms' : 'the query has no searchable words');
+    return { query, terms: r.terms, results: r.results, ...page(r.total, offset, limit, r.results.length), warnings };
+  },
+  render(r, budget) {
+    const header = `**search_code** ${code(r.query)} — ${r.total} match(es)`;
+    const items = r.results.map((h, i) => renderHit(h, r.offset + i + 1));
+    const footer = [pageNotice(r), ...r.warnings.map(w => `⚠ ${w}`)].filter(Boolean).join('\n');
+    return budgeted(header, items, footer, budget);
+  },
+});

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { defineTool, pageInput, page, pageNotice, budgeted, code } from './contract';
+import { languageParam, queryParam, repoParam } from './shared';
+import { emptyIndexWarnings, renderHit, searchOutput } from './search_code';
+
+export const vectorSearch = defineTool({
+  name: 'vector_search',
+  title: 'Vector search (local hash vector)',
+  description: 'Runs only the deterministic local_hash_vector signal: cosine similarity of feature-hashed token vectors (identifier sub-words included) between the query and each chunk. '
+    + 'It measures shared vocabulary, is not a semantic or ML model, and downloads nothing. Prefer search_code; use this to find chunks that share wording with a snippet. Read-only.',
+  input: z.object({
+    query: queryParam,
+    repo: repoParam,
+    language: languageParam,
+    ...pageInput(10, 100),
+  }),
+  output: searchOutput,
+  annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+  examples: [{ query: 'parse config file', repo: '.', language: 'python', limit: 5, offset: 0 }],
+  async run(args, ctx) {
+    const { query, repo, language, limit, offset } = args;
+    const r = await ctx.engine.vectorSearch({ query, repo, language, limit, offset });
+    const warnings = r.total === 0 ? await emptyIndexWarnings(ctx.engine) : [];
+    if (r.total === 0 && !warnings.length) warnings.push('no chunk shares any hashed feature with the query');
+    return { query, terms: r.terms, results: r.results, ...page(r.total, offset, limit, r.results.length), warnings };
+  },
+  render(r, budget) {
+    const header = `**vector_search** ${code(r.query)} — ${r.total} chunk(s) with positive similarity (local_hash_vector)`;
+    const items = r.results.map((h, i) => renderHit(h, r.offset + i + 1));
+    const footer = [pageNotice(r), ...r.warnings.map(w => `⚠ ${w}`)].filter(Boolean).join('\n');
+    return budgeted(header, items, footer, budget);
+  },
+});

@@ -1,0 +1,31 @@
+/** `node dist/mcp.js --workspace DIR [--db FILE] [--http 127.0.0.1:PORT] [--token T]` and `sightline mcp`. */
+import { openEngine, parse, WORKSPACE_OPTIONS, UsageError } from '../cli/args';
+import { serveHttp, serveStdio } from './server';
+
+export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN]
+  stdio by default; --http serves Streamable HTTP at http://HOST:PORT/mcp (loopback only).
+  --token (or SIGHTLINE_MCP_TOKEN) requires "Authorization: Bearer TOKEN" on every HTTP request.`;
+
+export async function runMcp(argv: string[]): Promise<void> {
+  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  if (values.help) { process.stderr.write(MCP_USAGE + '\n'); return; }
+  const log = (level: string, msg: string) => process.stderr.write(`[sightline ${level}] ${msg}\n`);
+  const engine = await openEngine(values, positionals, log);
+  const shutdown = () => { engine.close(); process.exit(0); };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  if (values.http) {
+    const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(values.http);
+    if (!m) throw new UsageError(`--http expects HOST:PORT, got ${values.http}`);
+    const host = m[1]!.replace(/^\[|\]$/g, '');
+    const token = values.token ?? process.env.SIGHTLINE_MCP_TOKEN;
+    const server = await serveHttp(engine, { host, port: Number(m[2]), token, log: msg => log('error', msg) });
+    const addr = server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : Number(m[2]);
+    log('info', `MCP over Streamable HTTP at http://${m[1]}:${port}/mcp${token ? ' (bearer token required)' : ''}; index ${engine.dbPath}`);
+    return;
+  }
+  process.stdin.on('end', shutdown);
+  await serveStdio(engine);
+  log('info', `MCP over stdio; workspace ${engine.roots.map(r => r.root).join(', ')}; index ${engine.dbPath}`);
+}

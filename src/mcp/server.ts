@@ -1,0 +1,144 @@
+/**
+ * The MCP surface: serves the tool registry over stdio or Streamable HTTP (loopback only, Host/Origin
+ * checked against DNS rebinding, optional bearer token). Adds no behaviour of its own.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse, type Server as HttpServer } from 'node:http';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { TOOL_LIST, findTool } from '../core/tools/registry';
+import { invokeTool, jsonSchema } from '../core/tools/contract';
+import type { Engine } from '../core/engine';
+import { VERSION } from '../core/version';
+
+export function createMcpServer(engine: Engine): Server {
+  const server = new Server({ name: 'sightline', title: 'Sightline', version: VERSION }, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: 'Sightline indexes this workspace. Use search_code to find where to look (it returns metadata and chunk ids), get_chunk for source text, index_status to check freshness, index_repo to refresh.',
+  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: TOOL_LIST.map(t => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: jsonSchema(t.input, 'input') as { type: 'object' },
+      outputSchema: jsonSchema(t.output, 'output') as { type: 'object' },
+      annotations: { title: t.title, readOnlyHint: t.annotations.read_only, destructiveHint: t.annotations.destructive, idempotentHint: t.annotations.idempotent, openWorldHint: t.annotations.open_world },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+    const def = findTool(req.params.name);
+    if (!def) {
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: 'not_found', message: `unknown tool ${req.params.name}; call tools/list` } }) }] };
+    }
+    const token = req.params._meta?.progressToken;
+    let last = 0;
+    const outcome = await invokeTool(def, req.params.arguments, {
+      engine, signal: extra.signal,
+      onProgress: (message, done, total) => {
+        if (token === undefined) return;
+        const now = Date.now();
+        if (now - last < 200) return;
+        last = now;
+        void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done ?? 0, ...(total ? { total } : {}), message } }).catch(() => undefined);
+      },
+    });
+    if (!outcome.ok) {
+      // Error results carry the machine-readable shape as JSON text (structuredContent is reserved for the output schema).
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }, { type: 'text', text: outcome.markdown }] };
+    }
+    return { content: [{ type: 'text', text: outcome.markdown }], structuredContent: outcome.data };
+  });
+  return server;
+}
+
+export async function serveStdio(engine: Engine): Promise<void> {
+  const server = createMcpServer(engine);
+  await server.connect(new StdioServerTransport());
+}
+
+export interface HttpOptions { host: string; port: number; token?: string; log?: (msg: string) => void }
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+function hostError(req: IncomingMessage): string | null {
+  const host = req.headers.host;
+  if (!host) return 'missing Host header';
+  let name: string;
+  try { name = new URL(`http://${host}`).hostname; } catch { return 'invalid Host header'; }
+  if (!LOOPBACK.has(name)) return `Host ${name} is not allowed (DNS rebinding protection)`;
+  const origin = req.headers.origin;
+  if (origin) {
+    try { if (!LOOPBACK.has(new URL(origin).hostname)) return `Origin ${origin} is not allowed`; } catch { return 'invalid Origin header'; }
+  }
+  return null;
+}
+
+function tokenOk(req: IncomingMessage, token: string | undefined): boolean {
+  if (!token) return true;
+  const got = req.headers.authorization ?? '';
+  const want = `Bearer ${token}`;
+  const a = Buffer.from(got); const b = Buffer.from(want);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+async function readJson(req: IncomingMessage, limit = 4 * 1024 * 1024): Promise<unknown> {
+  const chunks: Buffer[] = []; let size = 0;
+  for await (const c of req) { size += (c as Buffer).length; if (size > limit) throw new Error('request body too large'); chunks.push(c as Buffer); }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** Streamable HTTP on loopback: one MCP session per client, all sessions share the engine. */
+export async function serveHttp(engine: Engine, opts: HttpOptions): Promise<HttpServer> {
+  if (!LOOPBACK.has(opts.host)) throw new Error(`--http must bind a loopback address (127.0.0.1, localhost or ::1), not ${opts.host}`);
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const http = createHttpServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname !== '/mcp') { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: the MCP endpoint is /mcp'); return; }
+      const bad = hostError(req);
+      if (bad) { sendJsonRpcError(res, 403, -32000, bad); return; }
+      if (!tokenOk(req, opts.token)) { sendJsonRpcError(res, 401, -32001, 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' }); return; }
+      const sid = req.headers['mcp-session-id'];
+      const sessionId = Array.isArray(sid) ? sid[0] : sid;
+      if (req.method === 'POST') {
+        let body: unknown;
+        try { body = await readJson(req); } catch (e) { sendJsonRpcError(res, 400, -32700, `parse error: ${(e as Error).message}`); return; }
+        let transport = sessionId ? sessions.get(sessionId) : undefined;
+        if (!transport) {
+          if (sessionId) { sendJsonRpcError(res, 404, -32001, 'session not found; initialize a new session'); return; }
+          if (!isInitializeRequest(body)) { sendJsonRpcError(res, 400, -32000, 'no valid session id; send initialize first'); return; }
+          const t: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+            sessionIdGenerator: () => randomUUID(),
+            onsessioninitialized: id => { sessions.set(id, t); },
+          });
+          t.onclose = () => { if (t.sessionId) sessions.delete(t.sessionId); };
+          await createMcpServer(engine).connect(t);
+          transport = t;
+        }
+        await transport.handleRequest(req, res, body);
+        return;
+      }
+      if (req.method === 'GET' || req.method === 'DELETE') {
+        const transport = sessionId ? sessions.get(sessionId) : undefined;
+        if (!transport) { sendJsonRpcError(res, sessionId ? 404 : 400, -32000, sessionId ? 'session not found' : 'missing mcp-session-id header'); return; }
+        await transport.handleRequest(req, res);
+        return;
+      }
+      res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
+    } catch (e) {
+      opts.log?.(`http error: ${(e as Error).stack ?? e}`);
+      if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'internal error');
+    }
+  });
+  await new Promise<void>((resolveListen, reject) => { http.once('error', reject); http.listen(opts.port, opts.host, () => resolveListen()); });
+  http.on('close', () => { for (const t of sessions.values()) void t.close(); });
+  return http;
+}
