@@ -141,7 +141,8 @@ export async function extractSource(language: LanguageId, source: string): Promi
       if (!refKind || !refNode) continue;
       if (refKind === 'import') {
         const src = importSource ? stripQuotes(importSource.text) : null;
-        const nm = importName ? importName.text : (importAlias ? importAlias.text : src ?? refNode.text);
+        const setName = (m as { setProperties?: Record<string, string | null> }).setProperties?.['import.name'] ?? null;
+        const nm = importName ? importName.text : setName ?? (importAlias ? importAlias.text : src ?? refNode.text);
         if (importName) claimed.add(importName.startIndex);
         if (importAlias) claimed.add(importAlias.startIndex);
         pending.push({ kind: 'import', node: refNode, name: cleanName(nm).slice(0, 200), receiver: null, source: src, alias: importAlias ? importAlias.text : null });
@@ -167,8 +168,9 @@ export async function extractSource(language: LanguageId, source: string): Promi
       const parent = stack.length ? stack[stack.length - 1]! : null;
       d.parent = parent;
       if (d.kind === 'function' && parent && CONTAINER_KINDS.has(parent.kind)) d.kind = 'method';
-      if (d.receiverType && !parent) {
-        d.basePath = `${d.receiverType}.${d.name}`;
+      if (d.receiverType && (!parent || !CONTAINER_KINDS.has(parent.kind) || parent.kind === 'module')) {
+        // Out-of-body methods (Go receivers, C++ `Foo::run`): the receiver type names the owner.
+        d.basePath = parent ? `${parent.basePath}.${d.receiverType}.${d.name}` : `${d.receiverType}.${d.name}`;
         if (d.kind === 'function') d.kind = 'method';
       } else d.basePath = parent ? `${parent.basePath}.${d.name}` : d.name;
       const n = (used.get(d.basePath) ?? 0) + 1;

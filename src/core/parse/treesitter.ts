@@ -23,7 +23,7 @@ function initRuntime(): Promise<void> {
 /** Query source: bundled copy in dist/queries, or the source tree when running from source. */
 export function querySource(id: LanguageId): string {
   const file = LANGUAGES[id].query;
-  const candidates = [assetPath('queries', file), resolve(__dirname, '..', 'languages', 'queries', file), join(__dirname, 'queries', file)];
+  const candidates = [resolve(__dirname, '..', 'languages', 'queries', file), join(__dirname, 'queries', file), assetPath('queries', file)];
   for (const c of candidates) if (existsSync(c)) return readFileSync(c, 'utf8');
   throw new Error(`query file ${file} for ${id} not found`);
 }

@@ -1,0 +1,178 @@
+/**
+ * The contract canon, driven by the registry: naming, typed and described parameters, one accessor,
+ * one error shape, one pagination scheme, output schemas that hold, and the golden tools list.
+ */
+import { strict as assert } from 'node:assert';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { TOOL_LIST, TOOL_NAMES } from '../src/core/tools/registry';
+import { invokeTool, jsonSchema, parameterReads } from '../src/core/tools/contract';
+import { toolsList } from '../src/core/tools/golden';
+import { Engine } from '../src/core/engine';
+import { VERSION } from '../src/core/version';
+import { ERROR_CODES } from '../src/core/errors';
+import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
+
+const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+const GOLDEN = join(__dirname, 'golden', 'tools_list.json');
+
+type Json = Record<string, unknown>;
+
+/** Every property schema in a JSON schema, with its dotted path. */
+function properties(schema: Json, path = ''): { path: string; name: string; schema: Json }[] {
+  const out: { path: string; name: string; schema: Json }[] = [];
+  const props = (schema.properties ?? {}) as Record<string, Json>;
+  for (const [name, s] of Object.entries(props)) {
+    out.push({ path: path ? `${path}.${name}` : name, name, schema: s });
+    const inner = s.type === 'array' ? (s.items as Json | undefined) : s;
+    const variants = [inner, ...(((inner?.anyOf ?? []) as Json[]))].filter(Boolean) as Json[];
+    for (const v of variants) if (v.type === 'object' || v.properties) out.push(...properties(v, path ? `${path}.${name}` : name));
+  }
+  return out;
+}
+
+function typed(s: Json): boolean {
+  if (s.type) return true;
+  if (Array.isArray(s.anyOf)) return (s.anyOf as Json[]).every(typed);
+  if (Array.isArray(s.enum)) return true;
+  return false;
+}
+
+describe('tool contract', () => {
+  let ws: TempWorkspace;
+  let engine: Engine;
+  before(async () => {
+    ws = tempWorkspace(SAMPLE_FILES);
+    engine = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
+    await engine.index();
+  });
+  after(() => { engine.close(); ws.remove(); });
+
+  it('registry names are snake_case, unique and match TOOL_NAMES', () => {
+    const names = TOOL_LIST.map(t => t.name);
+    assert.deepEqual(names, [...TOOL_NAMES]);
+    assert.equal(new Set(names).size, names.length);
+    for (const n of names) assert.match(n, SNAKE, n);
+  });
+
+  for (const tool of TOOL_LIST) {
+    describe(tool.name, () => {
+      it('has a meaningful description and title', () => {
+        assert.ok(tool.description.length > 80, 'description too short');
+        assert.ok(tool.title.length > 3);
+      });
+
+      for (const io of ['input', 'output'] as const) {
+        it(`${io} schema: every property snake_case, typed and described; required ⊆ properties`, () => {
+          const schema = jsonSchema(tool[io], io) as Json;
+          assert.equal(schema.type, 'object');
+          const props = properties(schema);
+          if (io === 'input') assert.ok(props.length > 0 || tool.name === 'index_status');
+          for (const p of props) {
+            assert.match(p.name, SNAKE, `${tool.name}.${p.path} is not snake_case`);
+            assert.ok(typed(p.schema), `${tool.name}.${p.path} has no type`);
+            if (io === 'input' || !p.path.includes('.')) assert.ok(typeof p.schema.description === 'string' && (p.schema.description as string).length > 3, `${tool.name}.${p.path} has no description`);
+          }
+          const check = (s: Json, where: string) => {
+            const req = (s.required ?? []) as string[];
+            const keys = Object.keys((s.properties ?? {}) as Json);
+            for (const r of req) assert.ok(keys.includes(r), `${where}: required ${r} is not a property`);
+          };
+          check(schema, tool.name);
+        });
+      }
+
+      it('reads every declared parameter through the accessor, and nothing else', async () => {
+        parameterReads.delete(tool.name);
+        for (const ex of tool.examples) {
+          const args = JSON.parse(JSON.stringify(ex)) as Json;
+          if (args.repo === '.') args.repo = ws.root;
+          if (typeof args.chunk_id === 'string') {
+            const hit = await engine.search({ query: 'getUserName', limit: 1, offset: 0, vector: false });
+            args.chunk_id = hit.results[0]!.chunk_id;
+          }
+          const out = await invokeTool(tool, args, { engine });
+          assert.ok(out.ok, `example failed: ${JSON.stringify(out)}`);
+        }
+        const declared = Object.keys(tool.input.shape).sort();
+        assert.deepEqual([...(parameterReads.get(tool.name) ?? [])].sort(), declared);
+        const exampleKeys = new Set(tool.examples.flatMap(e => Object.keys(e as object)));
+        assert.deepEqual([...exampleKeys].sort(), declared, 'examples must exercise every parameter');
+      });
+
+      it('rejects unknown and mistyped arguments with the one error shape', async () => {
+        const unknown = await invokeTool(tool, { not_a_parameter: 1 }, { engine });
+        assert.equal(unknown.ok, false);
+        if (!unknown.ok) {
+          assert.equal(unknown.error.code, 'invalid_arguments');
+          assert.match(unknown.error.message, /not_a_parameter/);
+          assert.ok((ERROR_CODES as readonly string[]).includes(unknown.error.code));
+          assert.match(unknown.markdown, /invalid_arguments/);
+        }
+        const notObject = await invokeTool(tool, [1, 2], { engine });
+        assert.equal(notObject.ok, false);
+        if (!notObject.ok) assert.equal(notObject.error.code, 'invalid_arguments');
+      });
+
+      it('results satisfy the declared output schema', async () => {
+        for (const ex of tool.examples) {
+          const args = JSON.parse(JSON.stringify(ex)) as Json;
+          if (args.repo === '.') args.repo = ws.root;
+          if (typeof args.chunk_id === 'string') args.chunk_id = (await engine.search({ query: 'lookup', limit: 1, offset: 0, vector: false })).results[0]!.chunk_id;
+          const out = await invokeTool(tool, args, { engine });
+          assert.ok(out.ok);
+          if (out.ok) {
+            const parsed = tool.output.strict().safeParse(out.data);
+            assert.ok(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues.slice(0, 3)));
+            assert.ok(out.markdown.length > 10 && out.markdown.startsWith('**'), 'compact Markdown rendering');
+          }
+        }
+      });
+    });
+  }
+
+  it('every paged tool uses the shared limit/offset and page fields', () => {
+    for (const tool of TOOL_LIST) {
+      const inKeys = Object.keys(tool.input.shape);
+      const outKeys = Object.keys(tool.output.shape);
+      const pagedIn = inKeys.includes('limit') || inKeys.includes('offset');
+      if (!pagedIn) continue;
+      assert.ok(inKeys.includes('limit') && inKeys.includes('offset'), `${tool.name}: limit and offset come together`);
+      for (const k of ['total', 'offset', 'limit', 'truncated', 'next_offset']) assert.ok(outKeys.includes(k), `${tool.name} output lacks ${k}`);
+      for (const bad of ['max_results', 'page', 'page_size', 'cursor', 'max_depth']) assert.ok(!inKeys.includes(bad), `${tool.name} uses ${bad}`);
+    }
+  });
+
+  it('pagination: the notice and next_offset agree with totals', async () => {
+    const first = await invokeTool(TOOL_LIST.find(t => t.name === 'search_code')!, { query: 'id name user', limit: 1 }, { engine });
+    assert.ok(first.ok);
+    if (!first.ok) return;
+    const d = first.data as { total: number; truncated: boolean; next_offset: number | null };
+    assert.ok(d.total > 1);
+    assert.equal(d.truncated, true);
+    assert.equal(d.next_offset, 1);
+    assert.match(first.markdown, new RegExp(`Showing 1–1 of ${d.total} results\\. Call again with offset=1`));
+    const last = await invokeTool(TOOL_LIST.find(t => t.name === 'search_code')!, { query: 'id name user', limit: 100, offset: d.total - 1 }, { engine });
+    assert.ok(last.ok && (last.data as { truncated: boolean }).truncated === false && (last.data as { next_offset: null }).next_offset === null);
+  });
+
+  it('golden tools list matches byte for byte (regenerate with SIGHTLINE_UPDATE_GOLDEN=1)', () => {
+    const now = JSON.stringify(toolsList(), null, 2) + '\n';
+    if (process.env.SIGHTLINE_UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, now);
+    assert.ok(existsSync(GOLDEN), 'golden file missing: run with SIGHTLINE_UPDATE_GOLDEN=1 once, on purpose');
+    assert.equal(now, readFileSync(GOLDEN, 'utf8'), 'the tools list changed: if on purpose, regenerate with SIGHTLINE_UPDATE_GOLDEN=1 and commit the diff');
+  });
+
+  it('package.json version matches the engine version', () => {
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
+    assert.equal(pkg.version, VERSION);
+  });
+
+  it('zod is the only schema source (no hand-written JSON schema in tools)', () => {
+    for (const tool of TOOL_LIST) {
+      assert.ok(tool.input instanceof z.ZodObject);
+      assert.ok(tool.output instanceof z.ZodObject);
+    }
+  });
+});
