@@ -3,7 +3,7 @@
  * local hash vector may only reorder exact BM25 ties and backfill after the BM25 hits run out.
  */
 import type { Store, ChunkRow } from '../store/store';
-import { queryTerms } from '../util/tokens';
+import { queryTerms, weightedQueryTerms } from '../util/tokens';
 import { symbolId } from '../util/ids';
 import { HASH_VECTOR_DIMS, queryVector } from './hashvec';
 
@@ -32,9 +32,9 @@ export function toHit(row: ChunkRow, score: number, signals: string[]): SearchHi
   };
 }
 
-export function searchTerms(query: string): string[] {
-  const all = queryTerms(query);
-  const kept = all.filter(t => !STOPWORDS.has(t));
+export function searchTerms(query: string): { term: string; weight: number }[] {
+  const all = weightedQueryTerms(query);
+  const kept = all.filter(t => !STOPWORDS.has(t.term));
   return (kept.length ? kept : all).slice(0, 64);
 }
 
@@ -64,10 +64,11 @@ function vectorRank(vi: VectorIndex, query: string, filter: SearchFilter, limit:
 }
 
 export function searchCode(store: Store, vectors: () => VectorIndex, query: string, opts: { limit: number; offset: number; vector: boolean; filter: SearchFilter }): SearchPage {
-  const terms = searchTerms(query);
+  const weighted = searchTerms(query);
+  const terms = weighted.map(t => t.term);
   if (!terms.length) return { results: [], total: 0, terms };
   const want = opts.offset + opts.limit;
-  const { hits, total } = store.ftsSearch(terms.join(' OR '), FIELD_WEIGHTS, opts.filter, opts.vector ? Math.max(want * 4, 200) : want);
+  const { hits, total } = store.ftsSearch(terms.join(' OR '), FIELD_WEIGHTS, weighted.map(t => t.weight), opts.filter, opts.vector ? Math.max(want * 4, 200) : want);
   let ordered: { rowid: number; score: number; signals: string[] }[] = hits.map(h => ({ rowid: h.rowid, score: h.score, signals: ['bm25'] }));
   let fullTotal = total;
   if (opts.vector) {

@@ -6,12 +6,13 @@
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
-export function bm25(matchinfo: Uint8Array, weights: readonly number[]): number {
+export function bm25(matchinfo: Uint8Array, weights: readonly number[], phraseWeights?: readonly number[]): number {
   const mi = new Uint32Array(matchinfo.buffer, matchinfo.byteOffset, matchinfo.byteLength >> 2);
   const p = mi[0]!, c = mi[1]!, n = mi[2]!;
   const aOff = 3, lOff = 3 + c, xOff = 3 + 2 * c;
   let score = 0;
   for (let i = 0; i < p; i++) {
+    const pw = phraseWeights?.[i] ?? 1;
     for (let j = 0; j < c; j++) {
       const w = weights[j] ?? 1;
       if (w === 0) continue;
@@ -22,7 +23,7 @@ export function bm25(matchinfo: Uint8Array, weights: readonly number[]): number 
       const idf = Math.max(0.01, Math.log((n - df + 0.5) / (df + 0.5) + 1));
       const avg = mi[aOff + j]! || 1;
       const len = mi[lOff + j]!;
-      score += w * idf * (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * len / avg));
+      score += pw * w * idf * (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * len / avg));
     }
   }
   return score;

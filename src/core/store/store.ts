@@ -48,7 +48,13 @@ export class SchemaMismatch extends Error {}
 export class Store {
   private stmts = new Map<string, Statement>();
   private constructor(private db: Database) {
-    db.create_function('bm25', (mi: Uint8Array, w0: number, w1: number, w2: number) => bm25(mi, [w0, w1, w2]));
+    const parsed = new Map<string, number[]>();
+    const phraseWeights = (spec: string) => {
+      let v = parsed.get(spec);
+      if (!v) { v = spec ? spec.split(',').map(Number) : []; if (parsed.size > 100) parsed.clear(); parsed.set(spec, v); }
+      return v;
+    };
+    db.create_function('bm25', (mi: Uint8Array, w0: number, w1: number, w2: number, pw: string) => bm25(mi, [w0, w1, w2], phraseWeights(pw)));
   }
 
   /** Opens an index file (or an empty index). A file from another schema version yields an empty index. */
@@ -242,7 +248,7 @@ export class Store {
   }
 
   /** Full-text hits ranked by BM25 with column weights (name, path, body), filtered by repo/language. */
-  ftsSearch(match: string, weights: [number, number, number], filter: { repo_id?: string; language?: string }, limit: number): { hits: FtsHit[]; total: number } {
+  ftsSearch(match: string, weights: [number, number, number], termWeights: number[], filter: { repo_id?: string; language?: string }, limit: number): { hits: FtsHit[]; total: number } {
     const conds: string[] = ['chunks_fts MATCH ?'];
     const params: SqlValue[] = [match];
     let join = '';
@@ -252,8 +258,8 @@ export class Store {
       if (filter.language) { conds.push('f.language = ?'); params.push(filter.language); }
     }
     const rows = this.all<{ rowid: number; score: number }>(
-      `SELECT chunks_fts.docid AS rowid, bm25(matchinfo(chunks_fts, 'pcnalx'), ?, ?, ?) AS score FROM chunks_fts${join}
-       WHERE ${conds.join(' AND ')} ORDER BY score DESC, chunks_fts.docid ASC`, [...weights, ...params]);
+      `SELECT chunks_fts.docid AS rowid, bm25(matchinfo(chunks_fts, 'pcnalx'), ?, ?, ?, ?) AS score FROM chunks_fts${join}
+       WHERE ${conds.join(' AND ')} ORDER BY score DESC, chunks_fts.docid ASC`, [...weights, termWeights.join(','), ...params]);
     return { hits: rows.slice(0, limit), total: rows.length };
   }
 

@@ -40,11 +40,30 @@ export function ftsText(text: string): string {
 
 /** Query terms: distinct FTS-safe tokens in the order they appear. */
 export function queryTerms(query: string): string[] {
-  const seen = new Set<string>();
-  const terms: string[] = [];
-  for (const t of tokenize(query)) {
-    const term = t.replace(/[_$]/g, '');
-    if (term && !seen.has(term)) { seen.add(term); terms.push(term); }
+  return weightedQueryTerms(query).map(t => t.term);
+}
+
+/** Weight of a whole compound identifier (getUserName) and of each of its sub-words. */
+export const COMPOUND_WEIGHT = 2;
+export const PART_WEIGHT = 0.6;
+
+/**
+ * Query terms with weights: a compound identifier counts more than its sub-words, so the chunk that
+ * has the exact identifier wins over chunks that only share its parts.
+ */
+export function weightedQueryTerms(query: string): { term: string; weight: number }[] {
+  const out = new Map<string, number>();
+  WORD.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = WORD.exec(query)) !== null) {
+    const word = m[0];
+    if (word.length > 64) continue;
+    const whole = word.toLowerCase().replace(/[_$]/g, '');
+    if (!whole) continue;
+    const parts = splitIdentifier(word);
+    const compound = parts.length > 1;
+    out.set(whole, Math.max(out.get(whole) ?? 0, compound ? COMPOUND_WEIGHT : 1));
+    if (compound) for (const p of parts) out.set(p, Math.max(out.get(p) ?? 0, PART_WEIGHT));
   }
-  return terms;
+  return [...out].map(([term, weight]) => ({ term, weight }));
 }

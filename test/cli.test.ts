@@ -1,0 +1,205 @@
+/**
+ * End-to-end tests of the `sightline` command: the built dist/cli.js runs as a real child process on a
+ * temporary workspace (needs `npm run build`). Checks stdout JSON, stderr messages and exit codes.
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
+import { CLI_JS, requireBuilt } from './helpers/mcp';
+import { TOOL_NAMES, TOOLS } from '../src/core/tools/registry';
+import { searchOutput } from '../src/core/tools/search_code';
+import { languageForPath } from '../src/core/languages';
+
+const SOURCE_FILES = Object.keys(SAMPLE_FILES).filter(p => languageForPath(p) !== undefined);
+
+interface Run { status: number | null; stdout: string; stderr: string }
+
+function cli(args: string[], cwd?: string): Run {
+  const r = spawnSync(process.execPath, [CLI_JS, ...args], { encoding: 'utf8', cwd, timeout: 60000, env: { ...process.env, NO_COLOR: '1' } });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function json<T = Record<string, unknown>>(r: Run): T {
+  try { return JSON.parse(r.stdout) as T; } catch (e) { throw new Error(`stdout is not JSON (${(e as Error).message}):\n${r.stdout}\nstderr:\n${r.stderr}`); }
+}
+
+function ok(r: Run): Run {
+  assert.equal(r.status, 0, `exit ${r.status}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+  return r;
+}
+
+interface Totals { files_seen: number; files_parsed: number; files_unchanged: number; files_deleted: number; files_skipped: number }
+interface Hit { chunk_id: string; path: string; symbol_path: string | null; start_line: number; end_line: number }
+
+describe('sightline CLI (dist/cli.js)', function () {
+  this.timeout(60000);
+  let ws: TempWorkspace;
+
+  before(() => {
+    requireBuilt();
+    ws = tempWorkspace(SAMPLE_FILES);
+  });
+  after(() => ws?.remove());
+
+  it('index DIR --db F --json indexes every supported source file', () => {
+    const r = ok(cli(['index', ws.root, '--db', ws.db, '--json']));
+    const data = json<{ totals: Totals; db_path: string; repos: { root: string }[] }>(r);
+    assert.equal(data.totals.files_parsed, SOURCE_FILES.length);
+    assert.equal(data.totals.files_seen, SOURCE_FILES.length);
+    assert.equal(data.totals.files_unchanged, 0);
+    assert.equal(data.db_path, ws.db);
+    assert.deepEqual(data.repos.map(x => x.root), [ws.root]);
+    assert.ok(existsSync(ws.db), 'the index file was written where --db says');
+  });
+
+  it('a second index run re-parses nothing', () => {
+    const data = json<{ totals: Totals }>(ok(cli(['index', ws.root, '--db', ws.db, '--json'])));
+    assert.equal(data.totals.files_parsed, 0);
+    assert.ok(data.totals.files_unchanged > 0);
+    assert.equal(data.totals.files_unchanged, SOURCE_FILES.length);
+  });
+
+  it('search QUERY --json puts the expected file first', () => {
+    const users = json<{ results: Hit[] }>(ok(cli(['search', 'getUserName', '--db', ws.db, '--json'])));
+    assert.ok(Array.isArray(users.results) && users.results.length > 0);
+    assert.equal(users.results[0]!.path, 'src/users.ts');
+    assert.equal(users.results[0]!.symbol_path, 'UserService.getUserName');
+    const retry = json<{ results: Hit[] }>(ok(cli(['search', 'retry', 'payment', '--db', ws.db, '--json'])));
+    assert.equal(retry.results[0]!.path, 'src/payments/retry.py');
+  });
+
+  it('search honours --limit and --language', () => {
+    const data = json<{ results: Hit[]; limit: number }>(ok(cli(['search', 'name', '--db', ws.db, '--json', '--limit', '1'])));
+    assert.equal(data.results.length, 1);
+    assert.equal(data.limit, 1);
+    const py = json<{ results: (Hit & { language: string })[] }>(ok(cli(['search', 'retry', '--language', 'python', '--db', ws.db, '--json'])));
+    assert.ok(py.results.length > 0);
+    assert.ok(py.results.every(h => h.language === 'python'), JSON.stringify(py.results.map(h => h.language)));
+  });
+
+  it('search without --json prints Markdown naming the file', () => {
+    const r = ok(cli(['search', 'getUserName', '--db', ws.db]));
+    assert.match(r.stdout, /\*\*search_code\*\*/);
+    assert.ok(r.stdout.includes('src/users.ts'));
+    assert.throws(() => JSON.parse(r.stdout));
+  });
+
+  it('call search_code --args JSON prints the structured result', () => {
+    const r = ok(cli(['call', 'search_code', '--args', '{"query":"retry payment"}', '--db', ws.db]));
+    const data = json<{ query: string; results: Hit[] }>(r);
+    assert.doesNotThrow(() => searchOutput.strict().parse(data));
+    assert.equal(data.query, 'retry payment');
+    assert.equal(data.results[0]!.path, 'src/payments/retry.py');
+  });
+
+  it('call get_chunk returns the real lines of a search hit', () => {
+    const hit = json<{ results: Hit[] }>(ok(cli(['search', 'getUserName', '--db', ws.db, '--json']))).results[0]!;
+    const data = json<{ text: string; path: string; start_line: number; end_line: number }>(ok(cli(['call', 'get_chunk', '--args', JSON.stringify({ chunk_id: hit.chunk_id }), '--db', ws.db])));
+    const lines = readFileSync(join(ws.root, hit.path), 'utf8').split('\n').slice(data.start_line - 1, data.end_line).join('\n');
+    assert.equal(data.path, hit.path);
+    assert.equal(data.text, lines);
+    assert.ok(data.text.includes('getUserName'));
+  });
+
+  it('call with --args that is not JSON is a usage error (exit 2)', () => {
+    const r = cli(['call', 'search_code', '--args', 'not json', '--db', ws.db]);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /--args is not valid JSON/);
+  });
+
+  it('call get_chunk with an unknown id exits 1 with an error JSON on stdout', () => {
+    const r = cli(['call', 'get_chunk', '--args', '{"chunk_id":"nope"}', '--db', ws.db]);
+    assert.equal(r.status, 1, r.stderr);
+    const e = json<{ error: { code: string; message: string } }>(r);
+    assert.equal(e.error.code, 'not_found');
+    assert.ok(e.error.message.includes('nope'));
+    assert.match(r.stderr, /not_found/);
+  });
+
+  it('call with invalid arguments exits 2 with invalid_arguments', () => {
+    const r = cli(['call', 'search_code', '--args', '{"query":"x","limit":"ten"}', '--db', ws.db]);
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(json<{ error: { code: string } }>(r).error.code, 'invalid_arguments');
+  });
+
+  it('call with a repo outside the workspace exits 2 with path_outside_workspace', () => {
+    const r = cli(['call', 'search_code', '--args', '{"query":"x","repo":"/etc"}', '--db', ws.db]);
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(json<{ error: { code: string } }>(r).error.code, 'path_outside_workspace');
+  });
+
+  it('call with an unknown tool is a usage error (exit 2)', () => {
+    const r = cli(['call', 'no_such_tool', '--args', '{}', '--db', ws.db]);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /unknown tool no_such_tool/);
+  });
+
+  it('status --db F --json reports file_count', () => {
+    const data = json<{ file_count: number; db_path: string; roots: { path: string }[] }>(ok(cli(['status', '--db', ws.db, '--json'])));
+    assert.equal(data.file_count, SOURCE_FILES.length);
+    assert.equal(data.db_path, ws.db);
+    assert.deepEqual(data.roots.map(r => r.path), [ws.root], 'roots are read back from the index file');
+  });
+
+  it('an unknown command exits 2 with usage on stderr', () => {
+    const r = cli(['frobnicate']);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /unknown command frobnicate/);
+    assert.match(r.stderr, /usage:/);
+    assert.equal(r.stdout, '');
+  });
+
+  it('an unknown option exits 2', () => {
+    const r = cli(['status', '--db', ws.db, '--no-such-option']);
+    assert.equal(r.status, 2, r.stderr);
+  });
+
+  it('tools --json lists the registry tools with schemas', () => {
+    const list = json<{ name: string; annotations: { read_only: boolean }; input_schema: { type: string }; output_schema: { type: string } }[]>(ok(cli(['tools', '--json'])));
+    assert.deepEqual(list.map(t => t.name), [...TOOL_NAMES]);
+    for (const t of list) {
+      assert.equal(t.input_schema.type, 'object');
+      assert.equal(t.output_schema.type, 'object');
+      assert.equal(t.annotations.read_only, TOOLS[t.name as keyof typeof TOOLS].annotations.read_only);
+    }
+    const plain = ok(cli(['tools']));
+    for (const n of TOOL_NAMES) assert.match(plain.stdout, new RegExp(`^${n}\\b`, 'm'));
+  });
+});
+
+describe('sightline CLI incremental indexing', function () {
+  this.timeout(60000);
+  let ws: TempWorkspace;
+
+  before(() => {
+    requireBuilt();
+    ws = tempWorkspace(SAMPLE_FILES);
+  });
+  after(() => ws?.remove());
+
+  it('re-parses an edited file, drops a deleted one, and search follows', () => {
+    ok(cli(['index', ws.root, '--db', ws.db, '--json']));
+    ws.write('src/db.ts', SAMPLE_FILES['src/db.ts'] + 'export function reconcileLedgerBalance() { return 0; }\n');
+    rmSync(join(ws.root, 'cmd/main.go'));
+    const data = json<{ totals: Totals }>(ok(cli(['index', ws.root, '--db', ws.db, '--json'])));
+    assert.equal(data.totals.files_parsed, 1);
+    assert.equal(data.totals.files_deleted, 1);
+    assert.equal(data.totals.files_unchanged, SOURCE_FILES.length - 2);
+    const hits = json<{ results: Hit[] }>(ok(cli(['search', 'reconcileLedgerBalance', '--db', ws.db, '--json']))).results;
+    assert.equal(hits[0]?.path, 'src/db.ts');
+    assert.equal(hits[0]?.symbol_path, 'reconcileLedgerBalance');
+    const status = json<{ file_count: number }>(ok(cli(['status', '--db', ws.db, '--json'])));
+    assert.equal(status.file_count, SOURCE_FILES.length - 1);
+    const go = json<{ results: Hit[] }>(ok(cli(['search', 'Worker', '--language', 'go', '--db', ws.db, '--json']))).results;
+    assert.deepEqual(go, []);
+  });
+
+  it('--force re-parses everything', () => {
+    const data = json<{ totals: Totals; repos: { forced: boolean }[] }>(ok(cli(['index', ws.root, '--db', ws.db, '--json', '--force'])));
+    assert.equal(data.totals.files_parsed, SOURCE_FILES.length - 1);
+    assert.equal(data.repos[0]!.forced, true);
+  });
+});

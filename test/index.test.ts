@@ -1,0 +1,224 @@
+/** The indexer against real folders and real git repositories made here. */
+import { strict as assert } from 'node:assert';
+import { symlinkSync, rmSync, writeFileSync, existsSync, readFileSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { Engine } from '../src/core/engine';
+import { SightlineError } from '../src/core/errors';
+import { defaultDbPath } from '../src/core/settings';
+import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
+
+const open = (ws: TempWorkspace, extra: Partial<Parameters<typeof Engine.open>[0]> = {}) =>
+  Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, ...extra });
+
+describe('indexing', () => {
+  const cleanup: (() => void)[] = [];
+  afterEach(() => { while (cleanup.length) cleanup.pop()!(); });
+  const make = (files: Record<string, string | Uint8Array>) => { const ws = tempWorkspace(files); cleanup.push(ws.remove); return ws; };
+
+  it('indexes supported files into files, chunks and symbols with the seed ids', async () => {
+    const ws = make(SAMPLE_FILES);
+    const e = await open(ws); cleanup.push(() => e.close());
+    const r = await e.index();
+    assert.equal(r.totals.files_seen, 4); // README.md is not a source file
+    assert.equal(r.totals.files_parsed, 4);
+    const s = await e.status();
+    assert.equal(s.file_count, 4);
+    assert.ok(s.symbol_count >= 10);
+    const repoId = e.roots[0]!.repo_id;
+    const hit = (await e.search({ query: 'getUserName', limit: 5, offset: 0, vector: false })).results[0]!;
+    assert.equal(hit.chunk_id, `chunk:${repoId}:src/users.ts:UserService.getUserName`);
+    assert.equal(hit.id, `symbol:${repoId}:src/users.ts:UserService.getUserName`);
+    assert.equal(hit.kind, 'method');
+    const go = (await e.search({ query: 'Run', language: 'go', limit: 5, offset: 0, vector: false })).results.find(h => h.symbol_path === 'Worker.Run');
+    assert.ok(go, 'Go method qualified by its receiver type');
+  });
+
+  it('every line of a file belongs to some chunk', async () => {
+    const lines = ['import os', '', 'X = 1', 'def a():', '    return 1', '', 'print(a())', 'class B:', '    y = 2', '    def m(self):', '        return self.y', 'a()'];
+    const ws = make({ 'm.py': lines.join('\n') + '\n' });
+    const e = await open(ws); cleanup.push(() => e.close());
+    await e.index();
+    const page = await e.vectorSearch({ query: 'a b m x y os print return self', limit: 100, offset: 0 });
+    const covered = new Set<number>();
+    for (const h of page.results) {
+      const c = await e.getChunk(h.chunk_id);
+      if (h.kind === 'top_level' || h.kind === 'function' || h.kind === 'method' || h.kind === 'class') for (let l = c.start_line; l <= c.end_line; l++) covered.add(l);
+    }
+    lines.forEach((l, i) => { if (l.trim()) assert.ok(covered.has(i + 1), `line ${i + 1} (${l}) is in no chunk`); });
+  });
+
+  it('honours .gitignore (nested too), default excludes and user excludes', async () => {
+    const ws = make({
+      '.gitignore': 'generated/\n*.gen.ts\n',
+      'src/a.ts': 'export const A = 1;\n',
+      'src/b.gen.ts': 'export const B = 1;\n',
+      'generated/c.ts': 'export const C = 1;\n',
+      'node_modules/dep/index.js': 'module.exports = 1;\n',
+      'dist/out.js': 'var x = 1;\n',
+      'pkg/.gitignore': 'local.py\n',
+      'pkg/local.py': 'x = 1\n',
+      'pkg/kept.py': 'y = 2\n',
+      'scratch/tmp.ts': 'export const T = 1;\n',
+    });
+    const e = await open(ws, { settings: { excludes: ['scratch/'] } }); cleanup.push(() => e.close());
+    const r = await e.index();
+    const seen = await e.vectorSearch({ query: 'x y a b c t export const module exports var', limit: 100, offset: 0 });
+    const paths = new Set(seen.results.map(h => h.path));
+    assert.deepEqual([...paths].sort(), ['pkg/kept.py', 'src/a.ts']);
+    assert.equal(r.totals.files_seen, 2);
+  });
+
+  it('skips huge and binary files, survives invalid UTF-8, broken syntax and symlink loops with diagnostics', async () => {
+    const ws = make({
+      'big.ts': 'export const x = 1;\n'.repeat(6000),
+      'bin.py': new Uint8Array([0x70, 0x00, 0x01, 0x02, 0x03]),
+      'latin1.py': new Uint8Array([...Buffer.from('def caf'), 0xe9, ...Buffer.from('():\n    return 1\n')]),
+      'broken.ts': 'export function ok() { return 1 }\nclass {{{ nope(\nexport function alsoOk() { return 2 }\n',
+      'good.go': 'package main\nfunc main() {}\n',
+    });
+    symlinkSync(ws.root, join(ws.root, 'loop'));
+    symlinkSync(join(ws.root, 'missing-target.ts'), join(ws.root, 'dangling.ts'));
+    const e = await open(ws, { settings: { max_file_bytes: 64 * 1024 } }); cleanup.push(() => e.close());
+    const r = await e.index();
+    const has = (path: string, code: string) => assert.ok(r.diagnostics.some(d => d.path === path && d.code === code), `${path}: ${code} expected in ${JSON.stringify(r.diagnostics)}`);
+    has('big.ts', 'too_large');
+    has('bin.py', 'binary');
+    has('latin1.py', 'invalid_utf8');
+    has('broken.ts', 'syntax_errors');
+    has('loop', 'symlink_loop');
+    has('dangling.ts', 'broken_symlink');
+    assert.ok(!r.diagnostics.some(d => d.path === 'good.go'));
+    // the files that could be read are searchable, including around the broken syntax
+    assert.ok((await e.search({ query: 'alsoOk', limit: 5, offset: 0, vector: false })).results.some(h => h.path === 'broken.ts'));
+    assert.ok((await e.search({ query: 'caf', limit: 5, offset: 0, vector: false })).results.some(h => h.path === 'latin1.py'));
+    assert.equal((await e.status()).file_count, 3);
+  });
+
+  it('is incremental by content hash: unchanged files are not re-parsed, edits and deletions are applied', async () => {
+    const ws = make(SAMPLE_FILES);
+    const e = await open(ws); cleanup.push(() => e.close());
+    await e.index();
+    const again = await e.index();
+    assert.equal(again.totals.files_parsed, 0);
+    assert.equal(again.totals.files_unchanged, 4);
+    // touched but identical content: hashed, not parsed
+    const t = new Date(Date.now() + 5000);
+    utimesSync(join(ws.root, 'src/db.ts'), t, t);
+    const touched = await e.index();
+    assert.equal(touched.totals.files_parsed, 0);
+    // edit one, delete one, add one
+    ws.write('src/users.ts', SAMPLE_FILES['src/users.ts']!.replace('getUserName', 'getDisplayName'));
+    rmSync(join(ws.root, 'cmd/main.go'));
+    ws.write('src/extra.ts', 'export function shinyNewThing() { return 42; }\n');
+    const r = await e.index();
+    assert.equal(r.totals.files_parsed, 2);
+    assert.equal(r.totals.files_deleted, 1);
+    assert.equal((await e.search({ query: 'getUserName', limit: 5, offset: 0, vector: false })).results.filter(h => h.symbol_path?.endsWith('getUserName')).length, 0);
+    assert.ok((await e.search({ query: 'getDisplayName', limit: 5, offset: 0, vector: false })).results.some(h => h.symbol_path === 'UserService.getDisplayName'));
+    assert.equal((await e.search({ query: 'Worker', language: 'go', limit: 5, offset: 0, vector: false })).total, 0);
+    assert.ok((await e.search({ query: 'shiny new thing', limit: 5, offset: 0, vector: false })).results.some(h => h.path === 'src/extra.ts'));
+  });
+
+  it('a restart re-parses nothing that did not change (persisted atomically)', async () => {
+    const ws = make(SAMPLE_FILES);
+    const e1 = await open(ws);
+    await e1.index();
+    e1.close();
+    assert.ok(existsSync(ws.db));
+    assert.ok(!existsSync(`${ws.db}.lock`), 'lock released');
+    const e2 = await open(ws); cleanup.push(() => e2.close());
+    assert.equal((await e2.status()).file_count, 4);
+    const r = await e2.index();
+    assert.equal(r.totals.files_parsed, 0);
+    assert.equal(r.totals.files_unchanged, 4);
+  });
+
+  it('force rebuilds only the selected repository of a multi-root workspace', async () => {
+    const a = make({ 'a.ts': 'export function alpha() {}\n' });
+    const b = make({ 'b.py': 'def beta():\n    pass\n' });
+    const e = await Engine.open({ roots: [a.root, b.root], dbPath: a.db, threads: 0 }); cleanup.push(() => e.close());
+    await e.index();
+    const r = await e.index({ repo: b.root, force: true });
+    assert.equal(r.repos.length, 1);
+    assert.equal(r.repos[0]!.repo_id, e.roots[1]!.repo_id);
+    assert.equal(r.totals.files_parsed, 1);
+    const s = await e.status();
+    assert.equal(s.file_count, 2);
+    assert.equal(s.repositories.length, 2, 'a multi-root workspace lists each root');
+    await assert.rejects(e.index({ repo: '/definitely/not/inside' }), (err: SightlineError) => err.code === 'path_outside_workspace');
+  });
+
+  it('one writer: a live lock holder blocks, a crashed holder is taken over', async () => {
+    const ws = make(SAMPLE_FILES);
+    const e = await open(ws); cleanup.push(() => e.close());
+    const lock = `${ws.db}.lock`;
+    // a live process that is not us holds the lock
+    const holder = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.ppid))']);
+    writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: require('node:os').hostname(), since: Date.now() }));
+    assert.ok(holder.status === 0);
+    await assert.rejects(e.index(), (err: SightlineError) => err.code === 'index_locked');
+    // a dead pid: taken over
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    writeFileSync(lock, JSON.stringify({ pid: Number(dead), host: require('node:os').hostname(), since: Date.now() - 1000 }));
+    const r = await e.index();
+    assert.equal(r.totals.files_parsed, 4);
+    assert.ok(!existsSync(lock));
+  });
+
+  it('readers pick up a newer index file without restarting', async () => {
+    const ws = make({ 'a.ts': 'export function firstThing() {}\n' });
+    const reader = await open(ws); cleanup.push(() => reader.close());
+    const writer = await open(ws); cleanup.push(() => writer.close());
+    await writer.index();
+    const names = async (q: string) => (await reader.search({ query: q, limit: 5, offset: 0, vector: false })).results.map(h => h.symbol_path);
+    assert.deepEqual(await names('secondThing'), ['firstThing']); // shares only "thing"
+    ws.write('b.ts', 'export function secondThing() {}\n');
+    await writer.index();
+    assert.equal((await names('secondThing'))[0], 'secondThing');
+  });
+
+  it('records git commit, branch and dirty state of a real repository', async () => {
+    const ws = make(SAMPLE_FILES);
+    ws.git('init', '-q', '-b', 'trunk');
+    ws.git('add', '-A');
+    ws.git('commit', '-qm', 'initial');
+    const head = ws.git('rev-parse', 'HEAD').trim();
+    const e = await open(ws); cleanup.push(() => e.close());
+    await e.index();
+    let s = await e.status();
+    assert.equal(s.indexed_commit, head);
+    assert.equal(s.branch, 'trunk');
+    assert.equal(s.dirty, false);
+    ws.write('src/new.ts', 'export const NEW_THING = 1;\n');
+    await e.index();
+    s = await e.status();
+    assert.equal(s.dirty, true);
+  });
+
+  it('a corrupt or foreign index file is rebuilt, not fatal', async () => {
+    const ws = make(SAMPLE_FILES);
+    writeFileSync(ws.db, 'this is not sqlite');
+    const e = await open(ws); cleanup.push(() => e.close());
+    assert.equal(e.rebuiltFromScratch, true);
+    const r = await e.index();
+    assert.equal(r.totals.files_parsed, 4);
+    assert.equal(readFileSync(ws.db).subarray(0, 15).toString(), 'SQLite format 3');
+  });
+
+  it('parses in worker threads with the same result as in-thread', async () => {
+    const ws = make(SAMPLE_FILES);
+    const threaded = await Engine.open({ roots: [ws.root], dbPath: ws.db + '.t', threads: 2 }); cleanup.push(() => threaded.close());
+    const inline = await open(ws); cleanup.push(() => inline.close());
+    await threaded.index(); await inline.index();
+    const a = await threaded.status(); const b = await inline.status();
+    assert.deepEqual([a.file_count, a.chunk_count, a.symbol_count, a.occurrence_count], [b.file_count, b.chunk_count, b.symbol_count, b.occurrence_count]);
+  });
+
+  it('the default index location is outside the workspace, keyed by its roots', () => {
+    const p1 = defaultDbPath(['/x/project']);
+    const p2 = defaultDbPath(['/y/project']);
+    assert.notEqual(p1, p2);
+    assert.ok(!p1.startsWith('/x/project'));
+  });
+});

@@ -1,0 +1,349 @@
+/**
+ * End-to-end tests of the MCP surface: the built server (dist/mcp.js) runs as a real child process and
+ * is driven by the official SDK client, over stdio and over Streamable HTTP (needs `npm run build`).
+ */
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
+import { MCP_JS, requireBuilt, startHttpServer, rawPost, errorOf, textOf, INITIALIZE_REQUEST, type HttpServerProcess } from './helpers/mcp';
+import { TOOL_NAMES, TOOLS } from '../src/core/tools/registry';
+import { searchOutput } from '../src/core/tools/search_code';
+import { languageForPath } from '../src/core/languages';
+
+/** Fixture files Sightline parses (README.md is not source). */
+const SOURCE_FILES = Object.keys(SAMPLE_FILES).filter(p => languageForPath(p) !== undefined);
+
+function newClient(): Client {
+  return new Client({ name: 'sightline-test', version: '0.0.0' });
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return await client.callTool({ name, arguments: args }) as CallToolResult;
+}
+
+function structured<T = Record<string, unknown>>(r: CallToolResult): T {
+  assert.notEqual(r.isError, true, `tool failed: ${JSON.stringify(r.content)}`);
+  assert.ok(r.structuredContent, 'a successful result carries structuredContent');
+  return r.structuredContent as T;
+}
+
+interface Hit { chunk_id: string; path: string; symbol_path: string | null; start_line: number; end_line: number }
+interface SearchResult { query: string; results: Hit[]; total: number }
+
+describe('MCP server over stdio (dist/mcp.js)', function () {
+  this.timeout(60000);
+  let ws: TempWorkspace;
+  let client: Client;
+  let transport: StdioClientTransport;
+  let tools: Tool[] = [];
+
+  before(async () => {
+    requireBuilt();
+    ws = tempWorkspace(SAMPLE_FILES);
+    transport = new StdioClientTransport({ command: process.execPath, args: [MCP_JS, '--workspace', ws.root, '--db', ws.db], stderr: 'pipe' });
+    client = newClient();
+    await client.connect(transport);
+  });
+
+  after(async () => {
+    const pid = transport?.pid;
+    await client?.close().catch(() => undefined);
+    if (pid) { try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ } }
+    ws?.remove();
+  });
+
+  it('identifies itself and offers tools', () => {
+    assert.equal(client.getServerVersion()?.name, 'sightline');
+    assert.ok(client.getServerCapabilities()?.tools, 'tools capability advertised');
+  });
+
+  it('lists exactly the registry tools, with schemas and annotations taken from the registry', async () => {
+    tools = (await client.listTools()).tools;
+    assert.deepEqual(tools.map(t => t.name), [...TOOL_NAMES]);
+    for (const t of tools) {
+      const def = TOOLS[t.name as keyof typeof TOOLS];
+      assert.equal(t.inputSchema.type, 'object', `${t.name} inputSchema`);
+      assert.ok(t.outputSchema, `${t.name} has an outputSchema`);
+      assert.equal(t.outputSchema.type, 'object', `${t.name} outputSchema`);
+      assert.ok(t.description && t.description.length > 20, `${t.name} has a description`);
+      assert.ok(t.annotations, `${t.name} has annotations`);
+      assert.equal(t.annotations.readOnlyHint, def.annotations.read_only, `${t.name} readOnlyHint`);
+      assert.equal(t.annotations.destructiveHint, def.annotations.destructive, `${t.name} destructiveHint`);
+      assert.equal(t.annotations.idempotentHint, def.annotations.idempotent, `${t.name} idempotentHint`);
+      assert.equal(t.annotations.openWorldHint, def.annotations.open_world, `${t.name} openWorldHint`);
+      assert.deepEqual(Object.keys(t.inputSchema.properties ?? {}).sort(), Object.keys(def.input.shape).sort(), `${t.name} input properties`);
+    }
+    const search = tools.find(t => t.name === 'search_code')!;
+    assert.ok((search.inputSchema.required ?? []).includes('query'), 'search_code requires query');
+    assert.equal(tools.find(t => t.name === 'index_repo')!.annotations!.readOnlyHint, false);
+  });
+
+  it('index_repo parses every supported source file of the fixture', async () => {
+    const r = await call(client, 'index_repo');
+    const data = structured<{ totals: { files_parsed: number; files_seen: number; files_skipped: number }; repos: { root: string }[]; db_path: string }>(r);
+    assert.equal(data.totals.files_parsed, SOURCE_FILES.length);
+    assert.equal(data.totals.files_seen, SOURCE_FILES.length);
+    assert.equal(data.totals.files_skipped, 0);
+    assert.deepEqual(data.repos.map(x => x.root), [ws.root]);
+    assert.equal(data.db_path, ws.db);
+    assert.match(textOf(r), /index_repo/);
+  });
+
+  let userHit: Hit | undefined;
+
+  it('search_code "user name" finds UserService.getUserName in src/users.ts', async () => {
+    const r = await call(client, 'search_code', { query: 'user name' });
+    const data = structured<SearchResult>(r);
+    // structuredContent conforms to the tool's output schema (the SDK client also validates it)
+    assert.doesNotThrow(() => searchOutput.strict().parse(data));
+    assert.equal(data.query, 'user name');
+    userHit = data.results.find(h => h.path === 'src/users.ts' && h.symbol_path === 'UserService.getUserName');
+    assert.ok(userHit, `expected UserService.getUserName in ${JSON.stringify(data.results.map(h => `${h.path}:${h.symbol_path}`))}`);
+    assert.equal(data.results[0]!.path, 'src/users.ts', 'the users file ranks first');
+    const md = textOf(r);
+    assert.match(md, /\*\*search_code\*\*/, 'Markdown header');
+    assert.ok(md.includes('src/users.ts'), 'Markdown mentions the path');
+    assert.ok(md.includes(userHit.chunk_id), 'Markdown mentions the chunk id');
+  });
+
+  it('vector_search finds the payment retrier for its own wording', async () => {
+    const r = await call(client, 'vector_search', { query: 'retry failed payment', limit: 3 });
+    const data = structured<SearchResult & { limit: number }>(r);
+    assert.doesNotThrow(() => searchOutput.strict().parse(data));
+    assert.ok(data.results.length > 0 && data.results.length <= 3);
+    assert.equal(data.limit, 3);
+    assert.equal(data.results[0]!.path, 'src/payments/retry.py');
+    assert.match(textOf(r), /vector_search/);
+  });
+
+  it('get_chunk returns the real file lines of a search hit', async () => {
+    assert.ok(userHit, 'needs the search_code hit');
+    const r = await call(client, 'get_chunk', { chunk_id: userHit.chunk_id });
+    const data = structured<{ chunk_id: string; path: string; start_line: number; end_line: number; text: string; stale: boolean }>(r);
+    assert.equal(data.chunk_id, userHit.chunk_id);
+    assert.equal(data.path, 'src/users.ts');
+    assert.equal(data.start_line, userHit.start_line);
+    assert.equal(data.end_line, userHit.end_line);
+    const onDisk = readFileSync(join(ws.root, 'src/users.ts'), 'utf8').split('\n').slice(data.start_line - 1, data.end_line).join('\n');
+    assert.equal(data.text, onDisk);
+    assert.match(data.text, /getUserName\(id: string\)/);
+    assert.equal(data.stale, false);
+    assert.ok(textOf(r).includes(data.text), 'Markdown carries the source text');
+  });
+
+  it('index_status counts the indexed files', async () => {
+    const r = await call(client, 'index_status');
+    const data = structured<{ file_count: number; languages: { language: string; files: number }[]; db_path: string }>(r);
+    assert.equal(data.file_count, SOURCE_FILES.length);
+    assert.equal(data.db_path, ws.db);
+    const expected = new Map<string, number>();
+    for (const p of SOURCE_FILES) expected.set(languageForPath(p)!, (expected.get(languageForPath(p)!) ?? 0) + 1);
+    assert.deepEqual(new Map(data.languages.map(l => [l.language, l.files])), expected);
+  });
+
+  describe('bad calls return isError with {error:{code,message}} and never crash the server', () => {
+    it('missing required query → invalid_arguments', async () => {
+      const e = errorOf(await call(client, 'search_code', {}));
+      assert.equal(e.code, 'invalid_arguments');
+      assert.ok(e.message.length > 0);
+      assert.match(e.message, /query/);
+    });
+
+    it('unknown parameter → invalid_arguments', async () => {
+      const e = errorOf(await call(client, 'search_code', { query: 'user', colour: 'blue' }));
+      assert.equal(e.code, 'invalid_arguments');
+      assert.match(e.message, /colour/);
+    });
+
+    it('wrong type (limit: "ten") → invalid_arguments', async () => {
+      const e = errorOf(await call(client, 'search_code', { query: 'user', limit: 'ten' }));
+      assert.equal(e.code, 'invalid_arguments');
+      assert.match(e.message, /limit/);
+    });
+
+    it('limit out of range → invalid_arguments', async () => {
+      const e = errorOf(await call(client, 'search_code', { query: 'user', limit: 0 }));
+      assert.equal(e.code, 'invalid_arguments');
+    });
+
+    it('repo outside the workspace → path_outside_workspace', async () => {
+      const e = errorOf(await call(client, 'search_code', { query: 'user', repo: '/etc' }));
+      assert.equal(e.code, 'path_outside_workspace');
+      assert.match(e.message, /\/etc/);
+      const e2 = errorOf(await call(client, 'index_repo', { repo: '../..' }));
+      assert.equal(e2.code, 'path_outside_workspace');
+    });
+
+    it('get_chunk with an unknown id → not_found', async () => {
+      const e = errorOf(await call(client, 'get_chunk', { chunk_id: 'chunk:nope:nothing.ts:x' }));
+      assert.equal(e.code, 'not_found');
+    });
+
+    it('unknown tool → isError', async () => {
+      const r = await call(client, 'no_such_tool', {});
+      assert.equal(r.isError, true);
+      assert.match(textOf(r), /no_such_tool/);
+    });
+
+    it('the server still answers afterwards', async () => {
+      const data = structured<SearchResult>(await call(client, 'search_code', { query: 'getUserName' }));
+      assert.equal(data.results[0]!.path, 'src/users.ts');
+      assert.equal(transport.pid !== null && isAlive(transport.pid), true, 'server process alive');
+    });
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+describe('MCP server over Streamable HTTP (dist/mcp.js --http)', function () {
+  this.timeout(60000);
+  let ws: TempWorkspace;
+  let server: HttpServerProcess;
+  const clients: Client[] = [];
+
+  async function connect(headers?: Record<string, string>): Promise<Client> {
+    const c = newClient();
+    await c.connect(new StreamableHTTPClientTransport(new URL(server.url), headers ? { requestInit: { headers } } : undefined));
+    clients.push(c);
+    return c;
+  }
+
+  before(async () => {
+    requireBuilt();
+    ws = tempWorkspace(SAMPLE_FILES);
+    server = await startHttpServer(['--workspace', ws.root, '--db', ws.db]);
+  });
+
+  after(async () => {
+    for (const c of clients) await c.close().catch(() => undefined);
+    await server?.stop();
+    ws?.remove();
+  });
+
+  it('binds loopback and reports the real port', () => {
+    const u = new URL(server.url);
+    assert.equal(u.hostname, '127.0.0.1');
+    assert.ok(Number(u.port) > 0);
+    assert.equal(u.pathname, '/mcp');
+  });
+
+  it('lists the tools and serves index_repo then search_code', async () => {
+    const c = await connect();
+    const { tools } = await c.listTools();
+    assert.deepEqual(tools.map(t => t.name), [...TOOL_NAMES]);
+    const idx = structured<{ totals: { files_parsed: number } }>(await call(c, 'index_repo'));
+    assert.equal(idx.totals.files_parsed, SOURCE_FILES.length);
+    const s = await call(c, 'search_code', { query: 'user name' });
+    const data = structured<SearchResult>(s);
+    assert.ok(data.results.some(h => h.path === 'src/users.ts' && h.symbol_path === 'UserService.getUserName'));
+    assert.ok(textOf(s).includes('src/users.ts'));
+  });
+
+  it('a second session shares the same index', async () => {
+    const c = await connect();
+    const data = structured<SearchResult>(await call(c, 'search_code', { query: 'retry payment' }));
+    assert.equal(data.results[0]!.path, 'src/payments/retry.py');
+    const e = errorOf(await call(c, 'get_chunk', { chunk_id: 'nope' }));
+    assert.equal(e.code, 'not_found');
+  });
+
+  it('accepts a raw initialize with a loopback Host (control for the next test)', async () => {
+    const res = await rawPost(server.url, INITIALIZE_REQUEST, { host: new URL(server.url).host });
+    assert.equal(res.status, 200, res.body);
+    assert.ok(res.headers['mcp-session-id'], 'a session id is issued');
+  });
+
+  it('rejects a foreign Host header with 403 (DNS rebinding protection)', async () => {
+    const res = await rawPost(server.url, INITIALIZE_REQUEST, { host: 'evil.example.com' });
+    assert.equal(res.status, 403, res.body);
+    const body = JSON.parse(res.body) as { error?: { message: string } };
+    assert.match(body.error?.message ?? '', /evil\.example\.com/);
+    assert.equal(res.headers['mcp-session-id'], undefined);
+  });
+
+  it('rejects a foreign Origin with 403 even when Host is loopback', async () => {
+    const res = await rawPost(server.url, INITIALIZE_REQUEST, { host: new URL(server.url).host, origin: 'http://evil.example.com' });
+    assert.equal(res.status, 403, res.body);
+  });
+
+  it('rejects requests without a session that are not initialize', async () => {
+    const res = await rawPost(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    assert.equal(res.status, 400, res.body);
+    const unknown = await rawPost(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, { 'mcp-session-id': 'not-a-session' });
+    assert.equal(unknown.status, 404, unknown.body);
+  });
+
+  it('serves only /mcp', async () => {
+    const res = await rawPost(server.url.replace(/\/mcp$/, '/other'), INITIALIZE_REQUEST);
+    assert.equal(res.status, 404);
+  });
+});
+
+describe('MCP server over Streamable HTTP with --token', function () {
+  this.timeout(60000);
+  let ws: TempWorkspace;
+  let server: HttpServerProcess;
+  const clients: Client[] = [];
+
+  before(async () => {
+    requireBuilt();
+    ws = tempWorkspace(SAMPLE_FILES);
+    server = await startHttpServer(['--workspace', ws.root, '--db', ws.db, '--token', 'secret']);
+  });
+
+  after(async () => {
+    for (const c of clients) await c.close().catch(() => undefined);
+    await server?.stop();
+    ws?.remove();
+  });
+
+  it('says on stderr that a token is required', () => {
+    assert.match(server.stderr(), /bearer token required/);
+  });
+
+  it('answers 401 with WWW-Authenticate to a request without the token', async () => {
+    const res = await rawPost(server.url, INITIALIZE_REQUEST);
+    assert.equal(res.status, 401, res.body);
+    assert.match(String(res.headers['www-authenticate']), /^Bearer/);
+  });
+
+  it('answers 401 to a wrong token', async () => {
+    for (const auth of ['Bearer wrong', 'Bearer secretX', 'secret', 'Bearer ']) {
+      const res = await rawPost(server.url, INITIALIZE_REQUEST, { authorization: auth });
+      assert.equal(res.status, 401, `${auth}: ${res.body}`);
+    }
+  });
+
+  it('an SDK client without the token cannot connect', async () => {
+    const c = newClient();
+    clients.push(c);
+    await assert.rejects(c.connect(new StreamableHTTPClientTransport(new URL(server.url))), (e: Error & { code?: number }) => {
+      assert.equal(e.code, 401, e.message);
+      return true;
+    });
+  });
+
+  it('an SDK client with "Authorization: Bearer secret" works', async () => {
+    const c = newClient();
+    clients.push(c);
+    await c.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: 'Bearer secret' } } }));
+    const { tools } = await c.listTools();
+    assert.deepEqual(tools.map(t => t.name), [...TOOL_NAMES]);
+    const status = structured<{ file_count: number }>(await call(c, 'index_status'));
+    assert.equal(status.file_count, 0);
+    const idx = structured<{ totals: { files_parsed: number } }>(await call(c, 'index_repo'));
+    assert.equal(idx.totals.files_parsed, SOURCE_FILES.length);
+  });
+
+  it('checks the Host header before the token', async () => {
+    const res = await rawPost(server.url, INITIALIZE_REQUEST, { host: 'evil.example.com', authorization: 'Bearer secret' });
+    assert.equal(res.status, 403, res.body);
+  });
+});
