@@ -2,14 +2,14 @@
 // library, and copies only the runtime assets they load: the tree-sitter runtime, the grammars of the
 // language table, the query files and sql.js.
 import { build } from 'esbuild';
-import { cpSync, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const watch = process.argv.includes('--watch');
 const out = 'dist';
-rmSync(out, { recursive: true, force: true });
+// No wipe: a concurrent process (a benchmark, the MCP server) may be running from dist/; files are overwritten in place.
 mkdirSync(join(out, 'grammars'), { recursive: true });
 mkdirSync(join(out, 'queries'), { recursive: true });
 

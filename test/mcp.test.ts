@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
-import { MCP_JS, requireBuilt, startHttpServer, rawPost, errorOf, textOf, INITIALIZE_REQUEST, type HttpServerProcess } from './helpers/mcp';
+import { requireBuilt, stdioTransport, startHttpServer, rawPost, rawRequest, errorOf, textOf, INITIALIZE_REQUEST, type HttpServerProcess } from './helpers/mcp';
 import { TOOL_NAMES, TOOLS } from '../src/core/tools/registry';
 import { searchOutput } from '../src/core/tools/search_code';
 import { languageForPath } from '../src/core/languages';
@@ -45,7 +45,7 @@ describe('MCP server over stdio (dist/mcp.js)', function () {
   before(async () => {
     requireBuilt();
     ws = tempWorkspace(SAMPLE_FILES);
-    transport = new StdioClientTransport({ command: process.execPath, args: [MCP_JS, '--workspace', ws.root, '--db', ws.db], stderr: 'pipe' });
+    ({ transport } = stdioTransport(['--workspace', ws.root, '--db', ws.db]));
     client = newClient();
     await client.connect(transport);
   });
@@ -144,6 +144,24 @@ describe('MCP server over stdio (dist/mcp.js)', function () {
     const expected = new Map<string, number>();
     for (const p of SOURCE_FILES) expected.set(languageForPath(p)!, (expected.get(languageForPath(p)!) ?? 0) + 1);
     assert.deepEqual(new Map(data.languages.map(l => [l.language, l.files])), expected);
+  });
+
+  it('index_repo sends progress notifications when the client asks for them', async () => {
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const r = await client.callTool({ name: 'index_repo', arguments: { force: true } }, undefined, { onprogress: p => { progress.push(p); } }) as CallToolResult;
+    const data = structured<{ totals: { files_parsed: number }; repos: { forced: boolean }[] }>(r);
+    assert.equal(data.totals.files_parsed, SOURCE_FILES.length, 'force re-parses everything');
+    assert.equal(data.repos[0]!.forced, true);
+    assert.ok(progress.length >= 1, 'at least one progress notification');
+    assert.ok(progress.every(p => typeof p.message === 'string' && p.message.length > 0));
+  });
+
+  it('a concurrent index_repo gets index_locked while the first run completes', async () => {
+    const [a, b] = await Promise.all([call(client, 'index_repo', { force: true }), call(client, 'index_repo', { force: true })]);
+    const outcomes = [a, b].map(r => r.isError ? errorOf(r).code : 'ok').sort();
+    assert.deepEqual(outcomes, ['index_locked', 'ok']);
+    const after = structured<{ totals: { files_parsed: number } }>(await call(client, 'index_repo'));
+    assert.equal(after.totals.files_parsed, 0, 'the lock was released and the index is complete');
   });
 
   describe('bad calls return isError with {error:{code,message}} and never crash the server', () => {
@@ -280,6 +298,23 @@ describe('MCP server over Streamable HTTP (dist/mcp.js --http)', function () {
     assert.equal(unknown.status, 404, unknown.body);
   });
 
+  it('answers malformed JSON with a JSON-RPC parse error (400)', async () => {
+    const res = await rawRequest('POST', server.url, '{not json');
+    assert.equal(res.status, 400);
+    assert.equal((JSON.parse(res.body) as { error: { code: number } }).error.code, -32700);
+  });
+
+  it('DELETE ends a session; the session id is then unknown (404)', async () => {
+    const init = await rawPost(server.url, INITIALIZE_REQUEST);
+    assert.equal(init.status, 200, init.body);
+    const sid = String(init.headers['mcp-session-id']);
+    const hdrs = { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
+    const del = await rawRequest('DELETE', server.url, '', hdrs);
+    assert.equal(del.status, 200, del.body);
+    const after = await rawPost(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, hdrs);
+    assert.equal(after.status, 404, after.body);
+  });
+
   it('serves only /mcp', async () => {
     const res = await rawPost(server.url.replace(/\/mcp$/, '/other'), INITIALIZE_REQUEST);
     assert.equal(res.status, 404);
@@ -345,5 +380,47 @@ describe('MCP server over Streamable HTTP with --token', function () {
   it('checks the Host header before the token', async () => {
     const res = await rawPost(server.url, INITIALIZE_REQUEST, { host: 'evil.example.com', authorization: 'Bearer secret' });
     assert.equal(res.status, 403, res.body);
+  });
+});
+
+describe('MCP progress notifications for a two-root index_repo', function () {
+  this.timeout(120000);
+  const FILES_PER_ROOT = 1200;
+  let a: TempWorkspace;
+  let b: TempWorkspace;
+  let client: Client;
+  let transport: StdioClientTransport;
+
+  before(async () => {
+    requireBuilt();
+    a = tempWorkspace({}, 'alpha');
+    b = tempWorkspace({}, 'beta');
+    for (let i = 0; i < FILES_PER_ROOT; i++) {
+      a.write(`gen/f${i}.ts`, `export function alpha${i}(x: number): number {\n  return x + ${i};\n}\n`.repeat(4));
+      b.write(`gen/f${i}.py`, `def beta${i}(x):\n    return x + ${i}\n`.repeat(4));
+    }
+    ({ transport } = stdioTransport(['--workspace', a.root, '--workspace', b.root, '--db', a.db]));
+    client = newClient();
+    await client.connect(transport);
+  });
+
+  after(async () => {
+    const pid = transport?.pid;
+    await client?.close().catch(() => undefined);
+    if (pid) { try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ } }
+    a?.remove();
+    b?.remove();
+  });
+
+  it('progress increases with every notification (MCP spec), across roots and phases', async () => {
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    const r = await client.callTool({ name: 'index_repo', arguments: {} }, undefined, { onprogress: p => { seen.push(p); }, timeout: 110000 }) as CallToolResult;
+    const data = structured<{ totals: { files_parsed: number } }>(r);
+    assert.equal(data.totals.files_parsed, 2 * FILES_PER_ROOT);
+    assert.ok(seen.length >= 3, `expected several progress notifications, got ${JSON.stringify(seen)}`);
+    const values = seen.map(p => p.progress);
+    const drops = values.flatMap((v, i) => (i > 0 && v <= values[i - 1]! ? [`${values[i - 1]} → ${v} (${seen[i]!.message})`] : []));
+    assert.deepEqual(drops, [], `progress went down or stalled: ${JSON.stringify(seen)}`);
+    for (const p of seen) if (p.total !== undefined) assert.ok(p.progress <= p.total, `progress ${p.progress} > total ${p.total}`);
   });
 });

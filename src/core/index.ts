@@ -10,3 +10,6 @@ export { defaultDbPath, cacheDir, DEFAULT_SETTINGS } from './settings';
 export { processFile } from './index/process';
 export { walk, DEFAULT_EXCLUDES } from './index/walker';
 export { extractSource } from './parse/extract';
+export { bm25 } from './store/bm25';
+export { STOPWORDS } from './search/search';
+export { tokenize, queryTerms } from './util/tokens';

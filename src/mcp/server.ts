@@ -35,6 +35,7 @@ export function createMcpServer(engine: Engine): Server {
     }
     const token = req.params._meta?.progressToken;
     let last = 0;
+    let step = 0; // MCP progress must increase with every notification, across roots and phases
     const outcome = await invokeTool(def, req.params.arguments, {
       engine, signal: extra.signal,
       onProgress: (message, done, total) => {
@@ -42,7 +43,8 @@ export function createMcpServer(engine: Engine): Server {
         const now = Date.now();
         if (now - last < 200) return;
         last = now;
-        void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done ?? 0, ...(total ? { total } : {}), message } }).catch(() => undefined);
+        void done; void total;
+        void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++step, message } }).catch(() => undefined);
       },
     });
     if (!outcome.ok) {
@@ -89,9 +91,11 @@ function sendJsonRpcError(res: ServerResponse, status: number, code: number, mes
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+class BodyTooLarge extends Error {}
+
 async function readJson(req: IncomingMessage, limit = 4 * 1024 * 1024): Promise<unknown> {
   const chunks: Buffer[] = []; let size = 0;
-  for await (const c of req) { size += (c as Buffer).length; if (size > limit) throw new Error('request body too large'); chunks.push(c as Buffer); }
+  for await (const c of req) { size += (c as Buffer).length; if (size > limit) throw new BodyTooLarge(`request body over ${limit} bytes`); chunks.push(c as Buffer); }
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
@@ -110,7 +114,10 @@ export async function serveHttp(engine: Engine, opts: HttpOptions): Promise<Http
       const sessionId = Array.isArray(sid) ? sid[0] : sid;
       if (req.method === 'POST') {
         let body: unknown;
-        try { body = await readJson(req); } catch (e) { sendJsonRpcError(res, 400, -32700, `parse error: ${(e as Error).message}`); return; }
+        try { body = await readJson(req); } catch (e) {
+          if (e instanceof BodyTooLarge) { sendJsonRpcError(res, 413, -32600, e.message, { connection: 'close' }); req.destroy(); return; }
+          sendJsonRpcError(res, 400, -32700, `parse error: ${(e as Error).message}`); return;
+        }
         let transport = sessionId ? sessions.get(sessionId) : undefined;
         if (!transport) {
           if (sessionId) { sendJsonRpcError(res, 404, -32001, 'session not found; initialize a new session'); return; }

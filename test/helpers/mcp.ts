@@ -2,10 +2,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-export const DIST = join(__dirname, '..', '..', 'dist');
+/** The built bundles; SIGHTLINE_TEST_DIST points the suites at another build (e.g. a deliberately broken copy). */
+export const DIST = process.env.SIGHTLINE_TEST_DIST ? resolve(process.env.SIGHTLINE_TEST_DIST) : join(__dirname, '..', '..', 'dist');
 export const MCP_JS = join(DIST, 'mcp.js');
 export const CLI_JS = join(DIST, 'cli.js');
 
@@ -14,6 +16,14 @@ export function requireBuilt(): void {
   for (const f of [MCP_JS, CLI_JS]) {
     if (!existsSync(f)) throw new Error(`${f} is missing: run "npm run build" first`);
   }
+}
+
+/** A stdio transport that spawns dist/mcp.js with `args`; its stderr is drained into `stderr()`. */
+export function stdioTransport(args: string[]): { transport: StdioClientTransport; stderr(): string } {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_JS, ...args], stderr: 'pipe' });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => { err += d.toString('utf8'); });
+  return { transport, stderr: () => err };
 }
 
 export interface HttpServerProcess { url: string; child: ChildProcess; stderr(): string; stop(): Promise<void> }
@@ -47,11 +57,16 @@ export interface RawResponse { status: number; headers: Record<string, string | 
 
 /** A raw HTTP POST with full control of the headers (including Host, which fetch does not let us set). */
 export function rawPost(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return rawRequest('POST', url, JSON.stringify(body), headers);
+}
+
+/** One HTTP request on a fresh connection (no keep-alive reuse between tests). */
+export function rawRequest(method: string, url: string, body: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   const u = new URL(url);
-  const data = Buffer.from(JSON.stringify(body));
+  const data = Buffer.from(body);
   return new Promise((resolve, reject) => {
     const req = request({
-      host: u.hostname, port: Number(u.port), path: u.pathname, method: 'POST',
+      agent: false, host: u.hostname, port: Number(u.port), path: u.pathname, method,
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': String(data.length), ...headers },
     }, res => {
       let text = '';

@@ -11,7 +11,7 @@ import { HASH_VECTOR_DIMS, queryVector } from './hashvec';
 export const FIELD_WEIGHTS: [number, number, number] = [4, 2, 1];
 
 /** Words that carry no signal in natural-language queries; dropped unless the query has nothing else. */
-const STOPWORDS = new Set(('a an and are as at be but by for from has have if in into is it its of on or so that the their then there these this '
+export const STOPWORDS = new Set(('a an and are as at be but by for from has have if in into is it its of on or so that the their then there these this '
   + 'to was were when where which while will with not no do does did can could should would we you i our your use used using').split(' '));
 
 export interface SearchFilter { repo_id?: string; language?: string }

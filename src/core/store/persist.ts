@@ -28,7 +28,9 @@ export function fileStamp(path: string): string | null {
 
 export class IndexLockedError extends Error {
   constructor(readonly holder: LockInfo, readonly lockPath: string) {
-    super(`the index is being written by another process (pid ${holder.pid} on ${holder.host} since ${new Date(holder.since).toISOString()})`);
+    super(holder.pid === process.pid && holder.host === hostname()
+      ? 'an index run is already in progress in this process'
+      : `the index is being written by another process (pid ${holder.pid} on ${holder.host} since ${new Date(holder.since).toISOString()})`);
   }
 }
 
@@ -58,6 +60,10 @@ export class WriterLock {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         const holder = this.readHolder();
+        if (!holder && this.ageMs() < 2000) {
+          // Just created by another process that has not written its pid yet: treat as held.
+          throw new IndexLockedError({ pid: -1, host: 'unknown', since: Date.now() }, this.lockPath);
+        }
         if (holder && holder.pid === process.pid && holder.host === hostname()) throw new IndexLockedError(holder, this.lockPath);
         if (holder && (holder.host !== hostname() || alive(holder.pid))) throw new IndexLockedError(holder, this.lockPath);
         try { unlinkSync(this.lockPath); } catch { /* another process took it over first */ }
@@ -74,6 +80,10 @@ export class WriterLock {
   }
 
   get isHeld(): boolean { return this.held; }
+
+  private ageMs(): number {
+    try { return Date.now() - statSync(this.lockPath).mtimeMs; } catch { return Infinity; }
+  }
 
   private readHolder(): LockInfo | null {
     try {

@@ -1,0 +1,3 @@
+module example.com/shop/retry
+
+go 1.22

@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+// Runs test/vscode/suite/*.test.js inside a real VS Code extension host: code-server (which embeds
+// VS Code) on loopback, its workbench opened in headless chromium with this repository loaded as the
+// extension under development. Installs what it needs first (see setup.mjs; cached outside the clone).
+//
+// usage: node test/vscode/run.mjs [--workspace DIR] [--ext DIR]... [--grep PATTERN] [--timeout-ms N] [--keep]
+//   --workspace DIR  folder to open (default: a fresh temp copy of test/vscode-fixtures/workspace)
+//   --ext DIR        an extra extension to load next to Sightline (test-only helpers); repeatable
+//   --grep PATTERN   only run tests whose full title matches (mocha grep)
+//   --timeout-ms N   give up after N ms (default 600000; exit code 124)
+//   --keep           keep the run folder (logs, user data) even when everything passed
+// Prints the extension host's console output, then a last line `N passed, N failed`.
+// Exit code: the extension host's (0 = all tests passed); 1 on a harness error, 2 on a usage error.
+import { spawn } from 'node:child_process';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
+import { ensureSetup } from './setup.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, '..', '..');
+const TESTS = join(here, 'suite', 'index.js');
+const FIXTURE = join(ROOT, 'test', 'vscode-fixtures', 'workspace');
+
+function usage(msg) {
+  if (msg) console.error(`error: ${msg}`);
+  console.error('usage: node test/vscode/run.mjs [--workspace DIR] [--ext DIR]... [--grep PATTERN] [--timeout-ms N] [--keep]');
+  process.exit(msg ? 2 : 0);
+}
+
+function parseArgs(argv) {
+  const o = { exts: [], workspace: undefined, grep: undefined, timeoutMs: 600000, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => { const v = argv[++i]; if (v === undefined) usage(`${a} needs a value`); return v; };
+    if (a === '--ext') o.exts.push(resolve(value()));
+    else if (a === '--workspace') o.workspace = resolve(value());
+    else if (a === '--grep') o.grep = value();
+    else if (a === '--timeout-ms') { o.timeoutMs = Number(value()); if (!(o.timeoutMs > 0)) usage('--timeout-ms needs a positive number'); }
+    else if (a === '--keep') o.keep = true;
+    else if (a === '--help' || a === '-h') usage();
+    else usage(`unknown argument: ${a}`);
+  }
+  for (const e of o.exts) if (!existsSync(join(e, 'package.json'))) usage(`--ext ${e}: no package.json there`);
+  if (o.workspace && !existsSync(o.workspace)) usage(`--workspace ${o.workspace} does not exist`);
+  return o;
+}
+
+const opts = parseArgs(process.argv.slice(2));
+if (!existsSync(join(ROOT, 'dist', 'extension.js'))) {
+  console.error('error: dist/extension.js is missing: build the extension first with `npm run build`.');
+  process.exit(1);
+}
+if (!existsSync(join(ROOT, 'node_modules', 'mocha'))) {
+  console.error('error: node_modules/mocha is missing: run `npm install` (or `npm ci`) first.');
+  process.exit(1);
+}
+
+const t0 = Date.now();
+const ts = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+const say = (m) => console.log(`[vscode-test ${ts()}] ${m}`);
+
+// Extension-host console lines that are about the workbench's own (offline) services, not our tests.
+const NOISE = [
+  /\[AgentHost\]/, /\[ChatModelSelection\]/, /open-vsx\.org/, /ERR_NAME_NOT_RESOLVED/, /ERR_INTERNET_DISCONNECTED/,
+  /AccountPolicyGate/, /marketplace/i, /github\.copilot/i, /^\s+at /, /DeprecationWarning/, /--trace-deprecation/,
+];
+const isNoise = (line) => NOISE.some(re => re.test(line));
+
+const freePort = () => new Promise((res, rej) => {
+  const s = createServer();
+  s.on('error', rej);
+  s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => res(port)); });
+});
+
+async function waitHealthy(url, ms, server) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (server.exitCode !== null) throw new Error(`code-server exited early with code ${server.exitCode}`);
+    try { if ((await fetch(url)).ok) return; } catch { /* not up yet */ }
+    await new Promise(r => setTimeout(r, 200));
+  }
+  throw new Error(`code-server did not answer ${url} within ${ms} ms`);
+}
+
+const L = await ensureSetup().catch((e) => { console.error(`error: setup failed: ${e.message}`); process.exit(1); });
+const { chromium } = createRequire(join(L.dir, 'driver', 'package.json'))('playwright-core');
+
+const runDir = realpathSync(mkdtempSync(join(tmpdir(), 'sightline-vscode-')));
+const resultsFile = join(runDir, 'results.json');
+let workspace = opts.workspace;
+if (!workspace) {
+  workspace = join(runDir, 'workspace');
+  cpSync(FIXTURE, workspace, { recursive: true });
+}
+
+const userData = join(runDir, 'user-data');
+mkdirSync(join(userData, 'User'), { recursive: true });
+writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({
+  'telemetry.telemetryLevel': 'off', 'update.mode': 'none', 'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false, 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false,
+  'workbench.enableExperiments': false, 'git.enabled': false, 'chat.disableAIFeatures': true,
+}, null, 2));
+for (const d of ['xdg-config', 'xdg-data', 'xdg-cache', 'tmp', 'extensions']) mkdirSync(join(runDir, d));
+
+const env = {
+  ...process.env,
+  // Everything code-server, the extension host and Sightline write goes into the run folder.
+  XDG_CONFIG_HOME: join(runDir, 'xdg-config'), XDG_DATA_HOME: join(runDir, 'xdg-data'), XDG_CACHE_HOME: join(runDir, 'xdg-cache'),
+  TMPDIR: join(runDir, 'tmp'),
+  SIGHTLINE_VSCODE_RESULTS: resultsFile,
+  SIGHTLINE_VSCODE_GREP: opts.grep ?? '',
+  SIGHTLINE_VSCODE_REPO: ROOT,
+  SIGHTLINE_VSCODE_FIXTURE: opts.workspace ? '0' : '1', // the workspace is a copy of test/vscode-fixtures/workspace
+};
+delete env.NODE_OPTIONS; // e.g. a tsx loader from the caller must not reach Node 24 / the extension host
+delete env.SIGHTLINE_VSCODE_TEST_DIR;
+
+const port = await freePort();
+const host = `127.0.0.1:${port}`;
+const server = spawn(L.node, [L.entry,
+  '--auth', 'none', '--bind-addr', host,
+  '--user-data-dir', userData, '--extensions-dir', join(runDir, 'extensions'),
+  '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+  '--vscode-option', 'enable-smoke-test-driver', // without it the workbench ignores the development/test payload
+  '--vscode-option', 'disable-experiments',
+  workspace,
+], { env, cwd: runDir, stdio: ['ignore', 'pipe', 'pipe'], detached: true }); // detached: its own process group
+const serverLog = createWriteStream(join(runDir, 'server.log'));
+server.stdout.pipe(serverLog); server.stderr.pipe(serverLog);
+const hostLog = createWriteStream(join(runDir, 'extension-host.log'));
+say(`code-server pid ${server.pid} on ${host}; run folder ${runDir}`);
+
+let browser;
+let cleaned = false;
+async function cleanup() {
+  if (cleaned) return;
+  cleaned = true;
+  try { if (browser) await browser.close(); } catch { /* already gone */ }
+  const killGroup = (sig) => { try { process.kill(-server.pid, sig); } catch { /* group gone */ } };
+  killGroup('SIGTERM');
+  const exited = server.exitCode !== null || await Promise.race([
+    new Promise(r => server.once('exit', () => r(true))), new Promise(r => setTimeout(() => r(false), 3000))]);
+  if (!exited) say('code-server did not stop on SIGTERM; killing');
+  killGroup('SIGKILL'); // also children that ignored SIGTERM (extension host, tsserver, …)
+  await new Promise(r => hostLog.end(r));
+}
+
+function finish(code, reason) {
+  let results;
+  try { results = JSON.parse(readFileSync(resultsFile, 'utf8')); } catch { /* not written */ }
+  if (!results) {
+    console.log(`error: no test results were written (${reason ?? 'the extension host did not run the suite'}); see ${join(runDir, 'extension-host.log')} and server.log`);
+    if (code === 0) code = 1;
+  } else {
+    if (results.pending) console.log(`${results.pending} pending`);
+    if (results.failed > 0 && code === 0) code = 1;
+  }
+  if (opts.keep || code !== 0) console.log(`logs kept in ${runDir}`);
+  else rmSync(runDir, { recursive: true, force: true });
+  console.log(`${results?.passed ?? 0} passed, ${results?.failed ?? 0} failed`);
+  process.exit(code);
+}
+
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, async () => { say(`${sig}: stopping`); await cleanup(); finish(sig === 'SIGINT' ? 130 : 143, `interrupted by ${sig}`); });
+}
+const timer = setTimeout(async () => {
+  say(`timeout after ${opts.timeoutMs} ms`);
+  await cleanup();
+  finish(124, `timed out after ${opts.timeoutMs} ms`);
+}, opts.timeoutMs);
+
+let code = 1;
+let reason;
+try {
+  await waitHealthy(`http://${host}/healthz`, 60000, server);
+  say('code-server is up; opening the workbench in headless chromium');
+  browser = await chromium.launch({
+    executablePath: L.chromium, headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage();
+  const hostExited = new Promise(r => page.exposeFunction('codeAutomationExit', (c) => r(Number(c))));
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const text = Array.isArray(args) ? format(...args) : String(args);
+    hostLog.write(`[${type}] ${text}\n`);
+    if (isNoise(text)) return;
+    const shown = text.split('\n').filter(l => !isNoise(l)).join('\n');
+    if (shown.trim()) console.log(shown);
+  });
+  page.on('pageerror', (e) => hostLog.write(`[pageerror] ${e.message}\n`));
+  const remote = (p) => `vscode-remote://${host}${p}`;
+  const payload = [
+    ['extensionDevelopmentPath', remote(ROOT)],
+    ...opts.exts.map(e => ['extensionDevelopmentPath', remote(e)]),
+    ['extensionTestsPath', remote(TESTS)],
+    ['enableProposedApi', ''], // proposed API for the development extensions (test-only helpers may need it)
+    ['skipWelcome', 'true'],
+  ];
+  await page.goto(`http://${host}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  say(`workbench loaded (${opts.exts.length + 1} development extension(s)); running the suite in the extension host`);
+  code = await hostExited;
+  say(`extension host finished with exit code ${code}`);
+} catch (e) {
+  reason = e.message;
+  console.error(`error: ${e.stack || e.message}`);
+  code = 1;
+}
+clearTimeout(timer);
+await cleanup();
+finish(code, reason);
