@@ -13,3 +13,4 @@ export { extractSource } from './parse/extract';
 export { bm25 } from './store/bm25';
 export { STOPWORDS } from './search/search';
 export { tokenize, queryTerms } from './util/tokens';
+export { manifestTools, lmToolName, LM_TOOL_PREFIX } from './tools/manifest';

@@ -109,12 +109,14 @@ function stepSystemPackages(L) {
       `install them, e.g.: sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}\n(then run this again)`);
   }
   log(`system packages: apt-get install ${missing.join(' ')}`);
+  const t0 = Date.now();
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get', ['update', '-qq'], { env });
   run('apt-get', ['install', '-y', '-qq', ...missing], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const chromium = which('chromium') || '/usr/bin/chromium';
   if (!existsSync(process.env.CHROMIUM || chromium)) throw new Error('chromium is still missing after apt-get install');
   L.chromium = process.env.CHROMIUM || chromium;
+  log(`system packages: installed in ${Math.round((Date.now() - t0) / 1000)}s`);
 }
 
 // 2. Node 24 (binary + headers) from the npm registry.
@@ -140,7 +142,9 @@ function codeServerEnv(L) {
   return { ...process.env, PATH: join(L.nodeDir, 'bin') + delimiter + process.env.PATH, npm_config_nodedir: L.nodeDir,
     XDG_CONFIG_HOME: join(L.dir, 'xdg-config'), XDG_DATA_HOME: join(L.dir, 'xdg-data') };
 }
-const NATIVE_MODULES = ['kerberos', 'node-pty', '@vscode/spdlog', '@vscode/sqlite3'];
+// Modules compiled from source by the nested installs (node-pty ships prebuilds, so it is not listed):
+// if npm skipped their install scripts, these folders are missing and the server would fail later.
+const NATIVE_MODULES = ['kerberos', '@vscode/spdlog', '@vscode/sqlite3', '@vscode/native-watchdog'];
 function nativeModulesMissing(L) {
   const nm = join(L.codeServerPkg, 'lib', 'vscode', 'node_modules');
   return NATIVE_MODULES.filter(m => !existsSync(join(nm, m, 'build', 'Release')));
@@ -163,7 +167,7 @@ async function stepCodeServer(L) {
   const v = spawnSync(L.node, [L.entry, '--version'], { encoding: 'utf8', env: codeServerEnv(L) });
   if (v.status !== 0) throw new Error(`code-server --version failed:\n${v.stdout}${v.stderr}`);
   markDone(L.dir, 'code-server', info);
-  log(`code-server ${CODE_SERVER_VERSION}: installed in ${Math.round((Date.now() - t0) / 1000)}s (${v.stdout.trim().split('\n')[0]})`);
+  log(`code-server ${CODE_SERVER_VERSION}: installed in ${Math.round((Date.now() - t0) / 1000)}s (${v.stdout.trim().split('\n').filter(l => /^\d+\.\d+/.test(l)).join(' ') || 'version unknown'})`);
 }
 
 // 4. playwright-core, driver only.
