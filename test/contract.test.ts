@@ -11,6 +11,7 @@ import { invokeTool, jsonSchema, parameterReads } from '../src/core/tools/contra
 import { toolsList } from '../src/core/tools/golden';
 import { Engine } from '../src/core/engine';
 import { VERSION } from '../src/core/version';
+import { manifestTools, lmToolName } from '../src/core/tools/manifest';
 import { ERROR_CODES } from '../src/core/errors';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
 
@@ -162,6 +163,20 @@ describe('tool contract', () => {
     if (process.env.SIGHTLINE_UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, now);
     assert.ok(existsSync(GOLDEN), 'golden file missing: run with SIGHTLINE_UPDATE_GOLDEN=1 once, on purpose');
     assert.equal(now, readFileSync(GOLDEN, 'utf8'), 'the tools list changed: if on purpose, regenerate with SIGHTLINE_UPDATE_GOLDEN=1 and commit the diff');
+  });
+
+  it('package.json language-model tools are generated from the registry (npm run sync-manifest)', () => {
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { contributes: Record<string, unknown> };
+    const want = manifestTools();
+    assert.deepEqual(pkg.contributes.languageModelTools, want.languageModelTools, 'package.json is out of date: run npm run sync-manifest');
+    assert.deepEqual(pkg.contributes.languageModelToolSets, want.languageModelToolSets);
+    const names = (pkg.contributes.languageModelTools as { name: string; inputSchema: unknown }[]).map(t => t.name);
+    assert.deepEqual(names, TOOL_LIST.map(t => lmToolName(t.name)));
+    for (const t of pkg.contributes.languageModelTools as { name: string; modelDescription: string; inputSchema: unknown }[]) {
+      const def = TOOL_LIST.find(d => lmToolName(d.name) === t.name)!;
+      assert.equal(t.modelDescription, def.description);
+      assert.deepEqual(t.inputSchema, jsonSchema(def.input, 'input'));
+    }
   });
 
   it('package.json version matches the engine version', () => {

@@ -1,16 +1,112 @@
 /**
- * Minimal activation: the full editor integration (background indexing, language-model tools, MCP
- * server definition, views) builds on this in the extension work. Only this folder imports `vscode`.
+ * Sightline in VS Code. Activation is cheap: it wires UI and registrations, then starts the engine in a
+ * child process (see engineProcess.ts) and indexes in the background. Only this folder imports `vscode`.
  */
 import * as vscode from 'vscode';
+import { EngineProcess } from './engineProcess';
+import { IndexScheduler } from './indexer';
+import { StatusBar, StatusTree } from './ui';
+import { registerLanguageModelTools } from './tools';
+import { McpProvider, clientConfig } from './mcpProvider';
+import { engineArgs, readConfig } from './config';
 
-export function activate(context: vscode.ExtensionContext): void {
-  const output = vscode.window.createOutputChannel('Sightline', { log: true });
-  context.subscriptions.push(output);
-  context.subscriptions.push(vscode.commands.registerCommand('sightline.showStatus', () => {
-    output.info('Sightline is installed; indexing inside the editor arrives with the extension integration.');
-    output.show(true);
-  }));
+export interface SightlineApi {
+  /** Calls a registry tool through the engine process (tests and other extensions). */
+  call: EngineProcess['call'];
+  /** Resolves when the running/pending index pass finishes. */
+  whenIndexed(): Promise<void>;
+  scheduler: IndexScheduler;
+  activationMs: number;
 }
 
-export function deactivate(): void { /* nothing to release yet */ }
+export async function activate(context: vscode.ExtensionContext): Promise<SightlineApi> {
+  const t0 = Date.now();
+  const log = vscode.window.createOutputChannel('Sightline', { log: true });
+  context.subscriptions.push(log);
+  let cfg = readConfig();
+  const folders = () => vscode.workspace.workspaceFolders ?? [];
+  const args = () => engineArgs(folders(), cfg);
+
+  const engine = new EngineProcess(context.extensionPath, args(), log);
+  const scheduler = new IndexScheduler(engine, log, cfg.debounceMs);
+  context.subscriptions.push(engine, scheduler, new StatusBar(scheduler));
+  const tree = new StatusTree(engine, scheduler);
+  context.subscriptions.push(tree, vscode.window.registerTreeDataProvider('sightline.status', tree));
+
+  // Which surface VS Code's own chat uses: the language-model tools by default (in-process token budgets,
+  // progress messages and cancellation, no second engine process). When VS Code starts the listed MCP
+  // server, the language-model tools step aside so the agent never sees every tool twice.
+  let mcpStarted = false;
+  const updateToolContext = () => vscode.commands.executeCommand('setContext', 'sightline.lmToolsEnabled', cfg.toolSurface === 'languageModelTools' && !mcpStarted);
+  void updateToolContext();
+  context.subscriptions.push(...registerLanguageModelTools(engine));
+  const mcp = new McpProvider(() => engine.mcpScript, args, () => cfg.mcpServerListed);
+  context.subscriptions.push(mcp, mcp.onDidStart(() => { mcpStarted = true; void updateToolContext(); }));
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('sightline.reindex', async (force?: boolean) => {
+      await scheduler.runNow(force === true);
+      return scheduler.snapshot;
+    }),
+    vscode.commands.registerCommand('sightline.rebuild', async () => { await scheduler.runNow(true); return scheduler.snapshot; }),
+    vscode.commands.registerCommand('sightline.showStatus', async (opts?: { silent?: boolean }) => {
+      const r = await engine.call('index_status', { limit: 50 });
+      if (!opts?.silent) {
+        const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: r.markdown });
+        await vscode.window.showTextDocument(doc, { preview: true });
+      }
+      return r.data ?? r.error;
+    }),
+    vscode.commands.registerCommand('sightline.search', async (query?: string) => {
+      const q = query ?? await vscode.window.showInputBox({ prompt: 'Search the Sightline index', placeHolder: 'words, identifiers or a question' });
+      if (!q) return undefined;
+      const r = await engine.call('search_code', { query: q, limit: 30 });
+      if (!r.ok) { void vscode.window.showErrorMessage(`Sightline search failed: ${r.error?.message}`); return undefined; }
+      const results = (r.data?.results ?? []) as { path: string; repo_id: string; start_line: number; end_line: number; symbol_path: string | null; kind: string; language: string; chunk_id: string }[];
+      if (query !== undefined) return results; // programmatic use: no UI
+      const roots = (await engine.call('index_status', { limit: 1 })).data?.roots as { repo_id: string; path: string }[] | undefined;
+      const pick = await vscode.window.showQuickPick(results.map(h => ({
+        label: h.symbol_path ?? '(top-level code)', description: `${h.path}:${h.start_line}`, detail: `${h.kind} · ${h.language}`, hit: h,
+      })), { matchOnDescription: true, title: `Sightline: ${results.length} result(s) for "${q}"` });
+      if (!pick) return undefined;
+      const root = roots?.find(x => x.repo_id === pick.hit.repo_id)?.path ?? folders()[0]?.uri.fsPath;
+      if (!root) return undefined;
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.Uri.file(root), pick.hit.path));
+      const range = new vscode.Range(pick.hit.start_line - 1, 0, pick.hit.start_line - 1, 0);
+      await vscode.window.showTextDocument(doc, { selection: range });
+      return pick.hit;
+    }),
+    vscode.commands.registerCommand('sightline.copyMcpConfig', async () => {
+      const text = clientConfig(engine.mcpScript, args());
+      await vscode.env.clipboard.writeText(text);
+      void vscode.window.showInformationMessage('Sightline: MCP configuration for other clients copied to the clipboard.');
+      return text;
+    }),
+    vscode.commands.registerCommand('sightline.showLog', () => log.show(true)),
+  );
+
+  const reconfigure = async () => {
+    cfg = readConfig();
+    scheduler.setDebounce(cfg.debounceMs);
+    void updateToolContext();
+    await engine.reconfigure(args());
+    mcp.refresh();
+    if (cfg.autoIndex && folders().length) scheduler.schedule();
+  };
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void reconfigure()),
+    vscode.workspace.onDidChangeConfiguration(e => {
+      if (e.affectsConfiguration('sightline') || e.affectsConfiguration('files.exclude') || e.affectsConfiguration('search.exclude')) void reconfigure();
+    }),
+  );
+
+  if (folders().length) {
+    scheduler.watch();
+    if (cfg.autoIndex) void scheduler.runNow();
+  }
+  const activationMs = Date.now() - t0;
+  log.info(`activated in ${activationMs} ms`);
+  return { call: engine.call.bind(engine), whenIndexed: () => scheduler.runNow(), scheduler, activationMs };
+}
+
+export function deactivate(): void { /* disposables in context.subscriptions release everything */ }

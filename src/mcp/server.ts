@@ -36,6 +36,9 @@ export function createMcpServer(engine: Engine): Server {
     const token = req.params._meta?.progressToken;
     let last = 0;
     let step = 0; // MCP progress must increase with every notification, across roots and phases
+    // Optional rendering budget from clients that know their token budget (the VS Code extension does).
+    const maxChars = Number((req.params._meta as Record<string, unknown> | undefined)?.['sightline/max_chars']);
+    const budget = Number.isFinite(maxChars) && maxChars > 0 ? { max_chars: maxChars } : {};
     const outcome = await invokeTool(def, req.params.arguments, {
       engine, signal: extra.signal,
       onProgress: (message, done, total) => {
@@ -46,7 +49,7 @@ export function createMcpServer(engine: Engine): Server {
         void done; void total;
         void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++step, message } }).catch(() => undefined);
       },
-    });
+    }, budget);
     if (!outcome.ok) {
       // Error results carry the machine-readable shape as JSON text (structuredContent is reserved for the output schema).
       return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }, { type: 'text', text: outcome.markdown }] };

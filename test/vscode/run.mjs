@@ -12,11 +12,11 @@
 // Prints the extension host's console output, then a last line `N passed, N failed`.
 // Exit code: the extension host's (0 = all tests passed); 1 on a harness error, 2 on a usage error.
 import { spawn } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import { ensureSetup } from './setup.mjs';
@@ -65,9 +65,12 @@ const ts = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
 const say = (m) => console.log(`[vscode-test ${ts()}] ${m}`);
 
 // Extension-host console lines that are about the workbench's own (offline) services, not our tests.
+// (The workbench forwards its own console here too, together with the extension host's.)
 const NOISE = [
-  /\[AgentHost\]/, /\[ChatModelSelection\]/, /open-vsx\.org/, /ERR_NAME_NOT_RESOLVED/, /ERR_INTERNET_DISCONNECTED/,
-  /AccountPolicyGate/, /marketplace/i, /github\.copilot/i, /^\s+at /, /DeprecationWarning/, /--trace-deprecation/,
+  /^(Resolving|Resolved) connection token/, /^Creating a socket/, /\[reconnection-grace-time\]/, /^\[Service Worker\]/,
+  /^Updating additional builtin extensions cache/, /\[AgentHost/, /\[ChatModelSelection\]/, /AccountPolicyGate/,
+  /open-vsx\.org/, /ENOTFOUND|ERR_NAME_NOT_RESOLVED|ERR_INTERNET_DISCONNECTED/, /marketplace/i, /github\.copilot/i,
+  /^\s+at .*(workbench|static\/out)/, /DeprecationWarning/, /--trace-deprecation/,
 ];
 const isNoise = (line) => NOISE.some(re => re.test(line));
 
@@ -135,6 +138,19 @@ server.stdout.pipe(serverLog); server.stderr.pipe(serverLog);
 const hostLog = createWriteStream(join(runDir, 'extension-host.log'));
 say(`code-server pid ${server.pid} on ${host}; run folder ${runDir}`);
 
+/**
+ * The workbench keeps only the last `extensionDevelopmentPath` of the payload (it reads it into a map),
+ * but a development path without a package.json is scanned as a folder of extensions. So with extra
+ * extensions, the one development path is a folder of links to Sightline and to each of them.
+ */
+function devExtensionsLocation() {
+  if (!opts.exts.length) return ROOT;
+  const dir = join(runDir, 'dev-extensions');
+  mkdirSync(dir);
+  [ROOT, ...opts.exts].forEach((e, i) => symlinkSync(e, join(dir, `${i}-${basename(e)}`), 'dir'));
+  return dir;
+}
+
 let browser;
 let cleaned = false;
 async function cleanup() {
@@ -197,8 +213,7 @@ try {
   page.on('pageerror', (e) => hostLog.write(`[pageerror] ${e.message}\n`));
   const remote = (p) => `vscode-remote://${host}${p}`;
   const payload = [
-    ['extensionDevelopmentPath', remote(ROOT)],
-    ...opts.exts.map(e => ['extensionDevelopmentPath', remote(e)]),
+    ['extensionDevelopmentPath', remote(devExtensionsLocation())],
     ['extensionTestsPath', remote(TESTS)],
     ['enableProposedApi', ''], // proposed API for the development extensions (test-only helpers may need it)
     ['skipWelcome', 'true'],

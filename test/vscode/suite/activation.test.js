@@ -2,6 +2,7 @@
 // contributes a working command.
 'use strict';
 const assert = require('assert');
+const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
 
@@ -18,13 +19,18 @@ async function until(what, fn, ms = 60000) {
   }
 }
 
+/** The extension, once its activation event (onStartupFinished) has fired; no one calls activate(). */
+async function activeExtension() {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is not loaded`);
+  await until(`${EXTENSION_ID} to activate`, () => ext.isActive);
+  return ext;
+}
+
 describe('activation', function () {
   it('activates on startup, from this repository, in the fixture workspace', async () => {
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext, `${EXTENSION_ID} is not loaded`);
-    assert.strictEqual(path.resolve(ext.extensionPath), path.resolve(REPO), 'the development copy is the one loaded');
-    // activationEvents: onStartupFinished, so no one has to call activate().
-    await until(`${EXTENSION_ID} to activate`, () => ext.isActive);
+    const ext = await activeExtension();
+    assert.strictEqual(fs.realpathSync(ext.extensionPath), fs.realpathSync(REPO), 'the development copy is the one loaded');
 
     const folders = vscode.workspace.workspaceFolders || [];
     assert.strictEqual(folders.length, 1, 'one workspace folder is open');
@@ -35,6 +41,7 @@ describe('activation', function () {
   });
 
   it('registers sightline.showStatus and runs it', async () => {
+    await activeExtension();
     const commands = await vscode.commands.getCommands(true);
     assert.ok(commands.includes('sightline.showStatus'), 'sightline.showStatus is registered');
     await vscode.commands.executeCommand('sightline.showStatus');

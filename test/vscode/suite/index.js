@@ -19,16 +19,15 @@ exports.run = async function run() {
   const files = fs.readdirSync(__dirname).filter(f => f.endsWith('.test.js')).sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
 
-  const tests = [];
+  const records = new Map(); // test or hook -> { title, state, durationMs?, error? }
+  const record = (t, fields) => records.set(t, { title: t.fullTitle(), ...records.get(t), ...fields });
   const failures = await new Promise((resolve) => {
     const runner = mocha.run(resolve);
-    runner.on('test end', t => tests.push({ title: t.fullTitle(), state: t.state || 'pending', durationMs: t.duration }));
-    runner.on('fail', (t, err) => {
-      const entry = tests.find(x => x.title === t.fullTitle());
-      const record = { title: t.fullTitle(), state: 'failed', error: String((err && err.stack) || err) };
-      if (entry) Object.assign(entry, record); else tests.push(record); // hook failures have no 'test end'
-    });
+    runner.on('test end', t => record(t, { state: t.state || 'pending', durationMs: t.duration }));
+    // 'fail' comes before 'test end' for tests, and alone for failed hooks.
+    runner.on('fail', (t, err) => record(t, { state: 'failed', error: String((err && err.stack) || err) }));
   });
+  const tests = [...records.values()];
 
   const passed = tests.filter(t => t.state === 'passed').length;
   const pending = tests.filter(t => t.state === 'pending').length;

@@ -1,0 +1,58 @@
+/** Reads `sightline.*` settings and turns them into engine-process arguments. */
+import * as vscode from 'vscode';
+
+export type ToolSurface = 'languageModelTools' | 'mcp';
+
+export interface SightlineConfig {
+  excludes: string[];
+  maxFileBytes: number;
+  languages: string[];
+  location: string;
+  respectFilesExclude: boolean;
+  respectSearchExclude: boolean;
+  autoIndex: boolean;
+  debounceMs: number;
+  toolSurface: ToolSurface;
+  mcpServerListed: boolean;
+}
+
+export function readConfig(): SightlineConfig {
+  const c = vscode.workspace.getConfiguration('sightline');
+  return {
+    excludes: c.get<string[]>('index.excludes', []),
+    maxFileBytes: c.get<number>('index.maxFileBytes', 1048576),
+    languages: c.get<string[]>('index.languages', []),
+    location: c.get<string>('index.location', ''),
+    respectFilesExclude: c.get<boolean>('index.respectFilesExclude', true),
+    respectSearchExclude: c.get<boolean>('index.respectSearchExclude', true),
+    autoIndex: c.get<boolean>('index.autoIndex', true),
+    debounceMs: Math.max(100, c.get<number>('index.debounceMs', 1000)),
+    toolSurface: c.get<ToolSurface>('chat.toolSurface', 'languageModelTools'),
+    mcpServerListed: c.get<boolean>('mcp.listServer', true),
+  };
+}
+
+/** `files.exclude` / `search.exclude` globs (enabled ones) for a folder, as gitignore-style patterns. */
+export function editorExcludes(folder: vscode.WorkspaceFolder, cfg: SightlineConfig): string[] {
+  const out: string[] = [];
+  const take = (section: string) => {
+    const map = vscode.workspace.getConfiguration(section, folder.uri).get<Record<string, boolean | { when: string }>>('exclude', {});
+    for (const [glob, on] of Object.entries(map)) if (on === true) out.push(glob);
+  };
+  if (cfg.respectFilesExclude) take('files');
+  if (cfg.respectSearchExclude) take('search');
+  return [...new Set(out)];
+}
+
+/** Arguments for dist/mcp.js that point it at the same index and settings as the extension. */
+export function engineArgs(folders: readonly vscode.WorkspaceFolder[], cfg: SightlineConfig): string[] {
+  const args: string[] = [];
+  for (const f of folders) args.push('--workspace', f.uri.fsPath);
+  if (cfg.location) args.push('--db', cfg.location);
+  const excludes = new Set(cfg.excludes);
+  for (const f of folders) for (const e of editorExcludes(f, cfg)) excludes.add(e);
+  for (const e of excludes) args.push('--exclude', e);
+  args.push('--max-file-bytes', String(cfg.maxFileBytes));
+  if (cfg.languages.length) args.push('--languages', cfg.languages.join(','));
+  return args;
+}

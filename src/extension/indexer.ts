@@ -1,0 +1,132 @@
+/**
+ * Keeps the index fresh: indexes on start, then re-indexes (incrementally, in the engine process) after
+ * file creates/changes/deletes/renames and branch switches, debounced and batched. Owns the indexing
+ * state that the status bar and views read.
+ */
+import * as vscode from 'vscode';
+import type { EngineProcess, CallResult } from './engineProcess';
+
+export type IndexPhase = 'starting' | 'indexing' | 'ready' | 'error';
+
+export interface IndexStateSnapshot {
+  phase: IndexPhase;
+  message: string;
+  done?: number;
+  total?: number;
+  lastReport?: Record<string, unknown>;
+  lastError?: string;
+  runs: number;
+}
+
+export class IndexScheduler implements vscode.Disposable {
+  private state: IndexStateSnapshot = { phase: 'starting', message: 'starting', runs: 0 };
+  private readonly emitter = new vscode.EventEmitter<IndexStateSnapshot>();
+  readonly onDidChangeState = this.emitter.event;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private pending = false;
+  private pendingForce = false;
+  private cancel: vscode.CancellationTokenSource | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private firstRun = true;
+
+  constructor(private readonly engine: EngineProcess, private readonly log: vscode.LogOutputChannel, private debounceMs: number) {}
+
+  get snapshot(): IndexStateSnapshot { return this.state; }
+
+  private set(patch: Partial<IndexStateSnapshot>): void {
+    this.state = { ...this.state, ...patch };
+    this.emitter.fire(this.state);
+  }
+
+  /** Watches the workspace; every event schedules one debounced incremental run. */
+  watch(): void {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    const bump = () => this.schedule();
+    this.disposables.push(watcher, watcher.onDidCreate(bump), watcher.onDidChange(bump), watcher.onDidDelete(bump),
+      vscode.workspace.onDidRenameFiles(bump), vscode.workspace.onDidSaveTextDocument(bump));
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      // Branch switches: HEAD moves (the .git folder itself is outside the file watcher's default scope).
+      const head = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.git/HEAD'));
+      this.disposables.push(head, head.onDidChange(bump), head.onDidCreate(bump));
+    }
+  }
+
+  setDebounce(ms: number): void { this.debounceMs = ms; }
+
+  schedule(force = false): void {
+    this.pendingForce ||= force;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { this.timer = undefined; void this.runNow(); }, this.debounceMs);
+  }
+
+  /** Runs now (or right after the current run); resolves when the index is up to date. */
+  async runNow(force = false): Promise<void> {
+    this.pendingForce ||= force;
+    if (this.running) { this.pending = true; return this.running; }
+    this.running = (async () => {
+      do {
+        this.pending = false;
+        const f = this.pendingForce; this.pendingForce = false;
+        await this.runOnce(f);
+      } while (this.pending);
+    })().finally(() => { this.running = undefined; });
+    return this.running;
+  }
+
+  private async runOnce(force: boolean): Promise<void> {
+    this.cancel = new vscode.CancellationTokenSource();
+    const token = this.cancel.token;
+    this.set({ phase: 'indexing', message: 'indexing…', done: undefined, total: undefined });
+    const onProgress = (message: string) => {
+      const m = /(\d+)\/(\d+)/.exec(message);
+      this.set({ message, done: m ? Number(m[1]) : undefined, total: m ? Number(m[2]) : undefined });
+    };
+    let result: CallResult;
+    const call = () => this.engine.call('index_repo', { force }, { token, onProgress });
+    try {
+      if (this.firstRun) {
+        this.firstRun = false;
+        result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Sightline: indexing workspace', cancellable: true }, async (progress, userToken) => {
+          const sub = userToken.onCancellationRequested(() => this.cancel?.cancel());
+          let last = 0;
+          const r = await this.engine.call('index_repo', { force }, { token, onProgress: m => {
+            onProgress(m);
+            const mm = /(\d+)\/(\d+)/.exec(m);
+            if (mm) { const pct = (Number(mm[1]) / Math.max(1, Number(mm[2]))) * 100; progress.report({ message: m, increment: Math.max(0, pct - last) }); last = pct; }
+            else progress.report({ message: m });
+          } });
+          sub.dispose();
+          return r;
+        });
+      } else result = await call();
+    } catch (e) {
+      result = { ok: false, markdown: String(e), error: { code: 'internal_error', message: (e as Error).message } };
+    }
+    this.cancel.dispose(); this.cancel = undefined;
+    if (result.ok) {
+      const totals = (result.data?.totals ?? {}) as Record<string, number>;
+      this.log.info(`index run: ${JSON.stringify(totals)}`);
+      this.set({ phase: 'ready', message: 'ready', lastReport: result.data, lastError: undefined, runs: this.state.runs + 1, done: undefined, total: undefined });
+    } else if (result.error?.code === 'index_locked') {
+      // Another window (or process) is writing this index: read its result and try again later.
+      this.log.info(`index is being written elsewhere: ${result.error.message}; retrying in 5 s`);
+      this.set({ phase: 'ready', message: 'another window is indexing' });
+      setTimeout(() => this.schedule(), 5000);
+    } else if (result.error?.code === 'cancelled') {
+      this.set({ phase: 'ready', message: 'indexing cancelled (completed files kept)' });
+    } else {
+      this.log.error(`index run failed: ${result.error?.message ?? result.markdown}`);
+      this.set({ phase: 'error', message: result.error?.message ?? 'indexing failed', lastError: result.error?.message });
+    }
+  }
+
+  cancelRun(): void { this.cancel?.cancel(); }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.cancel?.cancel();
+    for (const d of this.disposables) d.dispose();
+    this.emitter.dispose();
+  }
+}

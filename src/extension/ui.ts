@@ -1,0 +1,81 @@
+/** The status bar item and the sidebar status view; both redraw from the scheduler's state events. */
+import * as vscode from 'vscode';
+import type { IndexScheduler, IndexStateSnapshot } from './indexer';
+import type { EngineProcess } from './engineProcess';
+
+export class StatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('sightline.status', vscode.StatusBarAlignment.Left, 10);
+  private readonly sub: vscode.Disposable;
+  constructor(scheduler: IndexScheduler) {
+    this.item.name = 'Sightline';
+    this.item.command = 'sightline.showStatus';
+    this.render(scheduler.snapshot);
+    this.item.show();
+    this.sub = scheduler.onDidChangeState(s => this.render(s));
+  }
+  private render(s: IndexStateSnapshot): void {
+    switch (s.phase) {
+      case 'starting': this.item.text = '$(sync~spin) Sightline'; this.item.tooltip = 'Sightline is starting'; break;
+      case 'indexing': this.item.text = `$(sync~spin) Sightline ${s.done !== undefined ? `${s.done}/${s.total}` : 'indexing'}`; this.item.tooltip = `Sightline: ${s.message}`; break;
+      case 'ready': {
+        const t = (s.lastReport?.totals ?? {}) as Record<string, number>;
+        this.item.text = '$(telescope) Sightline';
+        this.item.tooltip = `Sightline: ${s.message}${t.files_seen !== undefined ? ` — ${t.files_seen} files (${t.files_parsed} parsed in the last run)` : ''}. Click for index status.`;
+        break;
+      }
+      case 'error': this.item.text = '$(error) Sightline'; this.item.tooltip = `Sightline: ${s.lastError ?? s.message}. Click for details.`; break;
+    }
+    this.item.backgroundColor = s.phase === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+  }
+  dispose(): void { this.sub.dispose(); this.item.dispose(); }
+}
+
+interface Node { label: string; description?: string; tooltip?: string; icon?: string; children?: Node[]; command?: vscode.Command }
+
+/** Sidebar view: roots, counts, freshness and the last run's diagnostics, from index_status. */
+export class StatusTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private roots: Node[] = [{ label: 'Indexing…', icon: 'sync~spin' }];
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly engine: EngineProcess, scheduler: IndexScheduler) {
+    this.sub = scheduler.onDidChangeState(s => { if (s.phase !== 'indexing') void this.refresh(); });
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      const r = await this.engine.call('index_status', { limit: 50 });
+      if (!r.ok || !r.data) { this.roots = [{ label: 'Index unavailable', description: r.error?.message, icon: 'error' }]; this.emitter.fire(undefined); return; }
+      const d = r.data as { roots: { name: string; path: string; file_count: number; chunk_count: number; symbol_count: number; indexed_at: string | null; branch: string | null; commit: string | null; dirty: boolean | null }[];
+        diagnostics: { path: string; code: string; message: string }[]; total: number; languages: { language: string; files: number }[] };
+      this.roots = d.roots.map(root => ({
+        label: root.name, description: `${root.file_count} files`, tooltip: root.path, icon: 'repo',
+        children: [
+          { label: 'Files', description: String(root.file_count), icon: 'file' },
+          { label: 'Chunks', description: String(root.chunk_count), icon: 'symbol-namespace' },
+          { label: 'Symbols', description: String(root.symbol_count), icon: 'symbol-method' },
+          { label: 'Indexed', description: root.indexed_at ? new Date(root.indexed_at).toLocaleString() : 'never', icon: 'history' },
+          ...(root.branch || root.commit ? [{ label: 'Git', description: `${root.branch ?? 'detached'} @ ${(root.commit ?? '').slice(0, 8)}${root.dirty ? ' (dirty)' : ''}`, icon: 'git-branch' }] : []),
+        ],
+      }));
+      if (d.languages.length) this.roots.push({ label: 'Languages', icon: 'code', children: d.languages.map(l => ({ label: l.language, description: `${l.files} files` })) });
+      if (d.total) this.roots.push({ label: 'Diagnostics', description: String(d.total), icon: 'warning',
+        children: d.diagnostics.map(x => ({ label: x.path, description: x.code, tooltip: x.message })) });
+    } catch (e) {
+      this.roots = [{ label: 'Index unavailable', description: (e as Error).message, icon: 'error' }];
+    }
+    this.emitter.fire(undefined);
+  }
+
+  getTreeItem(n: Node): vscode.TreeItem {
+    const item = new vscode.TreeItem(n.label, n.children?.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.description = n.description;
+    item.tooltip = n.tooltip;
+    if (n.icon) item.iconPath = new vscode.ThemeIcon(n.icon);
+    item.command = n.command;
+    return item;
+  }
+  getChildren(n?: Node): Node[] { return n ? n.children ?? [] : this.roots; }
+  dispose(): void { this.sub.dispose(); this.emitter.dispose(); }
+}
