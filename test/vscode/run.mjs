@@ -152,21 +152,24 @@ function devExtensionsLocation() {
 }
 
 let browser;
-let cleaned = false;
-async function cleanup() {
-  if (cleaned) return;
-  cleaned = true;
-  try { if (browser) await browser.close(); } catch { /* already gone */ }
-  const killGroup = (sig) => { try { process.kill(-server.pid, sig); } catch { /* group gone */ } };
-  killGroup('SIGTERM');
-  const exited = server.exitCode !== null || await Promise.race([
-    new Promise(r => server.once('exit', () => r(true))), new Promise(r => setTimeout(() => r(false), 3000))]);
-  if (!exited) say('code-server did not stop on SIGTERM; killing');
-  killGroup('SIGKILL'); // also children that ignored SIGTERM (extension host, tsserver, …)
-  await new Promise(r => hostLog.end(r));
+let stopping = false;
+let cleanupDone;
+/** Closes the browser and kills code-server's whole process group (extension host, tsserver, …). */
+function cleanup() {
+  cleanupDone ??= (async () => {
+    try { if (browser) await browser.close(); } catch { /* already gone */ }
+    const killGroup = (sig) => { try { process.kill(-server.pid, sig); } catch { /* group gone */ } };
+    killGroup('SIGTERM');
+    const exited = server.exitCode !== null || server.signalCode !== null || await Promise.race([
+      new Promise(r => server.once('exit', () => r(true))), new Promise(r => setTimeout(() => r(false), 3000))]);
+    if (!exited) say('code-server did not stop on SIGTERM; killing');
+    killGroup('SIGKILL'); // children that ignored SIGTERM
+    await new Promise(r => hostLog.end(r));
+  })();
+  return cleanupDone;
 }
 
-function finish(code, reason) {
+function report(code, reason) {
   let results;
   try { results = JSON.parse(readFileSync(resultsFile, 'utf8')); } catch { /* not written */ }
   if (!results) {
@@ -182,14 +185,19 @@ function finish(code, reason) {
   process.exit(code);
 }
 
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, async () => { say(`${sig}: stopping`); await cleanup(); finish(sig === 'SIGINT' ? 130 : 143, `interrupted by ${sig}`); });
-}
-const timer = setTimeout(async () => {
-  say(`timeout after ${opts.timeoutMs} ms`);
+/** The one way out: first caller wins (end of run, timeout or signal). */
+async function stop(code, reason) {
+  if (stopping) return;
+  stopping = true;
+  clearTimeout(timer);
   await cleanup();
-  finish(124, `timed out after ${opts.timeoutMs} ms`);
-}, opts.timeoutMs);
+  report(code, reason);
+}
+
+const timer = setTimeout(() => { say(`timeout after ${opts.timeoutMs} ms`); stop(124, `timed out after ${opts.timeoutMs} ms`); }, opts.timeoutMs);
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => { say(`${sig}: stopping`); stop(sig === 'SIGINT' ? 130 : 143, `interrupted by ${sig}`); });
+}
 
 let code = 1;
 let reason;
@@ -203,6 +211,12 @@ try {
   });
   const page = await browser.newPage();
   const hostExited = new Promise(r => page.exposeFunction('codeAutomationExit', (c) => r(Number(c))));
+  // Do not wait for the timeout when the server or the browser is gone.
+  const broken = new Promise((_, rej) => {
+    server.once('exit', (c, sig) => rej(new Error(`code-server exited (${sig ?? c}) before the suite finished; see server.log`)));
+    browser.once('disconnected', () => rej(new Error('the browser went away before the suite finished')));
+  });
+  broken.catch(() => {});
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const text = Array.isArray(args) ? format(...args) : String(args);
     hostLog.write(`[${type}] ${text}\n`);
@@ -220,13 +234,11 @@ try {
   ];
   await page.goto(`http://${host}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
   say(`workbench loaded (${opts.exts.length + 1} development extension(s)); running the suite in the extension host`);
-  code = await hostExited;
+  code = await Promise.race([hostExited, broken]);
   say(`extension host finished with exit code ${code}`);
 } catch (e) {
   reason = e.message;
-  console.error(`error: ${e.stack || e.message}`);
+  if (!stopping) console.error(`error: ${e.stack || e.message}`); // else: the timeout or a signal closed the browser
   code = 1;
 }
-clearTimeout(timer);
-await cleanup();
-finish(code, reason);
+await stop(code, reason);
