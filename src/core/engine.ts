@@ -53,6 +53,10 @@ export class Engine {
   private vectorCache: VectorIndex | null = null;
   private readonly lock: WriterLock;
   private writing = false;
+  /** true when the in-memory index differs from the file on disk */
+  private unsaved = false;
+  /** counters of the last run per repository, including runs that changed nothing (and saved nothing) */
+  private readonly lastRuns = new Map<string, RepoRunReport>();
   readonly roots: Root[];
   readonly dbPath: string;
   readonly settings: IndexSettings;
@@ -141,10 +145,13 @@ export class Engine {
         if (opts.signal?.aborted) throw new SightlineError('cancelled', 'indexing was cancelled');
         reports.push(await this.indexRoot(r, !!opts.force, pool, timings, diagnostics, opts.signal, opts.onProgress));
       }
-      const ts = performance.now();
-      opts.onProgress?.({ phase: 'save', repo_id: roots[0]!.repo_id, done: 0, total: 1 });
-      this.save();
-      timings.save_ms = performance.now() - ts;
+      // Nothing changed (a restart over an unchanged tree): the file on disk is already this index.
+      if (this.unsaved) {
+        const ts = performance.now();
+        opts.onProgress?.({ phase: 'save', repo_id: roots[0]!.repo_id, done: 0, total: 1 });
+        this.save();
+        timings.save_ms = performance.now() - ts;
+      }
     } finally {
       await pool.close();
       this.writing = false;
@@ -168,7 +175,7 @@ export class Engine {
       gitState(r.root),
     ]);
     timings.walk_ms += performance.now() - tw;
-    if (force) store.transaction(() => store.deleteRepo(r.repo_id));
+    if (force) { store.transaction(() => store.deleteRepo(r.repo_id)); this.unsaved = true; }
     const metas: Map<string, FileMeta> = force ? new Map() : store.fileMetas(r.repo_id);
     const repoDiags: Diagnostic[] = walked.diagnostics.map(d => ({ repo_id: r.repo_id, ...d }));
     const report: RepoRunReport = { repo_id: r.repo_id, root: r.root, files_seen: walked.files.length, files_parsed: 0, files_unchanged: 0,
@@ -189,6 +196,7 @@ export class Engine {
     const tp = performance.now();
     let writeMs = 0;
     let done = 0;
+    let touched = 0; let dropped = 0;
     const batch: { task: FileTask; outcome: FileOutcome }[] = [];
     const flush = () => {
       if (!batch.length) return;
@@ -196,9 +204,9 @@ export class Engine {
       store.transaction(() => {
         for (const { task, outcome } of batch) {
           const existing = metas.get(task.path);
-          if (outcome.status === 'unchanged') { if (existing) store.touchFile(existing.file_id, outcome.mtime_ms, outcome.size); report.files_unchanged++; }
+          if (outcome.status === 'unchanged') { if (existing) { store.touchFile(existing.file_id, outcome.mtime_ms, outcome.size); touched++; } report.files_unchanged++; }
           else if (outcome.status === 'skipped') {
-            if (existing) store.deleteFile(existing.file_id);
+            if (existing) { store.deleteFile(existing.file_id); dropped++; }
             report.files_skipped++;
             for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
           } else {
@@ -222,7 +230,7 @@ export class Engine {
       const onDone = (task: FileTask, outcome: FileOutcome) => {
         inFlight--; done++;
         batch.push({ task, outcome });
-        if (batch.length >= 256) flush();
+        if (batch.length >= 64) flush();
         if (done % 100 === 0) onProgress?.({ phase: 'parse', repo_id: r.repo_id, done, total: tasks.length });
         launch(); settle();
       };
@@ -239,18 +247,30 @@ export class Engine {
     if (signal?.aborted) {
       // Completed batches are kept (they are real work); the next run picks up the rest.
       this.save();
+      this.unsaved = false;
       throw new SightlineError('cancelled', `indexing of ${r.name} was cancelled after ${done} of ${tasks.length} files; completed files were kept`);
     }
     timings.parse_ms += performance.now() - tp - writeMs;
     const tdel = performance.now();
-    store.transaction(() => {
-      for (const m of gone) store.deleteFile(m.file_id);
-      store.replaceDiagnostics(r.repo_id, repoDiags);
-      report.files_deleted = gone.length;
-      report.duration_ms = Math.round(performance.now() - started);
-      store.upsertRepo({ repo_id: r.repo_id, root: r.root, name: r.name, indexed_at: Date.now(), indexed_commit: git.commit, branch: git.branch,
-        dirty: git.dirty === null ? null : git.dirty ? 1 : 0, nested_repos: JSON.stringify(walked.nested_repos), last_run: JSON.stringify(report) });
-    });
+    report.files_deleted = gone.length;
+    report.duration_ms = Math.round(performance.now() - started);
+    const prev = store.repo(r.repo_id);
+    const dirtyFlag = git.dirty === null ? null : git.dirty ? 1 : 0;
+    const nestedJson = JSON.stringify(walked.nested_repos);
+    const diagJson = JSON.stringify(repoDiags.map(d => [d.path, d.code, d.message]));
+    const changed = force || report.files_parsed > 0 || report.files_deleted > 0 || touched > 0 || dropped > 0 || !prev
+      || prev.indexed_commit !== git.commit || prev.branch !== git.branch || prev.dirty !== dirtyFlag || prev.nested_repos !== nestedJson
+      || JSON.stringify(store.diagnostics(r.repo_id).map(d => [d.path, d.code, d.message])) !== diagJson;
+    if (changed) {
+      store.transaction(() => {
+        for (const m of gone) store.deleteFile(m.file_id);
+        store.replaceDiagnostics(r.repo_id, repoDiags);
+        store.upsertRepo({ repo_id: r.repo_id, root: r.root, name: r.name, indexed_at: Date.now(), indexed_commit: git.commit, branch: git.branch,
+          dirty: dirtyFlag, nested_repos: nestedJson, last_run: JSON.stringify(report) });
+      });
+      this.unsaved = true;
+    }
+    this.lastRuns.set(r.repo_id, report);
     timings.write_ms += writeMs + performance.now() - tdel;
     diagnostics.push(...repoDiags);
     this.vectorCache = null;
@@ -263,6 +283,7 @@ export class Engine {
     const bytes = this.store.export();
     atomicWrite(this.dbPath, bytes);
     this.stamp = fileStamp(this.dbPath);
+    this.unsaved = false;
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -323,7 +344,7 @@ export class Engine {
         repo_id: r.repo_id, path: r.root, name: r.name, indexed: !!row, indexed_at: row?.indexed_at ? new Date(row.indexed_at).toISOString() : null,
         commit: row?.indexed_commit ?? null, branch: row?.branch ?? null, dirty: row?.dirty === null || row?.dirty === undefined ? null : row.dirty === 1,
         file_count: c.files, chunk_count: c.chunks, symbol_count: c.symbols, nested_repositories: nested,
-        last_run: row?.last_run ? JSON.parse(row.last_run) as RepoRunReport : null,
+        last_run: this.lastRuns.get(r.repo_id) ?? (row?.last_run ? JSON.parse(row.last_run) as RepoRunReport : null),
       };
     });
     const indexedAt = repos.map(r => r.indexed_at).filter((x): x is string => !!x).sort().pop() ?? null;

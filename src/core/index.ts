@@ -14,3 +14,4 @@ export { bm25 } from './store/bm25';
 export { STOPWORDS } from './search/search';
 export { tokenize, queryTerms } from './util/tokens';
 export { manifestTools, lmToolName, LM_TOOL_PREFIX } from './tools/manifest';
+export { loadLanguage } from './parse/treesitter';

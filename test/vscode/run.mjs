@@ -106,7 +106,7 @@ mkdirSync(join(userData, 'User'), { recursive: true });
 writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({
   'telemetry.telemetryLevel': 'off', 'update.mode': 'none', 'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false, 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false,
-  'workbench.enableExperiments': false, 'git.enabled': false, 'chat.disableAIFeatures': true,
+  'workbench.enableExperiments': false, 'git.enabled': false,
 }, null, 2));
 for (const d of ['xdg-config', 'xdg-data', 'xdg-cache', 'tmp', 'extensions']) mkdirSync(join(runDir, d));
 
@@ -122,6 +122,7 @@ const env = {
 };
 delete env.NODE_OPTIONS; // e.g. a tsx loader from the caller must not reach Node 24 / the extension host
 delete env.SIGHTLINE_VSCODE_TEST_DIR;
+delete env.SIGHTLINE_CACHE_DIR; // Sightline's index goes to the run folder's XDG_CACHE_HOME, not the caller's cache
 
 const port = await freePort();
 const host = `127.0.0.1:${port}`;
@@ -206,6 +207,7 @@ try {
   say('code-server is up; opening the workbench in headless chromium');
   browser = await chromium.launch({
     executablePath: L.chromium, headless: true,
+    handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false, // our handlers stop code-server too
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });

@@ -7,7 +7,10 @@ import { existsSync } from 'node:fs';
 import { assetPath } from '../assets';
 import { processFile, type FileOutcome, type FileTask } from './process';
 
-interface Slot { worker: Worker; busy: { id: number; resolve: (o: FileOutcome) => void } | null }
+interface Slot { worker: Worker; busy: Map<number, (o: FileOutcome) => void> }
+
+/** Files handed to one worker at a time: a second one keeps it busy while the caller writes results. */
+const PER_WORKER = 2;
 
 export class ParsePool {
   private slots: Slot[] = [];
@@ -23,17 +26,17 @@ export class ParsePool {
 
   private spawn(): Slot {
     const worker = new Worker(assetPath('worker.js'), { resourceLimits: { maxOldGenerationSizeMb: 512 } });
-    const slot: Slot = { worker, busy: null };
+    const slot: Slot = { worker, busy: new Map() };
     worker.on('message', (msg: { id: number; outcome: FileOutcome }) => {
-      const b = slot.busy;
-      slot.busy = null;
-      if (b && b.id === msg.id) b.resolve(msg.outcome);
+      const resolve = slot.busy.get(msg.id);
+      slot.busy.delete(msg.id);
+      resolve?.(msg.outcome);
       this.pump();
     });
     const fail = (why: string) => {
-      const b = slot.busy;
-      slot.busy = null;
-      if (b) b.resolve({ status: 'skipped', diagnostics: [{ code: 'worker_crashed', message: why }] });
+      const pending = [...slot.busy.values()];
+      slot.busy.clear();
+      for (const resolve of pending) resolve({ status: 'skipped', diagnostics: [{ code: 'worker_crashed', message: why }] });
       const i = this.slots.indexOf(slot);
       if (i >= 0 && !this.closed) { this.slots[i] = this.spawn(); this.pump(); }
     };
@@ -49,14 +52,16 @@ export class ParsePool {
   }
 
   private pump(): void {
-    for (const slot of this.slots) {
-      if (slot.busy || !this.queue.length) continue;
-      const job = this.queue.shift()!;
-      slot.busy = { id: job.id, resolve: job.resolve };
-      slot.worker.ref();
-      slot.worker.postMessage({ id: job.id, task: job.task });
+    for (let round = 0; round < PER_WORKER; round++) {
+      for (const slot of this.slots) {
+        if (slot.busy.size > round || !this.queue.length) continue;
+        const job = this.queue.shift()!;
+        slot.busy.set(job.id, job.resolve);
+        slot.worker.ref();
+        slot.worker.postMessage({ id: job.id, task: job.task });
+      }
     }
-    for (const slot of this.slots) if (!slot.busy) slot.worker.unref();
+    for (const slot of this.slots) if (!slot.busy.size) slot.worker.unref();
   }
 
   async close(): Promise<void> {

@@ -4,10 +4,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extractSource, type Extraction } from '../parse/extract';
-import { hashVector } from '../search/hashvec';
+import { hashVectorFromTokens } from '../search/hashvec';
 import { sha1 } from '../util/hash';
-import { ftsText } from '../util/tokens';
-import { chunkId, symbolId, fileNodeId } from '../util/ids';
+import { ftsFromTokens, tokenize } from '../util/tokens';
+import { encodeOccurrences } from '../store/occurrences';
 import type { LanguageId } from '../languages/types';
 import type { FileContent, NewChunk, NewSymbol, NewEdge } from '../store/store';
 
@@ -57,36 +57,33 @@ export async function processFile(task: FileTask): Promise<FileOutcome> {
 
 /** Maps an extraction to store rows with the public ids (`chunk:<repo>:<path>:<symbol_path>`). */
 export function toContent(task: FileTask, hash: string, size: number, ex: Extraction): FileContent {
-  const pathFts = ftsText(task.path.replace(/\.[^./]+$/, ''));
+  const pathTokens = tokenize(task.path.replace(/\.[^./]+$/, ''));
+  const pathFts = ftsFromTokens(pathTokens);
   const chunkOf = new Map<string, string>();
   const chunks: NewChunk[] = ex.chunks.map(c => {
-    const id = chunkId(task.repo_id, task.path, c.key);
-    if (c.symbol_path && !chunkOf.has(c.symbol_path)) chunkOf.set(c.symbol_path, id);
+    if (c.symbol_path && !chunkOf.has(c.symbol_path)) chunkOf.set(c.symbol_path, c.key);
     const nameText = c.symbol_path ?? '';
+    // One tokenisation per field feeds both the full-text row and the hash vector.
+    const nameTokens = tokenize(nameText); const bodyTokens = tokenize(c.text);
     return {
-      chunk_id: id, symbol_path: c.symbol_path, kind: c.kind, start_line: c.start_line, end_line: c.end_line,
+      key: c.key, symbol_path: c.symbol_path, kind: c.kind, start_line: c.start_line, end_line: c.end_line,
       est_tokens: Math.ceil(c.text.length / 4),
-      vec: hashVector({ name: nameText, path: task.path, body: c.text }),
-      fts_name: ftsText(nameText), fts_path: pathFts, fts_body: ftsText(c.text),
+      vec: hashVectorFromTokens(nameTokens, pathTokens, bodyTokens),
+      fts_name: ftsFromTokens(nameTokens), fts_path: pathFts, fts_body: ftsFromTokens(bodyTokens),
     };
   });
-  const fileNode = fileNodeId(task.repo_id, task.path);
   const symbols: NewSymbol[] = [];
   const edges: NewEdge[] = [];
   const parentOf = new Map(ex.definitions.map(d => [d.symbol_path, d.parent_path] as const));
   for (const d of ex.definitions) {
-    const id = symbolId(task.repo_id, task.path, d.symbol_path);
     // A definition nested in a function shares its parent's chunk.
     let owner: string | undefined; let p: string | null = d.symbol_path;
     while (p && !(owner = chunkOf.get(p))) p = parentOf.get(p) ?? null;
-    symbols.push({ symbol_id: id, name: d.name, symbol_path: d.symbol_path, kind: d.kind, start_line: d.start_line, start_col: d.start_col,
-      end_line: d.end_line, end_col: d.end_col, parent_id: d.parent_path ? symbolId(task.repo_id, task.path, d.parent_path) : null, chunk_id: owner ?? null });
-    const parent = d.parent_path ? symbolId(task.repo_id, task.path, d.parent_path) : fileNode;
-    edges.push({ from_id: parent, to_id: id, kind: 'defines', provider: 'tree-sitter', confidence: 1,
-      evidence: `${task.path} defines ${d.kind} ${d.symbol_path} at line ${d.start_line}` });
+    symbols.push({ name: d.name, symbol_path: d.symbol_path, kind: d.kind, start_line: d.start_line, start_col: d.start_col,
+      end_line: d.end_line, end_col: d.end_col, parent_path: d.parent_path, chunk_key: owner ?? null });
   }
   return {
     repo_id: task.repo_id, path: task.path, language: task.language, hash, size, mtime_ms: task.mtime_ms, line_count: ex.line_count,
-    syntax_errors: ex.syntax_errors, chunks, symbols, occurrences: ex.occurrences, edges,
+    syntax_errors: ex.syntax_errors, chunks, symbols, occurrences: encodeOccurrences(ex.occurrences), occurrence_count: ex.occurrences.length, edges,
   };
 }

@@ -13,12 +13,14 @@ export interface VectorFields { name: string; path: string; body: string }
 const FIELD_WEIGHT = { name: 3, path: 1.5, body: 1 } as const;
 
 export function hashVector(fields: VectorFields): Int8Array {
+  return hashVectorFromTokens(tokenize(fields.name), tokenize(fields.path), tokenize(fields.body));
+}
+
+export function hashVectorFromTokens(name: readonly string[], path: readonly string[], body: readonly string[]): Int8Array {
   const acc = new Float32Array(HASH_VECTOR_DIMS);
   const counts = new Map<string, number>();
-  for (const key of ['name', 'path', 'body'] as const) {
-    const w = FIELD_WEIGHT[key];
-    for (const t of tokenize(fields[key])) counts.set(t, (counts.get(t) ?? 0) + w);
-  }
+  const add = (tokens: readonly string[], w: number) => { for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + w); };
+  add(name, FIELD_WEIGHT.name); add(path, FIELD_WEIGHT.path); add(body, FIELD_WEIGHT.body);
   for (const [token, tf] of counts) {
     const h = fnv1a(token);
     const idx = h % HASH_VECTOR_DIMS;

@@ -38,6 +38,21 @@ export function searchTerms(query: string): { term: string; weight: number }[] {
   return (kept.length ? kept : all).slice(0, 64);
 }
 
+/**
+ * Terms found in more than this share of all chunks (a project's own name, `self`, `return`) say almost
+ * nothing about where to look and make every query touch most of the index; they are dropped while
+ * rarer terms remain.
+ */
+export const COMMON_TERM_SHARE = 0.2;
+
+export function pruneCommonTerms(store: Store, terms: { term: string; weight: number }[]): { term: string; weight: number }[] {
+  if (terms.length < 2) return terms;
+  const { total, df } = store.documentFrequencies(terms.map(t => t.term));
+  if (total < 200) return terms; // tiny indexes: every term matters
+  const kept = terms.filter(t => (df.get(t.term) ?? 0) <= total * COMMON_TERM_SHARE);
+  return kept.length ? kept : terms;
+}
+
 export interface VectorIndex { rowids: Int32Array; vectors: Int8Array; files: Int32Array; fileMeta: Map<number, { repo_id: string; language: string }> }
 
 function vectorRank(vi: VectorIndex, query: string, filter: SearchFilter, limit: number): { top: { rowid: number; sim: number }[]; total: number } {
@@ -64,7 +79,7 @@ function vectorRank(vi: VectorIndex, query: string, filter: SearchFilter, limit:
 }
 
 export function searchCode(store: Store, vectors: () => VectorIndex, query: string, opts: { limit: number; offset: number; vector: boolean; filter: SearchFilter }): SearchPage {
-  const weighted = searchTerms(query);
+  const weighted = pruneCommonTerms(store, searchTerms(query));
   const terms = weighted.map(t => t.term);
   if (!terms.length) return { results: [], total: 0, terms };
   const want = opts.offset + opts.limit;

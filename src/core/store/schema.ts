@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -14,29 +14,30 @@ CREATE TABLE repos (
 CREATE TABLE files (
   file_id INTEGER PRIMARY KEY, repo_id TEXT NOT NULL, path TEXT NOT NULL, language TEXT NOT NULL,
   hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, line_count INTEGER NOT NULL,
-  syntax_errors INTEGER NOT NULL DEFAULT 0, indexed_at INTEGER NOT NULL,
+  syntax_errors INTEGER NOT NULL DEFAULT 0, occurrence_count INTEGER NOT NULL DEFAULT 0, indexed_at INTEGER NOT NULL,
   UNIQUE (repo_id, path)
 );
+-- Public ids are derived, never stored: chunk:<repo_id>:<path>:<key>, symbol:<repo_id>:<path>:<symbol_path>
+-- (see util/ids.ts). Storing them would add two large text indexes to every write.
 CREATE TABLE chunks (
-  rowid INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE, file_id INTEGER NOT NULL,
+  rowid INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, key TEXT NOT NULL,
   symbol_path TEXT, kind TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
   est_tokens INTEGER NOT NULL, vec BLOB
 );
 CREATE INDEX chunks_file ON chunks (file_id);
 CREATE VIRTUAL TABLE chunks_fts USING fts4 (name, path, body, tokenize=simple);
 CREATE TABLE symbols (
-  symbol_id TEXT PRIMARY KEY, file_id INTEGER NOT NULL, name TEXT NOT NULL, symbol_path TEXT NOT NULL,
+  rowid INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, name TEXT NOT NULL, symbol_path TEXT NOT NULL,
   kind TEXT NOT NULL, start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER NOT NULL,
-  end_col INTEGER NOT NULL, parent_id TEXT, chunk_id TEXT
-) WITHOUT ROWID;
+  end_col INTEGER NOT NULL, parent_path TEXT, chunk_key TEXT
+);
 CREATE INDEX symbols_file ON symbols (file_id);
 CREATE INDEX symbols_name ON symbols (name);
-CREATE TABLE occurrences (
-  file_id INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL,
-  scope TEXT, receiver TEXT, source TEXT, alias TEXT
-);
-CREATE INDEX occurrences_file ON occurrences (file_id);
-CREATE INDEX occurrences_name ON occurrences (name, kind);
+-- Edges from parsing (defines/contains) are implicit in symbols.parent_path and are not stored here;
+-- this table holds resolved graph edges, one row per (from, to, kind, provider).
+-- Raw occurrences (calls, imports, identifiers, extends/implements), packed per file: graph resolution
+-- reads them a file at a time, and one row per file keeps the index small and the writes cheap.
+CREATE TABLE file_occurrences (file_id INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE edges (
   from_id TEXT NOT NULL, to_id TEXT NOT NULL, kind TEXT NOT NULL, provider TEXT NOT NULL,
   confidence REAL NOT NULL, evidence TEXT NOT NULL, file_id INTEGER,

@@ -7,6 +7,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { assetPath } from '../assets';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 import { bm25 } from './bm25';
+import { decodeOccurrences } from './occurrences';
 
 export interface RepoRow {
   repo_id: string; root: string; name: string; indexed_at: number | null; indexed_commit: string | null;
@@ -19,12 +20,13 @@ export interface ChunkRow {
   start_line: number; end_line: number; est_tokens: number; path: string; language: string; repo_id: string; hash: string;
 }
 export interface NewChunk {
-  chunk_id: string; symbol_path: string | null; kind: string; start_line: number; end_line: number; est_tokens: number;
+  /** symbol_path, `<symbol_path>#N` for a later part, or `<top>#N`: the last segment of the chunk id */
+  key: string; symbol_path: string | null; kind: string; start_line: number; end_line: number; est_tokens: number;
   vec: Int8Array | null; fts_name: string; fts_path: string; fts_body: string;
 }
 export interface NewSymbol {
-  symbol_id: string; name: string; symbol_path: string; kind: string; start_line: number; start_col: number;
-  end_line: number; end_col: number; parent_id: string | null; chunk_id: string | null;
+  name: string; symbol_path: string; kind: string; start_line: number; start_col: number;
+  end_line: number; end_col: number; parent_path: string | null; chunk_key: string | null;
 }
 export interface NewOccurrence { kind: string; name: string; line: number; col: number; scope: string | null; receiver: string | null; source: string | null; alias: string | null }
 export interface NewEdge { from_id: string; to_id: string; kind: string; provider: string; confidence: number; evidence: string }
@@ -32,7 +34,9 @@ export interface Diagnostic { repo_id: string; path: string; code: string; messa
 
 export interface FileContent {
   repo_id: string; path: string; language: string; hash: string; size: number; mtime_ms: number; line_count: number;
-  syntax_errors: number; chunks: NewChunk[]; symbols: NewSymbol[]; occurrences: NewOccurrence[]; edges: NewEdge[];
+  syntax_errors: number; chunks: NewChunk[]; symbols: NewSymbol[];
+  /** raw occurrences, packed by encodeOccurrences (see occurrences.ts) */
+  occurrences: Uint8Array; occurrence_count: number; edges: NewEdge[];
 }
 
 export interface FtsHit { rowid: number; score: number }
@@ -160,11 +164,12 @@ export class Store {
   }
 
   deleteFile(fileId: number): void {
+    this.invalidateStats();
     const rowids = this.all<{ rowid: number }>('SELECT rowid FROM chunks WHERE file_id = ?', [fileId]);
     for (const r of rowids) this.exec('DELETE FROM chunks_fts WHERE docid = ?', [r.rowid]);
     this.exec('DELETE FROM chunks WHERE file_id = ?', [fileId]);
     this.exec('DELETE FROM symbols WHERE file_id = ?', [fileId]);
-    this.exec('DELETE FROM occurrences WHERE file_id = ?', [fileId]);
+    this.exec('DELETE FROM file_occurrences WHERE file_id = ?', [fileId]);
     this.exec('DELETE FROM edges WHERE file_id = ?', [fileId]);
     this.exec('DELETE FROM files WHERE file_id = ?', [fileId]);
   }
@@ -176,24 +181,26 @@ export class Store {
   }
 
   /** Replaces everything stored for one file with its new content. Call inside a transaction. */
+  private invalidateStats(): void { this.dfCache.clear(); this.chunkTotal = null; }
+
   writeFile(f: FileContent, existing: FileMeta | undefined): number {
+    this.invalidateStats();
     if (existing) this.deleteFile(existing.file_id);
-    this.exec(`INSERT INTO files (repo_id, path, language, hash, size, mtime_ms, line_count, syntax_errors, indexed_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [f.repo_id, f.path, f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, Date.now()]);
+    this.exec(`INSERT INTO files (repo_id, path, language, hash, size, mtime_ms, line_count, syntax_errors, occurrence_count, indexed_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [f.repo_id, f.path, f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now()]);
     const fileId = this.one<{ id: number }>('SELECT last_insert_rowid() AS id')!.id;
-    const insChunk = this.stmt(`INSERT INTO chunks (chunk_id, file_id, symbol_path, kind, start_line, end_line, est_tokens, vec)
+    const insChunk = this.stmt(`INSERT INTO chunks (key, file_id, symbol_path, kind, start_line, end_line, est_tokens, vec)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
     const insFts = this.stmt('INSERT INTO chunks_fts (docid, name, path, body) VALUES (last_insert_rowid(), ?, ?, ?)');
     for (const c of f.chunks) {
-      insChunk.run([c.chunk_id, fileId, c.symbol_path, c.kind, c.start_line, c.end_line, c.est_tokens,
+      insChunk.run([c.key, fileId, c.symbol_path, c.kind, c.start_line, c.end_line, c.est_tokens,
         c.vec ? new Uint8Array(c.vec.buffer, c.vec.byteOffset, c.vec.byteLength) : null]);
       insFts.run([c.fts_name, c.fts_path, c.fts_body]);
     }
-    const insSym = this.stmt(`INSERT OR REPLACE INTO symbols (symbol_id, file_id, name, symbol_path, kind, start_line, start_col, end_line, end_col, parent_id, chunk_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    for (const s of f.symbols) insSym.run([s.symbol_id, fileId, s.name, s.symbol_path, s.kind, s.start_line, s.start_col, s.end_line, s.end_col, s.parent_id, s.chunk_id]);
-    const insOcc = this.stmt('INSERT INTO occurrences (file_id, kind, name, line, col, scope, receiver, source, alias) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    for (const o of f.occurrences) insOcc.run([fileId, o.kind, o.name, o.line, o.col, o.scope, o.receiver, o.source, o.alias]);
+    const insSym = this.stmt(`INSERT INTO symbols (file_id, name, symbol_path, kind, start_line, start_col, end_line, end_col, parent_path, chunk_key)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    for (const s of f.symbols) insSym.run([fileId, s.name, s.symbol_path, s.kind, s.start_line, s.start_col, s.end_line, s.end_col, s.parent_path, s.chunk_key]);
+    if (f.occurrence_count) this.stmt('INSERT INTO file_occurrences (file_id, data) VALUES (?, ?)').run([fileId, f.occurrences]);
     const insEdge = this.stmt(`INSERT OR REPLACE INTO edges (from_id, to_id, kind, provider, confidence, evidence, file_id) VALUES (?, ?, ?, ?, ?, ?, ?)`);
     for (const e of f.edges) insEdge.run([e.from_id, e.to_id, e.kind, e.provider, e.confidence, e.evidence, fileId]);
     return fileId;
@@ -217,19 +224,29 @@ export class Store {
       files: n(`SELECT count(*) AS n FROM files f${where}`),
       chunks: n(`SELECT count(*) AS n FROM chunks c JOIN files f USING (file_id)${where}`),
       symbols: n(`SELECT count(*) AS n FROM symbols s JOIN files f USING (file_id)${where}`),
-      edges: n(`SELECT count(*) AS n FROM edges e JOIN files f USING (file_id)${where}`),
-      occurrences: n(`SELECT count(*) AS n FROM occurrences o JOIN files f USING (file_id)${where}`),
+      // defines edges are implicit: one per symbol (from its parent definition or its file)
+      edges: n(`SELECT count(*) AS n FROM edges e JOIN files f USING (file_id)${where}`) + n(`SELECT count(*) AS n FROM symbols s JOIN files f USING (file_id)${where}`),
+      occurrences: n(`SELECT coalesce(sum(occurrence_count), 0) AS n FROM files f${where}`),
     };
   }
   languageCounts(): { language: string; files: number; lines: number }[] {
     return this.all('SELECT language, count(*) AS files, sum(line_count) AS lines FROM files GROUP BY language ORDER BY files DESC');
   }
 
-  private static readonly CHUNK_COLS = `c.rowid AS rowid, c.chunk_id AS chunk_id, c.file_id AS file_id, c.symbol_path AS symbol_path, c.kind AS kind,
+  private static readonly CHUNK_COLS = `c.rowid AS rowid, 'chunk:' || f.repo_id || ':' || f.path || ':' || c.key AS chunk_id, c.file_id AS file_id, c.symbol_path AS symbol_path, c.kind AS kind,
     c.start_line AS start_line, c.end_line AS end_line, c.est_tokens AS est_tokens, f.path AS path, f.language AS language, f.repo_id AS repo_id, f.hash AS hash`;
 
+  /** Resolves a public chunk id (`chunk:<repo_id>:<path>:<key>`); a path or key may itself contain ':'. */
   chunkById(chunkId: string): ChunkRow | undefined {
-    return this.one<ChunkRow>(`SELECT ${Store.CHUNK_COLS} FROM chunks c JOIN files f USING (file_id) WHERE c.chunk_id = ?`, [chunkId]);
+    const m = /^chunk:([^:]+):(.+)$/.exec(chunkId);
+    if (!m) return undefined;
+    const [, repoId, rest] = m as unknown as [string, string, string];
+    for (let i = rest.indexOf(':'); i > 0; i = rest.indexOf(':', i + 1)) {
+      const row = this.one<ChunkRow>(`SELECT ${Store.CHUNK_COLS} FROM files f JOIN chunks c USING (file_id) WHERE f.repo_id = ? AND f.path = ? AND c.key = ?`,
+        [repoId, rest.slice(0, i), rest.slice(i + 1)]);
+      if (row) return row;
+    }
+    return undefined;
   }
   chunksByRowids(rowids: number[]): Map<number, ChunkRow> {
     const m = new Map<number, ChunkRow>();
@@ -257,17 +274,31 @@ export class Store {
       if (filter.repo_id) { conds.push('f.repo_id = ?'); params.push(filter.repo_id); }
       if (filter.language) { conds.push('f.language = ?'); params.push(filter.language); }
     }
-    const rows = this.all<{ rowid: number; score: number }>(
+    const where = conds.join(' AND ');
+    const hits = this.all<{ rowid: number; score: number }>(
       `SELECT chunks_fts.docid AS rowid, bm25(matchinfo(chunks_fts, 'pcnalx'), ?, ?, ?, ?) AS score FROM chunks_fts${join}
-       WHERE ${conds.join(' AND ')} ORDER BY score DESC, chunks_fts.docid ASC`, [...weights, termWeights.join(','), ...params]);
-    return { hits: rows.slice(0, limit), total: rows.length };
+       WHERE ${where} ORDER BY score DESC, chunks_fts.docid ASC LIMIT ?`, [...weights, termWeights.join(','), ...params, limit]);
+    const total = hits.length < limit ? hits.length : this.one<{ n: number }>(`SELECT count(*) AS n FROM chunks_fts${join} WHERE ${where}`, params)!.n;
+    return { hits, total };
   }
 
-  /** Document frequency of each term in the full-text index (used to drop terms that match almost everything). */
-  termDocFrequency(terms: string[]): Map<string, number> {
-    const m = new Map<string, number>();
-    for (const t of terms) m.set(t, this.one<{ n: number }>('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?', [t])?.n ?? 0);
-    return m;
+  private dfCache = new Map<string, number>();
+  private chunkTotal: number | null = null;
+
+  /** Number of chunks, and of chunks containing each term (cached until the next write). */
+  documentFrequencies(terms: string[]): { total: number; df: Map<string, number> } {
+    this.chunkTotal ??= this.one<{ n: number }>('SELECT count(*) AS n FROM chunks')!.n;
+    const df = new Map<string, number>();
+    for (const t of terms) {
+      let n = this.dfCache.get(t);
+      if (n === undefined) {
+        n = this.one<{ n: number }>('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?', [t])?.n ?? 0;
+        if (this.dfCache.size > 5000) this.dfCache.clear();
+        this.dfCache.set(t, n);
+      }
+      df.set(t, n);
+    }
+    return { total: this.chunkTotal, df };
   }
 
   /** All chunk vectors, packed, with their rowids (for brute-force vector search). */
@@ -294,7 +325,10 @@ export class Store {
     return m;
   }
 
-  symbolsForChunk(chunkId: string): { symbol_id: string } | undefined {
-    return this.one('SELECT symbol_id FROM symbols WHERE chunk_id = ? LIMIT 1', [chunkId]);
+  /** Raw occurrences of one file (decoded). */
+  occurrences(fileId: number): NewOccurrence[] {
+    const row = this.one<{ data: Uint8Array }>('SELECT data FROM file_occurrences WHERE file_id = ?', [fileId]);
+    return row ? decodeOccurrences(row.data) : [];
   }
+
 }

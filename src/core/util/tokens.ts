@@ -34,8 +34,14 @@ export function tokenize(text: string, out: string[] = []): string[] {
 
 /** Text for an FTS4 column (simple tokenizer): tokens joined by spaces. `_` is kept inside a token by our splitter only. */
 export function ftsText(text: string): string {
-  // The FTS4 simple tokenizer treats `_` as a separator, so encode snake_case wholes without it.
-  return tokenize(text).map(t => t.replace(/[_$]/g, '')).join(' ');
+  return ftsFromTokens(tokenize(text));
+}
+
+/** The FTS4 simple tokenizer treats `_` as a separator, so snake_case wholes are written without it. */
+export function ftsFromTokens(tokens: readonly string[]): string {
+  let out = '';
+  for (const t of tokens) { const v = t.includes('_') || t.includes('$') ? t.replace(/[_$]/g, '') : t; out += out ? ` ${v}` : v; }
+  return out;
 }
 
 /** Query terms: distinct FTS-safe tokens in the order they appear. */
