@@ -17,6 +17,8 @@ export interface SightlineApi {
   whenIndexed(): Promise<void>;
   scheduler: IndexScheduler;
   activationMs: number;
+  /** whether VS Code chat currently gets the language-model tools (false in `mcp` mode or once VS Code runs our MCP server) */
+  lmToolsEnabled(): boolean;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<SightlineApi> {
@@ -37,7 +39,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   // progress messages and cancellation, no second engine process). When VS Code starts the listed MCP
   // server, the language-model tools step aside so the agent never sees every tool twice.
   let mcpStarted = false;
-  const updateToolContext = () => vscode.commands.executeCommand('setContext', 'sightline.lmToolsEnabled', cfg.toolSurface === 'languageModelTools' && !mcpStarted);
+  const lmToolsEnabled = () => cfg.toolSurface === 'languageModelTools' && !mcpStarted;
+  const updateToolContext = () => vscode.commands.executeCommand('setContext', 'sightline.lmToolsEnabled', lmToolsEnabled());
   void updateToolContext();
   context.subscriptions.push(...registerLanguageModelTools(engine));
   const mcp = new McpProvider(() => engine.mcpScript, args, () => cfg.mcpServerListed);
@@ -106,7 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   }
   const activationMs = Date.now() - t0;
   log.info(`activated in ${activationMs} ms`);
-  return { call: engine.call.bind(engine), whenIndexed: () => scheduler.runNow(), scheduler, activationMs };
+  return { call: engine.call.bind(engine), whenIndexed: () => scheduler.runNow(), scheduler, activationMs, lmToolsEnabled };
 }
 
 export function deactivate(): void { /* disposables in context.subscriptions release everything */ }

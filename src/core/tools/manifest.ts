@@ -30,8 +30,6 @@ export function manifestTools(): { languageModelTools: Record<string, unknown>[]
   }));
   const languageModelToolSets = [{
     name: 'sightline',
-    referenceName: 'sightline',
-    displayName: 'Sightline',
     description: 'Where to look and what is at stake: workspace search, chunks and index status from the Sightline index.',
     icon: '$(telescope)',
     tools: languageModelTools.map(t => t.name),

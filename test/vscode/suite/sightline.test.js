@@ -1,0 +1,150 @@
+// Sightline inside a real VS Code: background index, language-model tools, the MCP server definition,
+// freshness after an edit, and the commands. Runs in the extension host (test/vscode/run.mjs).
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+
+const EXTENSION_ID = 'sightline.sightline';
+const SOURCE = /\.(ts|tsx|js|mjs|cjs|jsx|py|pyi|java|rs|go|c|h|cc|cpp|hpp|cs|rb|php)$/;
+
+async function until(what, fn, ms = 60000, step = 250) {
+  const end = Date.now() + ms;
+  let last;
+  for (;;) {
+    last = await fn();
+    if (last) return last;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise(r => setTimeout(r, step));
+  }
+}
+
+function sourceFiles(dir, rel = '') {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+    const p = path.join(dir, e.name); const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...sourceFiles(p, r)); else if (SOURCE.test(e.name)) out.push(r);
+  }
+  return out;
+}
+
+const text = result => result.content.map(p => (p && typeof p.value === 'string' ? p.value : '')).join('');
+
+describe('Sightline in VS Code', function () {
+  this.timeout(180000);
+  let api;
+  let root;
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, 'extension not loaded');
+    await until('activation', () => ext.isActive, 60000);
+    api = ext.exports;
+    root = vscode.workspace.workspaceFolders[0].uri.fsPath;
+    await api.whenIndexed();
+    await until('first index run', () => api.scheduler.snapshot.phase === 'ready' && api.scheduler.snapshot.runs > 0, 120000);
+  });
+
+  it('indexes the workspace in the background; index_status counts match the fixture', async () => {
+    const r = await api.call('index_status', {});
+    assert.ok(r.ok, JSON.stringify(r.error));
+    const expected = sourceFiles(root);
+    assert.equal(r.data.file_count, expected.length, `indexed ${r.data.file_count}, fixture has ${expected.join(', ')}`);
+    const langs = Object.fromEntries(r.data.languages.map(l => [l.language, l.files]));
+    assert.equal(langs.typescript, expected.filter(f => f.endsWith('.ts')).length);
+    assert.equal(langs.python, expected.filter(f => f.endsWith('.py')).length);
+    assert.equal(langs.go, expected.filter(f => f.endsWith('.go')).length);
+    assert.ok(r.data.symbol_count > 10);
+    console.log(`activation ${api.activationMs} ms; first index: ${JSON.stringify(api.scheduler.snapshot.lastReport && api.scheduler.snapshot.lastReport.timings)}`);
+  });
+
+  it('contributes every registry tool as a language-model tool', () => {
+    const names = vscode.lm.tools.map(t => t.name);
+    for (const n of ['sightline_index_repo', 'sightline_search_code', 'sightline_vector_search', 'sightline_get_chunk', 'sightline_index_status']) {
+      assert.ok(names.includes(n), `${n} missing from vscode.lm.tools (${names.filter(x => x.startsWith('sightline')).join(', ')})`);
+    }
+  });
+
+  it('every tool answers through vscode.lm.invokeTool', async () => {
+    const invoke = (name, input, extra = {}) => vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined, ...extra });
+    const search = text(await invoke('sightline_search_code', { query: 'place order reserve inventory', limit: 5 }));
+    assert.match(search, /src\/orders\.ts/);
+    assert.match(search, /placeOrder/);
+    const chunkId = /chunk `(chunk:[^`]+placeOrder)`/.exec(search);
+    assert.ok(chunkId, search);
+    const chunk = text(await invoke('sightline_get_chunk', { chunk_id: chunkId[1] }));
+    assert.match(chunk, /export function placeOrder\(order: Order, inventory: Inventory\)/);
+    const vec = text(await invoke('sightline_vector_search', { query: 'price tier discount quantity' }));
+    assert.match(vec, /python\/pricing\.py/);
+    const status = text(await invoke('sightline_index_status', {}));
+    assert.match(status, /\*\*index_status\*\* \d+ files/);
+    const index = text(await invoke('sightline_index_repo', {}));
+    assert.match(index, /\*\*index_repo\*\* done/);
+    const bad = text(await invoke('sightline_search_code', { query: 'x', limit: 'ten' }));
+    assert.match(bad, /invalid_arguments/);
+  });
+
+  it('sizes Markdown to the caller\'s token budget', async () => {
+    const full = text(await vscode.lm.invokeTool('sightline_search_code', { input: { query: 'order money inventory price', limit: 20 }, toolInvocationToken: undefined }));
+    const small = text(await vscode.lm.invokeTool('sightline_search_code', {
+      input: { query: 'order money inventory price', limit: 20 }, toolInvocationToken: undefined,
+      tokenizationOptions: { tokenBudget: 120, countTokens: async s => Math.ceil(s.length / 4) },
+    }));
+    assert.ok(small.length < full.length, `budgeted ${small.length} chars vs ${full.length}`);
+    assert.match(small, /left out to fit the token budget/);
+  });
+
+  it('reflects an edit saved through WorkspaceEdit in search_code within the debounce', async () => {
+    const uri = vscode.Uri.file(path.join(root, 'src', 'money.ts'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(doc.lineCount, 0), '\nexport function convertCurrencyWithFreshRates(amount: number): number {\n  return amount * 1.5;\n}\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await doc.save());
+    const t0 = Date.now();
+    const hit = await until('the new function in search_code', async () => {
+      const r = await api.call('search_code', { query: 'convertCurrencyWithFreshRates', limit: 3 });
+      return r.ok && r.data.results.find(h => h.symbol_path === 'convertCurrencyWithFreshRates');
+    }, 15000, 200);
+    assert.equal(hit.path, 'src/money.ts');
+    console.log(`edit visible in search after ${Date.now() - t0} ms`);
+  });
+
+  it('commands: status, programmatic search, reindex, copy MCP configuration', async () => {
+    const commands = await vscode.commands.getCommands(true);
+    for (const c of ['sightline.reindex', 'sightline.showStatus', 'sightline.search', 'sightline.copyMcpConfig', 'sightline.showLog']) assert.ok(commands.includes(c), c);
+    const status = await vscode.commands.executeCommand('sightline.showStatus', { silent: true });
+    assert.ok(status.file_count > 0);
+    const results = await vscode.commands.executeCommand('sightline.search', 'orderTotal');
+    assert.equal(results[0].symbol_path, 'orderTotal');
+    const snap = await vscode.commands.executeCommand('sightline.reindex');
+    assert.equal(snap.phase, 'ready');
+    const cfg = JSON.parse(await vscode.commands.executeCommand('sightline.copyMcpConfig'));
+    const entry = cfg.mcpServers.sightline;
+    assert.equal(entry.command, 'node');
+    assert.ok(entry.args[0].endsWith(path.join('dist', 'mcp.js')) && fs.existsSync(entry.args[0]));
+    assert.ok(entry.args.includes('--workspace') && entry.args.includes(root));
+  });
+
+  it('VS Code starts the Sightline MCP server from our provider; its tools answer like the language-model tools', async () => {
+    const lmAnswer = text(await vscode.lm.invokeTool('sightline_search_code', { input: { query: 'orderTotal', limit: 3 }, toolInvocationToken: undefined }));
+    const lmChunks = [...lmAnswer.matchAll(/chunk `([^`]+)`/g)].map(m => m[1]);
+    assert.equal(lmChunks.length, 3);
+    assert.equal(api.lmToolsEnabled(), true, 'by default VS Code chat gets the language-model tools');
+    await vscode.commands.executeCommand('workbench.mcp.startServer', `${EXTENSION_ID}/Sightline`, { waitForLiveTools: true });
+    const mcpTool = await until('MCP tools in vscode.lm.tools', () => vscode.lm.tools.find(t => /search_code$/.test(t.name) && t.name !== 'sightline_search_code'), 60000);
+    assert.ok(mcpTool.tags.includes('mcp') || /^mcp_/.test(mcpTool.name), `${mcpTool.name} comes from MCP`);
+    const mcpAnswer = text(await vscode.lm.invokeTool(mcpTool.name, { input: { query: 'orderTotal', limit: 3 }, toolInvocationToken: undefined }));
+    // VS Code hands the model the structured result of an MCP tool with an output schema: the same answer as JSON.
+    const data = JSON.parse(mcpAnswer);
+    assert.deepEqual(data.results.map(r => r.chunk_id), lmChunks);
+    assert.equal(data.total, Number(/— (\d+) match/.exec(lmAnswer)[1]));
+    // The agent must not see every tool twice: once VS Code runs our server, the language-model tools
+    // step aside (their `when` clause reads this context key).
+    assert.equal(api.lmToolsEnabled(), false);
+    const visible = vscode.lm.tools.filter(t => /search_code$/.test(t.name)).map(t => t.name);
+    console.log(`search_code tools in vscode.lm.tools after the MCP start: ${visible.join(', ')}`);
+  });
+});
