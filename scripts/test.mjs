@@ -43,8 +43,8 @@ if (build.code === 0) {
   record(conf, conf.code === 0 ? cp : 0, conf.code === 0 ? 0 : 1);
 
   if (!skipVscode) {
-    const host = await run('vscode extension host', process.execPath, ['test/vscode/run.mjs']);
-    const m = /(\d+) passed, (\d+) failed/.exec(host.out);
+    const host = await run('vscode extension host', process.execPath, ['test/vscode/all.mjs']);
+    const m = /vscode: (\d+) passed, (\d+) failed/.exec(host.out);
     record(host, m ? Number(m[1]) : 0, m ? Number(m[2]) + (host.code !== 0 && Number(m[2]) === 0 ? 1 : 0) : (host.code === 0 ? 0 : 1));
   }
 }

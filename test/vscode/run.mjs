@@ -4,6 +4,7 @@
 // extension under development. Installs what it needs first (see setup.mjs; cached outside the clone).
 //
 // usage: node test/vscode/run.mjs [--workspace DIR] [--ext DIR]... [--grep PATTERN] [--timeout-ms N] [--keep]
+//        [--phase main|restart|vsix|bench] [--run-dir KEPT_RUN_DIR] [--setting KEY=JSON]... [--screenshot FILE] [--vsix FILE]
 //   --workspace DIR  folder to open (default: a fresh temp copy of test/vscode-fixtures/workspace)
 //   --ext DIR        an extra extension to load next to Sightline (test-only helpers); repeatable
 //   --grep PATTERN   only run tests whose full title matches (mocha grep)
@@ -11,8 +12,8 @@
 //   --keep           keep the run folder (logs, user data) even when everything passed
 // Prints the extension host's console output, then a last line `N passed, N failed`.
 // Exit code: the extension host's (0 = all tests passed); 1 on a harness error, 2 on a usage error.
-import { spawn } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -33,7 +34,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const o = { exts: [], workspace: undefined, grep: undefined, timeoutMs: 600000, keep: false };
+  const o = { exts: [], workspace: undefined, grep: undefined, timeoutMs: 600000, keep: false, phase: 'main', runDir: undefined, settings: {}, screenshot: undefined, vsix: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => { const v = argv[++i]; if (v === undefined) usage(`${a} needs a value`); return v; };
@@ -42,11 +43,18 @@ function parseArgs(argv) {
     else if (a === '--grep') o.grep = value();
     else if (a === '--timeout-ms') { o.timeoutMs = Number(value()); if (!(o.timeoutMs > 0)) usage('--timeout-ms needs a positive number'); }
     else if (a === '--keep') o.keep = true;
+    else if (a === '--phase') o.phase = value();
+    else if (a === '--run-dir') { o.runDir = resolve(value()); o.keep = true; }
+    else if (a === '--setting') { const v = value(); const i = v.indexOf('='); if (i < 1) usage('--setting needs KEY=JSON'); try { o.settings[v.slice(0, i)] = JSON.parse(v.slice(i + 1)); } catch { o.settings[v.slice(0, i)] = v.slice(i + 1); } }
+    else if (a === '--screenshot') o.screenshot = resolve(value());
+    else if (a === '--vsix') o.vsix = resolve(value());
     else if (a === '--help' || a === '-h') usage();
     else usage(`unknown argument: ${a}`);
   }
   for (const e of o.exts) if (!existsSync(join(e, 'package.json'))) usage(`--ext ${e}: no package.json there`);
   if (o.workspace && !existsSync(o.workspace)) usage(`--workspace ${o.workspace} does not exist`);
+  if (o.runDir && !existsSync(join(o.runDir, 'user-data'))) usage(`--run-dir ${o.runDir} is not a kept run folder`);
+  if (o.vsix && !existsSync(o.vsix)) usage(`--vsix ${o.vsix} does not exist`);
   return o;
 }
 
@@ -93,9 +101,12 @@ async function waitHealthy(url, ms, server) {
 const L = await ensureSetup().catch((e) => { console.error(`error: setup failed: ${e.message}`); process.exit(1); });
 const { chromium } = createRequire(join(L.dir, 'driver', 'package.json'))('playwright-core');
 
-const runDir = realpathSync(mkdtempSync(join(tmpdir(), 'sightline-vscode-')));
-const resultsFile = join(runDir, 'results.json');
-let workspace = opts.workspace;
+// --run-dir reuses a kept run folder: the same workspace, user data and index cache, i.e. an editor
+// restart on the same machine (the `restart` phase proves nothing is re-parsed).
+const reuse = !!opts.runDir;
+const runDir = reuse ? opts.runDir : realpathSync(mkdtempSync(join(tmpdir(), 'sightline-vscode-')));
+const resultsFile = join(runDir, `results-${opts.phase}.json`);
+let workspace = opts.workspace ?? (reuse && existsSync(join(runDir, 'workspace')) ? join(runDir, 'workspace') : undefined);
 if (!workspace) {
   workspace = join(runDir, 'workspace');
   cpSync(FIXTURE, workspace, { recursive: true });
@@ -106,9 +117,9 @@ mkdirSync(join(userData, 'User'), { recursive: true });
 writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({
   'telemetry.telemetryLevel': 'off', 'update.mode': 'none', 'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false, 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false,
-  'workbench.enableExperiments': false, 'git.enabled': false,
+  'workbench.enableExperiments': false, 'git.enabled': false, ...opts.settings,
 }, null, 2));
-for (const d of ['xdg-config', 'xdg-data', 'xdg-cache', 'tmp', 'extensions']) mkdirSync(join(runDir, d));
+for (const d of ['xdg-config', 'xdg-data', 'xdg-cache', 'tmp', 'extensions']) mkdirSync(join(runDir, d), { recursive: true });
 
 const env = {
   ...process.env,
@@ -119,10 +130,20 @@ const env = {
   SIGHTLINE_VSCODE_GREP: opts.grep ?? '',
   SIGHTLINE_VSCODE_REPO: ROOT,
   SIGHTLINE_VSCODE_FIXTURE: opts.workspace ? '0' : '1', // the workspace is a copy of test/vscode-fixtures/workspace
+  SIGHTLINE_VSCODE_PHASE: opts.phase,
+  SIGHTLINE_VSCODE_VSIX: opts.vsix ?? '',
 };
 delete env.NODE_OPTIONS; // e.g. a tsx loader from the caller must not reach Node 24 / the extension host
 delete env.SIGHTLINE_VSCODE_TEST_DIR;
 delete env.SIGHTLINE_CACHE_DIR; // Sightline's index goes to the run folder's XDG_CACHE_HOME, not the caller's cache
+
+if (opts.vsix) {
+  // The packaged extension, installed the way a user installs it; the development path is then only a
+  // probe extension that carries no code of ours.
+  const r = spawnSync(L.node, [L.entry, '--user-data-dir', userData, '--extensions-dir', join(runDir, 'extensions'), '--install-extension', opts.vsix], { env, encoding: 'utf8' });
+  say(`installed ${basename(opts.vsix)} (${(statSync(opts.vsix).size / 1024 / 1024).toFixed(2)} MB): ${(r.stdout || '').trim().split('\n').pop()}`);
+  if (r.status !== 0) { console.error(r.stderr); console.log('0 passed, 1 failed'); process.exit(1); }
+}
 
 const port = await freePort();
 const host = `127.0.0.1:${port}`;
@@ -145,6 +166,7 @@ say(`code-server pid ${server.pid} on ${host}; run folder ${runDir}`);
  * extensions, the one development path is a folder of links to Sightline and to each of them.
  */
 function devExtensionsLocation() {
+  if (opts.vsix) return join(here, 'probe-extension');
   if (!opts.exts.length) return ROOT;
   const dir = join(runDir, 'dev-extensions');
   mkdirSync(dir);
@@ -222,6 +244,11 @@ try {
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const text = Array.isArray(args) ? format(...args) : String(args);
     hostLog.write(`[${type}] ${text}\n`);
+    if (opts.screenshot && text.includes('[sightline-screenshot]')) {
+      // The suite asks for the picture while the extension host is still alive (status bar, views).
+      page.screenshot({ path: opts.screenshot }).then(() => say(`screenshot written to ${opts.screenshot}`), e => say(`screenshot failed: ${e.message}`));
+      return;
+    }
     if (isNoise(text)) return;
     const shown = text.split('\n').filter(l => !isNoise(l)).join('\n');
     if (shown.trim()) console.log(shown);
@@ -238,6 +265,7 @@ try {
   say(`workbench loaded (${opts.exts.length + 1} development extension(s)); running the suite in the extension host`);
   code = await Promise.race([hostExited, broken]);
   say(`extension host finished with exit code ${code}`);
+
 } catch (e) {
   reason = e.message;
   if (!stopping) console.error(`error: ${e.stack || e.message}`); // else: the timeout or a signal closed the browser

@@ -16,7 +16,11 @@ exports.run = async function run() {
   const Mocha = await loadMocha();
   const mocha = new Mocha({ ui: 'bdd', timeout: 120000, color: false, reporter: 'spec', forbidOnly: !!process.env.CI });
   if (process.env.SIGHTLINE_VSCODE_GREP) mocha.grep(process.env.SIGHTLINE_VSCODE_GREP);
-  const files = fs.readdirSync(__dirname).filter(f => f.endsWith('.test.js')).sort();
+  // Phase `main` runs every *.test.js except the phase-*.test.js files; phase X runs phase-X.test.js
+  // (restart: a second editor start on the same index; vsix: the packaged extension; bench: measurements).
+  const phase = process.env.SIGHTLINE_VSCODE_PHASE || 'main';
+  const files = fs.readdirSync(__dirname).filter(f => f.endsWith('.test.js'))
+    .filter(f => (phase === 'main' ? !f.startsWith('phase-') : f === `phase-${phase}.test.js`)).sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
 
   const records = new Map(); // test or hook -> { title, state, durationMs?, error? }

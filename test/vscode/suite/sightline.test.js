@@ -147,4 +147,16 @@ describe('Sightline in VS Code', function () {
     const visible = vscode.lm.tools.filter(t => /search_code$/.test(t.name)).map(t => t.name);
     console.log(`search_code tools in vscode.lm.tools after the MCP start: ${visible.join(', ')}`);
   });
+
+  it('shows the Sightline view and status bar item (the README screenshot is taken here)', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.view.extension.sightline');
+    const uri = vscode.Uri.file(path.join(root, 'src', 'orders.ts'));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+    await vscode.commands.executeCommand('workbench.view.extension.sightline');
+    assert.equal(api.scheduler.snapshot.phase, 'ready');
+    await new Promise(r => setTimeout(r, 1500));
+    console.log('[sightline-screenshot]');
+    await new Promise(r => setTimeout(r, 2500));
+  });
 });
