@@ -86,6 +86,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
       return text;
     }),
     vscode.commands.registerCommand('sightline.showLog', () => log.show(true)),
+    // Health check (not in the palette): answers from the extension host at once, whatever the engine is doing.
+    vscode.commands.registerCommand('sightline.ping', () => scheduler.snapshot.phase),
   );
 
   const reconfigure = async () => {

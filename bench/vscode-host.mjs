@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// Sightline inside a real VS Code extension host on a large workspace: activation time, first index
+// time (in the background), and the p95 of a command round trip in the extension host while the first
+// index runs (target < 50 ms). Uses the test harness (test/vscode/run.mjs, phase `bench`).
+// usage: npm run bench:vscode [-- --workspace DIR]   (default: the 100k+-line repository of bench/run.mjs)
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const i = args.indexOf('--workspace');
+const workspace = resolve(i >= 0 ? args[i + 1] : process.env.SIGHTLINE_BENCH_REPO ?? join(here, '..', '..', 'benchdata', 'sqlalchemy'));
+if (!existsSync(workspace)) { console.error(`bench:vscode: workspace ${workspace} not found (see bench/README.md)`); process.exit(2); }
+const r = spawnSync(process.execPath, [join(here, '..', 'test', 'vscode', 'run.mjs'), '--phase', 'bench', '--workspace', workspace, '--timeout-ms', '1200000'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+process.stdout.write(r.stdout.split('\n').filter(l => /\[bench\]|passed|failed|error/i.test(l)).join('\n') + '\n');
+const m = /\[bench\] (\{.*\})/.exec(r.stdout);
+if (!m) { console.error('no measurement was reported'); process.exit(1); }
+const d = JSON.parse(m[1]);
+console.log('\n| workspace | files | lines | activation | first index (background) | command round trip during indexing p50 / p95 / max | samples |');
+console.log('| --- | --- | --- | --- | --- | --- | --- |');
+console.log(`| ${workspace.split('/').pop()} | ${d.files} | ${d.lines.toLocaleString('en')} | ${d.activation_ms} ms | ${(d.first_index_ms / 1000).toFixed(1)} s | ${d.rtt_p50_ms} / ${d.rtt_p95_ms} / ${d.rtt_max_ms} ms | ${d.samples} |`);
+console.log(`${d.rtt_p95_ms < 50 ? 'PASS' : 'FAIL'}: command round trip p95 ${d.rtt_p95_ms} ms during indexing (target < 50 ms)`);
+process.exit(r.status ?? 1);
