@@ -95,6 +95,17 @@ describe('indexing', () => {
     assert.equal((await e.status()).file_count, 3);
   });
 
+  it('keeps the parse diagnostics of files that an incremental run does not parse again', async () => {
+    const ws = make({ 'broken.ts': 'export function ok() { return 1 }\nclass {{{ nope(\n', 'fine.ts': 'export const A = 1;\n' });
+    const e = await open(ws); cleanup.push(() => e.close());
+    await e.index();
+    assert.deepEqual(e.diagnostics().map(d => [d.path, d.code]), [['broken.ts', 'syntax_errors']]);
+    ws.write('fine.ts', 'export const B = 2;\n');
+    const r = await e.index();
+    assert.equal(r.totals.files_parsed, 1);
+    assert.deepEqual(e.diagnostics().map(d => [d.path, d.code]), [['broken.ts', 'syntax_errors']]);
+  });
+
   it('is incremental by content hash: unchanged files are not re-parsed, edits and deletions are applied', async () => {
     const ws = make(SAMPLE_FILES);
     const e = await open(ws); cleanup.push(() => e.close());

@@ -47,6 +47,9 @@ export interface IndexReport {
 
 export interface Root { repo_id: string; root: string; name: string }
 
+/** Diagnostics that come from parsing a file's content (the others come from the walk, every run). */
+const PARSE_DIAGNOSTICS = new Set(['syntax_errors', 'invalid_utf8']);
+
 export class Engine {
   private store!: Store;
   private stamp: string | null = null;
@@ -183,10 +186,12 @@ export class Engine {
 
     const seen = new Set<string>();
     const tasks: FileTask[] = [];
+    // Parse diagnostics of files that are not parsed again this run carry over from the last run.
+    const carried = new Set<string>();
     for (const f of walked.files) {
       seen.add(f.path);
       const m = metas.get(f.path);
-      if (m && m.size === f.size && m.mtime_ms === f.mtime_ms) { report.files_unchanged++; continue; }
+      if (m && m.size === f.size && m.mtime_ms === f.mtime_ms) { report.files_unchanged++; carried.add(f.path); continue; }
       tasks.push({ repo_id: r.repo_id, abs: f.abs, path: f.path, language: f.language, size: f.size, mtime_ms: f.mtime_ms,
         known_hash: m?.hash ?? null, max_file_bytes: this.settings.max_file_bytes });
     }
@@ -204,7 +209,7 @@ export class Engine {
       store.transaction(() => {
         for (const { task, outcome } of batch) {
           const existing = metas.get(task.path);
-          if (outcome.status === 'unchanged') { if (existing) { store.touchFile(existing.file_id, outcome.mtime_ms, outcome.size); touched++; } report.files_unchanged++; }
+          if (outcome.status === 'unchanged') { if (existing) { store.touchFile(existing.file_id, outcome.mtime_ms, outcome.size); touched++; } report.files_unchanged++; carried.add(task.path); }
           else if (outcome.status === 'skipped') {
             if (existing) { store.deleteFile(existing.file_id); dropped++; }
             report.files_skipped++;
@@ -252,15 +257,17 @@ export class Engine {
     }
     timings.parse_ms += performance.now() - tp - writeMs;
     const tdel = performance.now();
+    if (!force) for (const d of store.diagnostics(r.repo_id)) if (carried.has(d.path) && PARSE_DIAGNOSTICS.has(d.code)) repoDiags.push(d);
     report.files_deleted = gone.length;
     report.duration_ms = Math.round(performance.now() - started);
     const prev = store.repo(r.repo_id);
     const dirtyFlag = git.dirty === null ? null : git.dirty ? 1 : 0;
     const nestedJson = JSON.stringify(walked.nested_repos);
-    const diagJson = JSON.stringify(repoDiags.map(d => [d.path, d.code, d.message]));
+    const diagKey = (ds: Diagnostic[]) => JSON.stringify(ds.map(d => [d.path, d.code, d.message]).sort());
+    const diagJson = diagKey(repoDiags);
     const changed = force || report.files_parsed > 0 || report.files_deleted > 0 || touched > 0 || dropped > 0 || !prev
       || prev.indexed_commit !== git.commit || prev.branch !== git.branch || prev.dirty !== dirtyFlag || prev.nested_repos !== nestedJson
-      || JSON.stringify(store.diagnostics(r.repo_id).map(d => [d.path, d.code, d.message])) !== diagJson;
+      || diagKey(store.diagnostics(r.repo_id)) !== diagJson;
     if (changed) {
       store.transaction(() => {
         for (const m of gone) store.deleteFile(m.file_id);

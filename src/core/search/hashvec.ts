@@ -18,15 +18,15 @@ export function hashVector(fields: VectorFields): Int8Array {
 
 export function hashVectorFromTokens(name: readonly string[], path: readonly string[], body: readonly string[]): Int8Array {
   const acc = new Float32Array(HASH_VECTOR_DIMS);
-  const counts = new Map<string, number>();
-  const add = (tokens: readonly string[], w: number) => { for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + w); };
+  const add = (tokens: readonly string[], w: number) => {
+    for (const t of tokens) {
+      const h = fnv1a(t);
+      acc[h % HASH_VECTOR_DIMS]! += (h >>> 24) & 1 ? w : -w;
+    }
+  };
   add(name, FIELD_WEIGHT.name); add(path, FIELD_WEIGHT.path); add(body, FIELD_WEIGHT.body);
-  for (const [token, tf] of counts) {
-    const h = fnv1a(token);
-    const idx = h % HASH_VECTOR_DIMS;
-    const sign = (h >>> 24) & 1 ? 1 : -1;
-    acc[idx]! += sign * (1 + Math.log(tf));
-  }
+  // Damp repeated tokens (sub-linear term frequency), keeping each bucket's sign.
+  for (let i = 0; i < acc.length; i++) { const v = acc[i]!; acc[i] = v < 0 ? -Math.sqrt(-v) : Math.sqrt(v); }
   return quantize(acc);
 }
 

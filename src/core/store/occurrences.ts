@@ -1,25 +1,44 @@
 /**
- * Compact per-file encoding of raw occurrences: columnar JSON, deflated. Written by the parser workers,
- * read a file at a time by graph resolution.
+ * Compact per-file encoding of raw occurrences, written by the parser workers and read a file at a
+ * time by graph resolution. Layout (little endian), deflated:
+ *   u32 version=2, u32 count, u32 stringBytes, strings (UTF-8, NUL-separated),
+ *   then count × 8 i32 columns: kind, name, line, col, scope, receiver, source, alias (string indexes, -1 = null).
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { NewOccurrence } from './store';
 
 const KINDS = ['call', 'import', 'extends', 'implements', 'identifier'] as const;
+const VERSION = 2;
 
 export function encodeOccurrences(occ: readonly NewOccurrence[]): Uint8Array {
   const strings: string[] = []; const index = new Map<string, number>();
-  const s = (v: string | null) => { if (v === null) return -1; let i = index.get(v); if (i === undefined) { i = strings.length; strings.push(v); index.set(v, i); } return i; };
-  const cols = { k: [] as number[], n: [] as number[], l: [] as number[], c: [] as number[], s: [] as number[], r: [] as number[], o: [] as number[], a: [] as number[] };
-  for (const o of occ) {
-    cols.k.push(Math.max(0, KINDS.indexOf(o.kind as (typeof KINDS)[number]))); cols.n.push(s(o.name)); cols.l.push(o.line); cols.c.push(o.col);
-    cols.s.push(s(o.scope)); cols.r.push(s(o.receiver)); cols.o.push(s(o.source)); cols.a.push(s(o.alias));
-  }
-  return deflateRawSync(Buffer.from(JSON.stringify({ v: 1, strings, ...cols })), { level: 6 });
+  const s = (v: string | null) => { if (v === null) return -1; let i = index.get(v); if (i === undefined) { i = strings.length; strings.push(v.replace(/\0/g, '')); index.set(v, i); } return i; };
+  const cols = new Int32Array(occ.length * 8);
+  occ.forEach((o, i) => {
+    const b = i * 8;
+    cols[b] = Math.max(0, KINDS.indexOf(o.kind as (typeof KINDS)[number])); cols[b + 1] = s(o.name); cols[b + 2] = o.line; cols[b + 3] = o.col;
+    cols[b + 4] = s(o.scope); cols[b + 5] = s(o.receiver); cols[b + 6] = s(o.source); cols[b + 7] = s(o.alias);
+  });
+  const str = Buffer.from(strings.join('\0'), 'utf8');
+  const head = new Uint32Array([VERSION, occ.length, str.length]);
+  const pad = (4 - (str.length % 4)) % 4;
+  const raw = Buffer.concat([Buffer.from(head.buffer), str, Buffer.alloc(pad), Buffer.from(cols.buffer, cols.byteOffset, cols.byteLength)]);
+  return deflateRawSync(raw, { level: 1 });
 }
 
 export function decodeOccurrences(data: Uint8Array): NewOccurrence[] {
-  const j = JSON.parse(inflateRawSync(data).toString('utf8')) as { strings: string[]; k: number[]; n: number[]; l: number[]; c: number[]; s: number[]; r: number[]; o: number[]; a: number[] };
-  const str = (i: number) => (i < 0 ? null : j.strings[i]!);
-  return j.k.map((k, i) => ({ kind: KINDS[k]!, name: str(j.n[i]!)!, line: j.l[i]!, col: j.c[i]!, scope: str(j.s[i]!), receiver: str(j.r[i]!), source: str(j.o[i]!), alias: str(j.a[i]!) }));
+  const raw = inflateRawSync(data);
+  const head = new Uint32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + 12));
+  if (head[0] !== VERSION) throw new Error(`unknown occurrence encoding ${head[0]}`);
+  const count = head[1]!; const strBytes = head[2]!;
+  const strings = strBytes ? raw.subarray(12, 12 + strBytes).toString('utf8').split('\0') : [];
+  const off = 12 + strBytes + ((4 - (strBytes % 4)) % 4);
+  const cols = new Int32Array(raw.buffer.slice(raw.byteOffset + off, raw.byteOffset + off + count * 32));
+  const str = (i: number) => (i < 0 ? null : strings[i]!);
+  const out: NewOccurrence[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const b = i * 8;
+    out[i] = { kind: KINDS[cols[b]!]!, name: str(cols[b + 1]!)!, line: cols[b + 2]!, col: cols[b + 3]!, scope: str(cols[b + 4]!), receiver: str(cols[b + 5]!), source: str(cols[b + 6]!), alias: str(cols[b + 7]!) };
+  }
+  return out;
 }

@@ -51,14 +51,11 @@ export class SchemaMismatch extends Error {}
 
 export class Store {
   private stmts = new Map<string, Statement>();
+  private rank: { columns: readonly number[]; phrases: readonly number[] } = { columns: [1, 1, 1], phrases: [] };
   private constructor(private db: Database) {
-    const parsed = new Map<string, number[]>();
-    const phraseWeights = (spec: string) => {
-      let v = parsed.get(spec);
-      if (!v) { v = spec ? spec.split(',').map(Number) : []; if (parsed.size > 100) parsed.clear(); parsed.set(spec, v); }
-      return v;
-    };
-    db.create_function('bm25', (mi: Uint8Array, w0: number, w1: number, w2: number, pw: string) => bm25(mi, [w0, w1, w2], phraseWeights(pw)));
+    // The ranking weights of the query being run are read from this object, not passed as SQL arguments:
+    // the function runs once per matching row, and every argument is converted on every call.
+    db.create_function('bm25', (mi: Uint8Array) => bm25(mi, this.rank.columns, this.rank.phrases));
   }
 
   /** Opens an index file (or an empty index). A file from another schema version yields an empty index. */
@@ -275,9 +272,10 @@ export class Store {
       if (filter.language) { conds.push('f.language = ?'); params.push(filter.language); }
     }
     const where = conds.join(' AND ');
+    this.rank = { columns: weights, phrases: termWeights };
     const hits = this.all<{ rowid: number; score: number }>(
-      `SELECT chunks_fts.docid AS rowid, bm25(matchinfo(chunks_fts, 'pcnalx'), ?, ?, ?, ?) AS score FROM chunks_fts${join}
-       WHERE ${where} ORDER BY score DESC, chunks_fts.docid ASC LIMIT ?`, [...weights, termWeights.join(','), ...params, limit]);
+      `SELECT chunks_fts.docid AS rowid, bm25(matchinfo(chunks_fts, 'pcnalx')) AS score FROM chunks_fts${join}
+       WHERE ${where} ORDER BY score DESC, chunks_fts.docid ASC LIMIT ?`, [...params, limit]);
     const total = hits.length < limit ? hits.length : this.one<{ n: number }>(`SELECT count(*) AS n FROM chunks_fts${join} WHERE ${where}`, params)!.n;
     return { hits, total };
   }

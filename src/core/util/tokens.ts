@@ -17,12 +17,17 @@ export function splitIdentifier(word: string): string[] {
 }
 
 /** Tokens of free text: each word lower-cased, followed by its sub-words when it has more than one. */
+const SIMPLE = /^[a-z0-9]+$/;
+const DIGITS_TAIL = /[a-z][0-9]|[0-9][a-z]/;
+
 export function tokenize(text: string, out: string[] = []): string[] {
   WORD.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = WORD.exec(text)) !== null) {
     const word = m[0];
     if (word.length > 64) continue; // minified blobs, base64: noise for search
+    // Fast path: a plain lower-case word (most tokens) has no sub-words.
+    if (SIMPLE.test(word) && !DIGITS_TAIL.test(word)) { out.push(word); continue; }
     const lower = word.toLowerCase().replace(/^[_$]+|[_$]+$/g, '');
     if (!lower) continue;
     out.push(lower);
