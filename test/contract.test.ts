@@ -50,6 +50,13 @@ describe('tool contract', () => {
   });
   after(() => { engine.close(); ws.remove(); });
 
+  /** Examples name ids of a made-up repository; point them at the fixture's real ones. */
+  async function withRealIds(args: Json): Promise<void> {
+    const real = engine.roots[0]!.repo_id;
+    const fix = (v: unknown): unknown => (typeof v === 'string' ? v.replace(/demo-0123abcd/g, real) : Array.isArray(v) ? v.map(fix) : v);
+    for (const k of Object.keys(args)) args[k] = fix(args[k]);
+  }
+
   it('registry names are snake_case, unique and match TOOL_NAMES', () => {
     const names = TOOL_LIST.map(t => t.name);
     assert.deepEqual(names, [...TOOL_NAMES]);
@@ -89,10 +96,7 @@ describe('tool contract', () => {
         for (const ex of tool.examples) {
           const args = JSON.parse(JSON.stringify(ex)) as Json;
           if (args.repo === '.') args.repo = ws.root;
-          if (typeof args.chunk_id === 'string') {
-            const hit = await engine.search({ query: 'getUserName', limit: 1, offset: 0, vector: false });
-            args.chunk_id = hit.results[0]!.chunk_id;
-          }
+          await withRealIds(args);
           const out = await invokeTool(tool, args, { engine });
           assert.ok(out.ok, `example failed: ${JSON.stringify(out)}`);
         }
@@ -120,7 +124,7 @@ describe('tool contract', () => {
         for (const ex of tool.examples) {
           const args = JSON.parse(JSON.stringify(ex)) as Json;
           if (args.repo === '.') args.repo = ws.root;
-          if (typeof args.chunk_id === 'string') args.chunk_id = (await engine.search({ query: 'lookup', limit: 1, offset: 0, vector: false })).results[0]!.chunk_id;
+          await withRealIds(args);
           const out = await invokeTool(tool, args, { engine });
           assert.ok(out.ok);
           if (out.ok) {

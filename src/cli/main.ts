@@ -19,6 +19,7 @@ usage:
   sightline status [--db FILE] [--workspace DIR] [--json]
   sightline tools [--json]
   sightline mcp [--workspace DIR] [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN]
+  sightline provider typescript|python|rust-analyzer-scip|java-scip|scip [--timeout-ms N] < input.json  (provider --help)
 
 The index lives in a per-user cache folder keyed by the workspace roots unless --db names a file.
 exit codes: 0 ok, 1 tool error, 2 usage error, 3 index locked by another process, 130 cancelled`;
@@ -116,6 +117,10 @@ async function main(argv: string[]): Promise<number> {
       if (rest.includes('--help')) { process.stderr.write(MCP_USAGE + '\n'); return EXIT.ok; }
       await runMcp(rest);
       return -1; // keep running
+    case 'provider': {
+      const { runProvider } = await import('./providers/main');
+      return runProvider(rest);
+    }
     default:
       throw new UsageError(`unknown command ${command}`);
   }

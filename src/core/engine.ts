@@ -20,6 +20,8 @@ import { searchCode, vectorSearch, type SearchFilter, type SearchPage, type Vect
 import { HASH_VECTOR_DIMS } from './search/hashvec';
 import { sha1 } from './util/hash';
 import { symbolId } from './util/ids';
+import { resolveGraph, type GFile } from './graph/resolve';
+import { GraphReader } from './graph/query';
 
 export interface EngineOptions {
   roots: string[];
@@ -31,16 +33,16 @@ export interface EngineOptions {
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
-export interface IndexProgress { phase: 'walk' | 'parse' | 'write' | 'save'; repo_id: string; done: number; total: number }
+export interface IndexProgress { phase: 'walk' | 'parse' | 'write' | 'graph' | 'save'; repo_id: string; done: number; total: number }
 
 export interface RepoRunReport {
   repo_id: string; root: string; files_seen: number; files_parsed: number; files_unchanged: number; files_deleted: number;
-  files_skipped: number; chunks_written: number; symbols_written: number; duration_ms: number; forced: boolean;
+  files_skipped: number; chunks_written: number; symbols_written: number; edges_written: number | null; duration_ms: number; forced: boolean;
 }
 export interface IndexReport {
   repos: RepoRunReport[];
   totals: { files_seen: number; files_parsed: number; files_unchanged: number; files_deleted: number; files_skipped: number };
-  timings: { walk_ms: number; parse_ms: number; write_ms: number; save_ms: number; total_ms: number };
+  timings: { walk_ms: number; parse_ms: number; write_ms: number; graph_ms: number; save_ms: number; total_ms: number };
   diagnostics: Diagnostic[];
   db_path: string;
 }
@@ -136,7 +138,7 @@ export class Engine {
     }
     this.writing = true;
     const t0 = performance.now();
-    const timings = { walk_ms: 0, parse_ms: 0, write_ms: 0, save_ms: 0, total_ms: 0 };
+    const timings = { walk_ms: 0, parse_ms: 0, write_ms: 0, graph_ms: 0, save_ms: 0, total_ms: 0 };
     const reports: RepoRunReport[] = [];
     const diagnostics: Diagnostic[] = [];
     const threads = this.opts.threads ?? Math.max(1, Math.min(4, cpus().length));
@@ -182,7 +184,7 @@ export class Engine {
     const metas: Map<string, FileMeta> = force ? new Map() : store.fileMetas(r.repo_id);
     const repoDiags: Diagnostic[] = walked.diagnostics.map(d => ({ repo_id: r.repo_id, ...d }));
     const report: RepoRunReport = { repo_id: r.repo_id, root: r.root, files_seen: walked.files.length, files_parsed: 0, files_unchanged: 0,
-      files_deleted: 0, files_skipped: 0, chunks_written: 0, symbols_written: 0, duration_ms: 0, forced: force };
+      files_deleted: 0, files_skipped: 0, chunks_written: 0, symbols_written: 0, edges_written: null, duration_ms: 0, forced: force };
 
     const seen = new Set<string>();
     const tasks: FileTask[] = [];
@@ -257,6 +259,7 @@ export class Engine {
     }
     timings.parse_ms += performance.now() - tp - writeMs;
     const tdel = performance.now();
+    let graphMs = 0;
     if (!force) for (const d of store.diagnostics(r.repo_id)) if (carried.has(d.path) && PARSE_DIAGNOSTICS.has(d.code)) repoDiags.push(d);
     report.files_deleted = gone.length;
     report.duration_ms = Math.round(performance.now() - started);
@@ -269,8 +272,19 @@ export class Engine {
       || prev.indexed_commit !== git.commit || prev.branch !== git.branch || prev.dirty !== dirtyFlag || prev.nested_repos !== nestedJson
       || diagKey(store.diagnostics(r.repo_id)) !== diagJson;
     if (changed) {
+      const tg = performance.now();
+      onProgress?.({ phase: 'graph', repo_id: r.repo_id, done: 0, total: 1 });
+      store.transaction(() => { for (const m of gone) store.deleteFile(m.file_id); });
+      const graph = resolveGraph({
+        files: store.graphFiles(r.repo_id) as GFile[],
+        symbols: store.graphSymbols(r.repo_id),
+        occurrences: fileId => store.occurrences(fileId),
+      });
+      store.transaction(() => store.replaceGraph(r.repo_id, graph.edges, graph.unbound));
+      report.edges_written = graph.edges.length;
+      graphMs = performance.now() - tg;
+      timings.graph_ms += graphMs;
       store.transaction(() => {
-        for (const m of gone) store.deleteFile(m.file_id);
         store.replaceDiagnostics(r.repo_id, repoDiags);
         store.upsertRepo({ repo_id: r.repo_id, root: r.root, name: r.name, indexed_at: Date.now(), indexed_commit: git.commit, branch: git.branch,
           dirty: dirtyFlag, nested_repos: nestedJson, last_run: JSON.stringify(report) });
@@ -278,7 +292,7 @@ export class Engine {
       this.unsaved = true;
     }
     this.lastRuns.set(r.repo_id, report);
-    timings.write_ms += writeMs + performance.now() - tdel;
+    timings.write_ms += writeMs + performance.now() - tdel - (report.edges_written !== null ? graphMs : 0);
     diagnostics.push(...repoDiags);
     this.vectorCache = null;
     this.log('info', `indexed ${r.name}: ${report.files_parsed} parsed, ${report.files_unchanged} unchanged, ${report.files_deleted} deleted, ${report.files_skipped} skipped`);
@@ -313,6 +327,9 @@ export class Engine {
     await this.refresh();
     return vectorSearch(this.store, this.vectors, q.query, { limit: q.limit, offset: q.offset, filter: this.filter(q.repo, q.language) });
   }
+
+  /** The stored row of a chunk id (no file read). */
+  async getChunkRow(id: string) { await this.refresh(); return this.store.chunkById(id); }
 
   /** Exact source text of a chunk, read from the file; `stale` when the file changed since it was indexed. */
   async getChunk(chunkIdArg: string): Promise<{
@@ -377,6 +394,15 @@ export class Engine {
   }
 
   diagnostics(repoId?: string): Diagnostic[] { return this.store.diagnostics(repoId); }
+
+  /** A reader over the current graph (heuristic edges plus every provider's edges). */
+  async graph(): Promise<GraphReader> {
+    await this.refresh();
+    return new GraphReader(this.store);
+  }
+
+  /** Repo filter for graph lookups: a repo_id or path inside a root, or none. */
+  repoFilter(repo?: string): string | undefined { return this.resolveRepo(repo)?.repo_id; }
 
   close(): void {
     this.store?.close();

@@ -15,3 +15,4 @@ export { STOPWORDS } from './search/search';
 export { tokenize, queryTerms } from './util/tokens';
 export { manifestTools, lmToolName, LM_TOOL_PREFIX } from './tools/manifest';
 export { loadLanguage } from './parse/treesitter';
+export { resolveGraph } from './graph/resolve';

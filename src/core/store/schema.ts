@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -45,6 +45,23 @@ CREATE TABLE edges (
 ) WITHOUT ROWID;
 CREATE INDEX edges_to ON edges (to_id, kind);
 CREATE INDEX edges_file ON edges (file_id);
+-- Heuristic graph edges, rebuilt per repository after each indexing run that changed something.
+-- Nodes are integers: a symbol's rowid, or -file_id for a file. evidence is a short code (tier:detail).
+CREATE TABLE graph_edges (
+  repo_id TEXT NOT NULL, from_node INTEGER NOT NULL, to_node INTEGER NOT NULL, kind TEXT NOT NULL,
+  confidence REAL NOT NULL, evidence TEXT NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL
+);
+CREATE INDEX graph_edges_to ON graph_edges (to_node, kind);
+CREATE INDEX graph_edges_from ON graph_edges (from_node, kind);
+CREATE INDEX graph_edges_repo ON graph_edges (repo_id);
+-- Call sites the heuristic could not bind (a name shared by too many definitions): impact is a lower bound.
+CREATE TABLE unbound_calls (repo_id TEXT NOT NULL, name TEXT NOT NULL, sites INTEGER NOT NULL, PRIMARY KEY (repo_id, name)) WITHOUT ROWID;
+-- Which symbols a compiler-grade provider (a language server, an external provider) has checked, and
+-- against which content of their file: a check with zero results is an answer, not an absence.
+CREATE TABLE provider_checks (
+  symbol_id TEXT NOT NULL, provider TEXT NOT NULL, file_hash TEXT NOT NULL, checked_at INTEGER NOT NULL,
+  results INTEGER NOT NULL, complete INTEGER NOT NULL, PRIMARY KEY (symbol_id, provider)
+) WITHOUT ROWID;
 CREATE TABLE diagnostics (
   repo_id TEXT NOT NULL, path TEXT NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL
 );

@@ -40,6 +40,13 @@ export interface FileContent {
 }
 
 export interface FtsHit { rowid: number; score: number }
+export interface GraphEdgeRow { from_node: number; to_node: number; kind: string; confidence: number; evidence: string; file_id: number; line: number }
+export interface ProviderEdgeRow { from_id: string; to_id: string; kind: string; provider: string; confidence: number; evidence: string; file_id: number | null }
+export interface ProviderCheckRow { symbol_id: string; provider: string; file_hash: string; checked_at: number; results: number; complete: number }
+export interface NodeRow {
+  node: number; repo_id: string; path: string; language: string; name: string; symbol_path: string | null; kind: string;
+  start_line: number; start_col: number; end_line: number; end_col: number; parent_path: string | null; file_id: number; chunk_key: string | null;
+}
 
 let sqlPromise: Promise<SqlJsStatic> | undefined;
 function sqlJs(): Promise<SqlJsStatic> {
@@ -174,6 +181,8 @@ export class Store {
   deleteRepo(repoId: string): void {
     for (const f of this.all<{ file_id: number }>('SELECT file_id FROM files WHERE repo_id = ?', [repoId])) this.deleteFile(f.file_id);
     this.exec('DELETE FROM diagnostics WHERE repo_id = ?', [repoId]);
+    this.exec('DELETE FROM graph_edges WHERE repo_id = ?', [repoId]);
+    this.exec('DELETE FROM unbound_calls WHERE repo_id = ?', [repoId]);
     this.exec('DELETE FROM repos WHERE repo_id = ?', [repoId]);
   }
 
@@ -222,7 +231,8 @@ export class Store {
       chunks: n(`SELECT count(*) AS n FROM chunks c JOIN files f USING (file_id)${where}`),
       symbols: n(`SELECT count(*) AS n FROM symbols s JOIN files f USING (file_id)${where}`),
       // defines edges are implicit: one per symbol (from its parent definition or its file)
-      edges: n(`SELECT count(*) AS n FROM edges e JOIN files f USING (file_id)${where}`) + n(`SELECT count(*) AS n FROM symbols s JOIN files f USING (file_id)${where}`),
+      edges: n(`SELECT count(*) AS n FROM edges e JOIN files f USING (file_id)${where}`) + n(`SELECT count(*) AS n FROM symbols s JOIN files f USING (file_id)${where}`)
+        + (repoId ? this.graphEdgeCount(repoId) : this.graphEdgeCount()),
       occurrences: n(`SELECT coalesce(sum(occurrence_count), 0) AS n FROM files f${where}`),
     };
   }
@@ -321,6 +331,140 @@ export class Store {
     const m = new Map<number, { repo_id: string; language: string }>();
     for (const r of this.all<{ file_id: number; repo_id: string; language: string }>('SELECT file_id, repo_id, language FROM files')) m.set(r.file_id, r);
     return m;
+  }
+
+  // ---- graph -----------------------------------------------------------------------------------
+  graphFiles(repoId: string): { id: number; path: string; language: string }[] {
+    return this.all('SELECT file_id AS id, path, language FROM files WHERE repo_id = ? ORDER BY path', [repoId]);
+  }
+  graphSymbols(repoId: string): { id: number; fileId: number; name: string; sp: string; kind: string; parent: string | null; line: number }[] {
+    return this.all(`SELECT s.rowid AS id, s.file_id AS fileId, s.name AS name, s.symbol_path AS sp, s.kind AS kind, s.parent_path AS parent, s.start_line AS line
+      FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY s.rowid`, [repoId]);
+  }
+  replaceGraph(repoId: string, edges: { from: number; to: number; kind: string; confidence: number; evidence: string; fileId: number; line: number }[], unbound: Map<string, number>): void {
+    this.exec('DELETE FROM graph_edges WHERE repo_id = ?', [repoId]);
+    this.exec('DELETE FROM unbound_calls WHERE repo_id = ?', [repoId]);
+    const ins = this.stmt('INSERT INTO graph_edges (repo_id, from_node, to_node, kind, confidence, evidence, file_id, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const e of edges) ins.run([repoId, e.from, e.to, e.kind, e.confidence, e.evidence, e.fileId, e.line]);
+    const insU = this.stmt('INSERT INTO unbound_calls (repo_id, name, sites) VALUES (?, ?, ?)');
+    for (const [name, sites] of unbound) insU.run([repoId, name, sites]);
+  }
+  graphEdgeCount(repoId?: string): number {
+    return repoId ? this.one<{ n: number }>('SELECT count(*) AS n FROM graph_edges WHERE repo_id = ?', [repoId])!.n
+      : this.one<{ n: number }>('SELECT count(*) AS n FROM graph_edges')!.n;
+  }
+
+  /** Heuristic edges into (dir 'in') or out of (dir 'out') the given nodes. */
+  graphEdges(nodes: number[], dir: 'in' | 'out', kinds: readonly string[]): GraphEdgeRow[] {
+    if (!nodes.length) return [];
+    const col = dir === 'in' ? 'to_node' : 'from_node';
+    const out: GraphEdgeRow[] = [];
+    for (let i = 0; i < nodes.length; i += 300) {
+      const part = nodes.slice(i, i + 300);
+      out.push(...this.rows<GraphEdgeRow>(`SELECT from_node, to_node, kind, confidence, evidence, file_id, line FROM graph_edges
+        WHERE ${col} IN (${part.map(() => '?').join(',')}) AND kind IN (${kinds.map(() => '?').join(',')})`, [...part, ...kinds]));
+    }
+    return out;
+  }
+
+  /** Public identity and location of graph nodes (symbols by rowid, files by -file_id). */
+  nodes(nodes: number[]): Map<number, NodeRow> {
+    const m = new Map<number, NodeRow>();
+    const syms = nodes.filter(n => n > 0); const files = nodes.filter(n => n < 0).map(n => -n);
+    for (let i = 0; i < syms.length; i += 300) {
+      const part = syms.slice(i, i + 300);
+      for (const r of this.rows<NodeRow & { rowid: number }>(`SELECT s.rowid AS rowid, f.repo_id AS repo_id, f.path AS path, f.language AS language, s.name AS name, s.symbol_path AS symbol_path,
+          s.kind AS kind, s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line, s.end_col AS end_col, s.parent_path AS parent_path, s.file_id AS file_id, s.chunk_key AS chunk_key
+          FROM symbols s JOIN files f USING (file_id) WHERE s.rowid IN (${part.map(() => '?').join(',')})`, part)) {
+        m.set(r.rowid, { ...r, node: r.rowid });
+      }
+    }
+    for (let i = 0; i < files.length; i += 300) {
+      const part = files.slice(i, i + 300);
+      for (const r of this.rows<{ file_id: number; repo_id: string; path: string; language: string; line_count: number }>(`SELECT file_id, repo_id, path, language, line_count FROM files WHERE file_id IN (${part.map(() => '?').join(',')})`, part)) {
+        m.set(-r.file_id, { node: -r.file_id, repo_id: r.repo_id, path: r.path, language: r.language, name: r.path.slice(r.path.lastIndexOf('/') + 1), symbol_path: null, kind: 'file',
+          start_line: 1, start_col: 0, end_line: Math.max(1, r.line_count), end_col: 0, parent_path: null, file_id: r.file_id, chunk_key: null });
+      }
+    }
+    return m;
+  }
+
+  /** Symbols matching a name or qualified path, optionally narrowed by repo and path. */
+  findSymbols(q: { repo_id?: string; path?: string; symbol_path?: string; name?: string }, limit = 50): NodeRow[] {
+    const conds: string[] = []; const params: SqlValue[] = [];
+    if (q.repo_id) { conds.push('f.repo_id = ?'); params.push(q.repo_id); }
+    if (q.path) { conds.push('f.path = ?'); params.push(q.path); }
+    if (q.symbol_path) { conds.push('s.symbol_path = ?'); params.push(q.symbol_path); }
+    if (q.name) { conds.push('s.name = ?'); params.push(q.name); }
+    const rows = this.rows<NodeRow & { rowid: number }>(`SELECT s.rowid AS rowid, f.repo_id AS repo_id, f.path AS path, f.language AS language, s.name AS name, s.symbol_path AS symbol_path,
+      s.kind AS kind, s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line, s.end_col AS end_col, s.parent_path AS parent_path, s.file_id AS file_id, s.chunk_key AS chunk_key
+      FROM symbols s JOIN files f USING (file_id) ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''} ORDER BY f.path, s.start_line LIMIT ?`, [...params, limit]);
+    return rows.map(r => ({ ...r, node: r.rowid }));
+  }
+  fileByPath(repoId: string, path: string): { file_id: number; language: string; hash: string; line_count: number } | undefined {
+    return this.one('SELECT file_id, language, hash, line_count FROM files WHERE repo_id = ? AND path = ?', [repoId, path]);
+  }
+  fileById(fileId: number): { file_id: number; repo_id: string; path: string; language: string; hash: string } | undefined {
+    return this.one('SELECT file_id, repo_id, path, language, hash FROM files WHERE file_id = ?', [fileId]);
+  }
+  symbolsInFile(fileId: number): NodeRow[] {
+    return this.rows<NodeRow & { rowid: number }>(`SELECT s.rowid AS rowid, f.repo_id AS repo_id, f.path AS path, f.language AS language, s.name AS name, s.symbol_path AS symbol_path,
+      s.kind AS kind, s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line, s.end_col AS end_col, s.parent_path AS parent_path, s.file_id AS file_id, s.chunk_key AS chunk_key
+      FROM symbols s JOIN files f USING (file_id) WHERE s.file_id = ? ORDER BY s.start_line`, [fileId]).map(r => ({ ...r, node: r.rowid }));
+  }
+  unboundSites(repoId: string, names: string[]): Map<string, number> {
+    const m = new Map<string, number>();
+    for (const n of names) { const r = this.one<{ sites: number }>('SELECT sites FROM unbound_calls WHERE repo_id = ? AND name = ?', [repoId, n]); if (r) m.set(n, r.sites); }
+    return m;
+  }
+  skippedFiles(repoId?: string): number {
+    const codes = "('too_large','binary','unreadable','parse_failed','worker_crashed','broken_symlink','symlink_loop')";
+    return repoId ? this.one<{ n: number }>(`SELECT count(*) AS n FROM diagnostics WHERE repo_id = ? AND code IN ${codes}`, [repoId])!.n
+      : this.one<{ n: number }>(`SELECT count(*) AS n FROM diagnostics WHERE code IN ${codes}`)!.n;
+  }
+
+  // ---- provider edges (language servers, external providers) -----------------------------------
+  providerEdges(ids: string[], dir: 'in' | 'out', kinds: readonly string[]): ProviderEdgeRow[] {
+    if (!ids.length) return [];
+    const col = dir === 'in' ? 'to_id' : 'from_id';
+    const out: ProviderEdgeRow[] = [];
+    for (let i = 0; i < ids.length; i += 300) {
+      const part = ids.slice(i, i + 300);
+      out.push(...this.rows<ProviderEdgeRow>(`SELECT from_id, to_id, kind, provider, confidence, evidence, file_id FROM edges
+        WHERE ${col} IN (${part.map(() => '?').join(',')}) AND kind IN (${kinds.map(() => '?').join(',')})`, [...part, ...kinds]));
+    }
+    return out;
+  }
+  addProviderEdges(edges: (NewEdge & { file_id: number | null })[]): void {
+    const ins = this.stmt('INSERT OR REPLACE INTO edges (from_id, to_id, kind, provider, confidence, evidence, file_id) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    for (const e of edges) ins.run([e.from_id, e.to_id, e.kind, e.provider, e.confidence, e.evidence, e.file_id]);
+  }
+  removeProviderEdges(provider: string, toIds: string[]): void {
+    for (const id of toIds) this.exec('DELETE FROM edges WHERE provider = ? AND to_id = ?', [provider, id]);
+  }
+  removeProviderEdgesOf(provider: string, repoId: string): void {
+    this.exec('DELETE FROM edges WHERE provider = ? AND (file_id IS NULL OR file_id IN (SELECT file_id FROM files WHERE repo_id = ?))', [provider, repoId]);
+    this.exec("DELETE FROM provider_checks WHERE provider = ? AND symbol_id LIKE ?", [provider, `symbol:${repoId}:%`]);
+  }
+  providerChecks(symbolIds: string[]): ProviderCheckRow[] {
+    const out: ProviderCheckRow[] = [];
+    for (let i = 0; i < symbolIds.length; i += 300) {
+      const part = symbolIds.slice(i, i + 300);
+      out.push(...this.rows<ProviderCheckRow>(`SELECT * FROM provider_checks WHERE symbol_id IN (${part.map(() => '?').join(',')})`, part));
+    }
+    return out;
+  }
+  setProviderCheck(c: ProviderCheckRow): void {
+    this.exec(`INSERT INTO provider_checks (symbol_id, provider, file_hash, checked_at, results, complete) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT(symbol_id, provider) DO UPDATE SET file_hash = excluded.file_hash, checked_at = excluded.checked_at, results = excluded.results, complete = excluded.complete`,
+    [c.symbol_id, c.provider, c.file_hash, c.checked_at, c.results, c.complete]);
+  }
+  providerEdgeCount(): number { return this.one<{ n: number }>('SELECT count(*) AS n FROM edges')!.n; }
+
+  private rows<T>(sql: string, params: SqlValue[]): T[] {
+    // Variable-arity statements are not cached (their SQL differs per call).
+    const st = this.db.prepare(sql);
+    try { st.bind(params); const out: T[] = []; while (st.step()) out.push(st.getAsObject() as T); return out; } finally { st.free(); }
   }
 
   /** Raw occurrences of one file (decoded). */

@@ -26,7 +26,7 @@ export const getChunk = defineTool({
     file_hash: z.string().describe('Content hash of the file when it was indexed.'),
   }),
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
-  examples: [{ chunk_id: 'chunk:demo-0123abcd:src/worker.ts:Worker.run' }],
+  examples: [{ chunk_id: 'chunk:demo-0123abcd:src/users.ts:UserService.getUserName' }],
   async run(args, ctx) {
     const { chunk_id } = args;
     return ctx.engine.getChunk(chunk_id);

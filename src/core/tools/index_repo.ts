@@ -28,7 +28,9 @@ export const indexRepo = defineTool({
       files_seen: z.number().int().describe('Source files found by the walk.'), files_parsed: z.number().int().describe('Files parsed in this run.'),
       files_unchanged: z.number().int().describe('Files skipped because their content did not change.'), files_deleted: z.number().int().describe('Files removed from the index.'),
       files_skipped: z.number().int().describe('Files not indexed (see diagnostics).'), chunks_written: z.number().int().describe('Chunks written.'),
-      symbols_written: z.number().int().describe('Symbols written.'), duration_ms: z.number().int().describe('Wall time for this repository.'),
+      symbols_written: z.number().int().describe('Symbols written.'),
+      edges_written: z.number().int().nullable().describe('Heuristic graph edges rebuilt for this repository (null when nothing changed and the graph was kept).'),
+      duration_ms: z.number().int().describe('Wall time for this repository.'),
       forced: z.boolean().describe('Whether this was a forced rebuild.'),
     })).describe('One report per indexed repository.'),
     totals: z.object({
@@ -38,7 +40,7 @@ export const indexRepo = defineTool({
     }).describe('Totals of this run.'),
     timings: z.object({
       walk_ms: z.number().int().describe('Walking the folders.'), parse_ms: z.number().int().describe('Reading and parsing (worker threads).'),
-      write_ms: z.number().int().describe('Writing the index tables.'), save_ms: z.number().int().describe('Saving the index file atomically.'),
+      write_ms: z.number().int().describe('Writing the index tables.'), graph_ms: z.number().int().describe('Resolving graph edges (heuristic provider).'), save_ms: z.number().int().describe('Saving the index file atomically.'),
       total_ms: z.number().int().describe('Whole run.'),
     }).describe('Where the time went, in milliseconds.'),
     diagnostics: z.array(diagnosticSchema).describe(`Per-file problems of this run (first ${DIAG_CAP}; index_status pages through all of them).`),
@@ -59,7 +61,7 @@ export const indexRepo = defineTool({
     const rows = r.repos.map(x => [x.repo_id, String(x.files_seen), String(x.files_parsed), String(x.files_unchanged), String(x.files_deleted), String(x.files_skipped), `${x.duration_ms} ms`]);
     const diag = r.diagnostics.slice(0, 10).map(d => `- ${code(d.path)} ${d.code}: ${d.message}`);
     return [
-      `**index_repo** done in ${r.timings.total_ms} ms (walk ${r.timings.walk_ms}, parse ${r.timings.parse_ms}, write ${r.timings.write_ms}, save ${r.timings.save_ms})`,
+      `**index_repo** done in ${r.timings.total_ms} ms (walk ${r.timings.walk_ms}, parse ${r.timings.parse_ms}, write ${r.timings.write_ms}, graph ${r.timings.graph_ms}, save ${r.timings.save_ms})`,
       mdTable(['repo', 'seen', 'parsed', 'unchanged', 'deleted', 'skipped', 'time'], rows),
       r.diagnostics_total ? `${r.diagnostics_total} diagnostic(s):\n${diag.join('\n')}${r.diagnostics_total > diag.length ? `\n_${r.diagnostics_total - diag.length} more: see index_status._` : ''}` : 'No diagnostics.',
     ].join('\n');

@@ -9,8 +9,16 @@ import { searchCode } from './search_code';
 import { vectorSearch } from './vector_search';
 import { getChunk } from './get_chunk';
 import { indexStatus } from './index_status';
+import { findReferences } from './find_references';
+import { expandContext } from './expand_context';
+import { impactAnalysis } from './impact_analysis';
+import { impact } from './impact';
+import { relatedTests } from './related_tests';
 
-export const TOOL_NAMES = ['index_repo', 'search_code', 'vector_search', 'get_chunk', 'index_status'] as const;
+export const TOOL_NAMES = [
+  'index_repo', 'search_code', 'vector_search', 'get_chunk', 'index_status',
+  'find_references', 'expand_context', 'impact_analysis', 'impact', 'related_tests',
+] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const TOOLS = {
@@ -19,6 +27,11 @@ export const TOOLS = {
   vector_search: vectorSearch,
   get_chunk: getChunk,
   index_status: indexStatus,
+  find_references: findReferences,
+  expand_context: expandContext,
+  impact_analysis: impactAnalysis,
+  impact,
+  related_tests: relatedTests,
 } satisfies Record<ToolName, ToolDef<any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const TOOL_LIST: readonly ToolDef[] = TOOL_NAMES.map(n => TOOLS[n] as unknown as ToolDef);

@@ -1,0 +1,183 @@
+/**
+ * Reading the graph: symbol lookup, edges into and out of a node from every provider (the heuristic
+ * graph plus language-server and external providers), and the boundaries that make an answer a lower
+ * bound. One scoring concept: the per-edge confidence; `resolution` is its projection (exact ≥ 0.9).
+ */
+import type { Store, NodeRow } from '../store/store';
+import { symbolId, fileNodeId, chunkId } from '../util/ids';
+import { SightlineError } from '../errors';
+import { AMBIGUOUS_MAX } from './resolve';
+
+export const EXACT_THRESHOLD = 0.9;
+export type Resolution = 'exact' | 'best_effort';
+export const resolutionOf = (confidence: number): Resolution => (confidence >= EXACT_THRESHOLD ? 'exact' : 'best_effort');
+
+export interface NodeRef {
+  id: string; path: string; repo_id: string; language: string; name: string; symbol_path: string | null; kind: string;
+  range: { start_line: number; start_column: number; end_line: number; end_column: number };
+  chunk_id: string | null;
+}
+
+export interface GraphEdge {
+  from: string; to: string; kind: string; provider: string; confidence: number; resolution: Resolution;
+  evidence: string; path: string | null; line: number | null;
+}
+
+export interface Boundary { kind: 'heuristic_only' | 'ambiguous_dispatch' | 'unparsed_files' | 'provider_incomplete' | 'depth_limit' | 'dynamic_names'; detail: string }
+
+const TIER_TEXT: Record<string, string> = {
+  local: 'a definition nested in the calling scope', self: 'a self/this call bound to the enclosing class',
+  same_file: 'defined in the same file', import: 'imported', import_file: 'import of', receiver: 'a method of the receiver\'s class',
+  same_dir: 'the only definition with that name in', unique: 'the only definition with that name in the repository',
+  method_name: 'the only method with that name (receiver type unknown)', ambiguous: 'one of several definitions sharing the name',
+  naming: 'test file named after',
+};
+
+export function toNodeRef(n: NodeRow): NodeRef {
+  return {
+    id: n.kind === 'file' ? fileNodeId(n.repo_id, n.path) : symbolId(n.repo_id, n.path, n.symbol_path!),
+    path: n.path, repo_id: n.repo_id, language: n.language, name: n.name, symbol_path: n.symbol_path, kind: n.kind,
+    range: { start_line: n.start_line, start_column: n.start_col, end_line: n.end_line, end_column: n.end_col },
+    chunk_id: n.chunk_key ? chunkId(n.repo_id, n.path, n.chunk_key) : null,
+  };
+}
+
+/** `symbol:<repo>:<path>:<symbol_path>` or `file:<repo>:<path>` → its parts (path/symbol_path may contain ':'). */
+function parseId(id: string): { type: 'symbol' | 'file'; repo_id: string; rest: string } | null {
+  const m = /^(symbol|file):([^:]+):(.+)$/.exec(id);
+  return m ? { type: m[1] as 'symbol' | 'file', repo_id: m[2]!, rest: m[3]! } : null;
+}
+
+export class GraphReader {
+  private nodeCache = new Map<number, NodeRow>();
+  constructor(private readonly store: Store) {}
+
+  /** Finds the node(s) a `symbol` argument names: an id, a qualified path (Worker.run) or a name. */
+  lookup(symbol: string, opts: { repo_id?: string; path?: string } = {}): NodeRow[] {
+    const id = parseId(symbol);
+    if (id) {
+      if (id.type === 'file') {
+        const f = this.store.fileByPath(id.repo_id, id.rest);
+        return f ? [...this.nodes([-f.file_id]).values()] : [];
+      }
+      for (let i = id.rest.indexOf(':'); i > 0; i = id.rest.indexOf(':', i + 1)) {
+        const rows = this.store.findSymbols({ repo_id: id.repo_id, path: id.rest.slice(0, i), symbol_path: id.rest.slice(i + 1) }, 2);
+        if (rows.length) return rows;
+      }
+      return [];
+    }
+    const q = { repo_id: opts.repo_id, path: opts.path };
+    let rows = this.store.findSymbols({ ...q, symbol_path: symbol }, 50);
+    if (!rows.length && !symbol.includes('.')) rows = this.store.findSymbols({ ...q, name: symbol }, 50);
+    if (!rows.length && symbol.includes('.')) rows = this.store.findSymbols({ ...q, name: symbol.slice(symbol.lastIndexOf('.') + 1) }, 50).filter(r => r.symbol_path?.endsWith(symbol));
+    if (!rows.length && opts.path && !symbol) return [];
+    return rows;
+  }
+
+  /** Resolves a `symbol` argument to exactly one node, or explains (ambiguous candidates / not found). */
+  resolveOne(symbol: string, opts: { repo_id?: string; path?: string } = {}): { target: NodeRow | null; ambiguous: NodeRow[] } {
+    const rows = this.lookup(symbol, opts);
+    if (!rows.length) {
+      throw new SightlineError('not_found', `no indexed symbol matches ${JSON.stringify(symbol)}${opts.path ? ` in ${opts.path}` : ''}; use search_code to find ids, or check index_status`);
+    }
+    if (rows.length === 1) return { target: rows[0]!, ambiguous: [] };
+    // Prefer an exact qualified-path match when the name alone is ambiguous.
+    const exact = rows.filter(r => r.symbol_path === symbol);
+    if (exact.length === 1) return { target: exact[0]!, ambiguous: [] };
+    return { target: null, ambiguous: rows };
+  }
+
+  nodes(nodes: number[]): Map<number, NodeRow> {
+    const missing = nodes.filter(n => !this.nodeCache.has(n));
+    if (missing.length) for (const [k, v] of this.store.nodes([...new Set(missing)])) this.nodeCache.set(k, v);
+    const m = new Map<number, NodeRow>();
+    for (const n of nodes) { const v = this.nodeCache.get(n); if (v) m.set(n, v); }
+    return m;
+  }
+
+  symbolsIn(fileId: number): NodeRow[] { return this.store.symbolsInFile(fileId); }
+
+  /** Integer node of a public id (for the heuristic graph). */
+  nodeOf(id: string): number | undefined {
+    const rows = this.lookup(id);
+    return rows[0]?.node;
+  }
+
+  idOf(n: NodeRow): string { return toNodeRef(n).id; }
+
+  /** Edges into (`in`) or out of (`out`) a node, from every provider, best confidence first per neighbour. */
+  edges(node: NodeRow, dir: 'in' | 'out', kinds: readonly string[]): { neighbour: NodeRow; edge: GraphEdge }[] {
+    const selfId = this.idOf(node);
+    const out: { neighbour: NodeRow; edge: GraphEdge }[] = [];
+    const heur = this.store.graphEdges([node.node], dir, kinds);
+    const nb = this.nodes(heur.map(e => (dir === 'in' ? e.from_node : e.to_node)));
+    for (const e of heur) {
+      const other = nb.get(dir === 'in' ? e.from_node : e.to_node);
+      if (!other) continue;
+      const otherId = this.idOf(other);
+      const from = dir === 'in' ? otherId : selfId; const to = dir === 'in' ? selfId : otherId;
+      const src = dir === 'in' ? other : node;
+      out.push({ neighbour: other, edge: { from, to, kind: e.kind, provider: 'heuristic', confidence: e.confidence, resolution: resolutionOf(e.confidence),
+        evidence: this.evidence(e.kind, e.evidence, src, dir === 'in' ? node : other, e.line), path: src.path, line: e.line } });
+    }
+    const prov = this.store.providerEdges([selfId], dir, kinds);
+    for (const e of prov) {
+      const other = this.lookup(dir === 'in' ? e.from_id : e.to_id)[0];
+      if (!other) continue;
+      out.push({ neighbour: other, edge: { from: e.from_id, to: e.to_id, kind: e.kind, provider: e.provider, confidence: e.confidence, resolution: resolutionOf(e.confidence),
+        evidence: e.evidence, path: (dir === 'in' ? other : node).path, line: null } });
+    }
+    out.sort((a, b) => b.edge.confidence - a.edge.confidence || a.neighbour.path.localeCompare(b.neighbour.path) || a.neighbour.start_line - b.neighbour.start_line);
+    return out;
+  }
+
+  /** The stored short evidence code as a sentence. */
+  evidence(kind: string, code: string, from: NodeRow, to: NodeRow, line: number): string {
+    const [tier, ...rest] = code.split(':');
+    const detail = rest.join(':');
+    const fromName = from.symbol_path ?? from.path; const toName = to.symbol_path ?? to.path;
+    const how = TIER_TEXT[tier!] ?? tier;
+    const verb = kind === 'calls' ? 'calls' : kind === 'references' ? 'references' : kind === 'imports' ? 'imports' : kind === 'contains_test_for' ? 'tests' : kind;
+    return `heuristic: ${fromName} ${verb} ${toName} at ${from.path}:${line} (${how}${detail ? ` ${detail}` : ''})`;
+  }
+
+  /** Containers of a node: its class/module chain, then its file. */
+  containers(n: NodeRow): NodeRow[] {
+    const out: NodeRow[] = [];
+    let p = n.parent_path;
+    while (p) {
+      const c = this.store.findSymbols({ repo_id: n.repo_id, path: n.path, symbol_path: p }, 1)[0];
+      if (!c) break;
+      out.push(c);
+      p = c.parent_path;
+    }
+    if (n.kind !== 'file') { const f = this.nodes([-n.file_id]).get(-n.file_id); if (f) out.push(f); }
+    return out;
+  }
+
+  /** Boundaries that can hide dependents of the given targets. */
+  boundaries(targets: NodeRow[], lowConfidenceSeen: number): Boundary[] {
+    const out: Boundary[] = [];
+    const symbols = targets.filter(t => t.kind !== 'file');
+    const checks = this.store.providerChecks(symbols.map(t => this.idOf(t)));
+    const unchecked = symbols.filter(t => {
+      const file = this.store.fileById(t.file_id);
+      return !checks.some(c => c.symbol_id === this.idOf(t) && c.complete === 1 && c.file_hash === file?.hash);
+    });
+    if (unchecked.length) {
+      out.push({ kind: 'heuristic_only', detail: `${unchecked.length} target(s) not checked by a compiler-grade provider (language server or external provider): ${unchecked.slice(0, 5).map(t => t.symbol_path).join(', ')}; dependents come from the heuristic graph` });
+    }
+    const incomplete = checks.filter(c => c.complete === 0);
+    if (incomplete.length) out.push({ kind: 'provider_incomplete', detail: `${incomplete.length} provider check(s) timed out or answered partially (${[...new Set(incomplete.map(c => c.provider))].join(', ')})` });
+    const repos = [...new Set(targets.map(t => t.repo_id))];
+    for (const repo of repos) {
+      const names = [...new Set(symbols.filter(t => t.repo_id === repo).map(t => t.name))];
+      const sites = this.store.unboundSites(repo, names);
+      for (const [name, n] of sites) out.push({ kind: 'dynamic_names', detail: `${n} call site(s) of ${name}() could not be bound: more than ${AMBIGUOUS_MAX} definitions share the name` });
+      const skipped = this.store.skippedFiles(repo);
+      if (skipped) out.push({ kind: 'unparsed_files', detail: `${skipped} file(s) of ${repo} were not parsed (see index_status diagnostics)` });
+    }
+    if (lowConfidenceSeen) out.push({ kind: 'ambiguous_dispatch', detail: `${lowConfidenceSeen} edge(s) on the way were bound by name only (receiver type unknown or name shared); some listed dependents may not be real and others may be missing` });
+    return out;
+  }
+}

@@ -1,0 +1,315 @@
+/**
+ * The heuristic reference provider (`provider: "heuristic"`): turns the raw occurrences stored by the
+ * parser into graph edges, per repository, in resolution tiers. Each tier has its own confidence and an
+ * evidence code that tools expand into a sentence:
+ *
+ *   local       0.85  a definition nested in the calling scope
+ *   self        0.85  self./this. call bound to the enclosing class (or a base class in the same repo)
+ *   same_file   0.8   defined at top level of the same file
+ *   import      0.8   imported by name (aliases and re-export barrels followed), or via a module alias
+ *   receiver    0.75  method on a constructed or named class: new Worker().run(), Worker().run(), Worker.run()
+ *   same_dir    0.6   the only definition with that name in the same folder (package)
+ *   unique      0.55  the only definition with that name in the repository
+ *   method_name 0.4   the only method with that name, called on a receiver of unknown type
+ *   ambiguous   0.25  one of 2–3 definitions sharing the name (each gets an edge; never confident)
+ *
+ * All stay below 0.9, the `exact` threshold, which only compiler-grade providers reach.
+ *
+ * A name shared by more than AMBIGUOUS_MAX definitions gets no edge at all; the call site is counted in
+ * unbound_calls, so impact answers can say they are a lower bound.
+ */
+import { posix } from 'node:path';
+import type { LanguageId } from '../languages/types';
+import type { NewOccurrence } from '../store/store';
+import { GRAPH_LANGUAGES, isTestPath, testedBaseNames, type GraphLanguage } from './languages';
+
+// Heuristic confidences stay below 0.9: `exact` (≥ 0.9) is reserved for compiler-grade providers.
+export const CONFIDENCE = {
+  local: 0.85, self: 0.85, same_file: 0.8, import: 0.8, receiver: 0.75, same_dir: 0.6, unique: 0.55, method_name: 0.4, ambiguous: 0.25,
+  import_file: 0.85, naming: 0.5,
+} as const;
+export type Tier = keyof typeof CONFIDENCE;
+export const AMBIGUOUS_MAX = 3;
+
+export interface GSymbol { id: number; fileId: number; name: string; sp: string; kind: string; parent: string | null; line: number }
+export interface GFile { id: number; path: string; language: LanguageId }
+export interface GEdge { from: number; to: number; kind: string; confidence: number; evidence: string; fileId: number; line: number }
+export interface GraphInput {
+  files: GFile[];
+  symbols: GSymbol[];
+  occurrences(fileId: number): NewOccurrence[];
+}
+export interface GraphOutput { edges: GEdge[]; unbound: Map<string, number>; stats: { calls: number; bound: number; ambiguous: number; unbound: number } }
+
+const CLASSY = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'module']);
+const CALLABLE = new Set(['function', 'method', 'class', 'struct', 'constant', 'type', 'interface', 'enum', 'trait']);
+const REFERABLE = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'constant']);
+
+/** Node id of a file in graph_edges (symbols use their positive row id). */
+export const fileNode = (fileId: number) => -fileId;
+
+interface Binding { kind: 'symbol' | 'module' | 'default'; files: number[]; name: string; source: string }
+
+export function resolveGraph(input: GraphInput): GraphOutput {
+  const filesById = new Map(input.files.map(f => [f.id, f]));
+  const fileByPath = new Map(input.files.map(f => [f.path, f]));
+  const filesByDir = new Map<string, GFile[]>();
+  const dirOf = new Map<number, string>();
+  for (const f of input.files) { const d = posix.dirname(f.path); dirOf.set(f.id, d); (filesByDir.get(d) ?? filesByDir.set(d, []).get(d)!).push(f); }
+  const byName = new Map<string, GSymbol[]>();
+  const byFile = new Map<number, GSymbol[]>();
+  const byFilePath = new Map<string, GSymbol>();
+  for (const s of input.symbols) {
+    (byName.get(s.name) ?? byName.set(s.name, []).get(s.name)!).push(s);
+    (byFile.get(s.fileId) ?? byFile.set(s.fileId, []).get(s.fileId)!).push(s);
+    byFilePath.set(`${s.fileId}\0${s.sp}`, s);
+  }
+  const topIndex = new Map<number, Map<string, GSymbol[]>>();
+  const topLevel = (fileId: number, name: string): GSymbol[] => {
+    let m = topIndex.get(fileId);
+    if (!m) {
+      m = new Map();
+      for (const s of byFile.get(fileId) ?? []) if (s.parent === null || isModuleParent(fileId, s)) (m.get(s.name) ?? m.set(s.name, []).get(s.name)!).push(s);
+      topIndex.set(fileId, m);
+    }
+    return m.get(name) ?? [];
+  };
+  const methodIndex = new Map<string, GSymbol[]>();
+  for (const s of input.symbols) if (s.kind === 'method') (methodIndex.get(s.name) ?? methodIndex.set(s.name, []).get(s.name)!).push(s);
+  const globalMemo = new Map<string, GSymbol[]>();
+  function isModuleParent(fileId: number, s: GSymbol): boolean {
+    const p = s.parent ? byFilePath.get(`${fileId}\0${s.parent}`) : undefined;
+    return !!p && p.kind === 'module';
+  }
+  const memberOf = (cls: GSymbol, name: string) => byFilePath.get(`${cls.fileId}\0${cls.sp}.${name}`)
+    ?? (byName.get(name) ?? []).find(s => s.parent === cls.sp && s.fileId !== cls.fileId && s.kind === 'method'); // Rust impl / Go methods in other files
+
+  const edges: GEdge[] = [];
+  const best = new Map<string, number>(); // (from,to,kind) → index in edges
+  const emit = (from: number, to: number, kind: string, tier: Tier, detail: string, fileId: number, line: number, confidence: number = CONFIDENCE[tier]) => {
+    if (from === to) return;
+    const key = `${from},${to},${kind}`;
+    const i = best.get(key);
+    const evidence = detail ? `${tier}:${detail}` : tier;
+    if (i === undefined) { best.set(key, edges.length); edges.push({ from, to, kind, confidence, evidence, fileId, line }); }
+    else if (edges[i]!.confidence < confidence) edges[i] = { from, to, kind, confidence, evidence, fileId, line };
+  };
+  const unbound = new Map<string, number>();
+  const stats = { calls: 0, bound: 0, ambiguous: 0, unbound: 0 };
+
+  // Extends/implements per class (by name), to follow self. calls into base classes.
+  const basesOf = new Map<number, string[]>();
+
+  // Resolve the files an import refers to.
+  function importFiles(lang: LanguageId, source: string, fromPath: string): number[] {
+    const L = GRAPH_LANGUAGES[lang];
+    if (lang === 'go') {
+      const want = source.replace(/^["`]|["`]$/g, '');
+      for (const [dir, files] of filesByDir) {
+        if (dir !== '.' && (want === dir || want.endsWith(`/${dir}`))) return files.filter(f => f.language === 'go').map(f => f.id);
+      }
+      return [];
+    }
+    for (const c of L.importCandidates(source, fromPath)) { const f = fileByPath.get(c); if (f) return [f.id]; }
+    return [];
+  }
+
+  // A name exported by a file, following re-exports (barrels) up to 3 hops.
+  const occCache = new Map<number, NewOccurrence[]>();
+  const occOf = (fileId: number) => { let o = occCache.get(fileId); if (!o) { o = input.occurrences(fileId); occCache.set(fileId, o); } return o; };
+  function exported(fileId: number, name: string, depth = 0): { sym: GSymbol; via: string } | null {
+    const direct = topLevel(fileId, name);
+    if (direct.length) return { sym: direct[0]!, via: '' };
+    if (depth >= 3) return null;
+    const f = filesById.get(fileId);
+    if (!f) return null;
+    for (const o of occOf(fileId)) {
+      if (o.kind !== 'import' || !o.source) continue;
+      if (o.name !== name && o.alias !== name && o.name !== '*') continue;
+      for (const t of importFiles(f.language, o.source, f.path)) {
+        const r = exported(t, o.alias === name && o.name && o.name !== '*' && o.name !== 'default' ? o.name : name, depth + 1);
+        if (r) return { sym: r.sym, via: r.via ? `${o.source} → ${r.via}` : o.source };
+      }
+    }
+    return null;
+  }
+
+  for (const file of input.files) {
+    const L: GraphLanguage = GRAPH_LANGUAGES[file.language];
+    const fileDir = dirOf.get(file.id)!;
+    // names of nested definitions in this file: only these can resolve through the scope chain
+    const localNames = new Set((byFile.get(file.id) ?? []).filter(x => x.parent !== null).map(x => x.name));
+    const occ = occOf(file.id);
+    const bindings = new Map<string, Binding>();
+    const fromOf = (scope: string | null) => (scope ? byFilePath.get(`${file.id}\0${scope}`)?.id : undefined) ?? fileNode(file.id);
+    const classOf = (scope: string | null): GSymbol | undefined => {
+      for (let p = scope; p; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : null) {
+        const s = byFilePath.get(`${file.id}\0${p}`);
+        if (s && CLASSY.has(s.kind) && s.kind !== 'module') return s;
+      }
+      return undefined;
+    };
+
+    // Imports: file → file and file → symbol edges, and local bindings.
+    for (const o of occ) {
+      if (o.kind !== 'import' || !o.source) continue;
+      const targets = importFiles(file.language, o.source, file.path);
+      if (!targets.length) continue;
+      for (const t of targets) emit(fileNode(file.id), fileNode(t), 'imports', 'import_file', o.source, file.id, o.line);
+      const name = o.name && o.name !== o.source ? o.name : null;
+      if (name && name !== '*' && name !== 'default') {
+        const local = o.alias ?? name;
+        bindings.set(local, { kind: 'symbol', files: targets, name, source: o.source });
+        for (const t of targets) { const r = exported(t, name); if (r) emit(fileNode(file.id), r.sym.id, 'imports', 'import', r.via ? `${o.source} → ${r.via}` : o.source, file.id, o.line); }
+      } else if (name === 'default' && o.alias) {
+        bindings.set(o.alias, { kind: 'default', files: targets, name: o.alias, source: o.source });
+      } else if (L.moduleImport) {
+        const local = o.alias ?? (file.language === 'go' ? o.source.replace(/^["`]|["`]$/g, '').split('/').pop()! : o.source.replace(/^\.+/, '').split(/[./]/)[0]!);
+        if (local) bindings.set(local, { kind: 'module', files: targets, name: local, source: o.source });
+      }
+    }
+
+    type Resolution = { syms: GSymbol[]; tier: Tier; detail: string } | { unbound: number };
+    const memo = new Map<string, Resolution>();
+    /** Plain-name resolution, memoised per file: the same name in the same scope resolves the same way. */
+    const resolveName = (name: string, scope: string | null, filter: Set<string>): Resolution => {
+      const key = `${filter === CALLABLE ? 'c' : filter === CLASSY ? 'k' : 'r'}\0${scope ?? ''}\0${name}`;
+      let r = memo.get(key);
+      if (!r) { r = resolveNameUncached(name, scope, filter); memo.set(key, r); }
+      return r;
+    };
+    const resolveNameUncached = (name: string, scope: string | null, filter: Set<string>): Resolution => {
+      if (scope && localNames.has(name)) {
+        for (let p: string | null = scope; p; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : null) {
+          const s = byFilePath.get(`${file.id}\0${p}.${name}`);
+          if (s && filter.has(s.kind)) return { syms: [s], tier: p === scope ? 'local' : 'same_file', detail: '' };
+        }
+      }
+      const same = topLevel(file.id, name).filter(s => filter.has(s.kind));
+      if (same.length) return { syms: [same[0]!], tier: 'same_file', detail: '' };
+      const b = bindings.get(name);
+      if (b) {
+        for (const t of b.files) {
+          const r = b.kind === 'symbol' ? exported(t, b.name) : b.kind === 'default' ? (exported(t, name) ?? exported(t, 'default')) : null;
+          if (r && filter.has(r.sym.kind)) return { syms: [r.sym], tier: 'import', detail: r.via ? `${b.source} → ${r.via}` : b.source };
+        }
+      }
+      const memoKey = `${name}\0${filter === CALLABLE ? 'c' : filter === CLASSY ? 'k' : 'r'}\0${FAMILY[file.language] ?? file.language}`;
+      let sameLang = globalMemo.get(memoKey);
+      if (!sameLang) {
+        sameLang = (byName.get(name) ?? []).filter(s => filter.has(s.kind) && s.kind !== 'method' && sameFamily(filesById.get(s.fileId)!.language, file.language));
+        globalMemo.set(memoKey, sameLang);
+      }
+      const inDir = sameLang.length > 1 ? sameLang.filter(s => dirOf.get(s.fileId) === fileDir) : [];
+      if (inDir.length === 1) return { syms: inDir, tier: 'same_dir', detail: fileDir };
+      if (sameLang.length === 1) return { syms: sameLang, tier: 'unique', detail: '' };
+      if (sameLang.length > 1 && sameLang.length <= AMBIGUOUS_MAX) return { syms: sameLang, tier: 'ambiguous', detail: String(sameLang.length) };
+      return { unbound: sameLang.length };
+    };
+
+    const methodsNamed = (name: string) => (methodIndex.get(name) ?? []).filter(s => sameFamily(filesById.get(s.fileId)!.language, file.language));
+
+    for (const o of occ) {
+      if (o.kind === 'call') {
+        stats.calls++;
+        const from = fromOf(o.scope);
+        const r = o.receiver?.trim() ?? null;
+        let done = false;
+        const bind = (syms: GSymbol[], tier: Tier, detail: string) => { for (const s of syms) emit(from, s.id, 'calls', tier, detail, file.id, o.line); stats.bound++; if (tier === 'ambiguous' || (tier === 'method_name')) stats.ambiguous++; done = true; };
+        if (!r) {
+          const res = resolveName(o.name, o.scope, CALLABLE);
+          if ('syms' in res) bind(res.syms, res.tier, res.detail);
+          else if (res.unbound > AMBIGUOUS_MAX) { unbound.set(o.name, (unbound.get(o.name) ?? 0) + 1); stats.unbound++; }
+          continue;
+        }
+        if ((L.selfReceivers as readonly string[]).includes(r)) {
+          const cls = classOf(o.scope);
+          if (cls) {
+            const m = memberOf(cls, o.name) ?? baseMember(cls, o.name);
+            if (m) { bind([m], 'self', cls.sp); continue; }
+          }
+        }
+        const constructed = L.constructed(r);
+        const named = constructed ?? (/^[A-Za-z_$][\w$]*$/.test(r) ? r : null);
+        if (named) {
+          const b = bindings.get(named);
+          if (!constructed && b && b.kind === 'module') {
+            for (const t of b.files) { const x = exported(t, o.name); if (x && CALLABLE.has(x.sym.kind)) { bind([x.sym], 'import', `${b.source}${x.via ? ` → ${x.via}` : ''}`); break; } }
+            if (done) continue;
+            // Go: a package alias may span several files of the package
+            const inPkg = b.files.flatMap(t => topLevel(t, o.name));
+            if (inPkg.length === 1) { bind(inPkg, 'import', b.source); continue; }
+          }
+          const cls = resolveName(named, o.scope, CLASSY);
+          if ('syms' in cls && cls.syms.length === 1) {
+            const m = memberOf(cls.syms[0]!, o.name) ?? baseMember(cls.syms[0]!, o.name);
+            if (m) { bind([m], 'receiver', constructed ? `${named}(…)` : named); continue; }
+          }
+        }
+        if (done) continue;
+        const cands = methodsNamed(o.name);
+        if (cands.length === 1) bind(cands, 'method_name', '1');
+        else if (cands.length > 1 && cands.length <= AMBIGUOUS_MAX) bind(cands, 'ambiguous', String(cands.length));
+        else if (cands.length > AMBIGUOUS_MAX) { unbound.set(o.name, (unbound.get(o.name) ?? 0) + 1); stats.unbound++; }
+      } else if (o.kind === 'extends' || o.kind === 'implements') {
+        const cls = o.scope ? byFilePath.get(`${file.id}\0${o.scope}`) : undefined;
+        if (!cls) continue;
+        const res = resolveName(o.name, null, CLASSY);
+        if ('syms' in res) {
+          for (const s of res.syms) emit(cls.id, s.id, o.kind, res.tier, res.detail, file.id, o.line);
+          const list = basesOf.get(cls.id) ?? basesOf.set(cls.id, []).get(cls.id)!;
+          list.push(...res.syms.map(s => `${s.fileId}\0${s.sp}`));
+        }
+      } else if (o.kind === 'identifier') {
+        // Top-level uses are covered by imports and calls; identifiers there are mostly declarations.
+        if (o.name.length < 3 || o.scope === null) continue;
+        const res = resolveName(o.name, o.scope, REFERABLE);
+        if (!('syms' in res) || res.tier === 'ambiguous') continue;
+        const from = fromOf(o.scope);
+        for (const s of res.syms) {
+          // a definition mentioning itself (recursion, its own name) is not a reference
+          if (o.scope && (o.scope === s.sp || o.scope.startsWith(`${s.sp}.`)) && s.fileId === file.id) continue;
+          emit(from, s.id, 'references', res.tier, res.detail, file.id, o.line);
+        }
+      }
+    }
+  }
+
+  function baseMember(cls: GSymbol, name: string, depth = 0): GSymbol | undefined {
+    if (depth > 3) return undefined;
+    for (const key of basesOf.get(cls.id) ?? []) {
+      const base = byFilePath.get(key);
+      if (!base) continue;
+      const m = memberOf(base, name) ?? baseMember(base, name, depth + 1);
+      if (m) return m;
+    }
+    return undefined;
+  }
+
+  // Tests: what a test's code calls is what it tests; test files named after a source file test it.
+  const testFiles = input.files.filter(f => isTestPath(f.path));
+  const isTestNode = (node: number) => {
+    const fid = node < 0 ? -node : symbolFile.get(node);
+    return fid !== undefined && testFileIds.has(fid);
+  };
+  const testFileIds = new Set(testFiles.map(f => f.id));
+  const symbolFile = new Map(input.symbols.map(s => [s.id, s.fileId]));
+  for (const e of [...edges]) {
+    if (e.kind !== 'calls' || !isTestNode(e.from) || isTestNode(e.to)) continue;
+    emit(e.from, e.to, 'contains_test_for', e.evidence.split(':')[0] as Tier, e.evidence.split(':').slice(1).join(':'), e.fileId, e.line, e.confidence);
+  }
+  const byBase = new Map<string, GFile[]>();
+  for (const f of input.files) { const b = f.path.slice(f.path.lastIndexOf('/') + 1); (byBase.get(b) ?? byBase.set(b, []).get(b)!).push(f); }
+  for (const t of testFiles) {
+    for (const b of testedBaseNames(t.path)) {
+      const cands = (byBase.get(b) ?? []).filter(f => !testFileIds.has(f.id));
+      const near = cands.filter(f => posix.dirname(f.path) === posix.dirname(t.path));
+      const pick = near.length === 1 ? near : cands.length === 1 ? cands : [];
+      for (const f of pick) emit(fileNode(t.id), fileNode(f.id), 'contains_test_for', 'naming', b, t.id, 1);
+    }
+  }
+  return { edges, unbound, stats };
+}
+
+const FAMILY: Partial<Record<LanguageId, string>> = { typescript: 'js', tsx: 'js', javascript: 'js', c: 'c', cpp: 'c' };
+function sameFamily(a: LanguageId, b: LanguageId): boolean { return a === b || (!!FAMILY[a] && FAMILY[a] === FAMILY[b]); }

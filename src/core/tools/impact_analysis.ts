@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { defineTool, code, budgeted } from './contract';
+import { completeness, nodeSchema, repoParam } from './shared';
+import { computeImpact } from '../graph/impact';
+import { toNodeRef, resolutionOf } from '../graph/query';
+import type { NodeRow } from '../store/store';
+import { SightlineError } from '../errors';
+
+const CAP = 200;
+
+export const impactAnalysis = defineTool({
+  name: 'impact_analysis',
+  title: 'Impact analysis of a change set',
+  description: 'Risk of a change set you describe explicitly: changed files, changed symbols and a depth. Reports a risk level, the affected symbols and files (transitive dependents), recommended tests, and evidence sentences naming the provider of each edge (heuristic, lsp:<language> or an external provider). '
+    + 'Risk is "unknown", never "low", when nothing was found but the answer is a lower bound. Read-only.',
+  input: z.object({
+    changed_files: z.array(z.string().min(1)).max(500).default([]).describe('Repository-relative paths of changed files: every definition in them counts as changed.'),
+    changed_symbols: z.array(z.string().min(1)).max(500).default([]).describe('Changed symbols: ids, qualified names (Worker.run) or names.'),
+    depth: z.number().int().min(1).max(6).default(2).describe('How many edges to follow from the changes (1-6, default 2).'),
+    repo: repoParam,
+  }),
+  output: z.object({
+    changed: z.array(nodeSchema).describe('Nodes the changes resolved to.'),
+    unresolved: z.array(z.string()).describe('Changed files or symbols that match nothing in the index.'),
+    risk_level: z.enum(['low', 'medium', 'high', 'unknown']).describe('low: few dependents and a complete answer; medium/high by how many symbols and files depend on the change; unknown when nothing was found but the answer is incomplete.'),
+    affected_symbols: z.array(z.object({ node: nodeSchema, distance: z.number().int().describe('Edges from the change.'), resolution: z.enum(['exact', 'best_effort']).describe('Weakest link.'), provider: z.string().describe('Provider of the edge that reached it.') })).describe(`Dependents (first ${CAP}).`),
+    affected_files: z.array(z.string()).describe(`Files holding dependents (first ${CAP}).`),
+    recommended_tests: z.array(z.object({ node: nodeSchema, reason: z.string().describe('Why.') })).describe('Tests to run.'),
+    evidence: z.array(z.string()).describe('Why the direct dependents depend on the change, naming each edge\'s provider.'),
+    total_affected_symbols: z.number().int().describe('All dependents.'),
+    total_affected_files: z.number().int().describe('All affected files.'),
+    ...completeness,
+  }),
+  annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+  examples: [{ changed_files: ['src/db.ts'], changed_symbols: ['UserService.lookup'], depth: 2, repo: '.' }],
+  async run(args, ctx) {
+    const { changed_files, changed_symbols, depth, repo } = args;
+    if (!changed_files.length && !changed_symbols.length) throw new SightlineError('invalid_arguments', 'give at least one of changed_files or changed_symbols');
+    const g = await ctx.engine.graph();
+    const repoId = ctx.engine.repoFilter(repo);
+    const seeds = new Map<number, NodeRow>();
+    const unresolved: string[] = [];
+    for (const f of changed_files) {
+      const { root, rel } = ctx.engine.relativeToRoot(f);
+      const rows = g.lookup(`file:${repoId ?? root.repo_id}:${rel}`);
+      if (!rows.length) { unresolved.push(f); continue; }
+      for (const r of rows) { seeds.set(r.node, r); for (const s of g.symbolsIn(r.file_id)) seeds.set(s.node, s); } // its definitions change with it
+    }
+    for (const s of changed_symbols) {
+      const rows = g.lookup(s, { repo_id: repoId });
+      if (!rows.length) unresolved.push(s);
+      for (const r of rows) seeds.set(r.node, r);
+    }
+    const r = computeImpact(g, [...seeds.values()], depth, { withContainers: false });
+    const files = [...new Set(r.affected.map(a => a.node.path))];
+    const complete = r.boundaries.length === 0 && unresolved.length === 0;
+    const n = r.affected.length;
+    const risk = n === 0 ? (complete ? 'low' : 'unknown') : n > 30 || files.length > 10 || r.entryPoints.length > 3 ? 'high' : n > 5 || files.length > 2 ? 'medium' : 'low';
+    const evidence = r.affected.filter(a => a.distance === 1).slice(0, 50).map(a => a.via.evidence);
+    return {
+      changed: [...seeds.values()].slice(0, CAP).map(toNodeRef), unresolved, risk_level: risk as 'low' | 'medium' | 'high' | 'unknown',
+      affected_symbols: r.affected.slice(0, CAP).map(a => ({ node: toNodeRef(a.node), distance: a.distance, resolution: resolutionOf(a.confidence), provider: a.via.provider })),
+      affected_files: files.slice(0, CAP), recommended_tests: r.tests.slice(0, 50).map(t => ({ node: toNodeRef(t.node), reason: t.reason })), evidence,
+      total_affected_symbols: n, total_affected_files: files.length,
+      complete, boundaries: [...r.boundaries, ...(unresolved.length ? [{ kind: 'unparsed_files' as const, detail: `not in the index: ${unresolved.slice(0, 10).join(', ')}` }] : [])],
+    };
+  },
+  render(r, budget) {
+    const head = `**impact_analysis** risk ${r.risk_level.toUpperCase()} — ${r.total_affected_symbols} affected symbol(s) in ${r.total_affected_files} file(s) from ${r.changed.length} changed node(s); ${r.complete ? 'complete' : '**lower bound**'}`;
+    const items = r.affected_symbols.map(a => `- d${a.distance} ${a.node.kind} ${code(a.node.symbol_path ?? a.node.path)} ${a.node.path}:${a.node.range.start_line} · ${a.resolution} (${a.provider})`);
+    const footer = [
+      r.recommended_tests.length ? `recommended tests: ${r.recommended_tests.slice(0, 15).map(t => `${code(t.node.symbol_path ?? t.node.path)} (${t.node.path})`).join(', ')}` : 'recommended tests: none found',
+      r.evidence.length ? `evidence:\n${r.evidence.slice(0, 8).map(e => `  - ${e}`).join('\n')}` : '',
+      r.unresolved.length ? `not in the index: ${r.unresolved.join(', ')}` : '',
+      ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`),
+    ].filter(Boolean).join('\n');
+    return budgeted(head, items, footer, budget);
+  },
+});
