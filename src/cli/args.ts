@@ -13,6 +13,7 @@ export const WORKSPACE_OPTIONS = {
   'max-file-bytes': { type: 'string' },
   languages: { type: 'string' },
   threads: { type: 'string' },
+  'allow-reference-providers': { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 export class UsageError extends Error {}
@@ -32,7 +33,7 @@ function intOption(v: string | undefined, name: string): number | undefined {
   return n;
 }
 
-export interface WorkspaceValues { workspace?: string[]; db?: string; exclude?: string[]; 'max-file-bytes'?: string; languages?: string; threads?: string }
+export interface WorkspaceValues { workspace?: string[]; db?: string; exclude?: string[]; 'max-file-bytes'?: string; languages?: string; threads?: string; 'allow-reference-providers'?: boolean }
 
 /** Opens the engine for the roots given (or those recorded in --db, or the current folder). */
 export async function openEngine(values: WorkspaceValues, extraRoots: string[] = [], log?: (l: 'info' | 'warn' | 'error', m: string) => void): Promise<Engine> {
@@ -51,7 +52,7 @@ export async function openEngine(values: WorkspaceValues, extraRoots: string[] =
     settings.languages = langs as LanguageId[];
   }
   try {
-    return await Engine.open({ roots, dbPath: db, settings, threads: intOption(values.threads, 'threads'), log });
+    return await Engine.open({ roots, dbPath: db, settings, threads: intOption(values.threads, 'threads'), log, allowReferenceProviders: !!values['allow-reference-providers'] });
   } catch (e) {
     if (e instanceof SightlineError && e.code === 'not_found') throw new UsageError(e.message);
     throw e;

@@ -15,13 +15,14 @@ const USAGE = `sightline ${VERSION} — where to look and what is at stake, for 
 usage:
   sightline index DIR [--db FILE] [--force] [--json] [--exclude PATTERN]... [--max-file-bytes N] [--languages a,b]
   sightline search QUERY [--db FILE] [--workspace DIR] [--limit N] [--offset N] [--vector] [--repo R] [--language L] [--json]
-  sightline call TOOL --args JSON [--db FILE] [--workspace DIR]
+  sightline call TOOL --args JSON [--db FILE] [--workspace DIR] [--allow-reference-providers]
   sightline status [--db FILE] [--workspace DIR] [--json]
   sightline tools [--json]
-  sightline mcp [--workspace DIR] [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN]
+  sightline mcp [--workspace DIR] [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--allow-reference-providers]
   sightline provider typescript|python|rust-analyzer-scip|java-scip|scip [--timeout-ms N] < input.json  (provider --help)
 
 The index lives in a per-user cache folder keyed by the workspace roots unless --db names a file.
+--allow-reference-providers lets index_repo run the external provider commands given in its arguments.
 exit codes: 0 ok, 1 tool error, 2 usage error, 3 index locked by another process, 130 cancelled`;
 
 const EXIT = { ok: 0, tool: 1, usage: 2, locked: 3, cancelled: 130 } as const;

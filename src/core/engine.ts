@@ -22,6 +22,8 @@ import { sha1 } from './util/hash';
 import { symbolId } from './util/ids';
 import { resolveGraph, type GFile } from './graph/resolve';
 import { GraphReader } from './graph/query';
+import { runProvider, resolveEndpoints } from './providers/external';
+import { providerApplies, providerSpecsSchema, type ProviderSpec, type ProviderSpecInput } from './providers/protocol';
 
 export interface EngineOptions {
   roots: string[];
@@ -31,6 +33,12 @@ export interface EngineOptions {
   /** Parser threads; 0 parses on the calling thread. Default: number of cores, at most 4. */
   threads?: number;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /**
+   * Whether index_repo may run external reference providers (commands) named in its arguments. Off by
+   * default: the CLI and MCP server enable it with --allow-reference-providers, the extension only in a
+   * trusted workspace with sightline.providers.allowExternal.
+   */
+  allowReferenceProviders?: boolean;
 }
 
 export interface IndexProgress { phase: 'walk' | 'parse' | 'write' | 'graph' | 'save'; repo_id: string; done: number; total: number }
@@ -45,6 +53,12 @@ export interface IndexReport {
   timings: { walk_ms: number; parse_ms: number; write_ms: number; graph_ms: number; save_ms: number; total_ms: number };
   diagnostics: Diagnostic[];
   db_path: string;
+  providers: ProviderRunReport[];
+  provider_diagnostics: { provider: string; message: string }[];
+}
+
+export interface ProviderRunReport {
+  name: string; repo_id: string; ok: boolean; edges: number; skipped_edges: number; invalid_edges: number; duration_ms: number; error: string | null;
 }
 
 export interface Root { repo_id: string; root: string; name: string }
@@ -128,8 +142,14 @@ export class Engine {
   }
 
   // ---- indexing --------------------------------------------------------------------------------
-  async index(opts: { repo?: string; force?: boolean; signal?: AbortSignal; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexReport> {
+  async index(opts: { repo?: string; force?: boolean; signal?: AbortSignal; onProgress?: (p: IndexProgress) => void; referenceProviders?: ProviderSpecInput[] } = {}): Promise<IndexReport> {
     const target = this.resolveRepo(opts.repo);
+    const specs = opts.referenceProviders ?? [];
+    if (specs.length && !this.opts.allowReferenceProviders) {
+      throw new SightlineError('providers_not_allowed', 'running external reference providers is disabled: start the MCP server or CLI with --allow-reference-providers (in VS Code: a trusted workspace and the setting sightline.providers.allowExternal)');
+    }
+    const parsedSpecs = providerSpecsSchema.safeParse(specs);
+    if (!parsedSpecs.success) throw new SightlineError('invalid_arguments', `invalid reference_providers: ${parsedSpecs.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     const roots = target ? [target] : this.roots;
     try { this.lock.acquire(); }
     catch (e) {
@@ -141,6 +161,8 @@ export class Engine {
     const timings = { walk_ms: 0, parse_ms: 0, write_ms: 0, graph_ms: 0, save_ms: 0, total_ms: 0 };
     const reports: RepoRunReport[] = [];
     const diagnostics: Diagnostic[] = [];
+    const providerReports: ProviderRunReport[] = [];
+    const providerDiagnostics: { provider: string; message: string }[] = [];
     const threads = this.opts.threads ?? Math.max(1, Math.min(4, cpus().length));
     const pool = new ParsePool(threads);
     try {
@@ -149,6 +171,11 @@ export class Engine {
       for (const r of roots) {
         if (opts.signal?.aborted) throw new SightlineError('cancelled', 'indexing was cancelled');
         reports.push(await this.indexRoot(r, !!opts.force, pool, timings, diagnostics, opts.signal, opts.onProgress));
+        for (const spec of parsedSpecs.data) {
+          const pr = await this.runReferenceProvider(r, spec, opts.signal);
+          providerReports.push(pr.report);
+          providerDiagnostics.push(...pr.diagnostics);
+        }
       }
       // Nothing changed (a restart over an unchanged tree): the file on disk is already this index.
       if (this.unsaved) {
@@ -166,7 +193,7 @@ export class Engine {
     for (const k of Object.keys(timings) as (keyof typeof timings)[]) timings[k] = Math.round(timings[k]);
     const totals = { files_seen: 0, files_parsed: 0, files_unchanged: 0, files_deleted: 0, files_skipped: 0 };
     for (const r of reports) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += r[k];
-    return { repos: reports, totals, timings, diagnostics, db_path: this.dbPath };
+    return { repos: reports, totals, timings, diagnostics, db_path: this.dbPath, providers: providerReports, provider_diagnostics: providerDiagnostics };
   }
 
   private async indexRoot(r: Root, force: boolean, pool: ParsePool, timings: IndexReport['timings'], diagnostics: Diagnostic[],
@@ -297,6 +324,48 @@ export class Engine {
     this.vectorCache = null;
     this.log('info', `indexed ${r.name}: ${report.files_parsed} parsed, ${report.files_unchanged} unchanged, ${report.files_deleted} deleted, ${report.files_skipped} skipped`);
     return report;
+  }
+
+  /**
+   * Runs one external reference provider on a repository and stores its edges under its own name.
+   * strict: an unresolvable endpoint or a failed run fails the whole index (nothing of it is saved).
+   */
+  private async runReferenceProvider(r: Root, spec: ProviderSpec, signal?: AbortSignal): Promise<{ report: ProviderRunReport; diagnostics: { provider: string; message: string }[] }> {
+    const store = this.store;
+    const input = store.providerInput(r.repo_id);
+    const report: ProviderRunReport = { name: spec.name, repo_id: r.repo_id, ok: false, edges: 0, skipped_edges: 0, invalid_edges: 0, duration_ms: 0, error: null };
+    const languages = new Set(input.symbols.map(s => s.language));
+    if (!providerApplies(spec, languages)) { report.ok = true; report.error = `skipped: no indexed ${spec.languages.join('/')} code`; return { report, diagnostics: [] }; }
+    const symbols = spec.languages.length ? input.symbols.filter(s => (spec.languages as readonly string[]).includes(s.language)) : input.symbols;
+    const chunks = spec.languages.length ? input.chunks.filter(c => (spec.languages as readonly string[]).includes(c.language)) : input.chunks;
+    const res = await runProvider(spec, { protocol_version: 1, repo: r.root, repo_id: r.repo_id, provider: spec.name, compiler_grade: spec.compiler_grade,
+      symbols: symbols.map(({ file_id: _f, hash: _h, ...s }) => s), chunks }, { cwd: r.root, signal });
+    report.duration_ms = Math.round(res.duration_ms);
+    if (!res.ok) {
+      report.error = `${res.error.code}: ${res.error.message}`;
+      if (spec.strict) throw new SightlineError('provider_failed', `reference provider ${spec.name} failed (${res.error.code}): ${res.error.message}`, { provider: spec.name, stderr_tail: res.stderr_tail });
+      return { report, diagnostics: [{ provider: spec.name, message: report.error }] };
+    }
+    report.invalid_edges = res.output.invalid_edges.length;
+    const resolved = resolveEndpoints(res.output.edges, symbols, { strict: spec.strict, repo: r.root });
+    if (resolved.failed) {
+      throw new SightlineError('provider_failed', `reference provider ${spec.name} (strict) emitted ${resolved.unresolved.length} edge(s) with unknown or ambiguous endpoints, e.g. ${resolved.unresolved[0]?.reason}`, { provider: spec.name, unresolved: resolved.unresolved.slice(0, 20) });
+    }
+    report.skipped_edges = resolved.unresolved.length;
+    const fileOf = new Map(symbols.map(s => [s.id, s]));
+    store.transaction(() => {
+      store.removeProviderEdgesOf(spec.name, r.repo_id);
+      store.addProviderEdges(resolved.resolved.map(e => ({ ...e, provider: spec.name, file_id: fileOf.get(e.from_id)?.file_id ?? null })));
+      if (spec.compiler_grade) {
+        // A compiler-grade provider analysed the whole repository: each of its symbols has been checked.
+        for (const s of symbols) store.setProviderCheck({ symbol_id: s.id, provider: spec.name, file_hash: s.hash, checked_at: Date.now(), results: 0, complete: 1 });
+      }
+    });
+    this.unsaved = true;
+    report.ok = true; report.edges = resolved.resolved.length;
+    const diags = [...res.provider_diagnostics, ...res.output.invalid_edges.slice(0, 20).map(e => ({ provider: spec.name, message: `edge ${e.index} rejected: ${e.reason}` })),
+      ...resolved.unresolved.slice(0, 20).map(e => ({ provider: spec.name, message: `edge ${e.index} skipped: ${e.reason}` }))];
+    return { report, diagnostics: diags };
   }
 
   private save(): void {

@@ -2,7 +2,7 @@
 import { openEngine, parse, WORKSPACE_OPTIONS, UsageError } from '../cli/args';
 import { serveHttp, serveStdio } from './server';
 
-export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN]
+export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--allow-reference-providers]
   stdio by default; --http serves Streamable HTTP at http://HOST:PORT/mcp (loopback only).
   --token (or SIGHTLINE_MCP_TOKEN) requires "Authorization: Bearer TOKEN" on every HTTP request.`;
 

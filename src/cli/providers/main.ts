@@ -5,7 +5,7 @@
  * error or invalid protocol input.
  *
  *   typescript          TypeScript language service (findReferences), typescript loaded at run time
- *   python              pyright language server over LSP stdio (references + call hierarchy)
+ *   python              pyright language server over LSP stdio (references, optional call hierarchy)
  *   rust-analyzer-scip  `rust-analyzer scip .`, then the SCIP index
  *   java-scip           `scip-java index`, then the SCIP index
  *   scip                an existing SCIP index (--scip FILE), any language
@@ -22,7 +22,7 @@ providers:
   typescript          TypeScript language service references (typescript from the repo, else Sightline's)
                       [--no-diagnostics]
   python              pyright language server references over LSP (pyright from the repo, else Sightline's)
-                      [--lsp-startup-delay-ms N] [--no-call-hierarchy]
+                      [--lsp-startup-delay-ms N] [--call-hierarchy]
   rust-analyzer-scip  runs \`rust-analyzer scip .\` in the repo and maps the SCIP index [--scip FILE]
   java-scip           runs \`scip-java index\` in the repo and maps the SCIP index [--scip FILE]
   scip                maps an existing SCIP index (--scip FILE required)
@@ -48,7 +48,7 @@ export async function runProvider(argv: string[]): Promise<number> {
   const provider = name as Name;
   const { values, positionals } = parse(rest, {
     'timeout-ms': { type: 'string' }, 'lsp-startup-delay-ms': { type: 'string' }, scip: { type: 'string' },
-    'no-diagnostics': { type: 'boolean' }, 'no-call-hierarchy': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    'no-diagnostics': { type: 'boolean' }, 'call-hierarchy': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   });
   if (values.help) { process.stdout.write(PROVIDER_USAGE + '\n'); return 0; }
   if (positionals.length) throw new UsageError(`provider ${name} takes no positional arguments (got ${positionals.join(' ')})`);
@@ -69,7 +69,7 @@ export async function runProvider(argv: string[]): Promise<number> {
         }
         case 'python': {
           const { runPythonProvider } = await import('./python');
-          return runPythonProvider(input, deadline, { startupDelayMs: startupDelay, callHierarchy: !values['no-call-hierarchy'] });
+          return runPythonProvider(input, deadline, { startupDelayMs: startupDelay, callHierarchy: !!values['call-hierarchy'] });
         }
         case 'rust-analyzer-scip': case 'java-scip': case 'scip': {
           const { runScipProvider } = await import('./scip');

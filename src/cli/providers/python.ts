@@ -6,12 +6,14 @@
  * with the repository as root, opens the Python files of the input symbols, waits `--lsp-startup-delay-ms`
  * (default 0) and then polls `textDocument/references` on probe symbols until two rounds agree (no fixed
  * settle sleep). Then, for each Python input symbol, `textDocument/references` at its name gives the
- * references (`to` = that symbol); `textDocument/prepareCallHierarchy` + `callHierarchy/incomingCalls`
- * mark call sites, and a reference followed by `(` on its line counts as a call too. A reference in a
- * class header's base list is `extends`. The diagnostics pyright published for the open files are counted.
+ * references (`to` = that symbol). A reference followed by `(` is the callee of a call (`calls`), a
+ * reference in a class header's base list is `extends`, others are `references`; `import … as alias`
+ * references are followed to the alias's own references. With --call-hierarchy,
+ * `textDocument/prepareCallHierarchy` + `callHierarchy/incomingCalls` also mark implicit calls (property
+ * getters, bare decorators) — off by default: about three times the requests, and not a call expression. The diagnostics pyright published for the open files are counted.
  */
 import { realpathSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import {
@@ -47,7 +49,7 @@ export async function runPythonProvider(input: ProviderInput, deadline: Deadline
     try { file = fileURLToPath(uri); } catch { return undefined; }
     for (const root of roots) {
       const rel = relative(root, file);
-      if (!rel.startsWith('..') && !resolve(rel).startsWith('..') && rel !== '') return rel.split(sep).join('/');
+      if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return rel.split(sep).join('/');
     }
     return undefined;
   };
@@ -60,6 +62,7 @@ export async function runPythonProvider(input: ProviderInput, deadline: Deadline
   const started = Date.now();
   const child = deadline.spawn(process.execPath, [found.file, '--stdio'], { cwd: repo, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
+  child.stdin!.on('error', () => undefined); // EPIPE once the server has exited: reported through `exited`
   child.stderr!.on('data', (d: Buffer) => { if (stderr.length < 65536) stderr += d.toString('utf8'); });
   const exited = new Promise<never>((_, reject) => {
     child.once('error', e => reject(new ProviderError(`could not start pyright: ${e.message}`)));
@@ -227,15 +230,21 @@ function importAlias(sources: SourceCache, rel: string, range: Range): { name: s
   return { name: m[2]!, line: range.end.line, character: range.end.character + m[1]!.length };
 }
 
+/**
+ * `calls` when the reference is the callee of a call (followed by `(`: the same syntactic rule as the
+ * TypeScript adapter); with --call-hierarchy, call sites pyright's call hierarchy reports without `(`
+ * (property getters, decorators) are `calls` too. A reference in a class header's base list is `extends`.
+ */
 function classify(sources: SourceCache, rel: string, range: Range, hierarchyCall: boolean): { kind: EdgeKind; how: string } {
   const text = sources.line(rel, range.start.line + 1);
   const before = text.slice(0, range.start.character);
   if (/^\s*class\s+[\p{L}_][\p{L}\p{N}_]*\s*\([^)]*$/u.test(before)) {
     return { kind: 'extends', how: ' (class base list)' };
   }
-  if (hierarchyCall) return { kind: 'calls', how: ' (call hierarchy)' };
   const endLine = sources.line(rel, range.end.line + 1);
-  if (/^\s*\(/.test(endLine.slice(range.end.character))) return { kind: 'calls', how: " (reference followed by '(')" };
+  const callee = /^\s*\(/.test(endLine.slice(range.end.character));
+  if (callee) return { kind: 'calls', how: hierarchyCall ? " (call: followed by '(', in pyright's call hierarchy)" : " (call: the reference is followed by '(')" };
+  if (hierarchyCall) return { kind: 'calls', how: " (implicit call from pyright's call hierarchy, e.g. a property getter)" };
   return { kind: 'references', how: '' };
 }
 

@@ -301,7 +301,6 @@ export interface ScipOptions { indexer?: keyof typeof INDEXERS; scipFile?: strin
 export async function runScipProvider(input: ProviderInput, deadline: Deadline, options: ScipOptions): Promise<ProviderOutput> {
   const diagnostics: string[] = [];
   let bytes: Uint8Array;
-  let label: string | undefined;
   if (options.scipFile) {
     const file = resolve(options.scipFile);
     try { bytes = readFileSync(file); } catch (e) { throw new ProviderError(`cannot read --scip ${file}: ${(e as Error).message}`); }
@@ -326,13 +325,12 @@ export async function runScipProvider(input: ProviderInput, deadline: Deadline, 
       if (!existsSync(produced)) throw new ProviderError(`${spec.command} finished but wrote no index.scip`);
       bytes = readFileSync(produced);
       diagnostics.push(`${spec.command} command ${exe} ${args.join(' ')} (${Date.now() - started} ms)`);
-      label = undefined;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
   deadline.check();
   const index = parseScipIndex(bytes);
-  const mapped = mapScipIndex(index, input, label);
+  const mapped = mapScipIndex(index, input);
   return { edges: mapped.edges, diagnostics: [...diagnostics, ...mapped.diagnostics] };
 }

@@ -49,7 +49,8 @@ export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number,
         if (edge.confidence < LOW_CONFIDENCE) lowSeen++;
         const prev = best.get(neighbour.node);
         const viaContainer = f.via_container;
-        if (!prev || prev.distance > d || (prev.distance === d && (prev.via_container && !viaContainer || prev.confidence < confidence))) {
+        // Keep the nearest reach; at equal distance a reach of the target itself beats one through a container.
+        if (!prev || prev.distance > d || (prev.distance === d && ((prev.via_container && !viaContainer) || (prev.via_container === viaContainer && prev.confidence < confidence)))) {
           const isNew = !prev;
           best.set(neighbour.node, { node: neighbour, distance: prev && prev.distance < d ? prev.distance : d, confidence, via_container: viaContainer, via: edge });
           if (isNew) next.push({ node: neighbour, via_container: viaContainer, confidence });

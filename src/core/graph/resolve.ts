@@ -156,7 +156,8 @@ export function resolveGraph(input: GraphInput): GraphOutput {
       const targets = importFiles(file.language, o.source, file.path);
       if (!targets.length) continue;
       for (const t of targets) emit(fileNode(file.id), fileNode(t), 'imports', 'import_file', o.source, file.id, o.line);
-      const name = o.name && o.name !== o.source ? o.name : null;
+      // `import a.b as c` / Go `import u "path"`: the name is the module itself, not a symbol in it.
+      const name = o.name && o.name !== o.source && o.name !== o.alias ? o.name : null;
       if (name && name !== '*' && name !== 'default') {
         const local = o.alias ?? name;
         bindings.set(local, { kind: 'symbol', files: targets, name, source: o.source });

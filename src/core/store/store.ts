@@ -423,6 +423,19 @@ export class Store {
       : this.one<{ n: number }>(`SELECT count(*) AS n FROM diagnostics WHERE code IN ${codes}`)!.n;
   }
 
+  /** Every symbol and chunk of a repository, in the external provider protocol's shape. */
+  providerInput(repoId: string): { symbols: { id: string; path: string; name: string; symbol_path: string; kind: string; language: string; start_line: number; start_col: number; end_line: number; end_col: number; file_id: number; hash: string }[];
+    chunks: { id: string; path: string; language: string; start_line: number; end_line: number; symbol_path: string | null; kind: string }[] } {
+    const symbols = this.rows<{ id: string; path: string; name: string; symbol_path: string; kind: string; language: string; start_line: number; start_col: number; end_line: number; end_col: number; file_id: number; hash: string }>(
+      `SELECT 'symbol:' || f.repo_id || ':' || f.path || ':' || s.symbol_path AS id, f.path AS path, s.name AS name, s.symbol_path AS symbol_path, s.kind AS kind, f.language AS language,
+        s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line, s.end_col AS end_col, f.file_id AS file_id, f.hash AS hash
+       FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY f.path, s.start_line`, [repoId]);
+    const chunks = this.rows<{ id: string; path: string; language: string; start_line: number; end_line: number; symbol_path: string | null; kind: string }>(
+      `SELECT 'chunk:' || f.repo_id || ':' || f.path || ':' || c.key AS id, f.path AS path, f.language AS language, c.start_line AS start_line, c.end_line AS end_line, c.symbol_path AS symbol_path, c.kind AS kind
+       FROM chunks c JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY f.path, c.start_line`, [repoId]);
+    return { symbols, chunks };
+  }
+
   // ---- provider edges (language servers, external providers) -----------------------------------
   providerEdges(ids: string[], dir: 'in' | 'out', kinds: readonly string[]): ProviderEdgeRow[] {
     if (!ids.length) return [];

@@ -22,7 +22,7 @@ export const impactAnalysis = defineTool({
   output: z.object({
     changed: z.array(nodeSchema).describe('Nodes the changes resolved to.'),
     unresolved: z.array(z.string()).describe('Changed files or symbols that match nothing in the index.'),
-    risk_level: z.enum(['low', 'medium', 'high', 'unknown']).describe('low: few dependents and a complete answer; medium/high by how many symbols and files depend on the change; unknown when nothing was found but the answer is incomplete.'),
+    risk_level: z.enum(['low', 'medium', 'high', 'unknown']).describe('low: few dependents and a complete answer; medium/high by how many symbols, files and entry points depend on the change (an incomplete answer is at least medium); unknown when nothing was found but the answer is incomplete.'),
     affected_symbols: z.array(z.object({ node: nodeSchema, distance: z.number().int().describe('Edges from the change.'), resolution: z.enum(['exact', 'best_effort']).describe('Weakest link.'), provider: z.string().describe('Provider of the edge that reached it.') })).describe(`Dependents (first ${CAP}).`),
     affected_files: z.array(z.string()).describe(`Files holding dependents (first ${CAP}).`),
     recommended_tests: z.array(z.object({ node: nodeSchema, reason: z.string().describe('Why.') })).describe('Tests to run.'),
@@ -55,7 +55,8 @@ export const impactAnalysis = defineTool({
     const files = [...new Set(r.affected.map(a => a.node.path))];
     const complete = r.boundaries.length === 0 && unresolved.length === 0;
     const n = r.affected.length;
-    const risk = n === 0 ? (complete ? 'low' : 'unknown') : n > 30 || files.length > 10 || r.entryPoints.length > 3 ? 'high' : n > 5 || files.length > 2 ? 'medium' : 'low';
+    // An incomplete answer cannot claim low risk: nothing found → unknown, a few found → at least medium.
+    const risk = n === 0 ? (complete ? 'low' : 'unknown') : n > 30 || files.length > 10 || r.entryPoints.length > 3 ? 'high' : n > 5 || files.length > 2 || !complete ? 'medium' : 'low';
     const evidence = r.affected.filter(a => a.distance === 1).slice(0, 50).map(a => a.via.evidence);
     return {
       changed: [...seeds.values()].slice(0, CAP).map(toNodeRef), unresolved, risk_level: risk as 'low' | 'medium' | 'high' | 'unknown',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, code, mdTable } from './contract';
 import { repoParam } from './shared';
+import { providerSpecSchema } from '../providers/protocol';
 
 const diagnosticSchema = z.object({
   repo_id: z.string().describe('Repository of the file.'),
@@ -21,6 +22,7 @@ export const indexRepo = defineTool({
   input: z.object({
     repo: repoParam,
     force: z.boolean().default(false).describe('Rebuild the selected repository from scratch instead of updating it incrementally (default false).'),
+    reference_providers: z.array(providerSpecSchema).max(20).default([]).describe('External reference providers to run after indexing: each is a command (argv, no shell) that reads the index\'s symbols as JSON on stdin and writes edges as JSON on stdout; its edges are stored under its own name. Runs commands on this machine, so it works only when the server was started with --allow-reference-providers (in VS Code: a trusted workspace and sightline.providers.allowExternal).'),
   }),
   output: z.object({
     repos: z.array(z.object({
@@ -46,13 +48,20 @@ export const indexRepo = defineTool({
     diagnostics: z.array(diagnosticSchema).describe(`Per-file problems of this run (first ${DIAG_CAP}; index_status pages through all of them).`),
     diagnostics_total: z.number().int().describe('Number of diagnostics in this run.'),
     db_path: z.string().describe('Index file that was written.'),
+    providers: z.array(z.object({
+      name: z.string().describe('Provider name.'), repo_id: z.string().describe('Repository it ran on.'), ok: z.boolean().describe('Whether it ran and its output was valid.'),
+      edges: z.number().int().describe('Edges stored.'), skipped_edges: z.number().int().describe('Edges whose endpoints did not resolve (non-strict).'),
+      invalid_edges: z.number().int().describe('Edges rejected by validation (e.g. confidence outside 0..1).'), duration_ms: z.number().int().describe('Run time.'),
+      error: z.string().nullable().describe('Why it failed or was skipped.'),
+    })).describe('External reference providers of this run.'),
+    provider_diagnostics: z.array(z.object({ provider: z.string().describe('Provider name.'), message: z.string().describe('What it reported.') })).describe('Diagnostics reported by providers and by the validation of their output.'),
   }),
   annotations: { read_only: false, destructive: false, idempotent: true, open_world: false },
-  examples: [{ repo: '.', force: false }],
+  examples: [{ repo: '.', force: false, reference_providers: [] }],
   async run(args, ctx) {
-    const { repo, force } = args;
+    const { repo, force, reference_providers } = args;
     const report = await ctx.engine.index({
-      repo, force, signal: ctx.signal,
+      repo, force, signal: ctx.signal, referenceProviders: reference_providers,
       onProgress: p => ctx.onProgress?.(p.phase === 'parse' ? `parsing ${p.done}/${p.total} files` : `${p.phase} ${p.repo_id}`, p.done, p.total),
     });
     return { ...report, diagnostics: report.diagnostics.slice(0, DIAG_CAP), diagnostics_total: report.diagnostics.length };
@@ -63,6 +72,8 @@ export const indexRepo = defineTool({
     return [
       `**index_repo** done in ${r.timings.total_ms} ms (walk ${r.timings.walk_ms}, parse ${r.timings.parse_ms}, write ${r.timings.write_ms}, graph ${r.timings.graph_ms}, save ${r.timings.save_ms})`,
       mdTable(['repo', 'seen', 'parsed', 'unchanged', 'deleted', 'skipped', 'time'], rows),
+      ...r.providers.map(p => `provider ${code(p.name)} on ${p.repo_id}: ${p.ok ? `${p.edges} edge(s) stored${p.skipped_edges ? `, ${p.skipped_edges} skipped` : ''}${p.invalid_edges ? `, ${p.invalid_edges} invalid` : ''}` : `failed — ${p.error}`} (${p.duration_ms} ms)`),
+      ...r.provider_diagnostics.slice(0, 10).map(d => `- ${d.provider}: ${d.message}`),
       r.diagnostics_total ? `${r.diagnostics_total} diagnostic(s):\n${diag.join('\n')}${r.diagnostics_total > diag.length ? `\n_${r.diagnostics_total - diag.length} more: see index_status._` : ''}` : 'No diagnostics.',
     ].join('\n');
   },

@@ -1,0 +1,194 @@
+/** The heuristic graph per language (resolution tiers, aliases, receivers) and the graph tools. */
+import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
+import { Engine } from '../src/core/engine';
+import { TOOLS } from '../src/core/tools/registry';
+import { invokeTool } from '../src/core/tools/contract';
+import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function setup(files: Record<string, string>, opts: { allowReferenceProviders?: boolean } = {}): Promise<{ ws: TempWorkspace; e: Engine; call: (tool: keyof typeof TOOLS, args: Json) => Promise<Json> }> {
+  const ws = tempWorkspace(files);
+  const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, allowReferenceProviders: opts.allowReferenceProviders });
+  await e.index();
+  const call = async (tool: keyof typeof TOOLS, args: Json) => {
+    const out = await invokeTool(TOOLS[tool] as never, args, { engine: e });
+    if (!out.ok) throw new Error(`${tool}: ${JSON.stringify(out.error)}`);
+    return { ...out.data, markdown: out.markdown } as Json;
+  };
+  return { ws, e, call };
+}
+
+/** Callers of a symbol as "path:symbol_path (evidence tier)". */
+async function callers(call: (t: keyof typeof TOOLS, a: Json) => Promise<Json>, symbol: string, path?: string): Promise<string[]> {
+  const r = await call('find_references', { symbol, ...(path ? { path } : {}), kinds: ['calls'] });
+  return r.references.map((x: Json) => `${x.from.path}:${x.from.symbol_path ?? ''}`).sort();
+}
+
+describe('graph: heuristic provider', () => {
+  const done: (() => void)[] = [];
+  afterEach(() => { while (done.length) done.pop()!(); });
+  const make = async (files: Record<string, string>, opts = {}) => { const s = await setup(files, opts); done.push(() => { s.e.close(); s.ws.remove(); }); return s; };
+
+  it('TypeScript: import aliases, re-export barrels, new X().m(), this.m()', async () => {
+    const { call } = await make({
+      'src/worker.ts': 'export class Worker {\n  run(): number { return this.step(); }\n  step(): number { return 1; }\n}\nexport function makeWorker() { return new Worker(); }\n',
+      'src/index.ts': "export { Worker, makeWorker as create } from './worker';\n",
+      'src/app.ts': "import { Worker as W, create } from './index';\nexport function main() {\n  new W().run();\n  return create();\n}\n",
+    });
+    assert.deepEqual(await callers(call, 'Worker.step'), ['src/worker.ts:Worker.run']);
+    assert.deepEqual(await callers(call, 'Worker.run'), ['src/app.ts:main']);
+    const r = await call('find_references', { symbol: 'Worker.run', kinds: ['calls'] });
+    assert.equal(r.references[0].edge.provider, 'heuristic');
+    assert.equal(r.references[0].edge.resolution, 'best_effort');
+    assert.match(r.references[0].edge.evidence, /main calls Worker\.run at src\/app\.ts:3/);
+    assert.deepEqual(await callers(call, 'makeWorker'), ['src/app.ts:main'], 'through the barrel and the alias');
+  });
+
+  it('Python: from-import aliases, module aliases, self.m(), Class().m()', async () => {
+    const { call } = await make({
+      'pkg/__init__.py': '',
+      'pkg/store.py': 'class Store:\n    def save(self, x):\n        return self.validate(x)\n\n    def validate(self, x):\n        return x\n\ndef open_store():\n    return Store()\n',
+      'pkg/cli.py': 'from pkg.store import Store as S\nimport pkg.store as st\n\ndef main():\n    S().save(1)\n    return st.open_store()\n',
+    });
+    assert.deepEqual(await callers(call, 'Store.validate'), ['pkg/store.py:Store.save']);
+    assert.deepEqual(await callers(call, 'Store.save'), ['pkg/cli.py:main']);
+    assert.deepEqual(await callers(call, 'open_store'), ['pkg/cli.py:main']);
+  });
+
+  it('Go: package-qualified calls and methods by receiver type', async () => {
+    const { call } = await make({
+      'go.mod': 'module example.com/app\n',
+      'util/strings.go': 'package util\n\nfunc Clean(s string) string { return s }\n',
+      'main.go': 'package main\n\nimport u "example.com/app/util"\n\ntype Worker struct{}\n\nfunc (w *Worker) Run() string { return w.name() }\n\nfunc (w *Worker) name() string { return u.Clean("x") }\n\nfunc main() { w := &Worker{}; w.Run() }\n',
+    });
+    assert.deepEqual(await callers(call, 'Clean'), ['main.go:Worker.name']);
+    assert.deepEqual(await callers(call, 'Worker.Run'), ['main.go:main']);
+  });
+
+  it('Java and Rust: constructor receivers and impl methods', async () => {
+    const { call } = await make({
+      'src/Worker.java': 'class Worker {\n  int run() { return step(); }\n  int step() { return 1; }\n}\n',
+      'src/Main.java': 'class Main {\n  public static void main(String[] a) { new Worker().run(); }\n}\n',
+      'src/lib.rs': 'pub struct Engine;\nimpl Engine {\n    pub fn new() -> Engine { Engine }\n    pub fn start(&self) -> u8 { self.tick() }\n    fn tick(&self) -> u8 { 1 }\n}\npub fn boot() -> u8 { Engine::new().start() }\n',
+    });
+    assert.deepEqual(await callers(call, 'Worker.run'), ['src/Main.java:Main.main']);
+    assert.deepEqual(await callers(call, 'Worker.step'), ['src/Worker.java:Worker.run']);
+    assert.deepEqual(await callers(call, 'Engine.tick'), ['src/lib.rs:Engine.start']);
+    assert.deepEqual(await callers(call, 'Engine.new'), ['src/lib.rs:boot']);
+  });
+
+  it('a name shared by many definitions never becomes a confident edge; two get low-confidence edges', async () => {
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 5; i++) many[`m${i}.py`] = `class C${i}:\n    def close(self):\n        return ${i}\n`;
+    const { call } = await make({
+      ...many,
+      'pair_a.py': 'class A:\n    def flush(self):\n        return 1\n',
+      'pair_b.py': 'class B:\n    def flush(self):\n        return 2\n',
+      'use.py': 'def shutdown(x, y):\n    x.close()\n    y.flush()\n',
+    });
+    const close = await call('impact', { symbol: 'C0.close' });
+    assert.equal(close.total_affected, 0);
+    assert.equal(close.complete, false);
+    assert.ok(close.boundaries.some((b: Json) => b.kind === 'dynamic_names' && /close\(\) could not be bound/.test(b.detail)), JSON.stringify(close.boundaries));
+    assert.match(close.markdown, /not\*\* "no impact"/);
+    const flush = await call('find_references', { symbol: 'A.flush', kinds: ['calls'] });
+    assert.equal(flush.references.length, 1);
+    assert.ok(flush.references[0].edge.confidence < 0.5);
+    assert.ok(flush.boundaries.some((b: Json) => b.kind === 'ambiguous_dispatch'));
+  });
+
+  it('impact: a method seeds its class and file (via_container), lists tests and entry points', async () => {
+    const { call } = await make({
+      'app/billing.py': 'class Invoice:\n    def total(self):\n        return 1\n\n    def render(self):\n        return str(self.total())\n\ndef export_all(inv: Invoice):\n    return inv.render()\n',
+      'app/report.py': 'from app.billing import Invoice\n\ndef monthly():\n    return Invoice().total()\n\ndef build():\n    return Invoice()\n',
+      'tests/test_billing.py': 'from app.billing import Invoice\n\ndef test_total():\n    assert Invoice().total() == 1\n',
+    });
+    const r = await call('impact', { symbol: 'Invoice.total', depth: 3 });
+    const direct = r.affected.filter((a: Json) => !a.via_container).map((a: Json) => a.node.symbol_path).sort();
+    assert.ok(direct.includes('monthly') && direct.includes('Invoice.render'), JSON.stringify(direct));
+    const viaContainer = r.affected.filter((a: Json) => a.via_container).map((a: Json) => a.node.symbol_path);
+    assert.ok(viaContainer.includes('build'), `build depends only on the class: ${JSON.stringify(viaContainer)}`);
+    assert.ok(r.related_tests.some((t: Json) => t.node.path === 'tests/test_billing.py'));
+    assert.ok(r.affected_by_module.app >= 2);
+    assert.equal(r.total_direct, direct.length);
+    assert.ok(r.affected_entry_points.some((n: Json) => n.symbol_path === 'monthly'));
+    assert.equal(r.complete, false, 'heuristic-only answers are lower bounds');
+    assert.ok(r.boundaries.some((b: Json) => b.kind === 'heuristic_only'));
+    const limited = await call('impact', { symbol: 'Invoice.total', depth: 3, limit: 1 });
+    assert.equal(limited.affected.length, 1);
+    assert.equal(limited.truncated, true);
+    assert.equal(limited.total_affected, r.total_affected);
+  });
+
+  it('related_tests: a method-name-only call counts only when the test also reaches the class', async () => {
+    const { call } = await make({
+      'lib/chunkers.py': 'class TextChunker:\n    def chunk_file(self, p):\n        return p\n\nclass CodeChunker:\n    def chunk_file(self, p):\n        return p\n',
+      'tests/test_text.py': 'from lib.chunkers import TextChunker\n\ndef test_text():\n    c = TextChunker()\n    assert c.chunk_file("a")\n',
+      'tests/test_other.py': 'def test_other(chunker):\n    assert chunker.chunk_file("a")\n',
+    });
+    const r = await call('related_tests', { symbol: 'TextChunker.chunk_file' });
+    const names = r.tests.map((t: Json) => t.node.symbol_path);
+    assert.ok(names.includes('test_text'), JSON.stringify(names));
+    assert.ok(!names.includes('test_other'), 'an unknown receiver does not make test_other a test of TextChunker');
+  });
+
+  it('impact on a symbol reached only dynamically is incomplete, never "no impact"; a compiler-grade provider completes it', async () => {
+    const files = {
+      'svc/handlers.py': 'def on_ping():\n    return "pong"\n',
+      'svc/router.py': 'import importlib\n\ndef dispatch(name):\n    mod = importlib.import_module("svc.handlers")\n    return getattr(mod, "on_" + name)()\n',
+    };
+    const { ws, e, call } = await make(files, { allowReferenceProviders: true });
+    const before = await call('impact', { symbol: 'on_ping' });
+    assert.equal(before.total_affected, 0);
+    assert.equal(before.complete, false);
+    assert.ok(before.boundaries.length > 0);
+    assert.match(before.markdown, /lower bound/);
+    const provider = { name: 'testc', command: process.execPath, args: [join(__dirname, 'fixtures/providers/caller-edges.mjs'), 'dispatch=on_ping'], compiler_grade: true, strict: true, timeout_ms: 20000 };
+    const idx = await call('index_repo', { reference_providers: [provider] });
+    assert.equal(idx.providers[0].ok, true);
+    assert.equal(idx.providers[0].edges, 1);
+    assert.ok(idx.provider_diagnostics.some((d: Json) => d.provider === 'testc' && d.message === 'checked every symbol'));
+    const after = await call('impact', { symbol: 'on_ping' });
+    assert.deepEqual(after.affected.map((a: Json) => a.node.symbol_path), ['dispatch']);
+    assert.equal(after.affected[0].resolution, 'exact');
+    assert.match(after.affected[0].via, /test compiler/);
+    assert.ok(!after.boundaries.some((b: Json) => b.kind === 'heuristic_only'), JSON.stringify(after.boundaries));
+    // strict: an endpoint that does not resolve fails the index run
+    const bad = { ...provider, name: 'testbad', args: [provider.args[0]!, 'dispatch=no_such_symbol'] };
+    const out = await invokeTool(TOOLS.index_repo as never, { reference_providers: [bad] }, { engine: e });
+    assert.equal(out.ok, false);
+    if (!out.ok) assert.equal(out.error.code, 'provider_failed');
+    const lax = await call('index_repo', { reference_providers: [{ ...bad, strict: false }] });
+    assert.equal(lax.providers[0].skipped_edges, 1);
+    void ws;
+  });
+
+  it('reference providers are refused unless allowed', async () => {
+    const { e } = await make({ 'a.py': 'def f():\n    return 1\n' });
+    const out = await invokeTool(TOOLS.index_repo as never, { reference_providers: [{ name: 'x', command: process.execPath }] }, { engine: e });
+    assert.equal(out.ok, false);
+    if (!out.ok) assert.equal(out.error.code, 'providers_not_allowed');
+  });
+
+  it('expand_context and impact_analysis follow the graph from chunks and change sets', async () => {
+    const { call } = await make({
+      'src/db.ts': 'export class Db {\n  find(id: string) { return id; }\n}\n',
+      'src/repo.ts': "import { Db } from './db';\nexport class Repo {\n  constructor(private db: Db) {}\n  get(id: string) { return this.db.find(id); }\n}\nexport function load(r: Repo) { return r.get('1'); }\n",
+    });
+    const seed = (await call('search_code', { query: 'Repo get', limit: 5 })).results.find((h: Json) => h.symbol_path === 'Repo.get');
+    const ctx = await call('expand_context', { chunk_ids: [seed.chunk_id], depth: 1, token_budget: 4000 });
+    const names = ctx.chunks.map((c: Json) => `${c.distance}:${c.symbol_path}`);
+    assert.ok(names.includes('0:Repo.get'));
+    assert.ok(names.some((n: string) => n === '1:Db.find'), JSON.stringify(names));
+    assert.ok(names.some((n: string) => n === '1:load'), JSON.stringify(names));
+    assert.ok(ctx.total_estimated_tokens <= 4000);
+    const small = await call('expand_context', { chunk_ids: [seed.chunk_id], depth: 2, token_budget: 100 });
+    assert.equal(small.budget_exhausted, true);
+    const ia = await call('impact_analysis', { changed_files: ['src/db.ts'], changed_symbols: [], depth: 2 });
+    assert.ok(ia.affected_symbols.some((a: Json) => a.node.symbol_path === 'Repo.get'));
+    assert.notEqual(ia.risk_level, 'low', 'an incomplete answer with dependents is not low risk by default');
+    assert.ok(ia.evidence.some((s: string) => s.startsWith('heuristic:')));
+  });
+});
