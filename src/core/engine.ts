@@ -171,6 +171,17 @@ export class Engine {
       for (const r of roots) {
         if (opts.signal?.aborted) throw new SightlineError('cancelled', 'indexing was cancelled');
         reports.push(await this.indexRoot(r, !!opts.force, pool, timings, diagnostics, opts.signal, opts.onProgress));
+      }
+      // Parsing is over: release the workers (and their parser memory) before the graph and the save.
+      await pool.close();
+      for (const rep of reports) {
+        if (rep.edges_written === null) continue; // nothing changed: the stored graph stands
+        const tg = performance.now();
+        opts.onProgress?.({ phase: 'graph', repo_id: rep.repo_id, done: 0, total: 1 });
+        rep.edges_written = this.buildGraph(rep.repo_id);
+        timings.graph_ms += performance.now() - tg;
+      }
+      for (const r of roots) {
         for (const spec of parsedSpecs.data) {
           const pr = await this.runReferenceProvider(r, spec, opts.signal);
           providerReports.push(pr.report);
@@ -286,7 +297,6 @@ export class Engine {
     }
     timings.parse_ms += performance.now() - tp - writeMs;
     const tdel = performance.now();
-    let graphMs = 0;
     if (!force) for (const d of store.diagnostics(r.repo_id)) if (carried.has(d.path) && PARSE_DIAGNOSTICS.has(d.code)) repoDiags.push(d);
     report.files_deleted = gone.length;
     report.duration_ms = Math.round(performance.now() - started);
@@ -299,31 +309,30 @@ export class Engine {
       || prev.indexed_commit !== git.commit || prev.branch !== git.branch || prev.dirty !== dirtyFlag || prev.nested_repos !== nestedJson
       || diagKey(store.diagnostics(r.repo_id)) !== diagJson;
     if (changed) {
-      const tg = performance.now();
-      onProgress?.({ phase: 'graph', repo_id: r.repo_id, done: 0, total: 1 });
-      store.transaction(() => { for (const m of gone) store.deleteFile(m.file_id); });
-      const graph = resolveGraph({
-        files: store.graphFiles(r.repo_id) as GFile[],
-        symbols: store.graphSymbols(r.repo_id),
-        occurrences: fileId => store.occurrences(fileId),
-      });
-      store.transaction(() => store.replaceGraph(r.repo_id, graph.edges, graph.unbound));
-      report.edges_written = graph.edges.length;
-      graphMs = performance.now() - tg;
-      timings.graph_ms += graphMs;
       store.transaction(() => {
+        for (const m of gone) store.deleteFile(m.file_id);
         store.replaceDiagnostics(r.repo_id, repoDiags);
         store.upsertRepo({ repo_id: r.repo_id, root: r.root, name: r.name, indexed_at: Date.now(), indexed_commit: git.commit, branch: git.branch,
           dirty: dirtyFlag, nested_repos: nestedJson, last_run: JSON.stringify(report) });
       });
       this.unsaved = true;
+      report.edges_written = 0; // the graph is rebuilt once every root is parsed (see index())
     }
     this.lastRuns.set(r.repo_id, report);
-    timings.write_ms += writeMs + performance.now() - tdel - (report.edges_written !== null ? graphMs : 0);
+    timings.write_ms += writeMs + performance.now() - tdel;
     diagnostics.push(...repoDiags);
     this.vectorCache = null;
     this.log('info', `indexed ${r.name}: ${report.files_parsed} parsed, ${report.files_unchanged} unchanged, ${report.files_deleted} deleted, ${report.files_skipped} skipped`);
     return report;
+  }
+
+  /** Rebuilds the heuristic graph of one repository from its stored symbols and occurrences. */
+  private buildGraph(repoId: string): number {
+    const store = this.store;
+    const graph = resolveGraph({ files: store.graphFiles(repoId) as GFile[], symbols: store.graphSymbols(repoId), occurrences: fileId => store.occurrences(fileId) });
+    store.transaction(() => store.replaceGraph(repoId, graph.edges, graph.unbound));
+    this.unsaved = true;
+    return graph.edges.length;
   }
 
   /**

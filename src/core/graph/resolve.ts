@@ -115,16 +115,22 @@ export function resolveGraph(input: GraphInput): GraphOutput {
   }
 
   // A name exported by a file, following re-exports (barrels) up to 3 hops.
-  const occCache = new Map<number, NewOccurrence[]>();
-  const occOf = (fileId: number) => { let o = occCache.get(fileId); if (!o) { o = input.occurrences(fileId); occCache.set(fileId, o); } return o; };
+  // Only the imports of other files are needed again (for re-export chains); full occurrence lists are
+  // decoded once per file and dropped, which keeps memory flat on large repositories.
+  const importCache = new Map<number, NewOccurrence[]>();
+  const importsOf = (fileId: number) => {
+    let o = importCache.get(fileId);
+    if (!o) { o = input.occurrences(fileId).filter(x => x.kind === 'import'); importCache.set(fileId, o); }
+    return o;
+  };
   function exported(fileId: number, name: string, depth = 0): { sym: GSymbol; via: string } | null {
     const direct = topLevel(fileId, name);
     if (direct.length) return { sym: direct[0]!, via: '' };
     if (depth >= 3) return null;
     const f = filesById.get(fileId);
     if (!f) return null;
-    for (const o of occOf(fileId)) {
-      if (o.kind !== 'import' || !o.source) continue;
+    for (const o of importsOf(fileId)) {
+      if (!o.source) continue;
       if (o.name !== name && o.alias !== name && o.name !== '*') continue;
       for (const t of importFiles(f.language, o.source, f.path)) {
         const r = exported(t, o.alias === name && o.name && o.name !== '*' && o.name !== 'default' ? o.name : name, depth + 1);
@@ -139,7 +145,8 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     const fileDir = dirOf.get(file.id)!;
     // names of nested definitions in this file: only these can resolve through the scope chain
     const localNames = new Set((byFile.get(file.id) ?? []).filter(x => x.parent !== null).map(x => x.name));
-    const occ = occOf(file.id);
+    const occ = input.occurrences(file.id);
+    if (!importCache.has(file.id)) importCache.set(file.id, occ.filter(x => x.kind === 'import'));
     const bindings = new Map<string, Binding>();
     const fromOf = (scope: string | null) => (scope ? byFilePath.get(`${file.id}\0${scope}`)?.id : undefined) ?? fileNode(file.id);
     const classOf = (scope: string | null): GSymbol | undefined => {

@@ -39,18 +39,26 @@ export function searchTerms(query: string): { term: string; weight: number }[] {
 }
 
 /**
- * Terms found in more than this share of all chunks (a project's own name, `self`, `return`) say almost
- * nothing about where to look and make every query touch most of the index; they are dropped while
- * rarer terms remain.
+ * Scoring runs BM25 for every chunk that contains any query term, so a query whose terms together
+ * match most of a large index (a project's own name, `self`, `return`) would touch every row. When
+ * the summed document frequencies exceed this budget, the most common terms are dropped, one at a
+ * time, while at least one term remains. Common terms carry the least information, and small or
+ * specific queries are never changed.
  */
-export const COMMON_TERM_SHARE = 0.2;
+export const CANDIDATE_BUDGET = Number(process.env.SIGHTLINE_CANDIDATE_BUDGET ?? 20000);
 
 export function pruneCommonTerms(store: Store, terms: { term: string; weight: number }[]): { term: string; weight: number }[] {
   if (terms.length < 2) return terms;
-  const { total, df } = store.documentFrequencies(terms.map(t => t.term));
-  if (total < 200) return terms; // tiny indexes: every term matters
-  const kept = terms.filter(t => (df.get(t.term) ?? 0) <= total * COMMON_TERM_SHARE);
-  return kept.length ? kept : terms;
+  const { df } = store.documentFrequencies(terms.map(t => t.term));
+  const kept = [...terms];
+  let sum = kept.reduce((a, t) => a + (df.get(t.term) ?? 0), 0);
+  while (sum > CANDIDATE_BUDGET && kept.length > 1) {
+    let worst = 0;
+    for (let i = 1; i < kept.length; i++) if ((df.get(kept[i]!.term) ?? 0) > (df.get(kept[worst]!.term) ?? 0)) worst = i;
+    sum -= df.get(kept[worst]!.term) ?? 0;
+    kept.splice(worst, 1);
+  }
+  return kept;
 }
 
 export interface VectorIndex { rowids: Int32Array; vectors: Int8Array; files: Int32Array; fileMeta: Map<number, { repo_id: string; language: string }> }
