@@ -22,6 +22,7 @@ import { sha1 } from './util/hash';
 import { symbolId } from './util/ids';
 import { resolveGraph, type GFile } from './graph/resolve';
 import { GraphReader } from './graph/query';
+import { recordLocations, enrichmentTargets, type EditorLocation, type EnrichmentTarget } from './graph/enrich';
 import { runProvider, resolveEndpoints } from './providers/external';
 import { providerApplies, providerSpecsSchema, type ProviderSpec, type ProviderSpecInput } from './providers/protocol';
 
@@ -477,6 +478,28 @@ export class Engine {
   async graph(): Promise<GraphReader> {
     await this.refresh();
     return new GraphReader(this.store);
+  }
+
+  /** Stores references a live language server reported for one symbol (see graph/enrich.ts); saves at once. */
+  async recordEditorReferences(targetId: string, provider: string, locations: EditorLocation[], complete: boolean): Promise<{ stored: number; ignored: number }> {
+    if (!/^lsp:[a-z0-9_-]+$/.test(provider)) throw new SightlineError('invalid_arguments', `provider must be lsp:<language>, got ${provider}`);
+    try { this.lock.acquire(); }
+    catch (e) {
+      if (e instanceof IndexLockedError) throw new SightlineError('index_locked', `${e.message}; try again when it finishes`);
+      throw e;
+    }
+    this.writing = true;
+    try {
+      if (fileStamp(this.dbPath) !== this.stamp) await this.load();
+      const r = recordLocations(this.store, this.roots, targetId, provider, locations, complete);
+      this.save();
+      return r;
+    } finally { this.writing = false; this.lock.release(); }
+  }
+
+  async enrichmentTargets(opts: { symbol?: string; path?: string; repo?: string; limit: number }): Promise<EnrichmentTarget[]> {
+    await this.refresh();
+    return enrichmentTargets(this.store, this.roots, { ...opts, repo_id: this.repoFilter(opts.repo) });
   }
 
   /** Repo filter for graph lookups: a repo_id or path inside a root, or none. */

@@ -14,6 +14,8 @@ export interface SightlineConfig {
   debounceMs: number;
   toolSurface: ToolSurface;
   mcpServerListed: boolean;
+  backgroundEnrichment: boolean;
+  backgroundBudgetMs: number;
 }
 
 export function readConfig(): SightlineConfig {
@@ -29,6 +31,8 @@ export function readConfig(): SightlineConfig {
     debounceMs: Math.max(100, c.get<number>('index.debounceMs', 1000)),
     toolSurface: c.get<ToolSurface>('chat.toolSurface', 'languageModelTools'),
     mcpServerListed: c.get<boolean>('mcp.listServer', true),
+    backgroundEnrichment: c.get<boolean>('languageServers.background', true),
+    backgroundBudgetMs: Math.max(1000, c.get<number>('languageServers.backgroundBudgetMs', 20000)),
   };
 }
 

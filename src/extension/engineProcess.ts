@@ -8,6 +8,9 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { VERSION } from '../core/version';
+import { z } from 'zod';
+
+const PassThrough = z.object({}).passthrough();
 
 export interface CallResult {
   ok: boolean;
@@ -44,7 +47,7 @@ export class EngineProcess implements vscode.Disposable {
   private async start(): Promise<Client> {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [this.mcpScript, ...this.args],
+      args: [this.mcpScript, '--editor', ...this.args], // --editor: accepts language-server edges from this extension
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } as Record<string, string>,
       stderr: 'pipe',
     });
@@ -92,6 +95,12 @@ export class EngineProcess implements vscode.Disposable {
     } finally {
       sub?.dispose();
     }
+  }
+
+  /** An editor-only engine request (not a tool): see src/mcp/server.ts. */
+  async request<T>(method: string, params: Record<string, unknown>): Promise<T> {
+    const client = await this.ensure();
+    return await client.request({ method, params } as never, PassThrough as never) as T;
   }
 
   get pidRestarts(): number { return this.restarts; }

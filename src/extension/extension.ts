@@ -9,6 +9,7 @@ import { StatusBar, StatusTree } from './ui';
 import { registerLanguageModelTools } from './tools';
 import { McpProvider, clientConfig } from './mcpProvider';
 import { engineArgs, readConfig } from './config';
+import { LspEnricher } from './lsp';
 
 export interface SightlineApi {
   /** Calls a registry tool through the engine process (tests and other extensions). */
@@ -19,6 +20,8 @@ export interface SightlineApi {
   activationMs: number;
   /** whether VS Code chat currently gets the language-model tools (false in `mcp` mode or once VS Code runs our MCP server) */
   lmToolsEnabled(): boolean;
+  /** asks the language servers about one symbol now (tests, commands) */
+  enrich(symbol: string, path?: string): Promise<string>;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<SightlineApi> {
@@ -42,7 +45,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   const lmToolsEnabled = () => cfg.toolSurface === 'languageModelTools' && !mcpStarted;
   const updateToolContext = () => vscode.commands.executeCommand('setContext', 'sightline.lmToolsEnabled', lmToolsEnabled());
   void updateToolContext();
-  context.subscriptions.push(...registerLanguageModelTools(engine));
+  const enricher = new LspEnricher(engine, log);
+  context.subscriptions.push(...registerLanguageModelTools(engine, enricher));
+  // After each index run, ask the language servers about the most depended-on symbols, in the background.
+  let background: vscode.CancellationTokenSource | undefined;
+  context.subscriptions.push(scheduler.onDidChangeState(s => {
+    if (s.phase === 'indexing') { background?.cancel(); return; }
+    if (s.phase !== 'ready' || !cfg.backgroundEnrichment || background) return;
+    const cts = background = new vscode.CancellationTokenSource();
+    void enricher.background(cfg.backgroundBudgetMs, cts.token).then(n => { if (n) log.info(`background: ${n} symbol(s) checked by language servers`); })
+      .finally(() => { cts.dispose(); if (background === cts) background = undefined; });
+  }), { dispose: () => background?.cancel() });
   const mcp = new McpProvider(() => engine.mcpScript, args, () => cfg.mcpServerListed);
   context.subscriptions.push(mcp, mcp.onDidStart(() => { mcpStarted = true; void updateToolContext(); }));
 
@@ -111,7 +124,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   }
   const activationMs = Date.now() - t0;
   log.info(`activated in ${activationMs} ms`);
-  return { call: engine.call.bind(engine), whenIndexed: () => scheduler.runNow(), scheduler, activationMs, lmToolsEnabled };
+  const enrich = async (symbol: string, path?: string) => {
+    const [t] = await enricher.targets({ symbol, path, limit: 1 });
+    return t ? enricher.enrich(t, 30000) : 'not_found';
+  };
+  return { call: engine.call.bind(engine), whenIndexed: () => scheduler.runNow(), scheduler, activationMs, lmToolsEnabled, enrich };
 }
 
 export function deactivate(): void { /* disposables in context.subscriptions release everything */ }

@@ -6,6 +6,11 @@ import * as vscode from 'vscode';
 import { TOOL_LIST } from '../core/tools/registry';
 import { lmToolName } from '../core/tools/manifest';
 import type { EngineProcess } from './engineProcess';
+import type { LspEnricher } from './lsp';
+
+/** Tools about one symbol: its live language server is asked first (once per content of its file). */
+const SYMBOL_TOOLS = new Set(['find_references', 'impact', 'related_tests']);
+const ENRICH_BUDGET_MS = 6000;
 
 const CHARS_PER_TOKEN = 4;
 
@@ -15,11 +20,16 @@ function progressMessage(tool: string, input: Record<string, unknown>): string {
     case 'get_chunk': return `Reading ${String(input.chunk_id ?? 'chunk')}`;
     case 'index_repo': return input.force ? 'Rebuilding the Sightline index' : 'Updating the Sightline index';
     case 'index_status': return 'Checking the Sightline index';
+    case 'find_references': return `Finding references to ${String(input.symbol ?? '')}`;
+    case 'impact': return `Working out what depends on ${String(input.symbol ?? '')}`;
+    case 'related_tests': return `Finding tests of ${String(input.symbol ?? '')}`;
+    case 'impact_analysis': return 'Analysing the impact of the change set';
+    case 'expand_context': return 'Expanding context around the chunks';
     default: return `Running Sightline ${tool}`;
   }
 }
 
-export function registerLanguageModelTools(engine: EngineProcess): vscode.Disposable[] {
+export function registerLanguageModelTools(engine: EngineProcess, enricher: LspEnricher): vscode.Disposable[] {
   if (!vscode.lm?.registerTool) return [];
   return TOOL_LIST.map(def => vscode.lm.registerTool<Record<string, unknown>>(lmToolName(def.name), {
     prepareInvocation(options) {
@@ -27,6 +37,11 @@ export function registerLanguageModelTools(engine: EngineProcess): vscode.Dispos
     },
     async invoke(options, token) {
       const budget = options.tokenizationOptions?.tokenBudget;
+      const input = options.input ?? {};
+      if (SYMBOL_TOOLS.has(def.name) && typeof input.symbol === 'string') {
+        const [t] = await enricher.targets({ symbol: input.symbol, path: typeof input.path === 'string' ? input.path : undefined, limit: 1 });
+        if (t && !t.checked) await enricher.enrich(t, ENRICH_BUDGET_MS, token);
+      }
       const r = await engine.call(def.name, options.input ?? {}, { token, maxChars: budget ? Math.max(400, Math.floor(budget * CHARS_PER_TOKEN)) : undefined });
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(r.markdown)]);
     },

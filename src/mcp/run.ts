@@ -7,7 +7,7 @@ export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] 
   --token (or SIGHTLINE_MCP_TOKEN) requires "Authorization: Bearer TOKEN" on every HTTP request.`;
 
 export async function runMcp(argv: string[]): Promise<void> {
-  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, editor: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
   if (values.help) { process.stderr.write(MCP_USAGE + '\n'); return; }
   const log = (level: string, msg: string) => process.stderr.write(`[sightline ${level}] ${msg}\n`);
   const engine = await openEngine(values, positionals, log);
@@ -26,6 +26,6 @@ export async function runMcp(argv: string[]): Promise<void> {
     return;
   }
   process.stdin.on('end', shutdown);
-  await serveStdio(engine);
+  await serveStdio(engine, { editor: !!values.editor });
   log('info', `MCP over stdio; workspace ${engine.roots.map(r => r.root).join(', ')}; index ${engine.dbPath}`);
 }

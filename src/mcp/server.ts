@@ -12,8 +12,27 @@ import { TOOL_LIST, findTool } from '../core/tools/registry';
 import { invokeTool, jsonSchema } from '../core/tools/contract';
 import type { Engine } from '../core/engine';
 import { VERSION } from '../core/version';
+import { z } from 'zod';
 
-export function createMcpServer(engine: Engine): Server {
+/**
+ * Requests only the editor's own engine process accepts (started with --editor): the extension hands
+ * over what its live language servers answered. Not tools: agents never see them.
+ */
+const RecordReferencesRequest = z.object({
+  method: z.literal('sightline/record_references'),
+  params: z.object({
+    target_id: z.string(), provider: z.string(), complete: z.boolean(),
+    locations: z.array(z.object({ path: z.string(), line: z.number().int(), col: z.number().int(), kind: z.enum(['calls', 'references']) })).max(20000),
+  }),
+});
+const EnrichmentTargetsRequest = z.object({
+  method: z.literal('sightline/enrichment_targets'),
+  params: z.object({ symbol: z.string().optional(), path: z.string().optional(), repo: z.string().optional(), limit: z.number().int().min(1).max(500) }),
+});
+
+export interface McpServerOptions { editor?: boolean }
+
+export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Server {
   const server = new Server({ name: 'sightline', title: 'Sightline', version: VERSION }, {
     capabilities: { tools: { listChanged: false } },
     instructions: 'Sightline indexes this workspace. Use search_code to find where to look (it returns metadata and chunk ids), get_chunk for source text, index_status to check freshness, index_repo to refresh.',
@@ -56,11 +75,18 @@ export function createMcpServer(engine: Engine): Server {
     }
     return { content: [{ type: 'text', text: outcome.markdown }], structuredContent: outcome.data };
   });
+  if (opts.editor) {
+    server.setRequestHandler(RecordReferencesRequest, async req => {
+      const p = req.params;
+      return await engine.recordEditorReferences(p.target_id, p.provider, p.locations, p.complete);
+    });
+    server.setRequestHandler(EnrichmentTargetsRequest, async req => ({ targets: await engine.enrichmentTargets(req.params) }));
+  }
   return server;
 }
 
-export async function serveStdio(engine: Engine): Promise<void> {
-  const server = createMcpServer(engine);
+export async function serveStdio(engine: Engine, opts: McpServerOptions = {}): Promise<void> {
+  const server = createMcpServer(engine, opts);
   await server.connect(new StdioServerTransport());
 }
 

@@ -28,7 +28,8 @@ function run(args, cmd = process.execPath) {
 let passed = 0; let failed = 0;
 const add = (r) => { passed += r.passed; failed += r.failed || (r.code !== 0 ? 1 : 0); };
 
-const main = await run([join(here, 'run.mjs'), '--keep', ...(shot ? ['--screenshot', shot] : [])]);
+// The main phase also loads the test-only pyright helper: Python references from a real language server.
+const main = await run([join(here, 'run.mjs'), '--keep', '--ext', join(here, 'pyright-helper'), ...(shot ? ['--screenshot', shot] : [])]);
 add(main);
 const kept = /logs kept in (\S+)/.exec(main.out)?.[1];
 if (kept) {

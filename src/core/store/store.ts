@@ -412,6 +412,15 @@ export class Store {
       s.kind AS kind, s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line, s.end_col AS end_col, s.parent_path AS parent_path, s.file_id AS file_id, s.chunk_key AS chunk_key
       FROM symbols s JOIN files f USING (file_id) WHERE s.file_id = ? ORDER BY s.start_line`, [fileId]).map(r => ({ ...r, node: r.rowid }));
   }
+  /** Symbols with the most incoming heuristic edges (functions, methods, classes): the best to verify first. */
+  centralSymbols(limit: number): NodeRow[] {
+    return this.rows<NodeRow & { rowid: number }>(`SELECT s.rowid AS rowid, f.repo_id AS repo_id, f.path AS path, f.language AS language, s.name AS name, s.symbol_path AS symbol_path,
+      s.kind AS kind, s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line, s.end_col AS end_col, s.parent_path AS parent_path, s.file_id AS file_id, s.chunk_key AS chunk_key
+      FROM (SELECT to_node, count(*) AS n FROM graph_edges WHERE to_node > 0 AND kind IN ('calls', 'references') GROUP BY to_node ORDER BY n DESC LIMIT ?) top
+      JOIN symbols s ON s.rowid = top.to_node JOIN files f ON f.file_id = s.file_id
+      WHERE s.kind IN ('function', 'method', 'class', 'interface', 'struct', 'trait') ORDER BY top.n DESC`, [limit]).map(r => ({ ...r, node: r.rowid }));
+  }
+
   unboundSites(repoId: string, names: string[]): Map<string, number> {
     const m = new Map<string, number>();
     for (const n of names) { const r = this.one<{ sites: number }>('SELECT sites FROM unbound_calls WHERE repo_id = ? AND name = ?', [repoId, n]); if (r) m.set(n, r.sites); }

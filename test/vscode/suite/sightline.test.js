@@ -62,7 +62,9 @@ describe('Sightline in VS Code', function () {
 
   it('contributes every registry tool as a language-model tool', () => {
     const names = vscode.lm.tools.map(t => t.name);
-    for (const n of ['sightline_index_repo', 'sightline_search_code', 'sightline_vector_search', 'sightline_get_chunk', 'sightline_index_status']) {
+    const pkg = JSON.parse(fs.readFileSync(path.join(process.env.SIGHTLINE_VSCODE_REPO, 'package.json'), 'utf8'));
+    assert.equal(pkg.contributes.languageModelTools.length, 10);
+    for (const n of pkg.contributes.languageModelTools.map(t => t.name)) {
       assert.ok(names.includes(n), `${n} missing from vscode.lm.tools (${names.filter(x => x.startsWith('sightline')).join(', ')})`);
     }
   });
@@ -146,6 +148,30 @@ describe('Sightline in VS Code', function () {
     assert.equal(api.lmToolsEnabled(), false);
     const visible = vscode.lm.tools.filter(t => /search_code$/.test(t.name)).map(t => t.name);
     console.log(`search_code tools in vscode.lm.tools after the MCP start: ${visible.join(', ')}`);
+  });
+
+  it('TypeScript language server: references become lsp:typescript edges (exact) that the graph tools return', async () => {
+    const before = await api.call('find_references', { symbol: 'Inventory.reserve', kinds: ['calls'] });
+    assert.ok(before.ok, JSON.stringify(before.error));
+    assert.ok(before.data.references.every(r => r.edge.provider === 'heuristic'));
+    assert.ok(before.data.boundaries.some(b => b.kind === 'heuristic_only'));
+    const outcome = await api.enrich('Inventory.reserve', 'src/inventory.ts');
+    assert.equal(outcome, 'recorded');
+    const after = await api.call('find_references', { symbol: 'Inventory.reserve', kinds: ['calls'] });
+    const lsp = after.data.references.filter(r => r.edge.provider === 'lsp:typescript');
+    assert.ok(lsp.some(r => r.from.symbol_path === 'placeOrder' && r.edge.resolution === 'exact'), JSON.stringify(after.data.references.map(r => [r.from.symbol_path, r.edge.provider])));
+    assert.ok(!after.data.boundaries.some(b => b.kind === 'heuristic_only'), JSON.stringify(after.data.boundaries));
+    // through the language-model tool too: the symbol the agent asks about is checked on demand
+    const text = (await vscode.lm.invokeTool('sightline_impact', { input: { symbol: 'Inventory.reserve' }, toolInvocationToken: undefined })).content.map(p => p.value || '').join('');
+    assert.match(text, /lsp:typescript/);
+  });
+
+  it('pyright (a Python language server): references become lsp:python edges', async () => {
+    const outcome = await api.enrich('PriceBook.quote', 'python/pricing.py');
+    assert.equal(outcome, 'recorded', 'pyright answered for PriceBook.quote');
+    const r = await api.call('find_references', { symbol: 'PriceBook.quote', kinds: ['calls', 'references'] });
+    const lsp = r.data.references.filter(x => x.edge.provider === 'lsp:python');
+    assert.ok(lsp.some(x => x.from.symbol_path === 'quote_table' && x.edge.confidence === 1), JSON.stringify(r.data.references.map(x => [x.from.symbol_path, x.edge.provider, x.edge.kind])));
   });
 
   it('shows the Sightline view and status bar item (the README screenshot is taken here)', async () => {
