@@ -1,0 +1,99 @@
+// Pure helpers of bench/graph-quality.mjs: seeded sampling, precision/recall bookkeeping, the
+// reverse closure over ground-truth edges, and reading the tier back out of a heuristic edge's evidence.
+import { rng } from './common.mjs';
+
+export { rng };
+
+/**
+ * Test files, by the same rule as the engine (a copy of isTestPath in src/core/graph/languages.ts, which
+ * dist/core.js does not export). The impact tool lists test dependents under related_tests, not
+ * affected, so the ground-truth impact set leaves them out the same way.
+ */
+export function isTestPath(path) {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return /(^|\/)(tests?|__tests__|spec|specs|testing)\//.test(path)
+    || /^test_.*\.py$|_test\.py$|_test\.go$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.(java|cs|kt)$|_spec\.rb$|_test\.rb$|Test\.php$/.test(base);
+}
+
+/** `n` items of `list` drawn without replacement with `rand` (list order must be deterministic). */
+export function sample(list, n, rand) {
+  const a = [...list];
+  const k = Math.min(n, a.length);
+  for (let i = 0; i < k; i++) {
+    const j = i + Math.floor(rand() * (a.length - i));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a.slice(0, k);
+}
+
+/** Micro-averaged precision/recall: add per-target counts, read the ratios at the end. */
+export class PR {
+  constructor() { this.tp = 0; this.h = 0; this.t = 0; }
+  add(hSet, tSet) {
+    let tp = 0;
+    for (const x of hSet) if (tSet.has(x)) tp++;
+    this.tp += tp; this.h += hSet.size; this.t += tSet.size;
+    return tp;
+  }
+  get precision() { return this.h ? this.tp / this.h : NaN; }
+  get recall() { return this.t ? this.tp / this.t : NaN; }
+  get f1() { const p = this.precision, r = this.recall; return p + r ? (2 * p * r) / (p + r) : NaN; }
+  toJSON() { return { tp: this.tp, h: this.h, t: this.t, precision: this.precision, recall: this.recall }; }
+}
+
+/** Heuristic tier of an edge from the sentence find_references/impact return (see TIER_TEXT in src/core/graph/query.ts). */
+const TIER_PHRASES = [
+  ['a definition nested in the calling scope', 'local'],
+  ['a self/this call bound to the enclosing class', 'self'],
+  ['defined in the same file', 'same_file'],
+  ["a method of the receiver's class", 'receiver'],
+  ['the only definition with that name in the repository', 'unique'],
+  ['the only definition with that name in', 'same_dir'],
+  ['the only method with that name', 'method_name'],
+  ['one of several definitions sharing the name', 'ambiguous'],
+  ['(import of', 'import_file'],
+  ['(imported', 'import'],
+];
+export function tierOf(evidence) {
+  for (const [phrase, tier] of TIER_PHRASES) if (evidence.includes(phrase)) return tier;
+  return 'other';
+}
+
+/**
+ * Reverse closure: every node that reaches `target` over `inEdges` (to → Set(from)) in at most `depth`
+ * edges, with its distance. The target itself is not part of it.
+ */
+export function reverseClosure(target, inEdges, depth) {
+  const dist = new Map([[target, 0]]);
+  let frontier = [target];
+  for (let d = 1; d <= depth && frontier.length; d++) {
+    const next = [];
+    for (const n of frontier) {
+      for (const f of inEdges.get(n) ?? []) {
+        if (dist.has(f)) continue;
+        dist.set(f, d); next.push(f);
+      }
+    }
+    frontier = next;
+  }
+  dist.delete(target);
+  return dist;
+}
+
+/** `symbol:<repo>:<path>:<symbol_path>` → { path, sp } using the known symbol table (paths may contain ':'). */
+export function splitId(id, symbols) {
+  const s = symbols.get(id);
+  if (s) return { path: s.path, sp: s.symbol_path };
+  const m = /^symbol:[^:]+:(.+)$/.exec(id);
+  if (!m) return { path: id, sp: null };
+  const i = m[1].lastIndexOf(':');
+  return { path: m[1].slice(0, i), sp: m[1].slice(i + 1) };
+}
+
+/** `a` is `b` or nested inside `b` (same file, symbol path prefix). */
+export function insideOrSame(a, b) {
+  return a.path === b.path && a.sp !== null && b.sp !== null && (a.sp === b.sp || a.sp.startsWith(`${b.sp}.`));
+}
+
+export const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '—');
+export const pr = (m) => `${fmt(m.precision)} / ${fmt(m.recall)}`;
