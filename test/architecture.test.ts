@@ -44,7 +44,7 @@ describe('architecture invariants', () => {
     for (const id of LANGUAGE_IDS) {
       const spec = LANGUAGES[id];
       assert.ok(GRAMMAR_SOURCES[spec.wasm], `${id}: grammar ${spec.wasm} has no source`);
-      assert.ok(existsSync(join(ROOT, 'src/core/languages/queries', spec.query)), `${id}: query ${spec.query} missing`);
+      for (const q of typeof spec.query === 'string' ? [spec.query] : spec.query) assert.ok(existsSync(join(ROOT, 'src/core/languages/queries', q)), `${id}: query ${q} missing`);
     }
   });
 

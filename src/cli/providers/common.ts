@@ -17,38 +17,9 @@ export const PROTOCOL_VERSION = 1;
 
 export type EdgeKind = 'calls' | 'references' | 'implements' | 'extends';
 
-export interface InputSymbol {
-  id: string;
-  path: string;
-  name: string;
-  symbol_path: string;
-  kind: string;
-  language: string;
-  start_line: number; // 1-based
-  start_col: number; // 0-based
-  end_line: number;
-  end_col: number;
-}
-
-export interface InputChunk {
-  id: string;
-  path: string;
-  language: string;
-  start_line: number;
-  end_line: number;
-  symbol_path: string | null;
-  kind: string;
-}
-
-export interface ProviderInput {
-  protocol_version: number;
-  repo: string;
-  repo_id: string;
-  provider: string;
-  compiler_grade: boolean;
-  symbols: InputSymbol[];
-  chunks: InputChunk[];
-}
+// The protocol's stdin shapes are the engine's own (one definition: src/core/providers/protocol.ts).
+import type { ProviderSymbol as InputSymbol, ProviderChunk as InputChunk, ProviderInput } from '../../core/providers/protocol';
+export type { InputSymbol, InputChunk, ProviderInput };
 
 export interface ProviderEdge {
   from_id: string;

@@ -28,8 +28,8 @@ export interface LanguageSpec {
   readonly extensions: readonly string[];
   /** Exact file names this language owns (e.g. `Rakefile`). */
   readonly fileNames?: readonly string[];
-  /** Tags query file name inside `queries/`. */
-  readonly query: string;
+  /** Tags query file(s) inside `queries/`, concatenated in order (TSX = the TypeScript query + JSX). */
+  readonly query: string | readonly string[];
   /** Separator used when the language's own qualified names are shown (informational). */
   readonly separator: string;
   /** Definition kinds that may contain methods (a function inside one of these is a method). */

@@ -20,12 +20,15 @@ function initRuntime(): Promise<void> {
   return runtime;
 }
 
-/** Query source: bundled copy in dist/queries, or the source tree when running from source. */
+/** Query source: the language's query file(s) from the source tree, or the bundled copies in dist/queries. */
 export function querySource(id: LanguageId): string {
-  const file = LANGUAGES[id].query;
-  const candidates = [resolve(__dirname, '..', 'languages', 'queries', file), join(__dirname, 'queries', file), assetPath('queries', file)];
-  for (const c of candidates) if (existsSync(c)) return readFileSync(c, 'utf8');
-  throw new Error(`query file ${file} for ${id} not found`);
+  const spec = LANGUAGES[id].query;
+  const files: readonly string[] = typeof spec === 'string' ? [spec] : spec;
+  return files.map(file => {
+    const candidates = [resolve(__dirname, '..', 'languages', 'queries', file), join(__dirname, 'queries', file), assetPath('queries', file)];
+    for (const c of candidates) if (existsSync(c)) return readFileSync(c, 'utf8');
+    throw new Error(`query file ${file} for ${id} not found`);
+  }).join('\n');
 }
 
 export function loadLanguage(id: LanguageId): Promise<LoadedLanguage> {
