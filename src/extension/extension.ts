@@ -10,6 +10,7 @@ import { registerLanguageModelTools } from './tools';
 import { McpProvider, clientConfig } from './mcpProvider';
 import { engineArgs, readConfig } from './config';
 import { LspEnricher } from './lsp';
+import { ImpactView } from './impactView';
 
 export interface SightlineApi {
   /** Calls a registry tool through the engine process (tests and other extensions). */
@@ -46,6 +47,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   const updateToolContext = () => vscode.commands.executeCommand('setContext', 'sightline.lmToolsEnabled', lmToolsEnabled());
   void updateToolContext();
   const enricher = new LspEnricher(engine, log);
+  const impactView = new ImpactView(context.extensionUri, engine, async () => ((await engine.call('index_status', { limit: 1 })).data?.roots as { repo_id: string; path: string }[] | undefined) ?? []);
+  context.subscriptions.push(impactView);
   context.subscriptions.push(...registerLanguageModelTools(engine, enricher));
   // After each index run, ask the language servers about the most depended-on symbols, in the background.
   let background: vscode.CancellationTokenSource | undefined;
@@ -99,6 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
       return text;
     }),
     vscode.commands.registerCommand('sightline.showLog', () => log.show(true)),
+    vscode.commands.registerCommand('sightline.showImpact', (symbol?: string, path?: string) => impactView.show(symbol, path)),
     // Health check (not in the palette): answers from the extension host at once, whatever the engine is doing.
     vscode.commands.registerCommand('sightline.ping', () => scheduler.snapshot.phase),
   );

@@ -174,12 +174,21 @@ describe('Sightline in VS Code', function () {
     assert.ok(lsp.some(x => x.from.symbol_path === 'quote_table' && x.edge.confidence === 1), JSON.stringify(r.data.references.map(x => [x.from.symbol_path, x.edge.provider, x.edge.kind])));
   });
 
+  it('shows the impact of a symbol in a webview', async () => {
+    const r = await vscode.commands.executeCommand('sightline.showImpact', 'orderTotal');
+    assert.equal(r.resolved[0].symbol_path, 'orderTotal');
+    assert.ok(r.affected.some(a => a.node.symbol_path === 'main' || a.node.path === 'src/main.ts'), JSON.stringify(r.affected.map(a => a.node.symbol_path)));
+    const tab = await until('the impact panel', () => vscode.window.tabGroups.all.flatMap(g => g.tabs).find(t => t.label === 'Sightline: Impact'), 10000);
+    assert.ok(tab);
+  });
+
   it('shows the Sightline view and status bar item (the README screenshot is taken here)', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.view.extension.sightline');
     const uri = vscode.Uri.file(path.join(root, 'src', 'orders.ts'));
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
     await vscode.commands.executeCommand('workbench.view.extension.sightline');
+    await vscode.commands.executeCommand('sightline.showImpact', 'placeOrder', 'src/orders.ts');
     assert.equal(api.scheduler.snapshot.phase, 'ready');
     await new Promise(r => setTimeout(r, 1500));
     console.log('[sightline-screenshot]');
