@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -53,7 +53,6 @@ CREATE TABLE graph_edges (
 );
 CREATE INDEX graph_edges_to ON graph_edges (to_node, kind);
 CREATE INDEX graph_edges_from ON graph_edges (from_node, kind);
-CREATE INDEX graph_edges_repo ON graph_edges (repo_id);
 -- Call sites the heuristic could not bind (a name shared by too many definitions): impact is a lower bound.
 CREATE TABLE unbound_calls (repo_id TEXT NOT NULL, name TEXT NOT NULL, sites INTEGER NOT NULL, PRIMARY KEY (repo_id, name)) WITHOUT ROWID;
 -- Which symbols a compiler-grade provider (a language server, an external provider) has checked, and

@@ -183,6 +183,9 @@ export class Store {
     this.exec('DELETE FROM diagnostics WHERE repo_id = ?', [repoId]);
     this.exec('DELETE FROM graph_edges WHERE repo_id = ?', [repoId]);
     this.exec('DELETE FROM unbound_calls WHERE repo_id = ?', [repoId]);
+    // A whole repository's graph is written at once: building the indexes afterwards (one sort each)
+    // is several times faster than maintaining them row by row.
+    this.db.run('DROP INDEX IF EXISTS graph_edges_to; DROP INDEX IF EXISTS graph_edges_from;');
     this.exec('DELETE FROM repos WHERE repo_id = ?', [repoId]);
   }
 
@@ -344,8 +347,21 @@ export class Store {
   replaceGraph(repoId: string, edges: { from: number; to: number; kind: string; confidence: number; evidence: string; fileId: number; line: number }[], unbound: Map<string, number>): void {
     this.exec('DELETE FROM graph_edges WHERE repo_id = ?', [repoId]);
     this.exec('DELETE FROM unbound_calls WHERE repo_id = ?', [repoId]);
-    const ins = this.stmt('INSERT INTO graph_edges (repo_id, from_node, to_node, kind, confidence, evidence, file_id, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-    for (const e of edges) ins.run([repoId, e.from, e.to, e.kind, e.confidence, e.evidence, e.fileId, e.line]);
+    // A whole repository's graph is written at once: building the indexes afterwards (one sort each)
+    // is several times faster than maintaining them row by row.
+    this.db.run('DROP INDEX IF EXISTS graph_edges_to; DROP INDEX IF EXISTS graph_edges_from;');
+    // Many rows per statement: the per-call cost of sql.js dominates single-row inserts.
+    const ROWS = 64;
+    const many = this.stmt(`INSERT INTO graph_edges (repo_id, from_node, to_node, kind, confidence, evidence, file_id, line) VALUES ${Array(ROWS).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
+    const one = this.stmt('INSERT INTO graph_edges (repo_id, from_node, to_node, kind, confidence, evidence, file_id, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    let i = 0;
+    for (; i + ROWS <= edges.length; i += ROWS) {
+      const params: SqlValue[] = [];
+      for (let k = i; k < i + ROWS; k++) { const e = edges[k]!; params.push(repoId, e.from, e.to, e.kind, e.confidence, e.evidence, e.fileId, e.line); }
+      many.run(params);
+    }
+    for (; i < edges.length; i++) { const e = edges[i]!; one.run([repoId, e.from, e.to, e.kind, e.confidence, e.evidence, e.fileId, e.line]); }
+    this.db.run('CREATE INDEX graph_edges_to ON graph_edges (to_node, kind); CREATE INDEX graph_edges_from ON graph_edges (from_node, kind);');
     const insU = this.stmt('INSERT INTO unbound_calls (repo_id, name, sites) VALUES (?, ?, ?)');
     for (const [name, sites] of unbound) insU.run([repoId, name, sites]);
   }
