@@ -80,19 +80,12 @@ export function reverseClosure(target, inEdges, depth) {
   return dist;
 }
 
-/** `symbol:<repo>:<path>:<symbol_path>` → { path, sp } using the known symbol table (paths may contain ':'). */
-export function splitId(id, symbols) {
-  const s = symbols.get(id);
-  if (s) return { path: s.path, sp: s.symbol_path };
-  const m = /^symbol:[^:]+:(.+)$/.exec(id);
-  if (!m) return { path: id, sp: null };
-  const i = m[1].lastIndexOf(':');
-  return { path: m[1].slice(0, i), sp: m[1].slice(i + 1) };
-}
-
-/** `a` is `b` or nested inside `b` (same file, symbol path prefix). */
-export function insideOrSame(a, b) {
-  return a.path === b.path && a.sp !== null && b.sp !== null && (a.sp === b.sp || a.sp.startsWith(`${b.sp}.`));
+/** Symbol `a` lies within symbol `b` (same file, range inside or equal), as the adapters decide "innermost". */
+export function within(a, b) {
+  if (a.path !== b.path) return false;
+  const as = a.start_line * 1e6 + a.start_col, ae = a.end_line * 1e6 + a.end_col;
+  const bs = b.start_line * 1e6 + b.start_col, be = b.end_line * 1e6 + b.end_col;
+  return as >= bs && ae <= be;
 }
 
 export const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '—');

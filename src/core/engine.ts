@@ -64,6 +64,9 @@ export interface ProviderRunReport {
 
 export interface Root { repo_id: string; root: string; name: string }
 
+/** Language-server edges are saved this long after the last one arrives (they come in bursts). */
+const RECORD_SAVE_DELAY_MS = 1500;
+
 /** Diagnostics that come from parsing a file's content (the others come from the walk, every run). */
 const PARSE_DIAGNOSTICS = new Set(['syntax_errors', 'invalid_utf8']);
 
@@ -77,6 +80,7 @@ export class Engine {
   private unsaved = false;
   /** counters of the last run per repository, including runs that changed nothing (and saved nothing) */
   private readonly lastRuns = new Map<string, RepoRunReport>();
+  private pendingSave: NodeJS.Timeout | undefined;
   readonly roots: Root[];
   readonly dbPath: string;
   readonly settings: IndexSettings;
@@ -152,6 +156,7 @@ export class Engine {
     const parsedSpecs = providerSpecsSchema.safeParse(specs);
     if (!parsedSpecs.success) throw new SightlineError('invalid_arguments', `invalid reference_providers: ${parsedSpecs.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     const roots = target ? [target] : this.roots;
+    if (this.pendingSave) this.flushPendingSave(); // recorded language-server edges go to disk first
     try { this.lock.acquire(); }
     catch (e) {
       if (e instanceof IndexLockedError) throw new SightlineError('index_locked', `${e.message}; try again when it finishes`, { holder_pid: e.holder.pid, lock_path: e.lockPath });
@@ -483,18 +488,28 @@ export class Engine {
   /** Stores references a live language server reported for one symbol (see graph/enrich.ts); saves at once. */
   async recordEditorReferences(targetId: string, provider: string, locations: EditorLocation[], complete: boolean): Promise<{ stored: number; ignored: number }> {
     if (!/^lsp:[a-z0-9_-]+$/.test(provider)) throw new SightlineError('invalid_arguments', `provider must be lsp:<language>, got ${provider}`);
-    try { this.lock.acquire(); }
-    catch (e) {
-      if (e instanceof IndexLockedError) throw new SightlineError('index_locked', `${e.message}; try again when it finishes`);
-      throw e;
-    }
-    this.writing = true;
-    try {
+    if (!this.lock.isHeld) {
+      try { this.lock.acquire(); }
+      catch (e) {
+        if (e instanceof IndexLockedError) throw new SightlineError('index_locked', `${e.message}; try again when it finishes`);
+        throw e;
+      }
       if (fileStamp(this.dbPath) !== this.stamp) await this.load();
-      const r = recordLocations(this.store, this.roots, targetId, provider, locations, complete);
-      this.save();
-      return r;
-    } finally { this.writing = false; this.lock.release(); }
+    }
+    const r = recordLocations(this.store, this.roots, targetId, provider, locations, complete);
+    this.unsaved = true;
+    // Checks come in bursts (a background pass): save once the burst is over, holding the lock until then.
+    if (this.pendingSave) clearTimeout(this.pendingSave);
+    this.pendingSave = setTimeout(() => this.flushPendingSave(), RECORD_SAVE_DELAY_MS);
+    return r;
+  }
+
+  /** Saves language-server edges recorded since the last save and releases the writer lock. */
+  private flushPendingSave(): void {
+    if (this.pendingSave) clearTimeout(this.pendingSave);
+    this.pendingSave = undefined;
+    try { if (this.unsaved) this.save(); } catch (e) { this.log('error', `saving language-server edges failed: ${(e as Error).message}`); }
+    finally { if (!this.writing) this.lock.release(); }
   }
 
   async enrichmentTargets(opts: { symbol?: string; path?: string; repo?: string; limit: number }): Promise<EnrichmentTarget[]> {
@@ -506,6 +521,7 @@ export class Engine {
   repoFilter(repo?: string): string | undefined { return this.resolveRepo(repo)?.repo_id; }
 
   close(): void {
+    if (this.pendingSave) this.flushPendingSave();
     this.store?.close();
     this.lock.release();
   }
