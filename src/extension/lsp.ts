@@ -1,7 +1,8 @@
 /**
  * Compiler-grade references from the editor's live language servers. For a symbol, asks VS Code for its
- * references (vscode.executeReferenceProvider) and its incoming calls (call hierarchy), and hands the
- * locations to the engine, which stores them as `lsp:<language>` edges with confidence 1.
+ * references (vscode.executeReferenceProvider), its incoming and outgoing calls (call hierarchy) and
+ * its implementations (vscode.executeImplementationProvider), and hands the locations to the engine,
+ * which stores them as `lsp:<language>` edges with confidence 1.
  *
  * Every request is budgeted (deadline, result cap, cancellation). A language server that is missing
  * (no document symbols for the file) is not asked, and nothing is recorded, so answers keep saying they
@@ -78,10 +79,24 @@ export class LspEnricher {
       const incoming = await withDeadline(vscode.commands.executeCommand<vscode.CallHierarchyIncomingCall[]>('vscode.provideIncomingCalls', items[0]), Math.min(left(), 5000), token);
       for (const c of incoming ?? []) for (const r of c.fromRanges) calls.add(`${c.from.uri.fsPath}\0${r.start.line}\0${r.start.character}`);
     }
-    const locations = refs.slice(0, MAX_RESULTS).map(l => {
+    type Kind = 'calls' | 'references' | 'implements' | 'callee';
+    const locations: { path: string; line: number; col: number; kind: Kind }[] = refs.slice(0, MAX_RESULTS).map(l => {
       const key = `${l.uri.fsPath}\0${l.range.start.line}\0${l.range.start.character}`;
       return { path: l.uri.fsPath, line: l.range.start.line + 1, col: l.range.start.character, kind: calls.has(key) ? 'calls' as const : 'references' as const };
     });
+    // What the target calls (outgoing calls), and what implements it (interfaces, abstract methods).
+    if (items?.length && left() > 0) {
+      const outgoing = await withDeadline(vscode.commands.executeCommand<vscode.CallHierarchyOutgoingCall[]>('vscode.provideOutgoingCalls', items[0]), Math.min(left(), 5000), token);
+      for (const c of (outgoing ?? []).slice(0, MAX_RESULTS)) locations.push({ path: c.to.uri.fsPath, line: c.to.selectionRange.start.line + 1, col: c.to.selectionRange.start.character, kind: 'callee' });
+    }
+    if (left() > 0) {
+      const impls = await withDeadline(vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeImplementationProvider', uri, pos), Math.min(left(), 5000), token);
+      for (const l of (impls ?? []).slice(0, MAX_RESULTS)) {
+        const u = 'targetUri' in l ? l.targetUri : l.uri; const r = 'targetUri' in l ? (l.targetSelectionRange ?? l.targetRange) : l.range;
+        if (u.fsPath === uri.fsPath && r.start.line === pos.line) continue; // the target itself
+        locations.push({ path: u.fsPath, line: r.start.line + 1, col: r.start.character, kind: 'implements' });
+      }
+    }
     const complete = stable && refs.length < MAX_RESULTS && !token?.isCancellationRequested;
     const provider = `lsp:${doc.languageId.replace(/[^a-z0-9_-]/gi, '').toLowerCase()}`;
     try {

@@ -22,7 +22,7 @@ const RecordReferencesRequest = z.object({
   method: z.literal('sightline/record_references'),
   params: z.object({
     target_id: z.string(), provider: z.string(), complete: z.boolean(),
-    locations: z.array(z.object({ path: z.string(), line: z.number().int(), col: z.number().int(), kind: z.enum(['calls', 'references']) })).max(20000),
+    locations: z.array(z.object({ path: z.string(), line: z.number().int(), col: z.number().int(), kind: z.enum(['calls', 'references', 'implements', 'callee']) })).max(20000),
   }),
 });
 const EnrichmentTargetsRequest = z.object({

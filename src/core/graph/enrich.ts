@@ -11,7 +11,13 @@ import { GraphReader, toNodeRef } from './query';
 import { SightlineError } from '../errors';
 import { fileNodeId, symbolId } from '../util/ids';
 
-export interface EditorLocation { path: string; line: number; col: number; kind: 'calls' | 'references' }
+/**
+ * A location a language server reported for the target:
+ *   calls / references — a use of the target (the edge goes from the definition around it to the target);
+ *   implements         — an implementation of the target (from the definition there to the target);
+ *   callee             — the definition of something the target calls (from the target to that definition).
+ */
+export interface EditorLocation { path: string; line: number; col: number; kind: 'calls' | 'references' | 'implements' | 'callee' }
 export interface EnrichmentTarget { id: string; path: string; abs_path: string; name: string; language: string; start_line: number; start_col: number; end_line: number; checked: boolean }
 
 export function recordLocations(store: Store, roots: { repo_id: string; root: string }[], targetId: string, provider: string, locations: EditorLocation[], complete: boolean):
@@ -37,15 +43,23 @@ export function recordLocations(store: Store, roots: { repo_id: string; root: st
       if (inside && (!inner || s.start_line > inner.start_line || (s.start_line === inner.start_line && s.start_col >= inner.start_col))) inner = s;
     }
     if (inner && inner.node === target.node) { ignored++; continue; } // the declaration itself, or recursion inside the target
-    const fromId = inner ? symbolId(inner.repo_id, inner.path, inner.symbol_path!) : fileNodeId(root.repo_id, rel);
-    const key = `${fromId}\0${loc.kind}`;
+    const otherId = inner ? symbolId(inner.repo_id, inner.path, inner.symbol_path!) : fileNodeId(root.repo_id, rel);
+    if (loc.kind === 'callee') {
+      if (!inner) { ignored++; continue; }
+      edges.set(`${otherId}\0out`, { from_id: targetId, to_id: otherId, kind: 'calls', provider, confidence: 1,
+        evidence: `${provider}: ${target.symbol_path} calls ${inner.symbol_path} (defined at ${rel}:${loc.line})`, file_id: target.file_id });
+      continue;
+    }
+    const key = `${otherId}\0${loc.kind}`;
     const prev = edges.get(key);
     if (prev && prev.kind === 'calls') continue;
-    edges.set(key, { from_id: fromId, to_id: targetId, kind: loc.kind, provider, confidence: 1,
-      evidence: `${provider}: ${inner?.symbol_path ?? rel} ${loc.kind === 'calls' ? 'calls' : 'references'} ${target.symbol_path} at ${rel}:${loc.line}`, file_id: file.file_id });
+    const verb = loc.kind === 'calls' ? 'calls' : loc.kind === 'implements' ? 'implements' : 'references';
+    edges.set(key, { from_id: otherId, to_id: targetId, kind: loc.kind, provider, confidence: 1,
+      evidence: `${provider}: ${inner?.symbol_path ?? rel} ${verb} ${target.symbol_path} at ${rel}:${loc.line}`, file_id: file.file_id });
   }
   store.transaction(() => {
     store.removeProviderEdges(provider, [targetId]);
+    store.removeProviderEdgesFrom(provider, targetId, 'calls');
     store.addProviderEdges([...edges.values()]);
     store.setProviderCheck({ symbol_id: targetId, provider, file_hash: targetFile.hash, checked_at: Date.now(), results: edges.size, complete: complete ? 1 : 0 });
   });

@@ -480,6 +480,9 @@ export class Store {
   removeProviderEdges(provider: string, toIds: string[]): void {
     for (const id of toIds) this.exec('DELETE FROM edges WHERE provider = ? AND to_id = ?', [provider, id]);
   }
+  removeProviderEdgesFrom(provider: string, fromId: string, kind: string): void {
+    this.exec('DELETE FROM edges WHERE provider = ? AND from_id = ? AND kind = ?', [provider, fromId, kind]);
+  }
   removeProviderEdgesOf(provider: string, repoId: string): void {
     this.exec('DELETE FROM edges WHERE provider = ? AND (file_id IS NULL OR file_id IN (SELECT file_id FROM files WHERE repo_id = ?))', [provider, repoId]);
     this.exec("DELETE FROM provider_checks WHERE provider = ? AND symbol_id LIKE ?", [provider, `symbol:${repoId}:%`]);
