@@ -191,4 +191,33 @@ describe('graph: heuristic provider', () => {
     assert.notEqual(ia.risk_level, 'low', 'an incomplete answer with dependents is not low risk by default');
     assert.ok(ia.evidence.some((s: string) => s.startsWith('heuristic:')));
   });
+
+  it('language-server edges: recorded by location, exact, re-validated when the target file changes', async () => {
+    const { ws, e, call } = await make({
+      'svc/core.py': 'def handle(x):\n    return x\n',
+      'svc/api.py': 'from svc import core\n\nREG = {"h": core.handle}\n\ndef route(name, x):\n    return REG[name](x)\n',
+    });
+    const before = await call('find_references', { symbol: 'handle', kinds: ['calls', 'references'] });
+    assert.ok(before.boundaries.some((b: Json) => b.kind === 'heuristic_only'));
+    const r = await e.recordEditorReferences(`symbol:${e.roots[0]!.repo_id}:svc/core.py:handle`, 'lsp:python', [
+      { path: join(ws.root, 'svc/core.py'), line: 1, col: 4, kind: 'references' }, // the declaration: ignored
+      { path: join(ws.root, 'svc/api.py'), line: 3, col: 16, kind: 'references' },   // inside the constant REG
+      { path: join(ws.root, 'svc/api.py'), line: 6, col: 11, kind: 'calls' },        // inside route
+      { path: '/elsewhere/lib.py', line: 1, col: 0, kind: 'references' },            // outside the workspace: ignored
+    ], true);
+    assert.deepEqual(r, { stored: 2, ignored: 2 });
+    const after = await call('find_references', { symbol: 'handle', kinds: ['calls', 'references'] });
+    const lsp = after.references.filter((x: Json) => x.edge.provider === 'lsp:python');
+    assert.deepEqual(lsp.map((x: Json) => [x.from.symbol_path ?? x.from.path, x.edge.kind, x.edge.resolution]).sort(), [['REG', 'references', 'exact'], ['route', 'calls', 'exact']]);
+    assert.ok(!after.boundaries.some((b: Json) => b.kind === 'heuristic_only'));
+    assert.equal((await e.enrichmentTargets({ limit: 10 })).some(t => t.id.endsWith(':handle')), false, 'a fresh check is not asked again');
+    e.close(); // flushes the pending save
+    const e2 = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
+    done.push(() => e2.close());
+    ws.write('svc/core.py', 'def handle(x):\n    return x * 2\n');
+    await e2.index();
+    const stale = await invokeTool(TOOLS.find_references as never, { symbol: 'handle', kinds: ['calls', 'references'] }, { engine: e2 });
+    assert.ok(stale.ok && (stale.data as Json).boundaries.some((b: Json) => b.kind === 'heuristic_only'), 'the file changed: the check is stale');
+    assert.ok((await e2.enrichmentTargets({ limit: 10 }))[0]?.id.endsWith(':handle'), 'stale checks are asked again first');
+  });
 });

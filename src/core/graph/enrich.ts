@@ -69,8 +69,10 @@ export function recordLocations(store: Store, roots: { repo_id: string; root: st
 /** Symbols worth asking a language server about: the most depended-on ones without a fresh check, or the ones named. */
 export function enrichmentTargets(store: Store, roots: { repo_id: string; root: string }[], opts: { symbol?: string; path?: string; repo_id?: string; limit: number }): EnrichmentTarget[] {
   const g = new GraphReader(store);
+  // Without a symbol: first the symbols whose check went stale (their file changed: re-validate), then
+  // the most depended-on ones.
   const rows: NodeRow[] = opts.symbol ? (() => { const r = g.resolveOne(opts.symbol, { repo_id: opts.repo_id, path: opts.path }); return r.target ? [r.target] : r.ambiguous.slice(0, opts.limit); })()
-    : store.centralSymbols(opts.limit * 3);
+    : [...store.staleLspChecks(opts.limit).flatMap(id => g.lookup(id).slice(0, 1)), ...store.centralSymbols(opts.limit * 3)];
   const ids = rows.map(r => toNodeRef(r).id);
   const checks = store.providerChecks(ids);
   const out: EnrichmentTarget[] = [];

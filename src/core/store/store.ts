@@ -428,6 +428,13 @@ export class Store {
       s.kind AS kind, s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line, s.end_col AS end_col, s.parent_path AS parent_path, s.file_id AS file_id, s.chunk_key AS chunk_key
       FROM symbols s JOIN files f USING (file_id) WHERE s.file_id = ? ORDER BY s.start_line`, [fileId]).map(r => ({ ...r, node: r.rowid }));
   }
+  /** Symbols a language server checked against a file content that has changed since. */
+  staleLspChecks(limit: number): string[] {
+    return this.rows<{ symbol_id: string }>(`SELECT pc.symbol_id AS symbol_id FROM provider_checks pc
+      JOIN files f ON pc.symbol_id LIKE 'symbol:' || f.repo_id || ':' || f.path || ':%'
+      WHERE pc.provider LIKE 'lsp:%' AND pc.file_hash <> f.hash ORDER BY pc.checked_at LIMIT ?`, [limit]).map(r => r.symbol_id);
+  }
+
   /** Symbols with the most incoming heuristic edges (functions, methods, classes): the best to verify first. */
   centralSymbols(limit: number): NodeRow[] {
     return this.rows<NodeRow & { rowid: number }>(`SELECT s.rowid AS rowid, f.repo_id AS repo_id, f.path AS path, f.language AS language, s.name AS name, s.symbol_path AS symbol_path,
