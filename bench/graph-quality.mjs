@@ -325,10 +325,12 @@ async function runRepo(repo) {
     const [ih, ie] = [await impactOf(eHeur, id, opts.depth), await impactOf(eEnr, id, opts.depth)];
     const took = performance.now() - ti;
     impactMs += took; if (took > maxImpact.ms) maxImpact = { ms: took, id };
-    // Nested in the target / a container of it: by source range (overloads: `f~3` holds `f.inner`).
+    // Nested in the target / a container of it: by source range (overloads: `f~3` holds `f.inner`) or by
+    // symbol path, as impact decides (merged declarations: `interface X` members are `X.m` of `class X`).
     const containerSeeds = s.kind === 'method' || s.kind === 'function';
-    const nested = (n) => { const x = symbols.get(n); return !!x && within(x, s); };
-    const container = (n) => { const x = symbols.get(n); return containerSeeds && !!x && x.id !== s.id && within(s, x); };
+    const spInside = (a, b) => a.path === b.path && a.symbol_path.startsWith(`${b.symbol_path}.`);
+    const nested = (n) => { const x = symbols.get(n); return !!x && (within(x, s) || spInside(x, s)); };
+    const container = (n) => { const x = symbols.get(n); return containerSeeds && !!x && x.id !== s.id && (within(s, x) || spInside(s, x)); };
     const gtDist = reverseClosure(id, gtImpactIn, opts.depth);
     const G = new Set([...gtDist.keys()].filter(n => !isTestPath(symbols.get(n)?.path ?? '') && !nested(n) && !container(n)));
     // The same closure without walking through the target's members or its container seeds: impact

@@ -57,6 +57,16 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(await callers(call, 'open_store'), ['pkg/cli.py:main']);
   });
 
+  it('super calls bind to the base class; functions nested in another function are never global candidates', async () => {
+    const { call } = await make({
+      'shapes.py': 'class Base:\n    def area(self):\n        return 0\n\nclass Square(Base):\n    def area(self):\n        return super().area() + 1\n',
+      'util.ts': 'export function outer() {\n  function helperOnly() { return 1; }\n  return helperOnly();\n}\n',
+      'other.ts': 'export function user(o: any) { return o.helperOnly(); }\nexport function plain() { return helperOnly(); }\ndeclare function helperOnly(): number;\n',
+    });
+    assert.deepEqual(await callers(call, 'Base.area'), ['shapes.py:Square.area']);
+    assert.deepEqual(await callers(call, 'outer.helperOnly'), ['util.ts:outer']);
+  });
+
   it('Go: package-qualified calls and methods by receiver type', async () => {
     const { call } = await make({
       'go.mod': 'module example.com/app\n',
@@ -112,7 +122,10 @@ describe('graph: heuristic provider', () => {
     assert.ok(viaContainer.includes('build'), `build depends only on the class: ${JSON.stringify(viaContainer)}`);
     assert.ok(r.related_tests.some((t: Json) => t.node.path === 'tests/test_billing.py'));
     assert.ok(r.affected_by_module.app >= 2);
-    assert.equal(r.total_direct, direct.length);
+    assert.equal(r.total_direct, r.affected.filter((a: Json) => !a.via_container && a.distance === 1).length);
+    // export_all reaches the target itself (through render): never labelled via_container
+    const exportAll = r.affected.find((a: Json) => a.node.symbol_path === 'export_all');
+    assert.ok(exportAll && exportAll.via_container === false && exportAll.distance === 2, JSON.stringify(exportAll));
     assert.ok(r.affected_entry_points.some((n: Json) => n.symbol_path === 'monthly'));
     assert.equal(r.complete, false, 'heuristic-only answers are lower bounds');
     assert.ok(r.boundaries.some((b: Json) => b.kind === 'heuristic_only'));

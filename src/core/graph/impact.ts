@@ -34,32 +34,36 @@ export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number,
       for (const c of g.containers(t)) if (!seeds.some(s => s.node.node === c.node)) seeds.push({ node: c, container: true });
     }
   }
+  // Two passes: first everything that depends on the targets themselves, then what depends only on a
+  // container (via_container = true means: reached through a container and never through the target).
   const best = new Map<number, Affected>();
   let lowSeen = 0;
-  let frontier = seeds.map(s => ({ node: s.node, via_container: s.container, confidence: 1 }));
   let cutAtDepth = false;
-  for (let d = 1; d <= depth && frontier.length; d++) {
-    const next: typeof frontier = [];
-    for (const f of frontier) {
-      for (const { neighbour, edge } of g.edges(f.node, 'in', DEPENDENT_KINDS)) {
-        if (seeds.some(s => inside(neighbour, s.node) && !s.container) || seeds.some(s => s.node.node === neighbour.node)) continue;
-        // A dependent inside a container seed counts only through the target itself.
-        if (f.via_container && seeds.some(s => s.container && s.node.kind !== 'file' && inside(neighbour, s.node))) continue;
-        const confidence = Math.min(f.confidence, edge.confidence);
-        if (edge.confidence < LOW_CONFIDENCE) lowSeen++;
-        const prev = best.get(neighbour.node);
-        const viaContainer = f.via_container;
-        // Keep the nearest reach; at equal distance a reach of the target itself beats one through a container.
-        if (!prev || prev.distance > d || (prev.distance === d && ((prev.via_container && !viaContainer) || (prev.via_container === viaContainer && prev.confidence < confidence)))) {
-          const isNew = !prev;
-          best.set(neighbour.node, { node: neighbour, distance: prev && prev.distance < d ? prev.distance : d, confidence, via_container: viaContainer, via: edge });
-          if (isNew) next.push({ node: neighbour, via_container: viaContainer, confidence });
+  const walk = (starts: { node: NodeRow }[], viaContainer: boolean) => {
+    const reached = new Map<number, Affected>();
+    let frontier = starts.map(s => ({ node: s.node, confidence: 1 }));
+    for (let d = 1; d <= depth && frontier.length; d++) {
+      const next: typeof frontier = [];
+      for (const f of frontier) {
+        for (const { neighbour, edge } of g.edges(f.node, 'in', DEPENDENT_KINDS)) {
+          if (seeds.some(s => inside(neighbour, s.node) && !s.container) || seeds.some(s => s.node.node === neighbour.node)) continue;
+          // A dependent inside a container seed counts only through the target itself.
+          if (viaContainer && seeds.some(s => s.container && s.node.kind !== 'file' && inside(neighbour, s.node))) continue;
+          if (viaContainer && best.has(neighbour.node)) continue; // already a dependent of the target itself
+          const confidence = Math.min(f.confidence, edge.confidence);
+          if (edge.confidence < LOW_CONFIDENCE) lowSeen++;
+          const prev = reached.get(neighbour.node);
+          if (!prev) { reached.set(neighbour.node, { node: neighbour, distance: d, confidence, via_container: viaContainer, via: edge }); next.push({ node: neighbour, confidence }); }
+          else if (prev.distance === d && prev.confidence < confidence) reached.set(neighbour.node, { ...prev, confidence, via: edge });
         }
       }
+      if (d === depth && next.length) cutAtDepth ||= next.some(n => g.edges(n.node, 'in', DEPENDENT_KINDS).length > 0);
+      frontier = next;
     }
-    if (d === depth && next.length) cutAtDepth = next.some(n => g.edges(n.node, 'in', DEPENDENT_KINDS).length > 0);
-    frontier = next;
-  }
+    for (const [k, v] of reached) best.set(k, v);
+  };
+  walk(seeds.filter(s => !s.container), false);
+  walk(seeds.filter(s => s.container), true);
   const affected = [...best.values()].sort((a, b) => Number(a.via_container) - Number(b.via_container) || a.distance - b.distance || b.confidence - a.confidence
     || a.node.path.localeCompare(b.node.path) || a.node.start_line - b.node.start_line);
 

@@ -74,6 +74,13 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     }
     return m.get(name) ?? [];
   };
+  // Definitions nested in a function are local to it: never candidates from another scope.
+  const nestedInFunction = new Set<number>();
+  for (const sym of input.symbols) {
+    if (!sym.parent) continue;
+    const p = byFilePath.get(`${sym.fileId}\0${sym.parent}`);
+    if (p && (p.kind === 'function' || p.kind === 'method')) nestedInFunction.add(sym.id);
+  }
   const methodIndex = new Map<string, GSymbol[]>();
   for (const s of input.symbols) if (s.kind === 'method') (methodIndex.get(s.name) ?? methodIndex.set(s.name, []).get(s.name)!).push(s);
   const globalMemo = new Map<string, GSymbol[]>();
@@ -205,7 +212,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
       const memoKey = `${name}\0${filter === CALLABLE ? 'c' : filter === CLASSY ? 'k' : 'r'}\0${FAMILY[file.language] ?? file.language}`;
       let sameLang = globalMemo.get(memoKey);
       if (!sameLang) {
-        sameLang = (byName.get(name) ?? []).filter(s => filter.has(s.kind) && s.kind !== 'method' && sameFamily(filesById.get(s.fileId)!.language, file.language));
+        sameLang = (byName.get(name) ?? []).filter(s => filter.has(s.kind) && s.kind !== 'method' && !nestedInFunction.has(s.id) && sameFamily(filesById.get(s.fileId)!.language, file.language));
         globalMemo.set(memoKey, sameLang);
       }
       const inDir = sameLang.length > 1 ? sameLang.filter(s => dirOf.get(s.fileId) === fileDir) : [];
@@ -229,6 +236,11 @@ export function resolveGraph(input: GraphInput): GraphOutput {
           if ('syms' in res) bind(res.syms, res.tier, res.detail);
           else if (res.unbound > AMBIGUOUS_MAX) { unbound.set(o.name, (unbound.get(o.name) ?? 0) + 1); stats.unbound++; }
           continue;
+        }
+        if (r === 'super' || r === 'super()' || r.startsWith('super(')) {
+          const cls = classOf(o.scope);
+          const m = cls ? baseMember(cls, o.name) : undefined;
+          if (m) { bind([m], 'self', `super of ${cls!.sp}`); continue; }
         }
         if ((L.selfReceivers as readonly string[]).includes(r)) {
           const cls = classOf(o.scope);
@@ -272,7 +284,11 @@ export function resolveGraph(input: GraphInput): GraphOutput {
         // Top-level uses are covered by imports and calls; identifiers there are mostly declarations.
         if (o.name.length < 3 || o.scope === null) continue;
         const res = resolveName(o.name, o.scope, REFERABLE);
-        if (!('syms' in res) || res.tier === 'ambiguous') continue;
+        // Identifiers include attribute and key names (obj.stream, { check: … }): a bare name match across
+        // files is too weak for them, so references bind only through scope, file, import — and same
+        // folder for types.
+        if (!('syms' in res) || res.tier === 'ambiguous' || res.tier === 'unique') continue;
+        if (res.tier === 'same_dir' && !res.syms.every(x => CLASSY.has(x.kind))) continue;
         const from = fromOf(o.scope);
         for (const s of res.syms) {
           // a definition mentioning itself (recursion, its own name) is not a reference
