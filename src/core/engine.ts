@@ -335,10 +335,17 @@ export class Engine {
   /** Rebuilds the heuristic graph of one repository from its stored symbols and occurrences. */
   private buildGraph(repoId: string): number {
     const store = this.store;
-    const graph = resolveGraph({ files: store.graphFiles(repoId) as GFile[], symbols: store.graphSymbols(repoId), occurrences: fileId => store.occurrences(fileId) });
-    store.transaction(() => store.replaceGraph(repoId, graph.edges, graph.unbound));
+    let count = 0;
+    store.transaction(() => {
+      store.beginGraph(repoId);
+      const graph = resolveGraph({
+        files: store.graphFiles(repoId) as GFile[], symbols: store.graphSymbols(repoId), occurrences: fileId => store.occurrences(fileId),
+        sink: edges => { store.insertGraphEdges(repoId, edges); count += edges.length; },
+      });
+      store.finishGraph(repoId, graph.unbound);
+    });
     this.unsaved = true;
-    return graph.edges.length;
+    return count;
   }
 
   /**

@@ -38,6 +38,8 @@ export interface GraphInput {
   files: GFile[];
   symbols: GSymbol[];
   occurrences(fileId: number): NewOccurrence[];
+  /** Receives each file's edges as soon as they are resolved (keeps memory flat); without it they are returned. */
+  sink?: (edges: GEdge[]) => void;
 }
 export interface GraphOutput { edges: GEdge[]; unbound: Map<string, number>; stats: { calls: number; bound: number; ambiguous: number; unbound: number } }
 
@@ -91,8 +93,17 @@ export function resolveGraph(input: GraphInput): GraphOutput {
   const memberOf = (cls: GSymbol, name: string) => byFilePath.get(`${cls.fileId}\0${cls.sp}.${name}`)
     ?? (byName.get(name) ?? []).find(s => s.parent === cls.sp && s.fileId !== cls.fileId && s.kind === 'method'); // Rust impl / Go methods in other files
 
-  const edges: GEdge[] = [];
-  const best = new Map<string, number>(); // (from,to,kind) → index in edges
+  // Edges are buffered per file (every edge of a file starts in that file) and handed to the sink.
+  let edges: GEdge[] = [];
+  let best = new Map<string, number>(); // (from,to,kind) → index in edges
+  const all: GEdge[] = [];
+  const flush = () => { if (input.sink) input.sink(edges); else for (const e of edges) all.push(e); edges = []; best = new Map(); };
+  const testFileIds = new Set(input.files.filter(f => isTestPath(f.path)).map(f => f.id));
+  const symbolFile = new Map(input.symbols.map(s => [s.id, s.fileId]));
+  const isTestNode = (node: number) => {
+    const fid = node < 0 ? -node : symbolFile.get(node);
+    return fid !== undefined && testFileIds.has(fid);
+  };
   const emit = (from: number, to: number, kind: string, tier: Tier, detail: string, fileId: number, line: number, confidence: number = CONFIDENCE[tier]) => {
     if (from === to) return;
     const key = `${from},${to},${kind}`;
@@ -297,6 +308,15 @@ export function resolveGraph(input: GraphInput): GraphOutput {
         }
       }
     }
+    // What a test's code calls is what it tests.
+    if (testFileIds.has(file.id)) {
+      for (const e of [...edges]) {
+        if (e.kind !== 'calls' || isTestNode(e.to)) continue;
+        const [tier, ...rest] = e.evidence.split(':');
+        emit(e.from, e.to, 'contains_test_for', tier as Tier, rest.join(':'), e.fileId, e.line, e.confidence);
+      }
+    }
+    flush();
   }
 
   function baseMember(cls: GSymbol, name: string, depth = 0): GSymbol | undefined {
@@ -310,21 +330,11 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     return undefined;
   }
 
-  // Tests: what a test's code calls is what it tests; test files named after a source file test it.
-  const testFiles = input.files.filter(f => isTestPath(f.path));
-  const isTestNode = (node: number) => {
-    const fid = node < 0 ? -node : symbolFile.get(node);
-    return fid !== undefined && testFileIds.has(fid);
-  };
-  const testFileIds = new Set(testFiles.map(f => f.id));
-  const symbolFile = new Map(input.symbols.map(s => [s.id, s.fileId]));
-  for (const e of [...edges]) {
-    if (e.kind !== 'calls' || !isTestNode(e.from) || isTestNode(e.to)) continue;
-    emit(e.from, e.to, 'contains_test_for', e.evidence.split(':')[0] as Tier, e.evidence.split(':').slice(1).join(':'), e.fileId, e.line, e.confidence);
-  }
+  // Test files named after a source file test it.
   const byBase = new Map<string, GFile[]>();
   for (const f of input.files) { const b = f.path.slice(f.path.lastIndexOf('/') + 1); (byBase.get(b) ?? byBase.set(b, []).get(b)!).push(f); }
-  for (const t of testFiles) {
+  for (const t of input.files) {
+    if (!testFileIds.has(t.id)) continue;
     for (const b of testedBaseNames(t.path)) {
       const cands = (byBase.get(b) ?? []).filter(f => !testFileIds.has(f.id));
       const near = cands.filter(f => posix.dirname(f.path) === posix.dirname(t.path));
@@ -332,7 +342,8 @@ export function resolveGraph(input: GraphInput): GraphOutput {
       for (const f of pick) emit(fileNode(t.id), fileNode(f.id), 'contains_test_for', 'naming', b, t.id, 1);
     }
   }
-  return { edges, unbound, stats };
+  flush();
+  return { edges: all, unbound, stats };
 }
 
 const FAMILY: Partial<Record<LanguageId, string>> = { typescript: 'js', tsx: 'js', javascript: 'js', c: 'c', cpp: 'c' };

@@ -344,12 +344,16 @@ export class Store {
     return this.all(`SELECT s.rowid AS id, s.file_id AS fileId, s.name AS name, s.symbol_path AS sp, s.kind AS kind, s.parent_path AS parent, s.start_line AS line
       FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY s.rowid`, [repoId]);
   }
-  replaceGraph(repoId: string, edges: { from: number; to: number; kind: string; confidence: number; evidence: string; fileId: number; line: number }[], unbound: Map<string, number>): void {
+  /** Starts rewriting a repository's graph: old rows go, the node indexes are dropped until finishGraph. */
+  beginGraph(repoId: string): void {
     this.exec('DELETE FROM graph_edges WHERE repo_id = ?', [repoId]);
     this.exec('DELETE FROM unbound_calls WHERE repo_id = ?', [repoId]);
     // A whole repository's graph is written at once: building the indexes afterwards (one sort each)
     // is several times faster than maintaining them row by row.
     this.db.run('DROP INDEX IF EXISTS graph_edges_to; DROP INDEX IF EXISTS graph_edges_from;');
+  }
+
+  insertGraphEdges(repoId: string, edges: readonly { from: number; to: number; kind: string; confidence: number; evidence: string; fileId: number; line: number }[]): void {
     // Many rows per statement: the per-call cost of sql.js dominates single-row inserts.
     const ROWS = 64;
     const many = this.stmt(`INSERT INTO graph_edges (repo_id, from_node, to_node, kind, confidence, evidence, file_id, line) VALUES ${Array(ROWS).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
@@ -361,10 +365,14 @@ export class Store {
       many.run(params);
     }
     for (; i < edges.length; i++) { const e = edges[i]!; one.run([repoId, e.from, e.to, e.kind, e.confidence, e.evidence, e.fileId, e.line]); }
-    this.db.run('CREATE INDEX graph_edges_to ON graph_edges (to_node, kind); CREATE INDEX graph_edges_from ON graph_edges (from_node, kind);');
+  }
+
+  finishGraph(repoId: string, unbound: Map<string, number>): void {
     const insU = this.stmt('INSERT INTO unbound_calls (repo_id, name, sites) VALUES (?, ?, ?)');
     for (const [name, sites] of unbound) insU.run([repoId, name, sites]);
+    this.db.run('CREATE INDEX IF NOT EXISTS graph_edges_to ON graph_edges (to_node, kind); CREATE INDEX IF NOT EXISTS graph_edges_from ON graph_edges (from_node, kind);');
   }
+
   graphEdgeCount(repoId?: string): number {
     return repoId ? this.one<{ n: number }>('SELECT count(*) AS n FROM graph_edges WHERE repo_id = ?', [repoId])!.n
       : this.one<{ n: number }>('SELECT count(*) AS n FROM graph_edges')!.n;
