@@ -89,6 +89,31 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(await callers(call, 'Engine.new'), ['src/lib.rs:boot']);
   });
 
+  it('C#, Ruby, PHP, C and C++: same-class calls, constructed receivers, includes', async () => {
+    const { call } = await make({
+      'App/Repo.cs': 'namespace App {\n  class Repo {\n    public int Get() { return Load(); }\n    int Load() { return 1; }\n  }\n  class Main { void Run() { new Repo().Get(); } }\n}\n',
+      'lib/store.rb': 'class Store\n  def save\n    self.flush\n  end\n  def flush; end\nend\ndef main\n  Store.new.save\nend\n',
+      'src/Store.php': '<?php\nclass Store {\n  function save() { return $this->validate(); }\n  function validate() { return 1; }\n}\nfunction main() { return (new Store())->save(); }\n',
+      'c/util.h': 'int helper(int x);\n',
+      'c/util.c': '#include "util.h"\nint helper(int x) { return x; }\n',
+      'c/run.c': '#include "util.h"\nint run(void) { return helper(2); }\n',
+      'cpp/store.cpp': 'class Box {\n public:\n  int open() { return check(); }\n  int check() { return 1; }\n};\nint use() { Box b; return b.open(); }\n',
+    });
+    assert.deepEqual(await callers(call, 'App.Repo.Load'), ['App/Repo.cs:App.Repo.Get']);
+    assert.deepEqual(await callers(call, 'App.Repo.Get'), ['App/Repo.cs:App.Main.Run']);
+    assert.deepEqual(await callers(call, 'Store.flush', 'lib/store.rb'), ['lib/store.rb:Store.save']);
+    assert.deepEqual(await callers(call, 'Store.save', 'lib/store.rb'), ['lib/store.rb:main']);
+    assert.deepEqual(await callers(call, 'Store.validate', 'src/Store.php'), ['src/Store.php:Store.save']);
+    assert.deepEqual(await callers(call, 'Store.save', 'src/Store.php'), ['src/Store.php:main']);
+    assert.deepEqual(await callers(call, 'helper', 'c/util.c'), ['c/run.c:run']);
+    assert.deepEqual(await callers(call, 'Box.check'), ['cpp/store.cpp:Box.open']);
+    const open = await call('find_references', { symbol: 'Box.open', kinds: ['calls'] });
+    assert.equal(open.references[0].from.symbol_path, 'use');
+    assert.ok(open.references[0].edge.confidence < 0.5, 'a receiver of unknown type binds by method name only');
+    const inc = await call('find_references', { symbol: 'file:' + (await call('index_status', {})).roots[0].repo_id + ':c/util.h', kinds: ['imports'] });
+    assert.deepEqual(inc.references.map((x: Json) => x.from.path).sort(), ['c/run.c', 'c/util.c']);
+  });
+
   it('a name shared by many definitions never becomes a confident edge; two get low-confidence edges', async () => {
     const many: Record<string, string> = {};
     for (let i = 0; i < 5; i++) many[`m${i}.py`] = `class C${i}:\n    def close(self):\n        return ${i}\n`;
