@@ -109,7 +109,8 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(await callers(call, 'Box.check'), ['cpp/store.cpp:Box.open']);
     const open = await call('find_references', { symbol: 'Box.open', kinds: ['calls'] });
     assert.equal(open.references[0].from.symbol_path, 'use');
-    assert.ok(open.references[0].edge.confidence < 0.5, 'a receiver of unknown type binds by method name only');
+    assert.match(open.references[0].edge.evidence, /the one class the calling scope names/, 'b is declared as a Box in use(): scope_type');
+    assert.ok(open.references[0].edge.confidence < 0.9);
     const inc = await call('find_references', { symbol: 'file:' + (await call('index_status', {})).roots[0].repo_id + ':c/util.h', kinds: ['imports'] });
     assert.deepEqual(inc.references.map((x: Json) => x.from.path).sort(), ['c/run.c', 'c/util.c']);
   });

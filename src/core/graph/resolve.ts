@@ -8,6 +8,8 @@
  *   same_file   0.8   defined at top level of the same file
  *   import      0.8   imported by name (aliases and re-export barrels followed), or via a module alias
  *   receiver    0.75  method on a constructed or named class: new Worker().run(), Worker().run(), Worker.run()
+ *   scope_type  0.65  x.run() where exactly one class named in the calling scope (a parameter's type, a
+ *                     constructor call) has a method run
  *   same_dir    0.6   the only definition with that name in the same folder (package)
  *   unique      0.55  the only definition with that name in the repository
  *   method_name 0.4   the only method with that name, called on a receiver of unknown type
@@ -25,7 +27,7 @@ import { GRAPH_LANGUAGES, isTestPath, testedBaseNames, type GraphLanguage } from
 
 // Heuristic confidences stay below 0.9: `exact` (≥ 0.9) is reserved for compiler-grade providers.
 export const CONFIDENCE = {
-  local: 0.85, self: 0.85, same_file: 0.8, import: 0.8, receiver: 0.75, same_dir: 0.6, unique: 0.55, method_name: 0.4, ambiguous: 0.25,
+  local: 0.85, self: 0.85, same_file: 0.8, import: 0.8, receiver: 0.75, scope_type: 0.65, same_dir: 0.6, unique: 0.55, method_name: 0.4, ambiguous: 0.25,
   import_file: 0.85, naming: 0.5,
 } as const;
 export type Tier = keyof typeof CONFIDENCE;
@@ -233,6 +235,15 @@ export function resolveGraph(input: GraphInput): GraphOutput {
       return { unbound: sameLang.length };
     };
 
+    // Classes each scope names (type annotations, constructor calls, references), for scope_type.
+    const scopeClasses = new Map<string, GSymbol[]>();
+    for (const o of occ) {
+      if (o.scope === null || (o.kind !== 'identifier' && o.kind !== 'call') || !/^[A-Z]/.test(o.name) || o.receiver) continue;
+      const res = resolveName(o.name, o.scope, CLASSY);
+      if (!('syms' in res) || res.syms.length !== 1 || res.tier === 'ambiguous') continue;
+      const list = scopeClasses.get(o.scope) ?? scopeClasses.set(o.scope, []).get(o.scope)!;
+      if (!list.includes(res.syms[0]!)) list.push(res.syms[0]!);
+    }
     const methodsNamed = (name: string) => (methodIndex.get(name) ?? []).filter(s => sameFamily(filesById.get(s.fileId)!.language, file.language));
 
     for (const o of occ) {
@@ -278,6 +289,13 @@ export function resolveGraph(input: GraphInput): GraphOutput {
           }
         }
         if (done) continue;
+        // The receiver's type is probably one of the classes the scope names (annotations, constructors).
+        const typed: GSymbol[] = [];
+        for (let p: string | null = o.scope; p !== null; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : null) {
+          for (const cls of scopeClasses.get(p) ?? []) { const m = memberOf(cls, o.name) ?? baseMember(cls, o.name); if (m && !typed.includes(m)) typed.push(m); }
+          if (typed.length) break;
+        }
+        if (typed.length === 1) { bind(typed, 'scope_type', typed[0]!.sp.slice(0, typed[0]!.sp.lastIndexOf('.'))); continue; }
         const cands = methodsNamed(o.name);
         if (cands.length === 1) bind(cands, 'method_name', '1');
         else if (cands.length > 1 && cands.length <= AMBIGUOUS_MAX) bind(cands, 'ambiguous', String(cands.length));
