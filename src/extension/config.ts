@@ -16,6 +16,7 @@ export interface SightlineConfig {
   mcpServerListed: boolean;
   backgroundEnrichment: boolean;
   backgroundBudgetMs: number;
+  allowExternalProviders: boolean;
 }
 
 export function readConfig(): SightlineConfig {
@@ -33,6 +34,7 @@ export function readConfig(): SightlineConfig {
     mcpServerListed: c.get<boolean>('mcp.listServer', true),
     backgroundEnrichment: c.get<boolean>('languageServers.background', true),
     backgroundBudgetMs: Math.max(1000, c.get<number>('languageServers.backgroundBudgetMs', 20000)),
+    allowExternalProviders: c.get<boolean>('providers.allowExternal', false),
   };
 }
 
@@ -57,6 +59,8 @@ export function engineArgs(folders: readonly vscode.WorkspaceFolder[], cfg: Sigh
   for (const f of folders) for (const e of editorExcludes(f, cfg)) excludes.add(e);
   for (const e of excludes) args.push('--exclude', e);
   args.push('--max-file-bytes', String(cfg.maxFileBytes));
+  // External reference providers run commands: only in a trusted workspace, and only when the user opted in.
+  if (cfg.allowExternalProviders && vscode.workspace.isTrusted) args.push('--allow-reference-providers');
   if (cfg.languages.length) args.push('--languages', cfg.languages.join(','));
   return args;
 }

@@ -117,6 +117,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   };
   context.subscriptions.push(
     vscode.workspace.onDidChangeWorkspaceFolders(() => void reconfigure()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void reconfigure()),
     vscode.workspace.onDidChangeConfiguration(e => {
       if (e.affectsConfiguration('sightline') || e.affectsConfiguration('files.exclude') || e.affectsConfiguration('search.exclude')) void reconfigure();
     }),
