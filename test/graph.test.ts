@@ -46,6 +46,19 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(await callers(call, 'makeWorker'), ['src/app.ts:main'], 'through the barrel and the alias');
   });
 
+  it('TypeScript barrels: export * from, export * as ns, renamed re-exports', async () => {
+    const { call } = await make({
+      'src/util.ts': 'export function normalize(x: string) { return x; }\n',
+      'src/checks.ts': 'export function _lte(n: number) { return n; }\n',
+      'src/all.ts': 'export function everything() { return 1; }\n',
+      'src/index.ts': "export * as util from './util';\nexport { _lte as lte } from './checks';\nexport * from './all';\n",
+      'src/app.ts': "import { util, lte, everything } from './index';\nexport function run() {\n  util.normalize('a');\n  lte(1);\n  return everything();\n}\n",
+    });
+    assert.deepEqual(await callers(call, 'normalize'), ['src/app.ts:run']);
+    assert.deepEqual(await callers(call, '_lte'), ['src/app.ts:run']);
+    assert.deepEqual(await callers(call, 'everything'), ['src/app.ts:run']);
+  });
+
   it('Python: from-import aliases, module aliases, self.m(), Class().m()', async () => {
     const { call } = await make({
       'pkg/__init__.py': '',

@@ -151,13 +151,31 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     if (!f) return null;
     for (const o of importsOf(fileId)) {
       if (!o.source) continue;
-      if (o.name !== name && o.alias !== name && o.name !== '*') continue;
+      // `from m import *`, and in JS/TS `export * from './m'` (stored with the source as its name)
+      const star = o.name === '*' || (o.name === o.source && !o.alias && FAMILY[f.language] === 'js');
+      if (o.alias && o.name === o.alias) continue;          // a namespace (export * as ns): see exportedModule
+      if (!star && o.name !== name && o.alias !== name) continue;
+      const inner = !star && o.alias === name && o.name && o.name !== 'default' ? o.name : name;
       for (const t of importFiles(f.language, o.source, f.path)) {
-        const r = exported(t, o.alias === name && o.name && o.name !== '*' && o.name !== 'default' ? o.name : name, depth + 1);
+        const r = exported(t, inner, depth + 1);
         if (r) return { sym: r.sym, via: r.via ? `${o.source} → ${r.via}` : o.source };
       }
     }
     return null;
+  }
+
+  /** Files a barrel re-exports as the namespace `name` (export * as name from …), following export * chains. */
+  function exportedModule(fileId: number, name: string, depth = 0): number[] {
+    if (depth >= 3) return [];
+    const f = filesById.get(fileId);
+    if (!f) return [];
+    for (const o of importsOf(fileId)) {
+      if (!o.source) continue;
+      if (o.alias === name && o.name === o.alias) return importFiles(f.language, o.source, f.path);
+      const star = o.name === '*' || (o.name === o.source && !o.alias && FAMILY[f.language] === 'js');
+      if (star) for (const t of importFiles(f.language, o.source, f.path)) { const r = exportedModule(t, name, depth + 1); if (r.length) return r; }
+    }
+    return [];
   }
 
   for (const file of input.files) {
@@ -275,6 +293,12 @@ export function resolveGraph(input: GraphInput): GraphOutput {
         const named = constructed ?? (/^[A-Za-z_$][\w$]*$/.test(r) ? r : null);
         if (named) {
           const b = bindings.get(named);
+          if (!constructed && b && b.kind === 'symbol') {
+            // `import { util } from './index'` where the barrel does `export * as util from './util'`
+            const mods = b.files.flatMap(t => exportedModule(t, b.name));
+            for (const t of mods) { const x = exported(t, o.name); if (x && CALLABLE.has(x.sym.kind)) { bind([x.sym], 'import', `${b.source} → ${b.name}.${o.name}`); break; } }
+            if (done) continue;
+          }
           if (!constructed && b && b.kind === 'module') {
             for (const t of b.files) { const x = exported(t, o.name); if (x && CALLABLE.has(x.sym.kind)) { bind([x.sym], 'import', `${b.source}${x.via ? ` → ${x.via}` : ''}`); break; } }
             if (done) continue;
