@@ -256,7 +256,17 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     // Classes each scope names (type annotations, constructor calls, references), for scope_type.
     const scopeClasses = new Map<string, GSymbol[]>();
     for (const o of occ) {
-      if (o.scope === null || (o.kind !== 'identifier' && o.kind !== 'call') || !/^[A-Z]/.test(o.name) || o.receiver) continue;
+      if (o.scope === null || (o.kind !== 'identifier' && o.kind !== 'call') || !/^[A-Z]/.test(o.name)) continue;
+      if (o.receiver) {
+        // httpx.Client(): a class reached through a module alias
+        const b = o.kind === 'call' ? bindings.get(o.receiver) : undefined;
+        if (!b || b.kind !== 'module') continue;
+        for (const t of b.files) {
+          const x = exported(t, o.name);
+          if (x && CLASSY.has(x.sym.kind)) { const list = scopeClasses.get(o.scope) ?? scopeClasses.set(o.scope, []).get(o.scope)!; if (!list.includes(x.sym)) list.push(x.sym); break; }
+        }
+        continue;
+      }
       const res = resolveName(o.name, o.scope, CLASSY);
       if (!('syms' in res) || res.syms.length !== 1 || res.tier === 'ambiguous') continue;
       const list = scopeClasses.get(o.scope) ?? scopeClasses.set(o.scope, []).get(o.scope)!;
