@@ -51,12 +51,14 @@ describe('graph: heuristic provider', () => {
       'src/util.ts': 'export function normalize(x: string) { return x; }\n',
       'src/checks.ts': 'export function _lte(n: number) { return n; }\n',
       'src/all.ts': 'export function everything() { return 1; }\n',
-      'src/index.ts': "export * as util from './util';\nexport { _lte as lte } from './checks';\nexport * from './all';\n",
-      'src/app.ts': "import { util, lte, everything } from './index';\nexport function run() {\n  util.normalize('a');\n  lte(1);\n  return everything();\n}\n",
+      'src/date.ts': 'export function create() { return new Date(); }\n',
+      'src/index.ts': "import { create as dateCreate } from './date';\nexport * as util from './util';\nexport { _lte as lte } from './checks';\nexport * from './all';\nexport { dateCreate as date };\n",
+      'src/app.ts': "import { util, lte, everything, date } from './index';\nexport function run() {\n  util.normalize('a');\n  lte(1);\n  date();\n  return everything();\n}\n",
     });
     assert.deepEqual(await callers(call, 'normalize'), ['src/app.ts:run']);
     assert.deepEqual(await callers(call, '_lte'), ['src/app.ts:run']);
     assert.deepEqual(await callers(call, 'everything'), ['src/app.ts:run']);
+    assert.deepEqual(await callers(call, 'create'), ['src/app.ts:run'], 'through a local export { dateCreate as date }');
   });
 
   it('Python: from-import aliases, module aliases, self.m(), Class().m()', async () => {

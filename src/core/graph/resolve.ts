@@ -150,7 +150,21 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     const f = filesById.get(fileId);
     if (!f) return null;
     for (const o of importsOf(fileId)) {
-      if (!o.source) continue;
+      if (!o.source) {
+        // export { local as name }: the local binding is a definition of this file or one of its imports
+        if (o.alias !== name && !(o.name === name && !o.alias)) continue;
+        const local = o.name;
+        const def = topLevel(fileId, local);
+        if (def.length) return { sym: def[0]!, via: '' };
+        const imp = importsOf(fileId).find(x => x.source && (x.alias === local || (!x.alias && x.name === local)));
+        if (imp?.source && imp.name && imp.name !== '*') {
+          for (const t of importFiles(f.language, imp.source, f.path)) {
+            const r = exported(t, imp.name === imp.alias ? local : imp.name, depth + 1);
+            if (r) return { sym: r.sym, via: r.via ? `${imp.source} → ${r.via}` : imp.source };
+          }
+        }
+        continue;
+      }
       // `from m import *`, and in JS/TS `export * from './m'` (stored with the source as its name)
       const star = o.name === '*' || (o.name === o.source && !o.alias && FAMILY[f.language] === 'js');
       if (o.alias && o.name === o.alias) continue;          // a namespace (export * as ns): see exportedModule

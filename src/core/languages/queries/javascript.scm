@@ -150,6 +150,14 @@
       alias: (_)? @import.alias) @reference.import)
   source: (string) @import.source)
 
+; export { X as Y } (a local re-export, no source): recorded as an import without source
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (_) @import.name
+      alias: (_)? @import.alias) @reference.import)
+  !source)
+
 ; export * as ns from './m'
 (export_statement
   (namespace_export (_) @import.alias)
