@@ -64,6 +64,19 @@ export interface ProviderRunReport {
 
 export interface Root { repo_id: string; root: string; name: string }
 
+/** A full garbage collection, when the runtime allows one (V8: the gc function made available on demand). */
+let gcFn: (() => void) | null | undefined;
+function collectGarbage(): void {
+  if (gcFn === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require('node:v8').setFlagsFromString('--expose-gc');
+      gcFn = require('node:vm').runInNewContext('gc') as () => void; // eslint-disable-line @typescript-eslint/no-require-imports
+    } catch { gcFn = null; }
+  }
+  gcFn?.();
+}
+
 /** Language-server edges are saved this long after the last one arrives (they come in bursts). */
 const RECORD_SAVE_DELAY_MS = 1500;
 
@@ -392,6 +405,9 @@ export class Engine {
 
   private save(): void {
     this.store.setMeta('saved_at', String(Date.now()));
+    // The export copies the whole database; collect the indexing run's garbage first so that the copy
+    // does not stack on top of it (this is the memory peak of a cold index).
+    collectGarbage();
     const bytes = this.store.export();
     atomicWrite(this.dbPath, bytes);
     this.stamp = fileStamp(this.dbPath);
