@@ -243,6 +243,11 @@ export class Store {
     return this.all('SELECT language, count(*) AS files, sum(line_count) AS lines FROM files GROUP BY language ORDER BY files DESC');
   }
 
+  /** Columns of a NodeRow (a symbol with its file), for `FROM symbols s JOIN files f`. */
+  private static readonly NODE_COLS = `s.rowid AS rowid, f.repo_id AS repo_id, f.path AS path, f.language AS language, s.name AS name,
+    s.symbol_path AS symbol_path, s.kind AS kind, s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line,
+    s.end_col AS end_col, s.parent_path AS parent_path, s.file_id AS file_id, s.chunk_key AS chunk_key`;
+
   private static readonly CHUNK_COLS = `c.rowid AS rowid, 'chunk:' || f.repo_id || ':' || f.path || ':' || c.key AS chunk_id, c.file_id AS file_id, c.symbol_path AS symbol_path, c.kind AS kind,
     c.start_line AS start_line, c.end_line AS end_line, c.est_tokens AS est_tokens, f.path AS path, f.language AS language, f.repo_id AS repo_id, f.hash AS hash`;
 
@@ -397,8 +402,7 @@ export class Store {
     const syms = nodes.filter(n => n > 0); const files = nodes.filter(n => n < 0).map(n => -n);
     for (let i = 0; i < syms.length; i += 300) {
       const part = syms.slice(i, i + 300);
-      for (const r of this.rows<NodeRow & { rowid: number }>(`SELECT s.rowid AS rowid, f.repo_id AS repo_id, f.path AS path, f.language AS language, s.name AS name, s.symbol_path AS symbol_path,
-          s.kind AS kind, s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line, s.end_col AS end_col, s.parent_path AS parent_path, s.file_id AS file_id, s.chunk_key AS chunk_key
+      for (const r of this.rows<NodeRow & { rowid: number }>(`SELECT ${Store.NODE_COLS}
           FROM symbols s JOIN files f USING (file_id) WHERE s.rowid IN (${part.map(() => '?').join(',')})`, part)) {
         m.set(r.rowid, { ...r, node: r.rowid });
       }
@@ -420,8 +424,7 @@ export class Store {
     if (q.path) { conds.push('f.path = ?'); params.push(q.path); }
     if (q.symbol_path) { conds.push('s.symbol_path = ?'); params.push(q.symbol_path); }
     if (q.name) { conds.push('s.name = ?'); params.push(q.name); }
-    const rows = this.rows<NodeRow & { rowid: number }>(`SELECT s.rowid AS rowid, f.repo_id AS repo_id, f.path AS path, f.language AS language, s.name AS name, s.symbol_path AS symbol_path,
-      s.kind AS kind, s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line, s.end_col AS end_col, s.parent_path AS parent_path, s.file_id AS file_id, s.chunk_key AS chunk_key
+    const rows = this.rows<NodeRow & { rowid: number }>(`SELECT ${Store.NODE_COLS}
       FROM symbols s JOIN files f USING (file_id) ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''} ORDER BY f.path, s.start_line LIMIT ?`, [...params, limit]);
     return rows.map(r => ({ ...r, node: r.rowid }));
   }
@@ -432,8 +435,7 @@ export class Store {
     return this.one('SELECT file_id, repo_id, path, language, hash FROM files WHERE file_id = ?', [fileId]);
   }
   symbolsInFile(fileId: number): NodeRow[] {
-    return this.rows<NodeRow & { rowid: number }>(`SELECT s.rowid AS rowid, f.repo_id AS repo_id, f.path AS path, f.language AS language, s.name AS name, s.symbol_path AS symbol_path,
-      s.kind AS kind, s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line, s.end_col AS end_col, s.parent_path AS parent_path, s.file_id AS file_id, s.chunk_key AS chunk_key
+    return this.rows<NodeRow & { rowid: number }>(`SELECT ${Store.NODE_COLS}
       FROM symbols s JOIN files f USING (file_id) WHERE s.file_id = ? ORDER BY s.start_line`, [fileId]).map(r => ({ ...r, node: r.rowid }));
   }
   /** Symbols a language server checked against a file content that has changed since. */
@@ -445,8 +447,7 @@ export class Store {
 
   /** Symbols with the most incoming heuristic edges (functions, methods, classes): the best to verify first. */
   centralSymbols(limit: number): NodeRow[] {
-    return this.rows<NodeRow & { rowid: number }>(`SELECT s.rowid AS rowid, f.repo_id AS repo_id, f.path AS path, f.language AS language, s.name AS name, s.symbol_path AS symbol_path,
-      s.kind AS kind, s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line, s.end_col AS end_col, s.parent_path AS parent_path, s.file_id AS file_id, s.chunk_key AS chunk_key
+    return this.rows<NodeRow & { rowid: number }>(`SELECT ${Store.NODE_COLS}
       FROM (SELECT to_node, count(*) AS n FROM graph_edges WHERE to_node > 0 AND kind IN ('calls', 'references') GROUP BY to_node ORDER BY n DESC LIMIT ?) top
       JOIN symbols s ON s.rowid = top.to_node JOIN files f ON f.file_id = s.file_id
       WHERE s.kind IN ('function', 'method', 'class', 'interface', 'struct', 'trait') ORDER BY top.n DESC`, [limit]).map(r => ({ ...r, node: r.rowid }));
