@@ -72,6 +72,14 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(await callers(call, 'open_store'), ['pkg/cli.py:main']);
   });
 
+  it('self calls follow base classes defined in files indexed later', async () => {
+    const { call } = await make({
+      'a/child.py': 'from z.base import Base\n\nclass Child(Base):\n    def run(self):\n        return self.helper()\n',
+      'z/base.py': 'class Base:\n    def helper(self):\n        return 1\n',
+    });
+    assert.deepEqual(await callers(call, 'Base.helper'), ['a/child.py:Child.run']);
+  });
+
   it('super calls bind to the base class; functions nested in another function are never global candidates', async () => {
     const { call } = await make({
       'shapes.py': 'class Base:\n    def area(self):\n        return 0\n\nclass Square(Base):\n    def area(self):\n        return super().area() + 1\n',

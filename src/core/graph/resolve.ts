@@ -107,7 +107,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     return fid !== undefined && testFileIds.has(fid);
   };
   const emit = (from: number, to: number, kind: string, tier: Tier, detail: string, fileId: number, line: number, confidence: number = CONFIDENCE[tier]) => {
-    if (from === to) return;
+    if (from === to || pass === 'bases') return;
     const key = `${from},${to},${kind}`;
     const i = best.get(key);
     const evidence = detail ? `${tier}:${detail}` : tier;
@@ -192,7 +192,10 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     return [];
   }
 
-  for (const file of input.files) {
+  // Two passes over the files: first every extends/implements (so self./super. calls can follow base
+  // classes whatever file order), then the edges.
+  let pass: 'bases' | 'edges' = 'bases';
+  const visit = (file: GFile) => {
     const L: GraphLanguage = GRAPH_LANGUAGES[file.language];
     const fileDir = dirOf.get(file.id)!;
     // names of nested definitions in this file: only these can resolve through the scope chain
@@ -269,7 +272,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
 
     // Classes each scope names (type annotations, constructor calls, references), for scope_type.
     const scopeClasses = new Map<string, GSymbol[]>();
-    for (const o of occ) {
+    for (const o of pass === 'edges' ? occ : []) {
       if (o.scope === null || (o.kind !== 'identifier' && o.kind !== 'call') || !/^[A-Z]/.test(o.name)) continue;
       if (o.receiver) {
         // httpx.Client(): a class reached through a module alias
@@ -289,6 +292,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     const methodsNamed = (name: string) => (methodIndex.get(name) ?? []).filter(s => sameFamily(filesById.get(s.fileId)!.language, file.language));
 
     for (const o of occ) {
+      if (pass === 'bases' && o.kind !== 'extends' && o.kind !== 'implements') continue;
       if (o.kind === 'call') {
         stats.calls++;
         const from = fromOf(o.scope);
@@ -354,8 +358,10 @@ export function resolveGraph(input: GraphInput): GraphOutput {
         const res = resolveName(o.name, null, CLASSY);
         if ('syms' in res) {
           for (const s of res.syms) emit(cls.id, s.id, o.kind, res.tier, res.detail, file.id, o.line);
-          const list = basesOf.get(cls.id) ?? basesOf.set(cls.id, []).get(cls.id)!;
-          list.push(...res.syms.map(s => `${s.fileId}\0${s.sp}`));
+          if (pass === 'bases') {
+            const list = basesOf.get(cls.id) ?? basesOf.set(cls.id, []).get(cls.id)!;
+            list.push(...res.syms.map(s => `${s.fileId}\0${s.sp}`));
+          }
         }
       } else if (o.kind === 'identifier') {
         // Top-level uses are covered by imports and calls; identifiers there are mostly declarations.
@@ -382,8 +388,11 @@ export function resolveGraph(input: GraphInput): GraphOutput {
         emit(e.from, e.to, 'contains_test_for', tier as Tier, rest.join(':'), e.fileId, e.line, e.confidence);
       }
     }
-    flush();
-  }
+    if (pass === 'edges') flush();
+  };
+  for (const f of input.files) visit(f);
+  pass = 'edges';
+  for (const f of input.files) visit(f);
 
   function baseMember(cls: GSymbol, name: string, depth = 0): GSymbol | undefined {
     if (depth > 3) return undefined;
