@@ -293,6 +293,9 @@ describe('reference provider adapters (dist/cli.js provider …)', function () {
         'shop/service.py:factory calls shop/store.py:Store',
         'shop/service.py:Service.count calls shop/store.py:Store.size',
         'shop/service.py:Service.lookup calls shop/service.py:SpecialStore.find',
+        // a property's setter `def size(` is a declaration, not a call of the getter (nor the reverse)
+        'shop/store.py:Store.size~2 calls shop/store.py:Store.size',
+        'shop/store.py:Store.size calls shop/store.py:Store.size~2',
       ]);
       assert.match(edges.get('shop/service.py:run calls shop/store.py:make_store')!.evidence,
         /^pyright language server: run calls make_store at shop\/service\.py:21 \(call: the reference is followed by '\('\) via import alias build \(shop\/service\.py:1\)$/);

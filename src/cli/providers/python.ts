@@ -180,6 +180,8 @@ export async function runPythonProvider(input: ProviderInput, deadline: Deadline
             await consume(to, aliasLocs, new Set([...sites, ...aliasSites]), ` via import alias ${alias.name} (${rel}:${line})`, seen, depth + 1);
           }
         }
+        // pyright lists declarations among references (a property's getter and setter both `def name(`)
+        if (isDeclarationSite(sources, rel, loc.range)) continue;
         const from = table.innermost(rel, line, col);
         if (!from) { outside++; continue; }
         refCount++;
@@ -228,6 +230,12 @@ function importAlias(sources: SourceCache, rel: string, range: Range): { name: s
   }
   if (!inImport) return undefined;
   return { name: m[2]!, line: range.end.line, character: range.end.character + m[1]!.length };
+}
+
+/** Whether the location is the name in a `def name(` / `class Name` header (a declaration, not a use). */
+function isDeclarationSite(sources: SourceCache, rel: string, range: Range): boolean {
+  const before = sources.line(rel, range.start.line + 1).slice(0, range.start.character);
+  return /^\s*(async\s+)?def\s+$/.test(before) || /^\s*class\s+$/.test(before);
 }
 
 /**
