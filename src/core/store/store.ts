@@ -385,13 +385,17 @@ export class Store {
 
   /** Heuristic edges into (dir 'in') or out of (dir 'out') the given nodes. */
   graphEdges(nodes: number[], dir: 'in' | 'out', kinds: readonly string[]): GraphEdgeRow[] {
-    if (!nodes.length) return [];
     const col = dir === 'in' ? 'to_node' : 'from_node';
-    const out: GraphEdgeRow[] = [];
-    for (let i = 0; i < nodes.length; i += 300) {
-      const part = nodes.slice(i, i + 300);
-      out.push(...this.rows<GraphEdgeRow>(`SELECT from_node, to_node, kind, confidence, evidence, file_id, line FROM graph_edges
-        WHERE ${col} IN (${part.map(() => '?').join(',')}) AND kind IN (${kinds.map(() => '?').join(',')})`, [...part, ...kinds]));
+    return this.inBatches<GraphEdgeRow>(nodes, marks => `SELECT from_node, to_node, kind, confidence, evidence, file_id, line FROM graph_edges
+      WHERE ${col} IN (${marks}) AND kind IN (${kinds.map(() => '?').join(',')})`, [...kinds]);
+  }
+
+  /** Runs a query whose `IN (…)` list is `values`, in batches that stay under SQLite's parameter limit. */
+  private inBatches<T>(values: readonly SqlValue[], sql: (marks: string) => string, after: SqlValue[] = []): T[] {
+    const out: T[] = [];
+    for (let i = 0; i < values.length; i += 300) {
+      const part = values.slice(i, i + 300);
+      out.push(...this.rows<T>(sql(part.map(() => '?').join(',')), [...part, ...after]));
     }
     return out;
   }
@@ -400,19 +404,12 @@ export class Store {
   nodes(nodes: number[]): Map<number, NodeRow> {
     const m = new Map<number, NodeRow>();
     const syms = nodes.filter(n => n > 0); const files = nodes.filter(n => n < 0).map(n => -n);
-    for (let i = 0; i < syms.length; i += 300) {
-      const part = syms.slice(i, i + 300);
-      for (const r of this.rows<NodeRow & { rowid: number }>(`SELECT ${Store.NODE_COLS}
-          FROM symbols s JOIN files f USING (file_id) WHERE s.rowid IN (${part.map(() => '?').join(',')})`, part)) {
-        m.set(r.rowid, { ...r, node: r.rowid });
-      }
-    }
-    for (let i = 0; i < files.length; i += 300) {
-      const part = files.slice(i, i + 300);
-      for (const r of this.rows<{ file_id: number; repo_id: string; path: string; language: string; line_count: number }>(`SELECT file_id, repo_id, path, language, line_count FROM files WHERE file_id IN (${part.map(() => '?').join(',')})`, part)) {
-        m.set(-r.file_id, { node: -r.file_id, repo_id: r.repo_id, path: r.path, language: r.language, name: r.path.slice(r.path.lastIndexOf('/') + 1), symbol_path: null, kind: 'file',
-          start_line: 1, start_col: 0, end_line: Math.max(1, r.line_count), end_col: 0, parent_path: null, file_id: r.file_id, chunk_key: null });
-      }
+    for (const r of this.inBatches<NodeRow & { rowid: number }>(syms, marks => `SELECT ${Store.NODE_COLS}
+        FROM symbols s JOIN files f USING (file_id) WHERE s.rowid IN (${marks})`)) m.set(r.rowid, { ...r, node: r.rowid });
+    for (const r of this.inBatches<{ file_id: number; repo_id: string; path: string; language: string; line_count: number }>(files,
+      marks => `SELECT file_id, repo_id, path, language, line_count FROM files WHERE file_id IN (${marks})`)) {
+      m.set(-r.file_id, { node: -r.file_id, repo_id: r.repo_id, path: r.path, language: r.language, name: r.path.slice(r.path.lastIndexOf('/') + 1), symbol_path: null, kind: 'file',
+        start_line: 1, start_col: 0, end_line: Math.max(1, r.line_count), end_col: 0, parent_path: null, file_id: r.file_id, chunk_key: null });
     }
     return m;
   }
@@ -479,15 +476,9 @@ export class Store {
 
   // ---- provider edges (language servers, external providers) -----------------------------------
   providerEdges(ids: string[], dir: 'in' | 'out', kinds: readonly string[]): ProviderEdgeRow[] {
-    if (!ids.length) return [];
     const col = dir === 'in' ? 'to_id' : 'from_id';
-    const out: ProviderEdgeRow[] = [];
-    for (let i = 0; i < ids.length; i += 300) {
-      const part = ids.slice(i, i + 300);
-      out.push(...this.rows<ProviderEdgeRow>(`SELECT from_id, to_id, kind, provider, confidence, evidence, file_id FROM edges
-        WHERE ${col} IN (${part.map(() => '?').join(',')}) AND kind IN (${kinds.map(() => '?').join(',')})`, [...part, ...kinds]));
-    }
-    return out;
+    return this.inBatches<ProviderEdgeRow>(ids, marks => `SELECT from_id, to_id, kind, provider, confidence, evidence, file_id FROM edges
+      WHERE ${col} IN (${marks}) AND kind IN (${kinds.map(() => '?').join(',')})`, [...kinds]);
   }
   addProviderEdges(edges: (NewEdge & { file_id: number | null })[]): void {
     const ins = this.stmt('INSERT OR REPLACE INTO edges (from_id, to_id, kind, provider, confidence, evidence, file_id) VALUES (?, ?, ?, ?, ?, ?, ?)');
@@ -504,12 +495,7 @@ export class Store {
     this.exec("DELETE FROM provider_checks WHERE provider = ? AND symbol_id LIKE ?", [provider, `symbol:${repoId}:%`]);
   }
   providerChecks(symbolIds: string[]): ProviderCheckRow[] {
-    const out: ProviderCheckRow[] = [];
-    for (let i = 0; i < symbolIds.length; i += 300) {
-      const part = symbolIds.slice(i, i + 300);
-      out.push(...this.rows<ProviderCheckRow>(`SELECT * FROM provider_checks WHERE symbol_id IN (${part.map(() => '?').join(',')})`, part));
-    }
-    return out;
+    return this.inBatches<ProviderCheckRow>(symbolIds, marks => `SELECT * FROM provider_checks WHERE symbol_id IN (${marks})`);
   }
   setProviderCheck(c: ProviderCheckRow): void {
     this.exec(`INSERT INTO provider_checks (symbol_id, provider, file_hash, checked_at, results, complete) VALUES (?, ?, ?, ?, ?, ?)

@@ -1,4 +1,4 @@
-; Sightline tags query — JSX additions, appended to typescript.scm for TSX.
+; Sightline tags query — JSX additions, appended to javascript.scm (JS/JSX) and typescript.scm (TSX).
 
 ; ---------------------------------------------------------------- JSX (component usage counts as a call)
 
