@@ -61,6 +61,39 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(await callers(call, 'create'), ['src/app.ts:run'], 'through a local export { dateCreate as date }');
   });
 
+  it('TypeScript monorepos: a bare specifier naming a workspace package resolves to its source; built-ins and externals do not', async () => {
+    const { call } = await make({
+      'packages/kit/src/index.ts': "export * from './strings';\nimport * as k from './strings';\nexport { k };\n",
+      'packages/kit/src/strings.ts': 'export function shout(s: string) { return s.toUpperCase(); }\nexport function join(a: string, b: string) { return a + b; }\n',
+      'packages/kit/src/v2/index.ts': 'export function shout(s: string) { return s + "!"; }\n',
+      'packages/app/src/main.ts': "import { shout } from 'kit';\nimport * as v2 from '@acme/kit/v2';\nimport { k } from 'kit';\nimport { join } from 'path';\nexport function main() {\n  shout('a');\n  v2.shout('b');\n  k.shout('c');\n  return join('x', 'y');\n}\n",
+    });
+    const r = await call('find_references', { symbol: 'shout', path: 'packages/kit/src/strings.ts', kinds: ['calls'] });
+    assert.deepEqual(r.references.map((x: Json) => `${x.from.path}:${x.from.symbol_path}`), ['packages/app/src/main.ts:main']);
+    assert.match(r.references[0].edge.evidence, /imported kit/);
+    assert.equal(r.references[0].edge.confidence, 0.8);
+    const v2 = await call('find_references', { symbol: 'shout', path: 'packages/kit/src/v2/index.ts', kinds: ['calls'] });
+    assert.deepEqual(v2.references.map((x: Json) => x.from.symbol_path), ['main'], 'a scoped specifier with a subpath');
+    // node's path.join is not the workspace's join (a built-in module name never names a workspace package)
+    const j = await call('find_references', { symbol: 'join', path: 'packages/kit/src/strings.ts', kinds: ['calls'] });
+    assert.ok(j.references.every((x: Json) => x.edge.confidence < 0.5), JSON.stringify(j.references.map((x: Json) => x.edge.evidence)));
+  });
+
+  it('fluent chains on the instance bind to the enclosing class or its bases, below the self tier', async () => {
+    const { call } = await make({
+      'src/schema.ts': 'export class Schema {\n  clone(): this { return this; }\n  test(n: number): this { return this; }\n  resolve(o: object): this { return this; }\n}\n',
+      'src/string.ts': "import { Schema } from './schema';\nexport class StringSchema extends Schema {\n  trim() { return this.clone().test(1); }\n  describe(o?: object) { return (o ? this.resolve(o) : this).clone(); }\n  other() { return this.items.test(2); }\n  items = new Schema();\n}\n",
+    });
+    const r = await call('find_references', { symbol: 'Schema.test', kinds: ['calls'] });
+    const trim = r.references.find((x: Json) => x.from.symbol_path === 'StringSchema.trim');
+    assert.ok(trim, JSON.stringify(r.references));
+    assert.equal(trim.edge.confidence, 0.6);
+    assert.match(trim.edge.evidence, /call chain on the instance of StringSchema/);
+    const other = r.references.find((x: Json) => x.from.symbol_path === 'StringSchema.other');
+    assert.ok(!other || !/call chain on the instance/.test(other.edge.evidence), 'a field is not the instance');
+    assert.deepEqual(await callers(call, 'Schema.clone'), ['src/string.ts:StringSchema.describe', 'src/string.ts:StringSchema.trim']);
+  });
+
   it('Python: from-import aliases, module aliases, self.m(), Class().m()', async () => {
     const { call } = await make({
       'pkg/__init__.py': '',

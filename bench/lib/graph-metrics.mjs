@@ -47,6 +47,7 @@ const TIER_PHRASES = [
   ['a self/this call bound to the enclosing class', 'self'],
   ['defined in the same file', 'same_file'],
   ["a method of the receiver's class", 'receiver'],
+  ['a call chain on the instance of', 'self_chain'],
   ['the only definition with that name in the repository', 'unique'],
   ['the only definition with that name in', 'same_dir'],
   ['the only method with that name', 'method_name'],

@@ -28,7 +28,8 @@ export interface Boundary { kind: 'heuristic_only' | 'ambiguous_dispatch' | 'unp
 const TIER_TEXT: Record<string, string> = {
   local: 'a definition nested in the calling scope', self: 'a self/this call bound to the enclosing class',
   same_file: 'defined in the same file', import: 'imported', import_file: 'import of', receiver: 'a method of the receiver\'s class',
-  scope_type: 'a method of the one class the calling scope names with that method:', same_dir: 'the only definition with that name in', unique: 'the only definition with that name in the repository',
+  scope_type: 'a method of the one class the calling scope names with that method:', self_chain: 'a call chain on the instance of',
+  same_dir: 'the only definition with that name in', unique: 'the only definition with that name in the repository',
   method_name: 'the only method with that name (receiver type unknown)', ambiguous: 'one of several definitions sharing the name',
   naming: 'test file named after',
 };

@@ -10,6 +10,8 @@
  *   receiver    0.75  method on a constructed or named class: new Worker().run(), Worker().run(), Worker.run()
  *   scope_type  0.65  x.run() where exactly one class named in the calling scope (a parameter's type, a
  *                     constructor call) has a method run
+ *   self_chain  0.6   a call on a call chain rooted at the instance (this.a().run(), (c ? this.a() : this).run()):
+ *                     fluent interfaces return the instance, so run is looked up in the enclosing class
  *   same_dir    0.6   the only definition with that name in the same folder (package)
  *   unique      0.55  the only definition with that name in the repository
  *   method_name 0.4   the only method with that name, called on a receiver of unknown type
@@ -20,6 +22,7 @@
  * A name shared by more than AMBIGUOUS_MAX definitions gets no edge at all; the call site is counted in
  * unbound_calls, so impact answers can say they are a lower bound.
  */
+import { builtinModules } from 'node:module';
 import { posix } from 'node:path';
 import type { LanguageId } from '../languages/types';
 import type { NewOccurrence } from '../store/store';
@@ -27,7 +30,7 @@ import { GRAPH_LANGUAGES, isTestPath, testedBaseNames, type GraphLanguage } from
 
 // Heuristic confidences stay below 0.9: `exact` (≥ 0.9) is reserved for compiler-grade providers.
 export const CONFIDENCE = {
-  local: 0.85, self: 0.85, same_file: 0.8, import: 0.8, receiver: 0.75, scope_type: 0.65, same_dir: 0.6, unique: 0.55, method_name: 0.4, ambiguous: 0.25,
+  local: 0.85, self: 0.85, same_file: 0.8, import: 0.8, receiver: 0.75, scope_type: 0.65, self_chain: 0.6, same_dir: 0.6, unique: 0.55, method_name: 0.4, ambiguous: 0.25,
   import_file: 0.85, naming: 0.5,
 } as const;
 export type Tier = keyof typeof CONFIDENCE;
@@ -131,7 +134,52 @@ export function resolveGraph(input: GraphInput): GraphOutput {
       return [];
     }
     for (const c of L.importCandidates(source, fromPath)) { const f = fileByPath.get(c); if (f) return [f.id]; }
+    if (FAMILY[lang] === 'js') return workspacePackage(source);
     return [];
+  }
+
+  // A bare specifier (`zod/v4`, `@acme/core/utils`) may name a package of this repository (a monorepo
+  // workspace): a folder named like the package holding `src/<sub>`, `<sub>` or `lib/<sub>` (index files
+  // for the package itself). Node built-ins never do, and a name that fits several folders binds nothing.
+  const packageDirs = new Map<string, string[]>();
+  const packageMemo = new Map<string, number[]>();
+  function workspacePackage(source: string): number[] {
+    const hit = packageMemo.get(source);
+    if (hit) return hit;
+    const out = resolveWorkspacePackage(source);
+    packageMemo.set(source, out);
+    return out;
+  }
+  function resolveWorkspacePackage(source: string): number[] {
+    if (source.startsWith('/') || source.startsWith('node:') || NODE_BUILTINS.has(source.split('/')[0]!)) return [];
+    const parts = source.split('/');
+    const scoped = source.startsWith('@');
+    if (scoped && parts.length < 2) return [];
+    const pkg = scoped ? parts[1]! : parts[0]!;
+    const sub = parts.slice(scoped ? 2 : 1).join('/');
+    if (!pkg || !/^[\w.-]+$/.test(pkg)) return [];
+    if (!packageDirs.size) {
+      for (const f of input.files) {
+        if (FAMILY[f.language] !== 'js') continue;
+        for (let d = posix.dirname(f.path); d !== '.' && d !== '/'; d = posix.dirname(d)) {
+          const list = packageDirs.get(posix.basename(d)) ?? packageDirs.set(posix.basename(d), []).get(posix.basename(d))!;
+          if (list.includes(d)) break;
+          list.push(d);
+        }
+      }
+    }
+    const rel = sub ? [`src/${sub}`, sub, `lib/${sub}`] : ['src/index', 'index', 'lib/index'];
+    const found: number[] = [];
+    for (const dir of packageDirs.get(pkg) ?? []) {
+      let match: GFile | undefined;
+      for (const r of rel) {
+        const base = `${dir}/${stripJsExt(r)}`;
+        for (const e of JS_EXTS) { match = fileByPath.get(base + e) ?? (sub ? fileByPath.get(`${base}/index${e}`) : undefined); if (match) break; }
+        if (match) break;
+      }
+      if (match) found.push(match.id);
+    }
+    return found.length === 1 ? found : [];
   }
 
   // A name exported by a file, following re-exports (barrels) up to 3 hops.
@@ -213,10 +261,16 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     };
 
     // Imports: file → file and file → symbol edges, and local bindings.
+    // JS/TS names imported from a module outside the repository (`import { join } from 'path'`) are that
+    // module's: never bound to a same-named definition elsewhere in the repository.
+    const external = new Set<string>();
     for (const o of occ) {
       if (o.kind !== 'import' || !o.source) continue;
       const targets = importFiles(file.language, o.source, file.path);
-      if (!targets.length) continue;
+      if (!targets.length) {
+        if (FAMILY[file.language] === 'js' && !o.source.startsWith('.') && o.name && o.name !== o.source) external.add(o.alias ?? o.name);
+        continue;
+      }
       for (const t of targets) emit(fileNode(file.id), fileNode(t), 'imports', 'import_file', o.source, file.id, o.line);
       // `import a.b as c` / Go `import u "path"`: the name is the module itself, not a symbol in it.
       const name = o.name && o.name !== o.source && o.name !== o.alias ? o.name : null;
@@ -257,6 +311,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
           if (r && filter.has(r.sym.kind)) return { syms: [r.sym], tier: 'import', detail: r.via ? `${b.source} → ${r.via}` : b.source };
         }
       }
+      if (external.has(name)) return { unbound: 0 };
       const memoKey = `${name}\0${filter === CALLABLE ? 'c' : filter === CLASSY ? 'k' : 'r'}\0${FAMILY[file.language] ?? file.language}`;
       let sameLang = globalMemo.get(memoKey);
       if (!sameLang) {
@@ -316,6 +371,12 @@ export function resolveGraph(input: GraphInput): GraphOutput {
             const m = memberOf(cls, o.name) ?? baseMember(cls, o.name);
             if (m) { bind([m], 'self', cls.sp); continue; }
           }
+        }
+        if (selfRooted(r, L.selfReceivers)) {
+          // this.transform(…).test(…), (opts ? this.resolve(opts) : this).clone(): fluent chains on the instance
+          const cls = classOf(o.scope);
+          const m = cls ? memberOf(cls, o.name) ?? baseMember(cls, o.name) : undefined;
+          if (m) { bind([m], 'self_chain', cls!.sp); continue; }
         }
         const constructed = L.constructed(r);
         const named = constructed ?? (/^[A-Za-z_$][\w$]*$/.test(r) ? r : null);
@@ -421,5 +482,20 @@ export function resolveGraph(input: GraphInput): GraphOutput {
   return { edges: all, unbound, stats };
 }
 
+/** A call chain on the instance (`this.a(…)`, `this.a(…).b(…)`), or a conditional whose branches all are or start one. */
+export function selfRooted(receiver: string, selves: readonly string[]): boolean {
+  const t = receiver.trim();
+  const chain = (x: string) => selves.some(s => x.startsWith(`${s}.`) && x.endsWith(')') && /^[A-Za-z_$][\w$]*\s*\(/.test(x.slice(s.length + 1)));
+  const paren = /^\((.*)\)$/s.exec(t);
+  if (!paren) return chain(t);
+  const inner = paren[1]!; const q = inner.indexOf('?'); const c = inner.lastIndexOf(':');
+  if (q <= 0 || c <= q) return false;
+  const branches = [inner.slice(q + 1, c).trim(), inner.slice(c + 1).trim()];
+  return branches.some(b => chain(b)) && branches.every(b => selves.includes(b) || chain(b));
+}
+
+const JS_EXTS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.d.ts'];
+const stripJsExt = (p: string) => p.replace(/\.(d\.ts|tsx?|mts|cts|jsx?|mjs|cjs)$/, '');
+const NODE_BUILTINS = new Set(builtinModules.map(m => m.replace(/^node:/, '').split('/')[0]!));
 const FAMILY: Partial<Record<LanguageId, string>> = { typescript: 'js', tsx: 'js', javascript: 'js', c: 'c', cpp: 'c' };
 function sameFamily(a: LanguageId, b: LanguageId): boolean { return a === b || (!!FAMILY[a] && FAMILY[a] === FAMILY[b]); }
