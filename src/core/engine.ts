@@ -352,7 +352,7 @@ export class Engine {
     store.transaction(() => {
       store.beginGraph(repoId);
       const graph = resolveGraph({
-        files: store.graphFiles(repoId) as GFile[], symbols: store.graphSymbols(repoId), occurrences: fileId => store.occurrences(fileId),
+        files: store.graphFiles(repoId) as GFile[], symbols: store.graphSymbols(repoId), occurrences: (fileId, kinds) => store.occurrences(fileId, kinds),
         sink: edges => { store.insertGraphEdges(repoId, edges); count += edges.length; },
       });
       store.finishGraph(repoId, graph.unbound);

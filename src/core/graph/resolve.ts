@@ -42,12 +42,14 @@ export interface GEdge { from: number; to: number; kind: string; confidence: num
 export interface GraphInput {
   files: GFile[];
   symbols: GSymbol[];
-  occurrences(fileId: number): NewOccurrence[];
+  /** A file's occurrences; with `kinds`, only those kinds (the rest are never turned into objects). */
+  occurrences(fileId: number, kinds?: ReadonlySet<string>): NewOccurrence[];
   /** Receives each file's edges as soon as they are resolved (keeps memory flat); without it they are returned. */
   sink?: (edges: GEdge[]) => void;
 }
 export interface GraphOutput { edges: GEdge[]; unbound: Map<string, number>; stats: { calls: number; bound: number; ambiguous: number; unbound: number } }
 
+const HERITAGE: ReadonlySet<string> = new Set(['import', 'extends', 'implements']);
 const CLASSY = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'module']);
 const CALLABLE = new Set(['function', 'method', 'class', 'struct', 'constant', 'type', 'interface', 'enum', 'trait']);
 const REFERABLE = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'constant']);
@@ -90,13 +92,43 @@ export function resolveGraph(input: GraphInput): GraphOutput {
   }
   const methodIndex = new Map<string, GSymbol[]>();
   for (const s of input.symbols) if (s.kind === 'method') (methodIndex.get(s.name) ?? methodIndex.set(s.name, []).get(s.name)!).push(s);
-  const globalMemo = new Map<string, GSymbol[]>();
+  const globalMemo = new Map<string, { list: GSymbol[]; byDir: Map<string, GSymbol[]> }>();
   function isModuleParent(fileId: number, s: GSymbol): boolean {
     const p = s.parent ? byFilePath.get(`${fileId}\0${s.parent}`) : undefined;
     return !!p && p.kind === 'module';
   }
-  const memberOf = (cls: GSymbol, name: string) => byFilePath.get(`${cls.fileId}\0${cls.sp}.${name}`)
-    ?? (byName.get(name) ?? []).find(s => s.parent === cls.sp && s.fileId !== cls.fileId && s.kind === 'method'); // Rust impl / Go methods in other files
+  // Methods by (owner path, name) across files: Rust impl blocks and Go methods live apart from their type.
+  const methodsByOwner = new Map<string, GSymbol[]>();
+  for (const s of input.symbols) if (s.kind === 'method' && s.parent) (methodsByOwner.get(`${s.parent}\0${s.name}`) ?? methodsByOwner.set(`${s.parent}\0${s.name}`, []).get(`${s.parent}\0${s.name}`)!).push(s);
+  // Symbols by the path they sit under (`Worker.run` under `Worker`, whether nested in its body or, like
+  // Go receivers and C++ `Worker::run`, defined outside it), per file.
+  const childrenOf = new Map<string, GSymbol[]>();
+  for (const s of input.symbols) {
+    const dot = s.sp.lastIndexOf('.');
+    if (dot <= 0) continue;
+    const key = `${s.fileId}\0${s.sp.slice(0, dot)}`;
+    (childrenOf.get(key) ?? childrenOf.set(key, []).get(key)!).push(s);
+  }
+  // Members of a class by name, its own first (same file, then methods defined elsewhere), then its bases'
+  // in declaration order. Built once per class, in the edges pass (when every base is known).
+  const membersCache = new Map<number, Map<string, GSymbol>>();
+  function membersOf(cls: GSymbol): Map<string, GSymbol> {
+    let m = membersCache.get(cls.id);
+    if (m) return m;
+    m = new Map();
+    membersCache.set(cls.id, m); // before the bases: a cycle sees a partial map instead of recursing forever
+    for (const c of childrenOf.get(`${cls.fileId}\0${cls.sp}`) ?? []) if (c.sp === `${cls.sp}.${c.name}`) m.set(c.name, c);
+    for (const [key, list] of methodsByOwnerOf(cls.sp)) { const x = list.find(s => s.fileId !== cls.fileId); if (x && !m.has(key)) m.set(key, x); }
+    for (const key of basesOf.get(cls.id) ?? []) {
+      const base = byFilePath.get(key);
+      if (base) for (const [n, x] of membersOf(base)) if (!m.has(n)) m.set(n, x);
+    }
+    return m;
+  }
+  const ownersIndex = new Map<string, [string, GSymbol[]][]>();
+  for (const [key, list] of methodsByOwner) { const i = key.indexOf('\0'); const owner = key.slice(0, i); (ownersIndex.get(owner) ?? ownersIndex.set(owner, []).get(owner)!).push([key.slice(i + 1), list]); }
+  const methodsByOwnerOf = (sp: string) => ownersIndex.get(sp) ?? [];
+  const memberIn = (cls: GSymbol, name: string) => membersOf(cls).get(name);
 
   // Edges are buffered per file (every edge of a file starts in that file) and handed to the sink.
   let edges: GEdge[] = [];
@@ -248,8 +280,9 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     const fileDir = dirOf.get(file.id)!;
     // names of nested definitions in this file: only these can resolve through the scope chain
     const localNames = new Set((byFile.get(file.id) ?? []).filter(x => x.parent !== null).map(x => x.name));
-    const occ = input.occurrences(file.id);
+    const occ = pass === 'bases' ? input.occurrences(file.id, HERITAGE) : input.occurrences(file.id);
     if (!importCache.has(file.id)) importCache.set(file.id, occ.filter(x => x.kind === 'import'));
+    if (pass === 'bases' && !occ.some(o => o.kind === 'extends' || o.kind === 'implements')) return;
     const bindings = new Map<string, Binding>();
     const fromOf = (scope: string | null) => (scope ? byFilePath.get(`${file.id}\0${scope}`)?.id : undefined) ?? fileNode(file.id);
     const classOf = (scope: string | null): GSymbol | undefined => {
@@ -277,7 +310,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
       if (name && name !== '*' && name !== 'default') {
         const local = o.alias ?? name;
         bindings.set(local, { kind: 'symbol', files: targets, name, source: o.source });
-        for (const t of targets) { const r = exported(t, name); if (r) emit(fileNode(file.id), r.sym.id, 'imports', 'import', r.via ? `${o.source} → ${r.via}` : o.source, file.id, o.line); }
+        if (pass === 'edges') for (const t of targets) { const r = exported(t, name); if (r) emit(fileNode(file.id), r.sym.id, 'imports', 'import', r.via ? `${o.source} → ${r.via}` : o.source, file.id, o.line); }
       } else if (name === 'default' && o.alias) {
         bindings.set(o.alias, { kind: 'default', files: targets, name: o.alias, source: o.source });
       } else if (L.moduleImport) {
@@ -313,12 +346,16 @@ export function resolveGraph(input: GraphInput): GraphOutput {
       }
       if (external.has(name)) return { unbound: 0 };
       const memoKey = `${name}\0${filter === CALLABLE ? 'c' : filter === CLASSY ? 'k' : 'r'}\0${FAMILY[file.language] ?? file.language}`;
-      let sameLang = globalMemo.get(memoKey);
-      if (!sameLang) {
-        sameLang = (byName.get(name) ?? []).filter(s => filter.has(s.kind) && s.kind !== 'method' && !nestedInFunction.has(s.id) && sameFamily(filesById.get(s.fileId)!.language, file.language));
-        globalMemo.set(memoKey, sameLang);
+      let global = globalMemo.get(memoKey);
+      if (!global) {
+        const list = (byName.get(name) ?? []).filter(s => filter.has(s.kind) && s.kind !== 'method' && !nestedInFunction.has(s.id) && sameFamily(filesById.get(s.fileId)!.language, file.language));
+        const byDir = new Map<string, GSymbol[]>();
+        if (list.length > 1) for (const s of list) { const d = dirOf.get(s.fileId)!; (byDir.get(d) ?? byDir.set(d, []).get(d)!).push(s); }
+        global = { list, byDir };
+        globalMemo.set(memoKey, global);
       }
-      const inDir = sameLang.length > 1 ? sameLang.filter(s => dirOf.get(s.fileId) === fileDir) : [];
+      const sameLang = global.list;
+      const inDir = global.byDir.get(fileDir) ?? [];
       if (inDir.length === 1) return { syms: inDir, tier: 'same_dir', detail: fileDir };
       if (sameLang.length === 1) return { syms: sameLang, tier: 'unique', detail: '' };
       if (sameLang.length > 1 && sameLang.length <= AMBIGUOUS_MAX) return { syms: sameLang, tier: 'ambiguous', detail: String(sameLang.length) };
@@ -344,6 +381,17 @@ export function resolveGraph(input: GraphInput): GraphOutput {
       const list = scopeClasses.get(o.scope) ?? scopeClasses.set(o.scope, []).get(o.scope)!;
       if (!list.includes(res.syms[0]!)) list.push(res.syms[0]!);
     }
+    // Members of the classes a scope names, by name (built when a call in that scope needs it).
+    const scopeMemo = new Map<string, Map<string, GSymbol[]>>();
+    const scopeMembers = (p: string): Map<string, GSymbol[]> => {
+      let m = scopeMemo.get(p);
+      if (!m) {
+        m = new Map();
+        for (const cls of scopeClasses.get(p) ?? []) for (const [n, x] of membersOf(cls)) { const l = m.get(n) ?? m.set(n, []).get(n)!; if (!l.includes(x)) l.push(x); }
+        scopeMemo.set(p, m);
+      }
+      return m;
+    };
     const methodsNamed = (name: string) => (methodIndex.get(name) ?? []).filter(s => sameFamily(filesById.get(s.fileId)!.language, file.language));
 
     for (const o of occ) {
@@ -368,14 +416,14 @@ export function resolveGraph(input: GraphInput): GraphOutput {
         if ((L.selfReceivers as readonly string[]).includes(r)) {
           const cls = classOf(o.scope);
           if (cls) {
-            const m = memberOf(cls, o.name) ?? baseMember(cls, o.name);
+            const m = memberIn(cls, o.name);
             if (m) { bind([m], 'self', cls.sp); continue; }
           }
         }
         if (selfRooted(r, L.selfReceivers)) {
           // this.transform(…).test(…), (opts ? this.resolve(opts) : this).clone(): fluent chains on the instance
           const cls = classOf(o.scope);
-          const m = cls ? memberOf(cls, o.name) ?? baseMember(cls, o.name) : undefined;
+          const m = cls ? memberIn(cls, o.name) : undefined;
           if (m) { bind([m], 'self_chain', cls!.sp); continue; }
         }
         const constructed = L.constructed(r);
@@ -397,15 +445,15 @@ export function resolveGraph(input: GraphInput): GraphOutput {
           }
           const cls = resolveName(named, o.scope, CLASSY);
           if ('syms' in cls && cls.syms.length === 1) {
-            const m = memberOf(cls.syms[0]!, o.name) ?? baseMember(cls.syms[0]!, o.name);
+            const m = memberIn(cls.syms[0]!, o.name);
             if (m) { bind([m], 'receiver', constructed ? `${named}(…)` : named); continue; }
           }
         }
         if (done) continue;
         // The receiver's type is probably one of the classes the scope names (annotations, constructors).
-        const typed: GSymbol[] = [];
+        let typed: GSymbol[] = [];
         for (let p: string | null = o.scope; p !== null; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : null) {
-          for (const cls of scopeClasses.get(p) ?? []) { const m = memberOf(cls, o.name) ?? baseMember(cls, o.name); if (m && !typed.includes(m)) typed.push(m); }
+          typed = scopeMembers(p).get(o.name) ?? [];
           if (typed.length) break;
         }
         if (typed.length === 1) { bind(typed, 'scope_type', typed[0]!.sp.slice(0, typed[0]!.sp.lastIndexOf('.'))); continue; }
@@ -455,12 +503,11 @@ export function resolveGraph(input: GraphInput): GraphOutput {
   pass = 'edges';
   for (const f of input.files) visit(f);
 
-  function baseMember(cls: GSymbol, name: string, depth = 0): GSymbol | undefined {
-    if (depth > 3) return undefined;
+  /** A member of one of the class's bases (super.name()), never its own. */
+  function baseMember(cls: GSymbol, name: string): GSymbol | undefined {
     for (const key of basesOf.get(cls.id) ?? []) {
       const base = byFilePath.get(key);
-      if (!base) continue;
-      const m = memberOf(base, name) ?? baseMember(base, name, depth + 1);
+      const m = base ? memberIn(base, name) : undefined;
       if (m) return m;
     }
     return undefined;

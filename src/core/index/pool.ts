@@ -9,8 +9,8 @@ import { processFile, type FileOutcome, type FileTask } from './process';
 
 interface Slot { worker: Worker; busy: Map<number, (o: FileOutcome) => void> }
 
-/** Files handed to one worker at a time: a second one keeps it busy while the caller writes results. */
-const PER_WORKER = 2;
+/** Files queued per worker: enough work (~60 ms) to keep it busy while the caller writes a batch of results. */
+const PER_WORKER = 12;
 
 export class ParsePool {
   private slots: Slot[] = [];

@@ -511,9 +511,9 @@ export class Store {
   }
 
   /** Raw occurrences of one file (decoded). */
-  occurrences(fileId: number): NewOccurrence[] {
+  occurrences(fileId: number, kinds?: ReadonlySet<string>): NewOccurrence[] {
     const row = this.one<{ data: Uint8Array }>('SELECT data FROM file_occurrences WHERE file_id = ?', [fileId]);
-    return row ? decodeOccurrences(row.data) : [];
+    return row ? decodeOccurrences(row.data, kinds) : [];
   }
 
 }
