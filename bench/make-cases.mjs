@@ -20,6 +20,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { rng } from './lib/common.mjs';
 
 // ---------- arguments ----------
 function parseArgs(argv) {
@@ -184,19 +185,9 @@ function wordCount(text) {
 }
 
 // ---------- sampling ----------
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function stratifiedSample(items, k, seed) {
   if (items.length <= k) return items.slice();
-  const rand = mulberry32(seed * 2654435761 + 1);
+  const rand = rng(seed * 2654435761 + 1);
   const picked = [];
   for (let s = 0; s < k; s++) {
     const lo = Math.floor((s * items.length) / k);

@@ -22,6 +22,13 @@ function newClient(): Client {
   return new Client({ name: 'sightline-test', version: '0.0.0' });
 }
 
+/** Closes the client and makes sure the server process is gone (it must not outlive the suite). */
+async function closeStdio(client: Client | undefined, transport: { pid: number | null } | undefined): Promise<void> {
+  const pid = transport?.pid;
+  await client?.close().catch(() => undefined);
+  if (pid) { try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ } }
+}
+
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
   return await client.callTool({ name, arguments: args }) as CallToolResult;
 }
@@ -51,9 +58,7 @@ describe('MCP server over stdio (dist/mcp.js)', function () {
   });
 
   after(async () => {
-    const pid = transport?.pid;
-    await client?.close().catch(() => undefined);
-    if (pid) { try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ } }
+    await closeStdio(client, transport);
     ws?.remove();
   });
 
@@ -405,9 +410,7 @@ describe('MCP progress notifications for a two-root index_repo', function () {
   });
 
   after(async () => {
-    const pid = transport?.pid;
-    await client?.close().catch(() => undefined);
-    if (pid) { try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ } }
+    await closeStdio(client, transport);
     a?.remove();
     b?.remove();
   });

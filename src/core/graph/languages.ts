@@ -2,6 +2,7 @@
  * Per-language knowledge the heuristic resolver needs, as data in one checked table: how an import
  * specifier maps to files of the repository, which receivers mean "this object", and how tests are named.
  */
+import { builtinModules } from 'node:module';
 import { posix } from 'node:path';
 import type { LanguageId } from '../languages/types';
 
@@ -14,15 +15,35 @@ export interface GraphLanguage {
   constructed(receiver: string): string | null;
   /** Whether the import binds a module object (so `alias.name()` calls into that module). */
   moduleImport: boolean;
+  /**
+   * For a bare specifier that may name a package of the same repository (a monorepo workspace): the
+   * package's folder name and the paths inside that folder it may refer to, most likely first.
+   */
+  packageCandidates?(source: string): { folder: string; paths: string[] } | null;
 }
 
 const stripExt = (p: string) => p.replace(/\.(d\.ts|tsx?|mts|cts|jsx?|mjs|cjs)$/, '');
 
+const JS_EXTS = ['.ts', '.tsx', '.mts', '.cts', '.d.ts', '.js', '.jsx', '.mjs', '.cjs'];
+const asModule = (base: string) => [...JS_EXTS.map(e => base + e), ...JS_EXTS.map(e => `${base}/index${e}`)];
+
 function jsCandidates(source: string, fromPath: string): string[] {
   if (!source.startsWith('.')) return [];
-  const base = posix.normalize(posix.join(posix.dirname(fromPath), stripExt(source)));
-  const exts = ['.ts', '.tsx', '.mts', '.cts', '.d.ts', '.js', '.jsx', '.mjs', '.cjs'];
-  return [...exts.map(e => base + e), ...exts.map(e => `${base}/index${e}`)];
+  return asModule(posix.normalize(posix.join(posix.dirname(fromPath), stripExt(source))));
+}
+
+const NODE_BUILTINS = new Set(builtinModules.map(m => m.replace(/^node:/, '').split('/')[0]!));
+
+/** `zod/v4` → folder `zod`, paths `src/v4.ts`, `src/v4/index.ts`, `v4.ts`, …; `@acme/kit` → folder `kit`, its index files. */
+function jsPackageCandidates(source: string): { folder: string; paths: string[] } | null {
+  if (source.startsWith('.') || source.startsWith('/') || source.startsWith('node:')) return null;
+  const parts = source.split('/');
+  const scoped = source.startsWith('@');
+  const folder = scoped ? parts[1] : parts[0];
+  if (!folder || NODE_BUILTINS.has(folder) || !/^[\w.-]+$/.test(folder)) return null;
+  const sub = stripExt(parts.slice(scoped ? 2 : 1).join('/'));
+  const paths = sub ? ['src/', '', 'lib/'].flatMap(r => asModule(`${r}${sub}`)) : ['src/', '', 'lib/'].flatMap(r => JS_EXTS.map(e => `${r}index${e}`));
+  return { folder, paths };
 }
 
 function pythonCandidates(source: string, fromPath: string): string[] {
@@ -42,7 +63,7 @@ const constructedNew = (receiver: string) => /^new\s+([A-Za-z_$][\w$]*)(?:\s*<[^
 const constructedCall = (receiver: string) => { const m = /^([A-Z][\w]*)\s*\(/.exec(receiver.trim()); return m ? m[1]! : null; };
 const constructedParen = (receiver: string) => constructedNew(receiver.trim().replace(/^\((.*)\)$/s, '$1'));
 
-const JS: GraphLanguage = { importCandidates: jsCandidates, selfReceivers: ['this'], constructed: constructedParen, moduleImport: true };
+const JS: GraphLanguage = { importCandidates: jsCandidates, packageCandidates: jsPackageCandidates, selfReceivers: ['this'], constructed: constructedParen, moduleImport: true };
 
 export const GRAPH_LANGUAGES = {
   typescript: JS,

@@ -22,7 +22,6 @@
  * A name shared by more than AMBIGUOUS_MAX definitions gets no edge at all; the call site is counted in
  * unbound_calls, so impact answers can say they are a lower bound.
  */
-import { builtinModules } from 'node:module';
 import { posix } from 'node:path';
 import type { LanguageId } from '../languages/types';
 import type { NewOccurrence } from '../store/store';
@@ -49,7 +48,8 @@ export interface GraphInput {
 }
 export interface GraphOutput { edges: GEdge[]; unbound: Map<string, number>; stats: { calls: number; bound: number; ambiguous: number; unbound: number } }
 
-const HERITAGE: ReadonlySet<string> = new Set(['import', 'extends', 'implements']);
+/** What the first pass (base classes) reads: extends/implements, and the imports that resolve their names. */
+const FIRST_PASS: ReadonlySet<string> = new Set(['import', 'extends', 'implements']);
 const CLASSY = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'module']);
 const CALLABLE = new Set(['function', 'method', 'class', 'struct', 'constant', 'type', 'interface', 'enum', 'trait']);
 const REFERABLE = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'constant']);
@@ -97,11 +97,6 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     const p = s.parent ? byFilePath.get(`${fileId}\0${s.parent}`) : undefined;
     return !!p && p.kind === 'module';
   }
-  // Methods by (owner path, name) across files: Rust impl blocks and Go methods live apart from their type.
-  const methodsByOwner = new Map<string, GSymbol[]>();
-  for (const s of input.symbols) if (s.kind === 'method' && s.parent) (methodsByOwner.get(`${s.parent}\0${s.name}`) ?? methodsByOwner.set(`${s.parent}\0${s.name}`, []).get(`${s.parent}\0${s.name}`)!).push(s);
-  // Symbols by the path they sit under (`Worker.run` under `Worker`, whether nested in its body or, like
-  // Go receivers and C++ `Worker::run`, defined outside it), per file.
   const childrenOf = new Map<string, GSymbol[]>();
   for (const s of input.symbols) {
     const dot = s.sp.lastIndexOf('.');
@@ -109,6 +104,9 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     const key = `${s.fileId}\0${s.sp.slice(0, dot)}`;
     (childrenOf.get(key) ?? childrenOf.set(key, []).get(key)!).push(s);
   }
+  // Methods by owner path across files: Rust impl blocks and Go methods live apart from their type.
+  const methodsOfOwner = new Map<string, GSymbol[]>();
+  for (const s of input.symbols) if (s.kind === 'method' && s.parent) (methodsOfOwner.get(s.parent) ?? methodsOfOwner.set(s.parent, []).get(s.parent)!).push(s);
   // Members of a class by name, its own first (same file, then methods defined elsewhere), then its bases'
   // in declaration order. Built once per class, in the edges pass (when every base is known).
   const membersCache = new Map<number, Map<string, GSymbol>>();
@@ -118,16 +116,13 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     m = new Map();
     membersCache.set(cls.id, m); // before the bases: a cycle sees a partial map instead of recursing forever
     for (const c of childrenOf.get(`${cls.fileId}\0${cls.sp}`) ?? []) if (c.sp === `${cls.sp}.${c.name}`) m.set(c.name, c);
-    for (const [key, list] of methodsByOwnerOf(cls.sp)) { const x = list.find(s => s.fileId !== cls.fileId); if (x && !m.has(key)) m.set(key, x); }
+    for (const x of methodsOfOwner.get(cls.sp) ?? []) if (x.fileId !== cls.fileId && !m.has(x.name)) m.set(x.name, x);
     for (const key of basesOf.get(cls.id) ?? []) {
       const base = byFilePath.get(key);
       if (base) for (const [n, x] of membersOf(base)) if (!m.has(n)) m.set(n, x);
     }
     return m;
   }
-  const ownersIndex = new Map<string, [string, GSymbol[]][]>();
-  for (const [key, list] of methodsByOwner) { const i = key.indexOf('\0'); const owner = key.slice(0, i); (ownersIndex.get(owner) ?? ownersIndex.set(owner, []).get(owner)!).push([key.slice(i + 1), list]); }
-  const methodsByOwnerOf = (sp: string) => ownersIndex.get(sp) ?? [];
   const memberIn = (cls: GSymbol, name: string) => membersOf(cls).get(name);
 
   // Edges are buffered per file (every edge of a file starts in that file) and handed to the sink.
@@ -157,7 +152,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
 
   // Resolve the files an import refers to.
   function importFiles(lang: LanguageId, source: string, fromPath: string): number[] {
-    const L = GRAPH_LANGUAGES[lang];
+    const L: GraphLanguage = GRAPH_LANGUAGES[lang];
     if (lang === 'go') {
       const want = source.replace(/^["`]|["`]$/g, '');
       for (const [dir, files] of filesByDir) {
@@ -166,52 +161,38 @@ export function resolveGraph(input: GraphInput): GraphOutput {
       return [];
     }
     for (const c of L.importCandidates(source, fromPath)) { const f = fileByPath.get(c); if (f) return [f.id]; }
-    if (FAMILY[lang] === 'js') return workspacePackage(source);
+    if (L.packageCandidates) return workspacePackage(L, source);
     return [];
   }
 
   // A bare specifier (`zod/v4`, `@acme/core/utils`) may name a package of this repository (a monorepo
-  // workspace): a folder named like the package holding `src/<sub>`, `<sub>` or `lib/<sub>` (index files
-  // for the package itself). Node built-ins never do, and a name that fits several folders binds nothing.
-  const packageDirs = new Map<string, string[]>();
+  // workspace): a folder named like the package holding one of the language's candidate paths. A name
+  // that fits several folders binds nothing.
+  const packageDirs = new Map<string, string[]>(); // folder name → folders with that name, built on first use
   const packageMemo = new Map<string, number[]>();
-  function workspacePackage(source: string): number[] {
-    const hit = packageMemo.get(source);
-    if (hit) return hit;
-    const out = resolveWorkspacePackage(source);
-    packageMemo.set(source, out);
-    return out;
-  }
-  function resolveWorkspacePackage(source: string): number[] {
-    if (source.startsWith('/') || source.startsWith('node:') || NODE_BUILTINS.has(source.split('/')[0]!)) return [];
-    const parts = source.split('/');
-    const scoped = source.startsWith('@');
-    if (scoped && parts.length < 2) return [];
-    const pkg = scoped ? parts[1]! : parts[0]!;
-    const sub = parts.slice(scoped ? 2 : 1).join('/');
-    if (!pkg || !/^[\w.-]+$/.test(pkg)) return [];
-    if (!packageDirs.size) {
-      for (const f of input.files) {
-        if (FAMILY[f.language] !== 'js') continue;
-        for (let d = posix.dirname(f.path); d !== '.' && d !== '/'; d = posix.dirname(d)) {
-          const list = packageDirs.get(posix.basename(d)) ?? packageDirs.set(posix.basename(d), []).get(posix.basename(d))!;
-          if (list.includes(d)) break;
-          list.push(d);
+  function workspacePackage(L: GraphLanguage, source: string): number[] {
+    let found = packageMemo.get(source);
+    if (found) return found;
+    found = [];
+    const want = L.packageCandidates!(source);
+    if (want) {
+      if (!packageDirs.size) {
+        for (const f of input.files) {
+          for (let d = posix.dirname(f.path); d !== '.' && d !== '/'; d = posix.dirname(d)) {
+            const list = packageDirs.get(posix.basename(d)) ?? packageDirs.set(posix.basename(d), []).get(posix.basename(d))!;
+            if (list.includes(d)) break;
+            list.push(d);
+          }
         }
       }
-    }
-    const rel = sub ? [`src/${sub}`, sub, `lib/${sub}`] : ['src/index', 'index', 'lib/index'];
-    const found: number[] = [];
-    for (const dir of packageDirs.get(pkg) ?? []) {
-      let match: GFile | undefined;
-      for (const r of rel) {
-        const base = `${dir}/${stripJsExt(r)}`;
-        for (const e of JS_EXTS) { match = fileByPath.get(base + e) ?? (sub ? fileByPath.get(`${base}/index${e}`) : undefined); if (match) break; }
-        if (match) break;
+      for (const dir of packageDirs.get(want.folder) ?? []) {
+        const hit = want.paths.map(p => fileByPath.get(`${dir}/${p}`)).find(f => f !== undefined);
+        if (hit) found.push(hit.id);
       }
-      if (match) found.push(match.id);
+      if (found.length !== 1) found = [];
     }
-    return found.length === 1 ? found : [];
+    packageMemo.set(source, found);
+    return found;
   }
 
   // A name exported by a file, following re-exports (barrels) up to 3 hops.
@@ -280,7 +261,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     const fileDir = dirOf.get(file.id)!;
     // names of nested definitions in this file: only these can resolve through the scope chain
     const localNames = new Set((byFile.get(file.id) ?? []).filter(x => x.parent !== null).map(x => x.name));
-    const occ = pass === 'bases' ? input.occurrences(file.id, HERITAGE) : input.occurrences(file.id);
+    const occ = pass === 'bases' ? input.occurrences(file.id, FIRST_PASS) : input.occurrences(file.id);
     if (!importCache.has(file.id)) importCache.set(file.id, occ.filter(x => x.kind === 'import'));
     if (pass === 'bases' && !occ.some(o => o.kind === 'extends' || o.kind === 'implements')) return;
     const bindings = new Map<string, Binding>();
@@ -294,14 +275,14 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     };
 
     // Imports: file → file and file → symbol edges, and local bindings.
-    // JS/TS names imported from a module outside the repository (`import { join } from 'path'`) are that
-    // module's: never bound to a same-named definition elsewhere in the repository.
+    // Names imported by a bare specifier that is no package of this repository (`import { join } from 'path'`)
+    // belong to that outside module: never bound to a same-named definition of the repository.
     const external = new Set<string>();
     for (const o of occ) {
       if (o.kind !== 'import' || !o.source) continue;
       const targets = importFiles(file.language, o.source, file.path);
       if (!targets.length) {
-        if (FAMILY[file.language] === 'js' && !o.source.startsWith('.') && o.name && o.name !== o.source) external.add(o.alias ?? o.name);
+        if (L.packageCandidates && !o.source.startsWith('.') && o.name && o.name !== o.source) external.add(o.alias ?? o.name);
         continue;
       }
       for (const t of targets) emit(fileNode(file.id), fileNode(t), 'imports', 'import_file', o.source, file.id, o.line);
@@ -530,7 +511,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
 }
 
 /** A call chain on the instance (`this.a(…)`, `this.a(…).b(…)`), or a conditional whose branches all are or start one. */
-export function selfRooted(receiver: string, selves: readonly string[]): boolean {
+function selfRooted(receiver: string, selves: readonly string[]): boolean {
   const t = receiver.trim();
   const chain = (x: string) => selves.some(s => x.startsWith(`${s}.`) && x.endsWith(')') && /^[A-Za-z_$][\w$]*\s*\(/.test(x.slice(s.length + 1)));
   const paren = /^\((.*)\)$/s.exec(t);
@@ -541,8 +522,5 @@ export function selfRooted(receiver: string, selves: readonly string[]): boolean
   return branches.some(b => chain(b)) && branches.every(b => selves.includes(b) || chain(b));
 }
 
-const JS_EXTS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.d.ts'];
-const stripJsExt = (p: string) => p.replace(/\.(d\.ts|tsx?|mts|cts|jsx?|mjs|cjs)$/, '');
-const NODE_BUILTINS = new Set(builtinModules.map(m => m.replace(/^node:/, '').split('/')[0]!));
 const FAMILY: Partial<Record<LanguageId, string>> = { typescript: 'js', tsx: 'js', javascript: 'js', c: 'c', cpp: 'c' };
 function sameFamily(a: LanguageId, b: LanguageId): boolean { return a === b || (!!FAMILY[a] && FAMILY[a] === FAMILY[b]); }

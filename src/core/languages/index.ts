@@ -10,9 +10,9 @@ import { type LanguageId, type LanguageSpec, LANGUAGE_IDS } from './types';
 const CLASSY = ['class', 'interface', 'struct', 'enum', 'trait', 'module', 'type'] as const;
 
 export const LANGUAGES = {
-  typescript: { wasm: 'tree-sitter-typescript.wasm', extensions: ['.ts', '.mts', '.cts'], query: 'typescript.scm', separator: '.', containerKinds: CLASSY },
-  tsx: { wasm: 'tree-sitter-tsx.wasm', extensions: ['.tsx'], query: ['typescript.scm', 'jsx.scm'], separator: '.', containerKinds: CLASSY },
-  javascript: { wasm: 'tree-sitter-javascript.wasm', extensions: ['.js', '.mjs', '.cjs', '.jsx'], query: ['javascript.scm', 'jsx.scm'], separator: '.', containerKinds: CLASSY },
+  typescript: { wasm: 'tree-sitter-typescript.wasm', extensions: ['.ts', '.mts', '.cts'], query: ['typescript.scm', 'ecmascript.scm'], separator: '.', containerKinds: CLASSY },
+  tsx: { wasm: 'tree-sitter-tsx.wasm', extensions: ['.tsx'], query: ['typescript.scm', 'ecmascript.scm', 'jsx.scm'], separator: '.', containerKinds: CLASSY },
+  javascript: { wasm: 'tree-sitter-javascript.wasm', extensions: ['.js', '.mjs', '.cjs', '.jsx'], query: ['javascript.scm', 'ecmascript.scm', 'jsx.scm'], separator: '.', containerKinds: CLASSY },
   python: { wasm: 'tree-sitter-python.wasm', extensions: ['.py', '.pyi'], query: 'python.scm', separator: '.', containerKinds: CLASSY },
   java: { wasm: 'tree-sitter-java.wasm', extensions: ['.java'], query: 'java.scm', separator: '.', containerKinds: CLASSY },
   rust: { wasm: 'tree-sitter-rust.wasm', extensions: ['.rs'], query: 'rust.scm', separator: '::', containerKinds: CLASSY },

@@ -26,6 +26,7 @@ export function encodeOccurrences(occ: readonly NewOccurrence[]): Uint8Array {
   return deflateRawSync(raw, { level: 1 });
 }
 
+/** Decodes a file's occurrences; with `kinds`, only those (the others never become objects). */
 export function decodeOccurrences(data: Uint8Array, kinds?: ReadonlySet<string>): NewOccurrence[] {
   const raw = inflateRawSync(data);
   const head = new Uint32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + 12));
@@ -35,14 +36,12 @@ export function decodeOccurrences(data: Uint8Array, kinds?: ReadonlySet<string>)
   const off = 12 + strBytes + ((4 - (strBytes % 4)) % 4);
   const cols = new Int32Array(raw.buffer.slice(raw.byteOffset + off, raw.byteOffset + off + count * 32));
   const str = (i: number) => (i < 0 ? null : strings[i]!);
-  const out: NewOccurrence[] = kinds ? [] : new Array(count);
+  const out: NewOccurrence[] = [];
   for (let i = 0; i < count; i++) {
     const b = i * 8;
-    if (kinds) {
-      if (kinds.has(KINDS[cols[b]!]!)) out.push({ kind: KINDS[cols[b]!]!, name: str(cols[b + 1]!)!, line: cols[b + 2]!, col: cols[b + 3]!, scope: str(cols[b + 4]!), receiver: str(cols[b + 5]!), source: str(cols[b + 6]!), alias: str(cols[b + 7]!) });
-      continue;
-    }
-    out[i] = { kind: KINDS[cols[b]!]!, name: str(cols[b + 1]!)!, line: cols[b + 2]!, col: cols[b + 3]!, scope: str(cols[b + 4]!), receiver: str(cols[b + 5]!), source: str(cols[b + 6]!), alias: str(cols[b + 7]!) };
+    const kind = KINDS[cols[b]!]!;
+    if (kinds && !kinds.has(kind)) continue;
+    out.push({ kind, name: str(cols[b + 1]!)!, line: cols[b + 2]!, col: cols[b + 3]!, scope: str(cols[b + 4]!), receiver: str(cols[b + 5]!), source: str(cols[b + 6]!), alias: str(cols[b + 7]!) });
   }
   return out;
 }

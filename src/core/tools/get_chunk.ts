@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, code } from './contract';
-import { rangeSchema } from './shared';
+import { searchHitSchema } from './shared';
 
 export const getChunk = defineTool({
   name: 'get_chunk',
@@ -10,17 +10,8 @@ export const getChunk = defineTool({
   input: z.object({
     chunk_id: z.string().min(1).describe('Chunk id as returned by search tools, e.g. chunk:<repo_id>:src/lib.rs:run.'),
   }),
-  output: z.object({
-    chunk_id: z.string().describe('The chunk id.'),
-    id: z.string().describe('Stable node id (symbol id when the chunk belongs to a definition).'),
-    repo_id: z.string().describe('Repository of the chunk.'),
-    path: z.string().describe('Repository-relative file path.'),
-    language: z.string().describe('Language of the file.'),
-    start_line: z.number().int().describe('First line, 1-based.'),
-    end_line: z.number().int().describe('Last line, 1-based.'),
-    range: rangeSchema,
-    symbol_path: z.string().nullable().describe('Qualified path of the definition, null for top-level code.'),
-    kind: z.string().describe('Definition kind or top_level.'),
+  // The location fields are a search hit's (minus its ranking), plus the text itself.
+  output: searchHitSchema.omit({ score: true, signals: true, qualified_name: true }).extend({
     text: z.string().describe('Source text of the line range.'),
     stale: z.boolean().describe('True when the file changed since it was indexed (re-run index_repo).'),
     file_hash: z.string().describe('Content hash of the file when it was indexed.'),

@@ -13,7 +13,7 @@ export const rangeSchema = z.object({
 }).describe('Line range in the file, for handing the location to the editor or a language server.');
 
 export const searchHitSchema = z.object({
-  chunk_id: z.string().describe('Chunk id, for get_chunk.'),
+  chunk_id: z.string().describe('Chunk id (the argument of get_chunk).'),
   id: z.string().describe('Stable node id: the symbol id when the chunk belongs to a definition, else the chunk id.'),
   repo_id: z.string().describe('Repository the chunk belongs to.'),
   path: z.string().describe('Repository-relative file path.'),

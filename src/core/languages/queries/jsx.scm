@@ -1,4 +1,4 @@
-; Sightline tags query — JSX additions, appended to javascript.scm (JS/JSX) and typescript.scm (TSX).
+; Sightline tags query — JSX additions, loaded for JavaScript (JS/JSX) and TSX after their other queries.
 
 ; ---------------------------------------------------------------- JSX (component usage counts as a call)
 

@@ -1,0 +1,85 @@
+; Sightline tags query — calls and imports shared by JavaScript, TypeScript and TSX (their grammars
+; name these nodes alike). Loaded after each language's own query (see ../index.ts).
+
+; ---------------------------------------------------------------- calls
+
+(call_expression
+  function: (identifier) @name) @reference.call
+
+(call_expression
+  function: (member_expression
+    object: (_) @receiver
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
+
+(new_expression
+  constructor: (identifier) @name) @reference.call
+
+(new_expression
+  constructor: (member_expression
+    object: (_) @receiver
+    property: (property_identifier) @name)) @reference.call
+
+; ---------------------------------------------------------------- imports
+
+; import { A as B } from './m'  (one match per specifier)
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier
+        name: (_) @import.name
+        alias: (_)? @import.alias) @reference.import))
+  source: (string) @import.source)
+
+; import D from './m'   (name "default" via #set!)
+(import_statement
+  (import_clause
+    (identifier) @import.alias)
+  source: (string) @import.source
+  (#set! import.name "default")) @reference.import
+
+; import * as ns from './m'
+(import_statement
+  (import_clause
+    (namespace_import (identifier) @import.alias))
+  source: (string) @import.source) @reference.import
+
+; import './side-effect'
+(import_statement
+  .
+  source: (string) @import.source) @reference.import
+
+; export { X as Y } from './m'
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (_) @import.name
+      alias: (_)? @import.alias) @reference.import)
+  source: (string) @import.source)
+
+; export { X as Y } (a local re-export, no source): recorded as an import without source
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (_) @import.name
+      alias: (_)? @import.alias) @reference.import)
+  !source)
+
+; export * as ns from './m'
+(export_statement
+  (namespace_export (_) @import.alias)
+  source: (string) @import.source) @reference.import
+
+; export * from './m'
+(export_statement
+  .
+  source: (string) @import.source) @reference.import
+
+; require('./m') / import('./m')
+(call_expression
+  function: (identifier) @_require
+  arguments: (arguments . (string) @import.source)
+  (#eq? @_require "require")) @reference.import
+
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) @import.source)) @reference.import
