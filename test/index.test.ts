@@ -6,10 +6,27 @@ import { spawnSync } from 'node:child_process';
 import { Engine } from '../src/core/engine';
 import { SightlineError } from '../src/core/errors';
 import { defaultDbPath } from '../src/core/settings';
+import initSqlJs from 'sql.js';
+import { unpackFtsText } from '../src/core/store/ftstext';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
 
 const open = (ws: TempWorkspace, extra: Partial<Parameters<typeof Engine.open>[0]> = {}) =>
   Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, ...extra });
+
+/** Reads a saved index with sql.js: FTS4's own integrity check and its statistics (row count, average column lengths). */
+async function ftsState(db: string, term = 'src'): Promise<{ integrity: string; stats: number[]; docs: number }> {
+  const SQL = await initSqlJs();
+  const d = new SQL.Database(readFileSync(db));
+  try {
+    d.create_function('fts_text', (_f: number, data: Uint8Array, i: number) => unpackFtsText(data)[i] ?? '');
+    let integrity = 'ok';
+    try { d.run("INSERT INTO chunks_fts (chunks_fts) VALUES ('integrity-check')"); } catch (err) { integrity = String(err); }
+    const mi = d.exec("SELECT matchinfo(chunks_fts, 'na') FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", [term])[0]!.values[0]![0] as Uint8Array;
+    const stats = [...new Uint32Array(mi.buffer, mi.byteOffset, mi.byteLength / 4)];
+    const docs = d.exec('SELECT count(*) FROM chunks')[0]!.values[0]![0] as number;
+    return { integrity, stats, docs };
+  } finally { d.close(); }
+}
 
 describe('indexing', () => {
   const cleanup: (() => void)[] = [];
@@ -131,6 +148,30 @@ describe('indexing', () => {
     assert.ok((await e.search({ query: 'shiny new thing', limit: 5, offset: 0, vector: false })).results.some(h => h.path === 'src/extra.ts'));
   });
 
+  it('the full-text index stays exact across edits, deletions and forced rebuilds (same as a fresh index of the same tree)', async () => {
+    const ws = make(SAMPLE_FILES);
+    const e = await open(ws);
+    await e.index();
+    ws.write('src/users.ts', SAMPLE_FILES['src/users.ts']!.replace('getUserName', 'getDisplayName') + '\nexport const extraLine = 1;\n');
+    rmSync(join(ws.root, 'cmd/main.go'));
+    ws.write('src/extra.ts', 'export function shinyNewThing() { return 42; }\n');
+    await e.index();
+    e.close();
+    const edited = await ftsState(ws.db);
+    assert.equal(edited.integrity, 'ok');
+    const fresh = make({}); // an index of the same tree, built from nothing
+    const f = await Engine.open({ roots: [ws.root], dbPath: fresh.db, threads: 0 });
+    await f.index(); f.close();
+    const rebuilt = await ftsState(fresh.db);
+    assert.deepEqual(edited.stats, rebuilt.stats, 'row count and average column lengths as if built from scratch');
+    assert.ok(edited.docs > 0 && edited.docs === rebuilt.docs);
+    const e2 = await open(ws);
+    await e2.index({ force: true }); e2.close();
+    const forced = await ftsState(ws.db);
+    assert.equal(forced.integrity, 'ok');
+    assert.deepEqual(forced.stats, rebuilt.stats);
+  });
+
   it('a restart re-parses nothing that did not change (persisted atomically)', async () => {
     const ws = make(SAMPLE_FILES);
     const e1 = await open(ws);
@@ -157,6 +198,9 @@ describe('indexing', () => {
     const s = await e.status();
     assert.equal(s.file_count, 2);
     assert.equal(s.repositories.length, 2, 'a multi-root workspace lists each root');
+    assert.ok((await e.search({ query: 'alpha', limit: 5, offset: 0, vector: false })).results.some(h => h.path === 'a.ts'), 'the other root stays searchable');
+    e.close();
+    assert.equal((await ftsState(a.db, 'beta')).integrity, 'ok');
     await assert.rejects(e.index({ repo: '/definitely/not/inside' }), (err: SightlineError) => err.code === 'path_outside_workspace');
   });
 

@@ -25,6 +25,10 @@ describe('search', () => {
 
   it('splits identifiers: "user name" finds getUserName, and snake_case matches words', async () => {
     assert.deepEqual(tokenize('getUserName'), ['getusername', 'get', 'user', 'name']);
+    // capitals runs, digits, separators at the edges, plain words, over-long words, non-ASCII separators
+    assert.deepEqual(tokenize('HTTPServer2 __init__ $el a1b2 plain x' + 'y'.repeat(70) + ' über_Cool'),
+      ['httpserver2', 'http', 'server', '2', 'init', 'el', 'a1b2', 'a', '1', 'b', '2', 'plain', 'ber_cool', 'ber', 'cool']);
+    assert.deepEqual(tokenize('ABc URLs IOError'), ['abc', 'a', 'bc', 'urls', 'ur', 'ls', 'ioerror', 'io', 'error']);
     assert.deepEqual(queryTerms('MAX_RETRY_COUNT'), ['maxretrycount', 'max', 'retry', 'count']);
     assert.equal((await search('user name')).results[0]!.symbol_path, 'UserService.getUserName');
     assert.equal((await search('retry failed payment')).results[0]!.symbol_path, 'PaymentRetrier.retry_failed_payment');

@@ -9,7 +9,7 @@ import { cpus } from 'node:os';
 import { Store, type FileMeta, type Diagnostic } from './store/store';
 import { atomicWrite, fileStamp, IndexLockedError, WriterLock } from './store/persist';
 import { SCHEMA_VERSION } from './store/schema';
-import { walk } from './index/walker';
+import { walk, type WalkedFile } from './index/walker';
 import { ParsePool } from './index/pool';
 import type { FileOutcome, FileTask } from './index/process';
 import { resolveSettings, defaultDbPath, type IndexSettings } from './settings';
@@ -230,32 +230,16 @@ export class Engine {
     signal: AbortSignal | undefined, onProgress: ((p: IndexProgress) => void) | undefined): Promise<RepoRunReport> {
     const started = performance.now();
     const store = this.store;
-    const tw = performance.now();
-    onProgress?.({ phase: 'walk', repo_id: r.repo_id, done: 0, total: 0 });
-    const [walked, git] = await Promise.all([
-      walk(r.root, { excludes: this.settings.excludes, languages: this.settings.languages ? new Set(this.settings.languages) : null, maxFileBytes: this.settings.max_file_bytes, signal }),
-      gitState(r.root),
-    ]);
-    timings.walk_ms += performance.now() - tw;
     if (force) { store.transaction(() => store.deleteRepo(r.repo_id)); this.unsaved = true; }
     const metas: Map<string, FileMeta> = force ? new Map() : store.fileMetas(r.repo_id);
-    const repoDiags: Diagnostic[] = walked.diagnostics.map(d => ({ repo_id: r.repo_id, ...d }));
-    const report: RepoRunReport = { repo_id: r.repo_id, root: r.root, files_seen: walked.files.length, files_parsed: 0, files_unchanged: 0,
+    const report: RepoRunReport = { repo_id: r.repo_id, root: r.root, files_seen: 0, files_parsed: 0, files_unchanged: 0,
       files_deleted: 0, files_skipped: 0, chunks_written: 0, symbols_written: 0, edges_written: null, duration_ms: 0, forced: force };
+    const repoDiags: Diagnostic[] = [];
 
     const seen = new Set<string>();
     const tasks: FileTask[] = [];
     // Parse diagnostics of files that are not parsed again this run carry over from the last run.
     const carried = new Set<string>();
-    for (const f of walked.files) {
-      seen.add(f.path);
-      const m = metas.get(f.path);
-      if (m && m.size === f.size && m.mtime_ms === f.mtime_ms) { report.files_unchanged++; carried.add(f.path); continue; }
-      tasks.push({ repo_id: r.repo_id, abs: f.abs, path: f.path, language: f.language, size: f.size, mtime_ms: f.mtime_ms,
-        known_hash: m?.hash ?? null, max_file_bytes: this.settings.max_file_bytes });
-    }
-    // Files that were indexed but are gone (deleted, now ignored, or now unreadable) disappear.
-    const gone = [...metas.values()].filter(m => !seen.has(m.path));
 
     const tp = performance.now();
     let writeMs = 0;
@@ -285,28 +269,51 @@ export class Engine {
       batch.length = 0;
       writeMs += performance.now() - t;
     };
-    // A bounded window of files in flight keeps memory flat on large workspaces.
+    // Files are parsed as the walk finds them; a bounded window of files in flight keeps memory flat.
     const WINDOW = 64;
-    let next = 0;
-    await new Promise<void>((resolveAll) => {
-      let inFlight = 0;
-      const settle = () => { if (inFlight === 0 && (next >= tasks.length || signal?.aborted)) resolveAll(); };
-      const onDone = (task: FileTask, outcome: FileOutcome) => {
-        inFlight--; done++;
-        batch.push({ task, outcome });
-        if (batch.length >= 64) flush();
-        if (done % 100 === 0) onProgress?.({ phase: 'parse', repo_id: r.repo_id, done, total: tasks.length });
-        launch(); settle();
-      };
-      const launch = () => {
-        while (inFlight < WINDOW && next < tasks.length && !signal?.aborted) {
-          const task = tasks[next++]!;
-          inFlight++;
-          pool.run(task).then(o => onDone(task, o), (e: unknown) => onDone(task, { status: 'skipped', diagnostics: [{ code: 'parse_failed', message: String(e) }] }));
-        }
-      };
+    let next = 0; let inFlight = 0; let walking = true;
+    let resolveAll!: () => void;
+    const parsed = new Promise<void>(res => { resolveAll = res; });
+    const settle = () => { if (!walking && inFlight === 0 && (next >= tasks.length || signal?.aborted)) resolveAll(); };
+    const onDone = (task: FileTask, outcome: FileOutcome) => {
+      inFlight--; done++;
+      batch.push({ task, outcome });
+      if (batch.length >= 64) flush();
+      if (done % 100 === 0) onProgress?.({ phase: 'parse', repo_id: r.repo_id, done, total: tasks.length });
       launch(); settle();
-    });
+    };
+    const launch = () => {
+      while (inFlight < WINDOW && next < tasks.length && !signal?.aborted) {
+        const task = tasks[next++]!;
+        inFlight++;
+        pool.run(task).then(o => onDone(task, o), (e: unknown) => onDone(task, { status: 'skipped', diagnostics: [{ code: 'parse_failed', message: String(e) }] }));
+      }
+    };
+    const onFile = (f: WalkedFile) => {
+      seen.add(f.path);
+      const m = metas.get(f.path);
+      if (m && m.size === f.size && m.mtime_ms === f.mtime_ms) { report.files_unchanged++; carried.add(f.path); return; }
+      tasks.push({ repo_id: r.repo_id, abs: f.abs, path: f.path, language: f.language, size: f.size, mtime_ms: f.mtime_ms,
+        known_hash: m?.hash ?? null, max_file_bytes: this.settings.max_file_bytes });
+      launch();
+    };
+
+    const tw = performance.now();
+    onProgress?.({ phase: 'walk', repo_id: r.repo_id, done: 0, total: 0 });
+    let walked: Awaited<ReturnType<typeof walk>>; let git: Awaited<ReturnType<typeof gitState>>;
+    try {
+      [walked, git] = await Promise.all([
+        walk(r.root, { excludes: this.settings.excludes, languages: this.settings.languages ? new Set(this.settings.languages) : null, maxFileBytes: this.settings.max_file_bytes, signal, onFile }),
+        gitState(r.root),
+      ]);
+    } finally { walking = false; }
+    timings.walk_ms += performance.now() - tw;
+    report.files_seen = walked.files.length;
+    repoDiags.unshift(...walked.diagnostics.map(d => ({ repo_id: r.repo_id, ...d })));
+    // Files that were indexed but are gone (deleted, now ignored, or now unreadable) disappear.
+    const gone = [...metas.values()].filter(m => !seen.has(m.path));
+    settle();
+    await parsed;
     flush();
     if (signal?.aborted) {
       // Completed batches are kept (they are real work); the next run picks up the rest.

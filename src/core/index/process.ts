@@ -8,6 +8,7 @@ import { hashVectorFromTokens } from '../search/hashvec';
 import { sha1 } from '../util/hash';
 import { ftsFromTokens, tokenize } from '../util/tokens';
 import { encodeOccurrences } from '../store/occurrences';
+import { packFtsText } from '../store/ftstext';
 import type { LanguageId } from '../languages/types';
 import type { FileContent, NewChunk, NewSymbol, NewEdge } from '../store/store';
 
@@ -69,7 +70,7 @@ export function toContent(task: FileTask, hash: string, size: number, ex: Extrac
       key: c.key, symbol_path: c.symbol_path, kind: c.kind, start_line: c.start_line, end_line: c.end_line,
       est_tokens: Math.ceil(c.text.length / 4),
       vec: hashVectorFromTokens(nameTokens, pathTokens, bodyTokens),
-      fts_name: ftsFromTokens(nameTokens), fts_path: pathFts, fts_body: ftsFromTokens(bodyTokens),
+      fts_name: ftsFromTokens(nameTokens), fts_body: ftsFromTokens(bodyTokens),
     };
   });
   const symbols: NewSymbol[] = [];
@@ -84,6 +85,6 @@ export function toContent(task: FileTask, hash: string, size: number, ex: Extrac
   }
   return {
     repo_id: task.repo_id, path: task.path, language: task.language, hash, size, mtime_ms: task.mtime_ms, line_count: ex.line_count,
-    syntax_errors: ex.syntax_errors, chunks, symbols, occurrences: encodeOccurrences(ex.occurrences), occurrence_count: ex.occurrences.length, edges,
+    syntax_errors: ex.syntax_errors, chunks, symbols, fts_path: pathFts, fts_text: packFtsText(pathFts, chunks), occurrences: encodeOccurrences(ex.occurrences), occurrence_count: ex.occurrences.length, edges,
   };
 }

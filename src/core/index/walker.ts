@@ -20,6 +20,8 @@ export interface WalkOptions {
   languages: ReadonlySet<LanguageId> | null;
   maxFileBytes: number;
   signal?: AbortSignal;
+  /** called for each file as soon as it is found (parsing can start before the walk ends) */
+  onFile?: (file: WalkedFile) => void;
 }
 
 export interface WalkedFile { path: string; abs: string; language: LanguageId; size: number; mtime_ms: number }
@@ -64,6 +66,8 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
     if (dirRel && entries.some(e => e.name === '.git')) nested.push(dirRel);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: [string, string][] = [];
+    // Candidate files of this folder, stat-ed together below (one round trip per folder, not per file).
+    const candidates: { rel: string; abs: string; language: LanguageId }[] = [];
     for (const e of entries) {
       const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
       const abs = join(dirAbs, e.name);
@@ -93,15 +97,21 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
         const language = languageForPath(rel);
         if (!language || (opts.languages && !opts.languages.has(language))) continue;
         if (ignored(here, rel, false)) continue;
-        let st;
-        try { st = await fs.stat(abs); } catch (err) { diagnostics.push({ path: rel, code: 'unreadable', message: (err as Error).message }); continue; }
-        if (st.size > opts.maxFileBytes) {
-          diagnostics.push({ path: rel, code: 'too_large', message: `${st.size} bytes is over the ${opts.maxFileBytes}-byte limit; not indexed` });
-          continue;
-        }
-        files.push({ path: rel, abs, language, size: st.size, mtime_ms: st.mtimeMs });
+        candidates.push({ rel, abs, language });
       }
     }
+    const stats = await Promise.all(candidates.map(c => fs.stat(c.abs).then(st => st, (err: Error) => err)));
+    candidates.forEach((c, i) => {
+      const st = stats[i]!;
+      if (st instanceof Error) { diagnostics.push({ path: c.rel, code: 'unreadable', message: st.message }); return; }
+      if (st.size > opts.maxFileBytes) {
+        diagnostics.push({ path: c.rel, code: 'too_large', message: `${st.size} bytes is over the ${opts.maxFileBytes}-byte limit; not indexed` });
+        return;
+      }
+      const file: WalkedFile = { path: c.rel, abs: c.abs, language: c.language, size: st.size, mtime_ms: st.mtimeMs };
+      files.push(file);
+      opts.onFile?.(file);
+    });
     for (const [abs, rel] of subdirs) {
       try { const real = await fs.realpath(abs); if (visited.has(real) && real !== abs) continue; visited.add(real); } catch { /* reported on read */ }
       await visit(abs, rel, here);

@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -22,10 +22,18 @@ CREATE TABLE files (
 CREATE TABLE chunks (
   rowid INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, key TEXT NOT NULL,
   symbol_path TEXT, kind TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
-  est_tokens INTEGER NOT NULL, vec BLOB
+  est_tokens INTEGER NOT NULL, vec BLOB, ord INTEGER NOT NULL
 );
 CREATE INDEX chunks_file ON chunks (file_id);
-CREATE VIRTUAL TABLE chunks_fts USING fts4 (name, path, body, tokenize=simple);
+-- Full text: FTS4 keeps only its index. The token text it was fed lives here, deflated, one row per
+-- file (path, then name and body of each chunk in ord order, NUL-separated): FTS4 reads it back through
+-- the view below only to delete a chunk's terms. Storing the text inside FTS4 would cost a third of
+-- the index file and of the time spent writing it.
+CREATE TABLE file_text (file_id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE VIEW chunks_fts_src AS SELECT c.rowid AS rowid, fts_text(c.file_id, t.data, 1 + 2 * c.ord) AS name,
+  fts_text(c.file_id, t.data, 0) AS path, fts_text(c.file_id, t.data, 2 + 2 * c.ord) AS body
+  FROM chunks c JOIN file_text t ON t.file_id = c.file_id;
+CREATE VIRTUAL TABLE chunks_fts USING fts4 (name, path, body, tokenize=simple, content="chunks_fts_src");
 CREATE TABLE symbols (
   rowid INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, name TEXT NOT NULL, symbol_path TEXT NOT NULL,
   kind TEXT NOT NULL, start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER NOT NULL,

@@ -8,6 +8,7 @@ import { assetPath } from '../assets';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 import { bm25 } from './bm25';
 import { decodeOccurrences } from './occurrences';
+import { unpackFtsText } from './ftstext';
 
 export interface RepoRow {
   repo_id: string; root: string; name: string; indexed_at: number | null; indexed_commit: string | null;
@@ -22,7 +23,9 @@ export interface ChunkRow {
 export interface NewChunk {
   /** symbol_path, `<symbol_path>#N` for a later part, or `<top>#N`: the last segment of the chunk id */
   key: string; symbol_path: string | null; kind: string; start_line: number; end_line: number; est_tokens: number;
-  vec: Int8Array | null; fts_name: string; fts_path: string; fts_body: string;
+  vec: Int8Array | null;
+  /** full-text tokens of the name and body (the file's path tokens are in FileContent.fts_path) */
+  fts_name: string; fts_body: string;
 }
 export interface NewSymbol {
   name: string; symbol_path: string; kind: string; start_line: number; start_col: number;
@@ -35,6 +38,8 @@ export interface Diagnostic { repo_id: string; path: string; code: string; messa
 export interface FileContent {
   repo_id: string; path: string; language: string; hash: string; size: number; mtime_ms: number; line_count: number;
   syntax_errors: number; chunks: NewChunk[]; symbols: NewSymbol[];
+  /** full-text tokens of the path, and the deflated token text of the file (see packFtsText) */
+  fts_path: string; fts_text: Uint8Array;
   /** raw occurrences, packed by encodeOccurrences (see occurrences.ts) */
   occurrences: Uint8Array; occurrence_count: number; edges: NewEdge[];
 }
@@ -63,7 +68,14 @@ export class Store {
     // The ranking weights of the query being run are read from this object, not passed as SQL arguments:
     // the function runs once per matching row, and every argument is converted on every call.
     db.create_function('bm25', (mi: Uint8Array) => bm25(mi, this.rank.columns, this.rank.phrases));
+    // FTS4 reads a chunk's token text back (view chunks_fts_src) only when it deletes the chunk's terms,
+    // chunk after chunk of one file: the file's text is inflated once.
+    db.create_function('fts_text', (fileId: number, data: Uint8Array, i: number) => {
+      if (this.ftsCache?.fileId !== fileId) this.ftsCache = { fileId, parts: unpackFtsText(data) };
+      return this.ftsCache.parts[i] ?? '';
+    });
   }
+  private ftsCache: { fileId: number; parts: string[] } | null = null;
 
   /** Opens an index file (or an empty index). A file from another schema version yields an empty index. */
   static async open(path: string | null): Promise<{ store: Store; rebuilt: boolean }> {
@@ -172,6 +184,8 @@ export class Store {
     const rowids = this.all<{ rowid: number }>('SELECT rowid FROM chunks WHERE file_id = ?', [fileId]);
     for (const r of rowids) this.exec('DELETE FROM chunks_fts WHERE docid = ?', [r.rowid]);
     this.exec('DELETE FROM chunks WHERE file_id = ?', [fileId]);
+    this.exec('DELETE FROM file_text WHERE file_id = ?', [fileId]);
+    this.ftsCache = null; // the file id may be given to a new file
     this.exec('DELETE FROM symbols WHERE file_id = ?', [fileId]);
     this.exec('DELETE FROM file_occurrences WHERE file_id = ?', [fileId]);
     this.exec('DELETE FROM edges WHERE file_id = ?', [fileId]);
@@ -179,7 +193,13 @@ export class Store {
   }
 
   deleteRepo(repoId: string): void {
-    for (const f of this.all<{ file_id: number }>('SELECT file_id FROM files WHERE repo_id = ?', [repoId])) this.deleteFile(f.file_id);
+    if (this.one<{ n: number }>('SELECT count(*) AS n FROM files WHERE repo_id <> ?', [repoId])!.n === 0) {
+      // The only repository (a forced rebuild of a one-folder workspace): empty the tables at once and
+      // reset the full-text index, instead of deleting every chunk's terms one by one.
+      this.invalidateStats(); this.ftsCache = null;
+      this.db.run(`DELETE FROM edges WHERE file_id IN (SELECT file_id FROM files); DELETE FROM chunks; DELETE FROM file_text;
+        DELETE FROM symbols; DELETE FROM file_occurrences; DELETE FROM files; INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild');`);
+    } else for (const f of this.all<{ file_id: number }>('SELECT file_id FROM files WHERE repo_id = ?', [repoId])) this.deleteFile(f.file_id);
     this.exec('DELETE FROM diagnostics WHERE repo_id = ?', [repoId]);
     this.exec('DELETE FROM graph_edges WHERE repo_id = ?', [repoId]);
     this.exec('DELETE FROM unbound_calls WHERE repo_id = ?', [repoId]);
@@ -198,14 +218,15 @@ export class Store {
     this.exec(`INSERT INTO files (repo_id, path, language, hash, size, mtime_ms, line_count, syntax_errors, occurrence_count, indexed_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [f.repo_id, f.path, f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now()]);
     const fileId = this.one<{ id: number }>('SELECT last_insert_rowid() AS id')!.id;
-    const insChunk = this.stmt(`INSERT INTO chunks (key, file_id, symbol_path, kind, start_line, end_line, est_tokens, vec)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insChunk = this.stmt(`INSERT INTO chunks (key, file_id, symbol_path, kind, start_line, end_line, est_tokens, vec, ord)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const insFts = this.stmt('INSERT INTO chunks_fts (docid, name, path, body) VALUES (last_insert_rowid(), ?, ?, ?)');
-    for (const c of f.chunks) {
+    f.chunks.forEach((c, ord) => {
       insChunk.run([c.key, fileId, c.symbol_path, c.kind, c.start_line, c.end_line, c.est_tokens,
-        c.vec ? new Uint8Array(c.vec.buffer, c.vec.byteOffset, c.vec.byteLength) : null]);
-      insFts.run([c.fts_name, c.fts_path, c.fts_body]);
-    }
+        c.vec ? new Uint8Array(c.vec.buffer, c.vec.byteOffset, c.vec.byteLength) : null, ord]);
+      insFts.run([c.fts_name, f.fts_path, c.fts_body]);
+    });
+    if (f.chunks.length) this.stmt('INSERT INTO file_text (file_id, data) VALUES (?, ?)').run([fileId, f.fts_text]);
     const insSym = this.stmt(`INSERT INTO symbols (file_id, name, symbol_path, kind, start_line, start_col, end_line, end_col, parent_path, chunk_key)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     for (const s of f.symbols) insSym.run([fileId, s.name, s.symbol_path, s.kind, s.start_line, s.start_col, s.end_line, s.end_col, s.parent_path, s.chunk_key]);
