@@ -1,6 +1,8 @@
 /** The heuristic graph per language (resolution tiers, aliases, receivers) and the graph tools. */
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import initSqlJs from 'sql.js';
 import { Engine } from '../src/core/engine';
 import { TOOLS } from '../src/core/tools/registry';
 import { invokeTool } from '../src/core/tools/contract';
@@ -24,6 +26,20 @@ async function setup(files: Record<string, string>, opts: { allowReferenceProvid
 async function callers(call: (t: keyof typeof TOOLS, a: Json) => Promise<Json>, symbol: string, path?: string): Promise<string[]> {
   const r = await call('find_references', { symbol, ...(path ? { path } : {}), kinds: ['calls'] });
   return r.references.map((x: Json) => `${x.from.path}:${x.from.symbol_path ?? ''}`).sort();
+}
+
+/** A saved index's heuristic graph with stable names for nodes (path#symbol_path, or path for a file), sorted. */
+async function graphOf(db: string): Promise<{ edges: string[]; unbound: [string, number][] }> {
+  const SQL = await initSqlJs();
+  const d = new SQL.Database(readFileSync(db));
+  try {
+    const node = (col: string) => `CASE WHEN ${col} > 0 THEN (SELECT f.path || '#' || s.symbol_path FROM symbols s JOIN files f USING (file_id) WHERE s.rowid = ${col})
+      ELSE (SELECT path FROM files WHERE file_id = -${col}) END`;
+    const rows = d.exec(`SELECT ${node('g.from_node')} || ' -> ' || ${node('g.to_node')} || ' ' || g.kind || ' ' || g.confidence || ' ' || g.evidence
+      || ' @' || (SELECT path FROM files WHERE file_id = g.file_id) || ':' || g.line FROM graph_edges g`)[0]?.values ?? [];
+    const unbound = (d.exec('SELECT name, sum(sites) FROM unbound_calls GROUP BY name ORDER BY name')[0]?.values ?? []) as [string, number][];
+    return { edges: rows.map(r => String(r[0])).sort(), unbound };
+  } finally { d.close(); }
 }
 
 describe('graph: heuristic provider', () => {
@@ -189,6 +205,41 @@ describe('graph: heuristic provider', () => {
     assert.equal(flush.references.length, 1);
     assert.ok(flush.references[0].edge.confidence < 0.5);
     assert.ok(flush.boundaries.some((b: Json) => b.kind === 'ambiguous_dispatch'));
+  });
+
+  it('an edit that changes only bodies re-resolves just that file, and the graph equals a rebuild from scratch', async () => {
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 5; i++) many[`pkg/m${i}.py`] = `class C${i}:\n    def close(self):\n        return ${i}\n`;
+    const files: Record<string, string> = {
+      ...many,
+      'pkg/base.py': 'class Base:\n    def save(self):\n        return 1\n',
+      'pkg/model.py': 'from pkg.base import Base\n\nclass Model(Base):\n    def load(self):\n        return self.save()\n',
+      'pkg/service.py': 'from pkg.model import Model\n\ndef serve(x):\n    m = Model()\n    return m.load()\n',
+      'tests/test_service.py': 'from pkg.service import serve\n\ndef test_serve():\n    assert serve(1)\n',
+    };
+    const { ws, e } = await make(files);
+    const edit = async (path: string, text: string) => { ws.write(path, text); const r = await e.index(); return r.repos[0]!; };
+    // bodies only: new calls (one across files, one to a name with too many definitions), lines shifted
+    let r = await edit('pkg/service.py', 'from pkg.model import Model\n\n\ndef serve(x):\n    m = Model()\n    x.close()\n    m.save()\n    return m.load()\n');
+    assert.equal(r.graph_update, 'partial');
+    assert.ok(r.edges_written! > 0 && r.edges_written! < 20, `only that file's edges: ${r.edges_written}`);
+    r = await edit('pkg/service.py', 'from pkg.model import Model\n\n\ndef serve(x):\n    m = Model()\n    x.close()\n    x.close()\n    m.save()\n    return m.load()\n');
+    assert.equal(r.graph_update, 'partial');
+    r = await edit('tests/test_service.py', 'from pkg.service import serve\n\ndef test_serve():\n    assert serve(1)\n    assert serve(2)\n');
+    assert.equal(r.graph_update, 'partial');
+    e.close();
+    const fresh = tempWorkspace({}); done.push(fresh.remove);
+    const f = await Engine.open({ roots: [ws.root], dbPath: fresh.db, threads: 0 }); await f.index(); f.close();
+    const partial = await graphOf(ws.db); const rebuilt = await graphOf(fresh.db);
+    assert.ok(partial.edges.some(x => x.startsWith('pkg/service.py#serve -> pkg/base.py#Base.save calls')), partial.edges.join('\n'));
+    assert.deepEqual(partial.edges, rebuilt.edges);
+    assert.deepEqual(partial.unbound, rebuilt.unbound);
+    assert.deepEqual(partial.unbound, [['close', 2]], 'the edited file\'s unbound calls replace its old count');
+    // a new definition (or import, or base class) reshapes the file: the whole graph is rebuilt
+    const e2 = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 }); done.push(() => e2.close());
+    ws.write('pkg/base.py', 'class Base:\n    def save(self):\n        return 1\n    def drop(self):\n        return 0\n');
+    assert.equal((await e2.index()).repos[0]!.graph_update, 'full');
+    assert.equal((await e2.index()).repos[0]!.graph_update, 'none', 'nothing changed: the graph is kept');
   });
 
   it('impact: a method seeds its class and file (via_container), lists tests and entry points', async () => {

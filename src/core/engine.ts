@@ -46,7 +46,9 @@ export interface IndexProgress { phase: 'walk' | 'parse' | 'write' | 'graph' | '
 
 export interface RepoRunReport {
   repo_id: string; root: string; files_seen: number; files_parsed: number; files_unchanged: number; files_deleted: number;
-  files_skipped: number; chunks_written: number; symbols_written: number; edges_written: number | null; duration_ms: number; forced: boolean;
+  files_skipped: number; chunks_written: number; symbols_written: number; edges_written: number | null;
+  /** how the heuristic graph was brought up to date: rebuilt, only the edited files' own edges, or kept */
+  graph_update: 'full' | 'partial' | 'none'; duration_ms: number; forced: boolean;
 }
 export interface IndexReport {
   repos: RepoRunReport[];
@@ -94,6 +96,8 @@ export class Engine {
   /** counters of the last run per repository, including runs that changed nothing (and saved nothing) */
   private readonly lastRuns = new Map<string, RepoRunReport>();
   private pendingSave: NodeJS.Timeout | undefined;
+  /** per repository, the files whose bodies alone changed in this run (their edges are resolved again) */
+  private readonly editedFiles = new Map<string, number[]>();
   readonly roots: Root[];
   readonly dbPath: string;
   readonly settings: IndexSettings;
@@ -194,10 +198,10 @@ export class Engine {
       // Parsing is over: release the workers (and their parser memory) before the graph and the save.
       await pool.close();
       for (const rep of reports) {
-        if (rep.edges_written === null) continue; // nothing changed: the stored graph stands
+        if (rep.graph_update === 'none') continue; // no file changed: the stored graph stands
         const tg = performance.now();
         opts.onProgress?.({ phase: 'graph', repo_id: rep.repo_id, done: 0, total: 1 });
-        rep.edges_written = this.buildGraph(rep.repo_id);
+        rep.edges_written = this.buildGraph(rep.repo_id, rep.graph_update === 'partial' ? this.editedFiles.get(rep.repo_id) : undefined);
         timings.graph_ms += performance.now() - tg;
       }
       for (const r of roots) {
@@ -233,7 +237,10 @@ export class Engine {
     if (force) { store.transaction(() => store.deleteRepo(r.repo_id)); this.unsaved = true; }
     const metas: Map<string, FileMeta> = force ? new Map() : store.fileMetas(r.repo_id);
     const report: RepoRunReport = { repo_id: r.repo_id, root: r.root, files_seen: 0, files_parsed: 0, files_unchanged: 0,
-      files_deleted: 0, files_skipped: 0, chunks_written: 0, symbols_written: 0, edges_written: null, duration_ms: 0, forced: force };
+      files_deleted: 0, files_skipped: 0, chunks_written: 0, symbols_written: 0, edges_written: null, graph_update: 'none', duration_ms: 0, forced: force };
+    // What the graph needs after this run: files added, deleted or reshaped (definitions, imports, bases)
+    // mean a rebuild; files whose bodies alone changed mean resolving just their own occurrences again.
+    let reshaped = force; const edited: number[] = [];
     const repoDiags: Diagnostic[] = [];
 
     const seen = new Set<string>();
@@ -254,11 +261,12 @@ export class Engine {
           const existing = metas.get(task.path);
           if (outcome.status === 'unchanged') { if (existing) { store.touchFile(existing.file_id, outcome.mtime_ms, outcome.size); touched++; } report.files_unchanged++; carried.add(task.path); }
           else if (outcome.status === 'skipped') {
-            if (existing) { store.deleteFile(existing.file_id); dropped++; }
+            if (existing) { store.deleteFile(existing.file_id); dropped++; reshaped = true; }
             report.files_skipped++;
             for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
           } else {
-            store.writeFile(outcome.content, existing);
+            const w = store.writeFile(outcome.content, existing);
+            if (w.same_shape) edited.push(w.file_id); else reshaped = true;
             report.files_parsed++;
             report.chunks_written += outcome.content.chunks.length;
             report.symbols_written += outcome.content.symbols.length;
@@ -316,7 +324,8 @@ export class Engine {
     await parsed;
     flush();
     if (signal?.aborted) {
-      // Completed batches are kept (they are real work); the next run picks up the rest.
+      // Completed batches are kept (they are real work); the next run picks up the rest and rebuilds the graph.
+      store.setMeta(`graph_pending:${r.repo_id}`, '1');
       this.save();
       this.unsaved = false;
       throw new SightlineError('cancelled', `indexing of ${r.name} was cancelled after ${done} of ${tasks.length} files; completed files were kept`);
@@ -327,6 +336,10 @@ export class Engine {
     report.files_deleted = gone.length;
     report.duration_ms = Math.round(performance.now() - started);
     const prev = store.repo(r.repo_id);
+    // The graph is brought up to date once every root is parsed (see index()).
+    if (reshaped || gone.length || !prev || store.getMeta(`graph_pending:${r.repo_id}`)) report.graph_update = 'full';
+    else if (edited.length) { report.graph_update = 'partial'; this.editedFiles.set(r.repo_id, edited); }
+    if (report.graph_update !== 'none') report.edges_written = 0;
     const dirtyFlag = git.dirty === null ? null : git.dirty ? 1 : 0;
     const nestedJson = JSON.stringify(walked.nested_repos);
     const diagKey = (ds: Diagnostic[]) => JSON.stringify(ds.map(d => [d.path, d.code, d.message]).sort());
@@ -342,7 +355,6 @@ export class Engine {
           dirty: dirtyFlag, nested_repos: nestedJson, last_run: JSON.stringify(report) });
       });
       this.unsaved = true;
-      report.edges_written = 0; // the graph is rebuilt once every root is parsed (see index())
     }
     this.lastRuns.set(r.repo_id, report);
     timings.write_ms += writeMs + performance.now() - tdel;
@@ -353,17 +365,20 @@ export class Engine {
   }
 
   /** Rebuilds the heuristic graph of one repository from its stored symbols and occurrences. */
-  private buildGraph(repoId: string): number {
+  private buildGraph(repoId: string, only?: readonly number[]): number {
     const store = this.store;
     let count = 0;
     store.transaction(() => {
-      store.beginGraph(repoId);
+      store.beginGraph(repoId, only);
       const graph = resolveGraph({
         files: store.graphFiles(repoId) as GFile[], symbols: store.graphSymbols(repoId), occurrences: (fileId, kinds) => store.occurrences(fileId, kinds),
         sink: edges => { store.insertGraphEdges(repoId, edges); count += edges.length; },
+        only: only ? new Set(only) : undefined,
       });
       store.finishGraph(repoId, graph.unbound);
+      store.deleteMeta(`graph_pending:${repoId}`);
     });
+    this.editedFiles.delete(repoId);
     this.unsaved = true;
     return count;
   }

@@ -45,8 +45,18 @@ export interface GraphInput {
   occurrences(fileId: number, kinds?: ReadonlySet<string>): NewOccurrence[];
   /** Receives each file's edges as soon as they are resolved (keeps memory flat); without it they are returned. */
   sink?: (edges: GEdge[]) => void;
+  /**
+   * Resolve only the occurrences of these files (their edges, test links and unbound counts), against the
+   * whole repository: valid when no other file's view of them changed (same definitions, imports, bases).
+   */
+  only?: ReadonlySet<number>;
 }
-export interface GraphOutput { edges: GEdge[]; unbound: Map<string, number>; stats: { calls: number; bound: number; ambiguous: number; unbound: number } }
+export interface GraphOutput {
+  edges: GEdge[];
+  /** call sites left unbound (a name with too many definitions), per calling file, by name */
+  unbound: Map<number, Map<string, number>>;
+  stats: { calls: number; bound: number; ambiguous: number; unbound: number };
+}
 
 /** What the first pass (base classes) reads: extends/implements, and the imports that resolve their names. */
 const FIRST_PASS: ReadonlySet<string> = new Set(['import', 'extends', 'implements']);
@@ -144,7 +154,11 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     if (i === undefined) { best.set(key, edges.length); edges.push({ from, to, kind, confidence, evidence, fileId, line }); }
     else if (edges[i]!.confidence < confidence) edges[i] = { from, to, kind, confidence, evidence, fileId, line };
   };
-  const unbound = new Map<string, number>();
+  const unbound = new Map<number, Map<string, number>>();
+  const countUnbound = (fileId: number, name: string) => {
+    const m = unbound.get(fileId) ?? unbound.set(fileId, new Map()).get(fileId)!;
+    m.set(name, (m.get(name) ?? 0) + 1);
+  };
   const stats = { calls: 0, bound: 0, ambiguous: 0, unbound: 0 };
 
   // Extends/implements per class (by name), to follow self. calls into base classes.
@@ -386,7 +400,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
         if (!r) {
           const res = resolveName(o.name, o.scope, CALLABLE);
           if ('syms' in res) bind(res.syms, res.tier, res.detail);
-          else if (res.unbound > AMBIGUOUS_MAX) { unbound.set(o.name, (unbound.get(o.name) ?? 0) + 1); stats.unbound++; }
+          else if (res.unbound > AMBIGUOUS_MAX) { countUnbound(file.id, o.name); stats.unbound++; }
           continue;
         }
         if (r === 'super' || r === 'super()' || r.startsWith('super(')) {
@@ -441,7 +455,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
         const cands = methodsNamed(o.name);
         if (cands.length === 1) bind(cands, 'method_name', '1');
         else if (cands.length > 1 && cands.length <= AMBIGUOUS_MAX) bind(cands, 'ambiguous', String(cands.length));
-        else if (cands.length > AMBIGUOUS_MAX) { unbound.set(o.name, (unbound.get(o.name) ?? 0) + 1); stats.unbound++; }
+        else if (cands.length > AMBIGUOUS_MAX) { countUnbound(file.id, o.name); stats.unbound++; }
       } else if (o.kind === 'extends' || o.kind === 'implements') {
         const cls = o.scope ? byFilePath.get(`${file.id}\0${o.scope}`) : undefined;
         if (!cls) continue;
@@ -480,9 +494,10 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     }
     if (pass === 'edges') flush();
   };
+  const only = input.only;
   for (const f of input.files) visit(f);
   pass = 'edges';
-  for (const f of input.files) visit(f);
+  for (const f of input.files) if (!only || only.has(f.id)) visit(f);
 
   /** A member of one of the class's bases (super.name()), never its own. */
   function baseMember(cls: GSymbol, name: string): GSymbol | undefined {
@@ -498,7 +513,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
   const byBase = new Map<string, GFile[]>();
   for (const f of input.files) { const b = f.path.slice(f.path.lastIndexOf('/') + 1); (byBase.get(b) ?? byBase.set(b, []).get(b)!).push(f); }
   for (const t of input.files) {
-    if (!testFileIds.has(t.id)) continue;
+    if (!testFileIds.has(t.id) || (only && !only.has(t.id))) continue;
     for (const b of testedBaseNames(t.path)) {
       const cands = (byBase.get(b) ?? []).filter(f => !testFileIds.has(f.id));
       const near = cands.filter(f => posix.dirname(f.path) === posix.dirname(t.path));

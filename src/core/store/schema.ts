@@ -53,7 +53,8 @@ CREATE TABLE edges (
 ) WITHOUT ROWID;
 CREATE INDEX edges_to ON edges (to_id, kind);
 CREATE INDEX edges_file ON edges (file_id);
--- Heuristic graph edges, rebuilt per repository after each indexing run that changed something.
+-- Heuristic graph edges of a repository: rebuilt after a run that added, deleted or reshaped files; when
+-- only bodies changed (same definitions, imports and base classes), only the edited files' own edges.
 -- Nodes are integers: a symbol's rowid, or -file_id for a file. evidence is a short code (tier:detail).
 CREATE TABLE graph_edges (
   repo_id TEXT NOT NULL, from_node INTEGER NOT NULL, to_node INTEGER NOT NULL, kind TEXT NOT NULL,
@@ -62,7 +63,8 @@ CREATE TABLE graph_edges (
 CREATE INDEX graph_edges_to ON graph_edges (to_node, kind);
 CREATE INDEX graph_edges_from ON graph_edges (from_node, kind);
 -- Call sites the heuristic could not bind (a name shared by too many definitions): impact is a lower bound.
-CREATE TABLE unbound_calls (repo_id TEXT NOT NULL, name TEXT NOT NULL, sites INTEGER NOT NULL, PRIMARY KEY (repo_id, name)) WITHOUT ROWID;
+-- Counted per calling file, so that re-resolving one file replaces only its own count.
+CREATE TABLE unbound_calls (repo_id TEXT NOT NULL, name TEXT NOT NULL, file_id INTEGER NOT NULL, sites INTEGER NOT NULL, PRIMARY KEY (repo_id, name, file_id)) WITHOUT ROWID;
 -- Which symbols a compiler-grade provider (a language server, an external provider) has checked, and
 -- against which content of their file: a check with zero results is an answer, not an absence.
 CREATE TABLE provider_checks (

@@ -8,6 +8,9 @@ import { assetPath } from '../assets';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 import { bm25 } from './bm25';
 import { decodeOccurrences } from './occurrences';
+
+/** Occurrence kinds other files' resolution reads from a file (its imports, re-exports and base classes). */
+const SHAPE_KINDS: ReadonlySet<string> = new Set(['import', 'extends', 'implements']);
 import { unpackFtsText } from './ftstext';
 
 export interface RepoRow {
@@ -153,6 +156,7 @@ export class Store {
   getMeta(key: string): string | null {
     return this.one<{ value: string }>('SELECT value FROM meta WHERE key = ?', [key])?.value ?? null;
   }
+  deleteMeta(key: string): void { this.exec('DELETE FROM meta WHERE key = ?', [key]); }
   setMeta(key: string, value: string): void {
     this.exec('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
   }
@@ -180,16 +184,41 @@ export class Store {
   }
 
   deleteFile(fileId: number): void {
+    this.deleteContent(fileId, false);
+    this.exec('DELETE FROM files WHERE file_id = ?', [fileId]);
+  }
+
+  /** Everything stored for a file but its row (and, with keepSymbols, its symbol rows). */
+  private deleteContent(fileId: number, keepSymbols: boolean): void {
     this.invalidateStats();
     const rowids = this.all<{ rowid: number }>('SELECT rowid FROM chunks WHERE file_id = ?', [fileId]);
     for (const r of rowids) this.exec('DELETE FROM chunks_fts WHERE docid = ?', [r.rowid]);
     this.exec('DELETE FROM chunks WHERE file_id = ?', [fileId]);
     this.exec('DELETE FROM file_text WHERE file_id = ?', [fileId]);
     this.ftsCache = null; // the file id may be given to a new file
-    this.exec('DELETE FROM symbols WHERE file_id = ?', [fileId]);
+    if (!keepSymbols) this.exec('DELETE FROM symbols WHERE file_id = ?', [fileId]);
     this.exec('DELETE FROM file_occurrences WHERE file_id = ?', [fileId]);
     this.exec('DELETE FROM edges WHERE file_id = ?', [fileId]);
-    this.exec('DELETE FROM files WHERE file_id = ?', [fileId]);
+  }
+
+  /**
+   * Whether a new version of a file leaves the graph's view of the rest of the repository as it was:
+   * the same definitions (paths, names, kinds, parents, in order) and the same imports and base classes.
+   * Then its symbols keep their row ids and only its own edges need resolving again.
+   */
+  private sameShape(fileId: number, f: FileContent): boolean {
+    const old = this.all<{ symbol_path: string; name: string; kind: string; parent_path: string | null }>(
+      'SELECT symbol_path, name, kind, parent_path FROM symbols WHERE file_id = ? ORDER BY rowid', [fileId]);
+    if (old.length !== f.symbols.length) return false;
+    for (let i = 0; i < old.length; i++) {
+      const a = old[i]!; const b = f.symbols[i]!;
+      if (a.symbol_path !== b.symbol_path || a.name !== b.name || a.kind !== b.kind || a.parent_path !== b.parent_path) return false;
+    }
+    const was = this.one<{ data: Uint8Array }>('SELECT data FROM file_occurrences WHERE file_id = ?', [fileId])?.data;
+    const key = (list: NewOccurrence[]) => JSON.stringify(list.map(o => [o.kind, o.name, o.scope, o.receiver, o.source, o.alias]));
+    const before = was ? decodeOccurrences(was, SHAPE_KINDS) : [];
+    const after = f.occurrence_count ? decodeOccurrences(f.occurrences, SHAPE_KINDS) : [];
+    return key(before) === key(after);
   }
 
   deleteRepo(repoId: string): void {
@@ -212,12 +241,24 @@ export class Store {
   /** Replaces everything stored for one file with its new content. Call inside a transaction. */
   private invalidateStats(): void { this.dfCache.clear(); this.chunkTotal = null; }
 
-  writeFile(f: FileContent, existing: FileMeta | undefined): number {
+  /**
+   * Stores a file's new content. A file already indexed keeps its id; `same_shape` says whether its
+   * definitions, imports and base classes are unchanged (its symbols then keep their ids too).
+   */
+  writeFile(f: FileContent, existing: FileMeta | undefined): { file_id: number; same_shape: boolean } {
     this.invalidateStats();
-    if (existing) this.deleteFile(existing.file_id);
-    this.exec(`INSERT INTO files (repo_id, path, language, hash, size, mtime_ms, line_count, syntax_errors, occurrence_count, indexed_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [f.repo_id, f.path, f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now()]);
-    const fileId = this.one<{ id: number }>('SELECT last_insert_rowid() AS id')!.id;
+    let fileId: number; let sameShape = false;
+    if (existing) {
+      fileId = existing.file_id;
+      sameShape = this.sameShape(fileId, f);
+      this.deleteContent(fileId, sameShape);
+      this.exec(`UPDATE files SET language = ?, hash = ?, size = ?, mtime_ms = ?, line_count = ?, syntax_errors = ?, occurrence_count = ?, indexed_at = ?
+        WHERE file_id = ?`, [f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now(), fileId]);
+    } else {
+      this.exec(`INSERT INTO files (repo_id, path, language, hash, size, mtime_ms, line_count, syntax_errors, occurrence_count, indexed_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [f.repo_id, f.path, f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now()]);
+      fileId = this.one<{ id: number }>('SELECT last_insert_rowid() AS id')!.id;
+    }
     const insChunk = this.stmt(`INSERT INTO chunks (key, file_id, symbol_path, kind, start_line, end_line, est_tokens, vec, ord)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const insFts = this.stmt('INSERT INTO chunks_fts (docid, name, path, body) VALUES (last_insert_rowid(), ?, ?, ?)');
@@ -227,13 +268,19 @@ export class Store {
       insFts.run([c.fts_name, f.fts_path, c.fts_body]);
     });
     if (f.chunks.length) this.stmt('INSERT INTO file_text (file_id, data) VALUES (?, ?)').run([fileId, f.fts_text]);
-    const insSym = this.stmt(`INSERT INTO symbols (file_id, name, symbol_path, kind, start_line, start_col, end_line, end_col, parent_path, chunk_key)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    for (const s of f.symbols) insSym.run([fileId, s.name, s.symbol_path, s.kind, s.start_line, s.start_col, s.end_line, s.end_col, s.parent_path, s.chunk_key]);
+    if (sameShape) {
+      const ids = this.all<{ rowid: number }>('SELECT rowid FROM symbols WHERE file_id = ? ORDER BY rowid', [fileId]);
+      const upd = this.stmt('UPDATE symbols SET start_line = ?, start_col = ?, end_line = ?, end_col = ?, chunk_key = ? WHERE rowid = ?');
+      f.symbols.forEach((s, i) => upd.run([s.start_line, s.start_col, s.end_line, s.end_col, s.chunk_key, ids[i]!.rowid]));
+    } else {
+      const insSym = this.stmt(`INSERT INTO symbols (file_id, name, symbol_path, kind, start_line, start_col, end_line, end_col, parent_path, chunk_key)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      for (const s of f.symbols) insSym.run([fileId, s.name, s.symbol_path, s.kind, s.start_line, s.start_col, s.end_line, s.end_col, s.parent_path, s.chunk_key]);
+    }
     if (f.occurrence_count) this.stmt('INSERT INTO file_occurrences (file_id, data) VALUES (?, ?)').run([fileId, f.occurrences]);
     const insEdge = this.stmt(`INSERT OR REPLACE INTO edges (from_id, to_id, kind, provider, confidence, evidence, file_id) VALUES (?, ?, ?, ?, ?, ?, ?)`);
     for (const e of f.edges) insEdge.run([e.from_id, e.to_id, e.kind, e.provider, e.confidence, e.evidence, fileId]);
-    return fileId;
+    return { file_id: fileId, same_shape: sameShape };
   }
 
   replaceDiagnostics(repoId: string, diags: Diagnostic[]): void {
@@ -370,13 +417,25 @@ export class Store {
     return this.all(`SELECT s.rowid AS id, s.file_id AS fileId, s.name AS name, s.symbol_path AS sp, s.kind AS kind, s.parent_path AS parent, s.start_line AS line
       FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY s.rowid`, [repoId]);
   }
-  /** Starts rewriting a repository's graph: old rows go, the node indexes are dropped until finishGraph. */
-  beginGraph(repoId: string): void {
-    this.exec('DELETE FROM graph_edges WHERE repo_id = ?', [repoId]);
-    this.exec('DELETE FROM unbound_calls WHERE repo_id = ?', [repoId]);
+  /**
+   * Starts rewriting a repository's graph: all of it, or with `files` only the edges and unbound call
+   * counts that those files' occurrences produced. A whole graph drops the node indexes until finishGraph.
+   */
+  beginGraph(repoId: string, files?: readonly number[]): void {
+    if (files) {
+      for (const f of files) {
+        this.exec('DELETE FROM graph_edges WHERE repo_id = ? AND file_id = ?', [repoId, f]);
+        this.exec('DELETE FROM unbound_calls WHERE repo_id = ? AND file_id = ?', [repoId, f]);
+      }
+      return;
+    }
     // A whole repository's graph is written at once: building the indexes afterwards (one sort each)
-    // is several times faster than maintaining them row by row.
+    // is several times faster than maintaining them row by row, and so is deleting without them.
     this.db.run('DROP INDEX IF EXISTS graph_edges_to; DROP INDEX IF EXISTS graph_edges_from;');
+    // The only repository: an unconditional DELETE empties the table at once.
+    if (this.one<{ n: number }>('SELECT count(*) AS n FROM repos WHERE repo_id <> ?', [repoId])!.n === 0) this.db.run('DELETE FROM graph_edges');
+    else this.exec('DELETE FROM graph_edges WHERE repo_id = ?', [repoId]);
+    this.exec('DELETE FROM unbound_calls WHERE repo_id = ?', [repoId]);
   }
 
   insertGraphEdges(repoId: string, edges: readonly { from: number; to: number; kind: string; confidence: number; evidence: string; fileId: number; line: number }[]): void {
@@ -393,9 +452,10 @@ export class Store {
     for (; i < edges.length; i++) { const e = edges[i]!; one.run([repoId, e.from, e.to, e.kind, e.confidence, e.evidence, e.fileId, e.line]); }
   }
 
-  finishGraph(repoId: string, unbound: Map<string, number>): void {
-    const insU = this.stmt('INSERT INTO unbound_calls (repo_id, name, sites) VALUES (?, ?, ?)');
-    for (const [name, sites] of unbound) insU.run([repoId, name, sites]);
+  /** Stores the unbound call counts (per calling file) and rebuilds the node indexes. */
+  finishGraph(repoId: string, unbound: ReadonlyMap<number, ReadonlyMap<string, number>>): void {
+    const insU = this.stmt('INSERT INTO unbound_calls (repo_id, name, file_id, sites) VALUES (?, ?, ?, ?)');
+    for (const [fileId, names] of unbound) for (const [name, sites] of names) insU.run([repoId, name, fileId, sites]);
     this.db.run('CREATE INDEX IF NOT EXISTS graph_edges_to ON graph_edges (to_node, kind); CREATE INDEX IF NOT EXISTS graph_edges_from ON graph_edges (from_node, kind);');
   }
 
@@ -473,7 +533,7 @@ export class Store {
 
   unboundSites(repoId: string, names: string[]): Map<string, number> {
     const m = new Map<string, number>();
-    for (const n of names) { const r = this.one<{ sites: number }>('SELECT sites FROM unbound_calls WHERE repo_id = ? AND name = ?', [repoId, n]); if (r) m.set(n, r.sites); }
+    for (const n of names) { const r = this.one<{ sites: number | null }>('SELECT sum(sites) AS sites FROM unbound_calls WHERE repo_id = ? AND name = ?', [repoId, n]); if (r?.sites) m.set(n, r.sites); }
     return m;
   }
   skippedFiles(repoId?: string): number {

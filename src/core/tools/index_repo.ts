@@ -31,7 +31,8 @@ export const indexRepo = defineTool({
       files_unchanged: z.number().int().describe('Files skipped because their content did not change.'), files_deleted: z.number().int().describe('Files removed from the index.'),
       files_skipped: z.number().int().describe('Files not indexed (see diagnostics).'), chunks_written: z.number().int().describe('Chunks written.'),
       symbols_written: z.number().int().describe('Symbols written.'),
-      edges_written: z.number().int().nullable().describe('Heuristic graph edges rebuilt for this repository (null when nothing changed and the graph was kept).'),
+      edges_written: z.number().int().nullable().describe('Heuristic graph edges written for this repository (null when no file changed and the graph was kept).'),
+      graph_update: z.enum(['full', 'partial', 'none']).describe('How the heuristic graph was brought up to date: full (files were added, deleted, or changed their definitions, imports or base classes), partial (only bodies changed: just those files\' own edges were resolved again, against the whole repository) or none (no file changed).'),
       duration_ms: z.number().int().describe('Wall time for this repository.'),
       forced: z.boolean().describe('Whether this was a forced rebuild.'),
     })).describe('One report per indexed repository.'),
@@ -67,11 +68,11 @@ export const indexRepo = defineTool({
     return { ...report, diagnostics: report.diagnostics.slice(0, DIAG_CAP), diagnostics_total: report.diagnostics.length };
   },
   render(r) {
-    const rows = r.repos.map(x => [x.repo_id, String(x.files_seen), String(x.files_parsed), String(x.files_unchanged), String(x.files_deleted), String(x.files_skipped), `${x.duration_ms} ms`]);
+    const rows = r.repos.map(x => [x.repo_id, String(x.files_seen), String(x.files_parsed), String(x.files_unchanged), String(x.files_deleted), String(x.files_skipped), x.graph_update === 'none' ? 'kept' : `${x.graph_update} (${x.edges_written} edges)`, `${x.duration_ms} ms`]);
     const diag = r.diagnostics.slice(0, 10).map(d => `- ${code(d.path)} ${d.code}: ${d.message}`);
     return [
       `**index_repo** done in ${r.timings.total_ms} ms (walk ${r.timings.walk_ms}, parse ${r.timings.parse_ms}, write ${r.timings.write_ms}, graph ${r.timings.graph_ms}, save ${r.timings.save_ms})`,
-      mdTable(['repo', 'seen', 'parsed', 'unchanged', 'deleted', 'skipped', 'time'], rows),
+      mdTable(['repo', 'seen', 'parsed', 'unchanged', 'deleted', 'skipped', 'graph', 'time'], rows),
       ...r.providers.map(p => `provider ${code(p.name)} on ${p.repo_id}: ${p.ok ? `${p.edges} edge(s) stored${p.skipped_edges ? `, ${p.skipped_edges} skipped` : ''}${p.invalid_edges ? `, ${p.invalid_edges} invalid` : ''}` : `failed — ${p.error}`} (${p.duration_ms} ms)`),
       ...r.provider_diagnostics.slice(0, 10).map(d => `- ${d.provider}: ${d.message}`),
       r.diagnostics_total ? `${r.diagnostics_total} diagnostic(s):\n${diag.join('\n')}${r.diagnostics_total > diag.length ? `\n_${r.diagnostics_total - diag.length} more: see index_status._` : ''}` : 'No diagnostics.',
