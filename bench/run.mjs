@@ -117,6 +117,15 @@ async function benchTarget(name, dir, opts, core) {
     out.query = out.cold.error ? { error: 'skipped: cold index failed' } : await runChild('query', { root, dbPath, queriesFile, warmup: WARMUP }, tmp);
     console.error(`    ${out.query.error ?? `p50 ${out.query.p50_ms} ms, p95 ${out.query.p95_ms} ms over ${out.query.chunks} chunks`}`);
     if (name === 'large') return out; // only the query latency target is measured here
+    // The largest file with a line-comment syntax gets a comment appended (restored afterwards).
+    const COMMENT = { python: '#', ruby: '#' };
+    const edit = files.filter(f => f.language !== 'php').sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : 1))[0];
+    if (edit && ok(out.cold)) {
+      console.error(`  one file edited (${edit.path}) …`);
+      out.edit = await runChild('edit', { root, dbPath, editFile: edit.abs, comment: COMMENT[edit.language] ?? '//' }, tmp);
+      out.edit.path = edit.path;
+      console.error(`    ${out.edit.error ?? `${round(out.edit.wall_ms / 1000, 2)} s, graph ${out.edit.graph_update}`}`);
+    }
     console.error('  parse floor (extractSource, 2 threads) …');
     out.floor = await runChild('floor', { filesFile, threads: 2, mode: 'extract' }, tmp);
     console.error(`    ${out.floor.error ?? `${round(out.floor.wall_ms / 1000, 1)} s`}`);
@@ -144,12 +153,13 @@ function row(t) {
     c ? n(c.files / wall) : '—', c ? n(t.bytes / MB / wall, 2) : '—', c ? n(c.memory.peak_rss_mb) : '—', c ? n(c.db_bytes / MB, 1) : '—',
     `${s(f?.wall_ms)}*`, c && f ? n(c.wall_ms / f.wall_ms, 2) : '—', s(fr?.wall_ms), c && fr ? n(c.wall_ms / fr.wall_ms, 2) : '—',
     s(r?.wall_ms, 2), r ? String(r.totals.files_parsed) : '—', q ? n(q.p50_ms, 1) : '—', q ? n(q.p95_ms, 1) : '—',
+    ok(t.edit) ? `${s(t.edit.wall_ms, 2)} (${t.edit.graph_update})` : '—',
   ];
 }
 
 function table(results) {
   const head = ['target', 'lines', 'files', 'cold wall s', 'CPU s', 'files/s', 'MB/s', 'peak RSS MB', 'DB MB', 'floor s (2 thr)', 'cold/floor',
-    'raw floor s', 'cold/raw', 'restart s', 're-parsed', 'q p50 ms', 'q p95 ms'];
+    'raw floor s', 'cold/raw', 'restart s', 're-parsed', 'q p50 ms', 'q p95 ms', 'edit 1 file s (graph)'];
   const lines = [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`];
   for (const t of results) lines.push(`| ${row(t).join(' | ')} |`);
   return lines.join('\n');
@@ -169,6 +179,13 @@ function verdicts(results) {
       if (c && formal) v(c.wall_ms <= TARGETS.cold_vs_floor * formal.wall_ms, `${tag} cold index of ~1M lines ≤ ${TARGETS.cold_vs_floor}× parse floor: ${s(c.wall_ms)} s vs floor ${s(formal.wall_ms)} s (${exact ? 'parse + query via loadLanguage' : 'extractSource floor'}) = ${n(c.wall_ms / formal.wall_ms, 2)}×`
         + (!exact && fr ? `; vs raw parse+query floor ${s(fr.wall_ms)} s = ${n(c.wall_ms / fr.wall_ms, 2)}× (informational)` : ''));
       else v(false, `${tag} cold index vs floor: not measured (${t.cold.error ?? t.floor.error})`);
+      if (c && formal) {
+        // What must follow the last parsed file, one thread at a time: the graph needs every file's
+        // definitions, the save needs the finished database.
+        const serial = c.timings.graph_ms + c.timings.save_ms;
+        out.push(`info  ${tag} after parsing, serial: graph ${s(c.timings.graph_ms, 2)} s + save ${s(c.timings.save_ms, 2)} s; floor + these alone = ${s(formal.wall_ms + serial)} s = ${n((formal.wall_ms + serial) / formal.wall_ms, 2)}× the floor`
+          + ` (the ${TARGETS.cold_vs_floor}× target leaves ${s((TARGETS.cold_vs_floor - 1) * formal.wall_ms, 2)} s beyond the floor)`);
+      }
     } else if (c && f) out.push(`info  ${tag} cold/floor ${n(c.wall_ms / f.wall_ms, 2)}× (extractSource floor)${fr ? `, ${n(c.wall_ms / fr.wall_ms, 2)}× (raw floor)` : ''} — the ≤ ${TARGETS.cold_vs_floor}× target applies to the ~1M-line workspace`);
     if (r) {
       v(r.wall_ms <= TARGETS.restart_s * 1000, `${tag} restart ≤ ${TARGETS.restart_s} s: ${s(r.wall_ms, 2)} s (open ${s(r.open_ms, 2)} s + index ${s(r.wall_ms - r.open_ms, 2)} s; ${s(r.since_process_start_ms, 2)} s since process start)`);
@@ -202,7 +219,7 @@ function details(t) {
   const c = t.cold;
   if (ok(c)) {
     const tm = c.timings;
-    out.push(`  cold: open ${c.open_ms} ms; index timings walk ${tm.walk_ms} / parse ${tm.parse_ms} / write ${tm.write_ms} / save ${tm.save_ms} / total ${tm.total_ms} ms`
+    out.push(`  cold: open ${c.open_ms} ms; index timings walk ${tm.walk_ms} (overlaps parse) / parse ${tm.parse_ms} / write ${tm.write_ms} / graph ${tm.graph_ms} / save ${tm.save_ms} / total ${tm.total_ms} ms`
       + `; CPU user ${c.cpu.user_s.toFixed(1)} s + sys ${c.cpu.system_s.toFixed(1)} s`);
     out.push(`        parsed ${c.totals.files_parsed}, skipped ${c.totals.files_skipped}; ${c.chunks.toLocaleString('en-US')} chunks, ${c.symbols.toLocaleString('en-US')} symbols, ${c.occurrences.toLocaleString('en-US')} occurrences; diagnostics ${JSON.stringify(c.diagnostics_by_code)}`);
     out.push(`        memory at end: rss ${c.memory.rss_mb} MB, heap ${c.memory.heap_used_mb} MB, external ${c.memory.external_mb} MB (array buffers ${c.memory.array_buffers_mb}); `
@@ -211,6 +228,9 @@ function details(t) {
   } else out.push(`  cold: ${c?.error}`);
   const r = t.restart;
   if (ok(r)) out.push(`  restart: open ${r.open_ms} ms + index ${round(r.wall_ms - r.open_ms, 1)} ms (timings ${JSON.stringify(r.timings)}); ${r.since_process_start_ms} ms since process start; peak RSS ${r.memory.peak_rss_mb} MB`);
+  const ed = t.edit;
+  if (ok(ed)) out.push(`  edit: ${ed.path} (a comment line appended) → ${ed.files_parsed} parsed, graph ${ed.graph_update} (${ed.edges_written} edges) in ${ed.wall_ms} ms (timings ${JSON.stringify(ed.timings)}); peak RSS ${ed.memory.peak_rss_mb} MB`);
+  else if (ed) out.push(`  edit: ${ed.error}`);
   const q = t.query;
   if (ok(q)) {
     out.push(`  query: open ${q.open_ms} ms; ${q.n} queries after ${q.warmup} warm-up (${q.warmup_ms} ms); mean ${q.mean_ms} / p50 ${q.p50_ms} / p95 ${q.p95_ms} / p99 ${q.p99_ms} / max ${q.max_ms} ms; ${q.zero_hit} with no hits; peak RSS ${q.memory.peak_rss_mb} MB`);
@@ -267,7 +287,8 @@ const rawLoader = results.map(t => t.floor_raw?.loader).find(Boolean) ?? 'n/a';
 report.push('`*` floor = read + decode + extractSource (parse + tags query + definition/occurrence/chunk building) in 2 worker threads: a slightly');
 report.push('    pessimistic floor, used because dist/core.js does not export loadLanguage (src/core/parse/treesitter.ts). "raw floor" = read + decode +');
 report.push(`    parser.parse + query.matches only, in 2 worker threads (${rawLoader}).`);
-report.push('    lines = sum of engine.status().languages[].lines; MB/s over the walked bytes; restart s = Engine.open + index() in a new process.');
+report.push('    lines = sum of engine.status().languages[].lines; MB/s over the walked bytes; restart s = Engine.open + index() in a new process;');
+report.push('    edit 1 file s = index() after a comment line is appended to the largest file (restored afterwards), with how the graph was updated.');
 report.push('');
 for (const line of verdicts(results)) report.push(line);
 report.push('');

@@ -1,7 +1,7 @@
 // One benchmark measurement in its own process, so that peak RSS is this job's alone.
 //   node bench/lib/child.mjs <job> <config.json> <result.json>
-// Jobs: cold | restart | query | floor. The result (JSON) is written to <result.json>.
-import { readFileSync, writeFileSync, statSync } from 'node:fs';
+// Jobs: cold | restart | query | edit | floor. The result (JSON) is written to <result.json>.
+import { readFileSync, writeFileSync, statSync, utimesSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { loadCore, peakRssBytes, currentRssBytes, cpuSecondsSince, percentile, MB, round } from './common.mjs';
 
@@ -91,6 +91,31 @@ async function queryJob() {
   };
 }
 
+/**
+ * One file edited (a comment line appended: its definitions, imports and base classes stay the same),
+ * then an incremental index. The file's bytes and times are restored afterwards, whatever happens.
+ */
+async function editJob() {
+  const core = loadCore();
+  const original = readFileSync(cfg.editFile);
+  const st = statSync(cfg.editFile);
+  const engine = await core.Engine.open({ roots: [cfg.root], dbPath: cfg.dbPath });
+  try {
+    writeFileSync(cfg.editFile, Buffer.concat([original, Buffer.from(`\n${cfg.comment} an edit by the Sightline benchmark\n`)]));
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const report = await engine.index();
+    const wall_ms = performance.now() - t0;
+    const repo = report.repos[0];
+    return { wall_ms: round(wall_ms, 1), cpu: cpuSecondsSince(c0), timings: report.timings, files_parsed: report.totals.files_parsed,
+      graph_update: repo.graph_update, edges_written: repo.edges_written, memory: memory() };
+  } finally {
+    engine.close();
+    writeFileSync(cfg.editFile, original);
+    utimesSync(cfg.editFile, st.atime, st.mtime);
+  }
+}
+
 /** Parse + tags query over the walked files with `threads` worker threads; files handed out in small batches. */
 async function floorJob() {
   const files = JSON.parse(readFileSync(cfg.filesFile, 'utf8'));
@@ -120,7 +145,7 @@ async function floorJob() {
   };
 }
 
-const jobs = { cold: () => indexJob('cold'), restart: () => indexJob('restart'), query: queryJob, floor: floorJob };
+const jobs = { cold: () => indexJob('cold'), restart: () => indexJob('restart'), query: queryJob, edit: editJob, floor: floorJob };
 try {
   if (!jobs[job]) throw new Error(`unknown job ${job}`);
   const result = await jobs[job]();
