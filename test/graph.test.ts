@@ -242,6 +242,24 @@ describe('graph: heuristic provider', () => {
     assert.equal((await e2.index()).repos[0]!.graph_update, 'none', 'nothing changed: the graph is kept');
   });
 
+  it('the graph does not depend on the order files were written in (ties go to the first path)', async () => {
+    const { ws, e } = await make({
+      'src/thing.rs': 'pub struct Thing;\n',
+      'src/a/one.rs': 'impl Thing {\n    pub fn make() -> u8 { 1 }\n}\n',
+      'src/b/two.rs': 'impl Thing {\n    pub fn make() -> u8 { 2 }\n}\n',
+      'src/main.rs': 'fn main() {\n    Thing::make();\n}\n',
+    });
+    // a/one.rs is written again (a new definition): its rows now come after b/two.rs's
+    ws.write('src/a/one.rs', 'impl Thing {\n    pub fn make() -> u8 { 1 }\n    pub fn other() -> u8 { 3 }\n}\n');
+    assert.equal((await e.index()).repos[0]!.graph_update, 'full');
+    e.close();
+    const fresh = tempWorkspace({}); done.push(fresh.remove);
+    const f = await Engine.open({ roots: [ws.root], dbPath: fresh.db, threads: 0 }); await f.index(); f.close();
+    const again = await graphOf(ws.db);
+    assert.ok(again.edges.some(x => x.startsWith('src/main.rs#main -> src/a/one.rs#Thing.make calls')), again.edges.join('\n'));
+    assert.deepEqual(again.edges, (await graphOf(fresh.db)).edges);
+  });
+
   it('impact: a method seeds its class and file (via_container), lists tests and entry points', async () => {
     const { call } = await make({
       'app/billing.py': 'class Invoice:\n    def total(self):\n        return 1\n\n    def render(self):\n        return str(self.total())\n\ndef export_all(inv: Invoice):\n    return inv.render()\n',

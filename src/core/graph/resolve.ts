@@ -64,6 +64,8 @@ const CLASSY = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'type',
 const CALLABLE = new Set(['function', 'method', 'class', 'struct', 'constant', 'type', 'interface', 'enum', 'trait']);
 const REFERABLE = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'constant']);
 
+const NO_MEMBERS: GSymbol[] = [];
+
 /** Node id of a file in graph_edges (symbols use their positive row id). */
 export const fileNode = (fileId: number) => -fileId;
 
@@ -102,7 +104,16 @@ export function resolveGraph(input: GraphInput): GraphOutput {
   }
   const methodIndex = new Map<string, GSymbol[]>();
   for (const s of input.symbols) if (s.kind === 'method') (methodIndex.get(s.name) ?? methodIndex.set(s.name, []).get(s.name)!).push(s);
-  const globalMemo = new Map<string, { list: GSymbol[]; byDir: Map<string, GSymbol[]> }>();
+  // Repository-wide candidates of a name, per kind filter and language family (filter → family → name).
+  type Global = { list: GSymbol[]; byDir: Map<string, GSymbol[]> };
+  const globalMemo = new Map<Set<string>, Map<string, Map<string, Global>>>();
+  const globalFor = (filter: Set<string>, family: string): Map<string, Global> => {
+    let byFamily = globalMemo.get(filter);
+    if (!byFamily) { byFamily = new Map(); globalMemo.set(filter, byFamily); }
+    let m = byFamily.get(family);
+    if (!m) { m = new Map(); byFamily.set(family, m); }
+    return m;
+  };
   function isModuleParent(fileId: number, s: GSymbol): boolean {
     const p = s.parent ? byFilePath.get(`${fileId}\0${s.parent}`) : undefined;
     return !!p && p.kind === 'module';
@@ -165,7 +176,14 @@ export function resolveGraph(input: GraphInput): GraphOutput {
   const basesOf = new Map<number, string[]>();
 
   // Resolve the files an import refers to.
+  const importMemo = new Map<string, number[]>();
   function importFiles(lang: LanguageId, source: string, fromPath: string): number[] {
+    const key = `${fromPath}\0${source}`;
+    let r = importMemo.get(key);
+    if (!r) { r = importFilesUncached(lang, source, fromPath); importMemo.set(key, r); }
+    return r;
+  }
+  function importFilesUncached(lang: LanguageId, source: string, fromPath: string): number[] {
     const L: GraphLanguage = GRAPH_LANGUAGES[lang];
     if (lang === 'go') {
       const want = source.replace(/^["`]|["`]$/g, '');
@@ -279,7 +297,14 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     if (!importCache.has(file.id)) importCache.set(file.id, occ.filter(x => x.kind === 'import'));
     if (pass === 'bases' && !occ.some(o => o.kind === 'extends' || o.kind === 'implements')) return;
     const bindings = new Map<string, Binding>();
-    const fromOf = (scope: string | null) => (scope ? byFilePath.get(`${file.id}\0${scope}`)?.id : undefined) ?? fileNode(file.id);
+    const family = FAMILY[file.language] ?? file.language;
+    const fromMemo = new Map<string, number>();
+    const fromOf = (scope: string | null): number => {
+      if (!scope) return fileNode(file.id);
+      let id = fromMemo.get(scope);
+      if (id === undefined) { id = byFilePath.get(`${file.id}\0${scope}`)?.id ?? fileNode(file.id); fromMemo.set(scope, id); }
+      return id;
+    };
     const classOf = (scope: string | null): GSymbol | undefined => {
       for (let p = scope; p; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : null) {
         const s = byFilePath.get(`${file.id}\0${p}`);
@@ -315,23 +340,29 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     }
 
     type Resolution = { syms: GSymbol[]; tier: Tier; detail: string } | { unbound: number };
-    const memo = new Map<string, Resolution>();
+    // filter → scope → name → resolution (nested maps: no key strings built per occurrence)
+    const memo = new Map<Set<string>, Map<string | null, Map<string, Resolution>>>();
     /** Plain-name resolution, memoised per file: the same name in the same scope resolves the same way. */
     const resolveName = (name: string, scope: string | null, filter: Set<string>): Resolution => {
-      const key = `${filter === CALLABLE ? 'c' : filter === CLASSY ? 'k' : 'r'}\0${scope ?? ''}\0${name}`;
-      let r = memo.get(key);
-      if (!r) { r = resolveNameUncached(name, scope, filter); memo.set(key, r); }
+      // Only names of nested definitions depend on the scope (see resolveNameUncached).
+      if (scope !== null && !localNames.has(name)) scope = null;
+      let byScope = memo.get(filter);
+      if (!byScope) { byScope = new Map(); memo.set(filter, byScope); }
+      let byName = byScope.get(scope);
+      if (!byName) { byName = new Map(); byScope.set(scope, byName); }
+      let r = byName.get(name);
+      if (!r) { r = resolveNameUncached(name, scope, filter); byName.set(name, r); }
       return r;
     };
     const resolveNameUncached = (name: string, scope: string | null, filter: Set<string>): Resolution => {
+      const globalNames = globalFor(filter, family);
       if (scope && localNames.has(name)) {
         for (let p: string | null = scope; p; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : null) {
           const s = byFilePath.get(`${file.id}\0${p}.${name}`);
           if (s && filter.has(s.kind)) return { syms: [s], tier: p === scope ? 'local' : 'same_file', detail: '' };
         }
       }
-      const same = topLevel(file.id, name).filter(s => filter.has(s.kind));
-      if (same.length) return { syms: [same[0]!], tier: 'same_file', detail: '' };
+      for (const s of topLevel(file.id, name)) if (filter.has(s.kind)) return { syms: [s], tier: 'same_file', detail: '' };
       const b = bindings.get(name);
       if (b) {
         for (const t of b.files) {
@@ -340,14 +371,13 @@ export function resolveGraph(input: GraphInput): GraphOutput {
         }
       }
       if (external.has(name)) return { unbound: 0 };
-      const memoKey = `${name}\0${filter === CALLABLE ? 'c' : filter === CLASSY ? 'k' : 'r'}\0${FAMILY[file.language] ?? file.language}`;
-      let global = globalMemo.get(memoKey);
+      let global = globalNames.get(name);
       if (!global) {
         const list = (byName.get(name) ?? []).filter(s => filter.has(s.kind) && s.kind !== 'method' && !nestedInFunction.has(s.id) && sameFamily(filesById.get(s.fileId)!.language, file.language));
         const byDir = new Map<string, GSymbol[]>();
         if (list.length > 1) for (const s of list) { const d = dirOf.get(s.fileId)!; (byDir.get(d) ?? byDir.set(d, []).get(d)!).push(s); }
         global = { list, byDir };
-        globalMemo.set(memoKey, global);
+        globalNames.set(name, global);
       }
       const sameLang = global.list;
       const inDir = global.byDir.get(fileDir) ?? [];
@@ -376,16 +406,16 @@ export function resolveGraph(input: GraphInput): GraphOutput {
       const list = scopeClasses.get(o.scope) ?? scopeClasses.set(o.scope, []).get(o.scope)!;
       if (!list.includes(res.syms[0]!)) list.push(res.syms[0]!);
     }
-    // Members of the classes a scope names, by name (built when a call in that scope needs it).
-    const scopeMemo = new Map<string, Map<string, GSymbol[]>>();
-    const scopeMembers = (p: string): Map<string, GSymbol[]> => {
-      let m = scopeMemo.get(p);
-      if (!m) {
-        m = new Map();
-        for (const cls of scopeClasses.get(p) ?? []) for (const [n, x] of membersOf(cls)) { const l = m.get(n) ?? m.set(n, []).get(n)!; if (!l.includes(x)) l.push(x); }
-        scopeMemo.set(p, m);
+    // Members named `name` of the classes a scope names (each class's member map is built once).
+    const scopeMembers = (p: string, name: string): GSymbol[] => {
+      const classes = scopeClasses.get(p);
+      if (!classes) return NO_MEMBERS;
+      let out: GSymbol[] = NO_MEMBERS;
+      for (const cls of classes) {
+        const x = membersOf(cls).get(name);
+        if (x && !out.includes(x)) { if (out === NO_MEMBERS) out = []; out.push(x); }
       }
-      return m;
+      return out;
     };
     const methodsNamed = (name: string) => (methodIndex.get(name) ?? []).filter(s => sameFamily(filesById.get(s.fileId)!.language, file.language));
 
@@ -448,7 +478,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
         // The receiver's type is probably one of the classes the scope names (annotations, constructors).
         let typed: GSymbol[] = [];
         for (let p: string | null = o.scope; p !== null; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : null) {
-          typed = scopeMembers(p).get(o.name) ?? [];
+          typed = scopeMembers(p, o.name);
           if (typed.length) break;
         }
         if (typed.length === 1) { bind(typed, 'scope_type', typed[0]!.sp.slice(0, typed[0]!.sp.lastIndexOf('.'))); continue; }

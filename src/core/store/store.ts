@@ -413,9 +413,13 @@ export class Store {
   graphFiles(repoId: string): { id: number; path: string; language: string }[] {
     return this.all('SELECT file_id AS id, path, language FROM files WHERE repo_id = ? ORDER BY path', [repoId]);
   }
+  /**
+   * Symbols in a stable order (by path, then in the order the parser found them): where two candidates
+   * tie, the graph takes the first, and the order files finish parsing in must not change which.
+   */
   graphSymbols(repoId: string): { id: number; fileId: number; name: string; sp: string; kind: string; parent: string | null; line: number }[] {
     return this.all(`SELECT s.rowid AS id, s.file_id AS fileId, s.name AS name, s.symbol_path AS sp, s.kind AS kind, s.parent_path AS parent, s.start_line AS line
-      FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY s.rowid`, [repoId]);
+      FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY f.path, s.rowid`, [repoId]);
   }
   /**
    * Starts rewriting a repository's graph: all of it, or with `files` only the edges and unbound call
