@@ -25,7 +25,7 @@ export class ParsePool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(assetPath('worker.js'), { resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 48 } });
+    const worker = new Worker(assetPath('worker.js'), { resourceLimits: { maxOldGenerationSizeMb: 512 } });
     const slot: Slot = { worker, busy: new Map() };
     worker.on('message', (msg: { id: number; outcome: FileOutcome }) => {
       const resolve = slot.busy.get(msg.id);
