@@ -13,7 +13,7 @@
 //            (extractSource from dist/core.js, and the raw web-tree-sitter parse + query.matches)
 // Exit code: 0 when the report was produced (even if targets FAIL), 2 on usage errors / missing data.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, statSync, mkdtempSync, rmSync, writeFileSync, readFileSync, realpathSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, statSync, mkdtempSync, rmSync, writeFileSync, readFileSync, realpathSync, mkdirSync, utimesSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,7 +122,10 @@ async function benchTarget(name, dir, opts, core) {
     const edit = files.filter(f => f.language !== 'php').sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : 1))[0];
     if (edit && ok(out.cold)) {
       console.error(`  one file edited (${edit.path}) …`);
-      out.edit = await runChild('edit', { root, dbPath, editFile: edit.abs, comment: COMMENT[edit.language] ?? '//' }, tmp);
+      // The child restores the file; so does this process, after the child and on an interrupt.
+      const restore = restorer(edit.abs);
+      try { out.edit = await runChild('edit', { root, dbPath, editFile: edit.abs, comment: COMMENT[edit.language] ?? '//' }, tmp); }
+      finally { restore(); }
       out.edit.path = edit.path;
       console.error(`    ${out.edit.error ?? `${round(out.edit.wall_ms / 1000, 2)} s, graph ${out.edit.graph_update}`}`);
     }
@@ -137,6 +140,21 @@ async function benchTarget(name, dir, opts, core) {
     else rmSync(tmp, { recursive: true, force: true });
   }
   return out;
+}
+
+/** Remembers a file's bytes and times; the returned function puts them back (also on SIGINT/SIGTERM meanwhile). */
+function restorer(file) {
+  const bytes = readFileSync(file);
+  const st = statSync(file, { bigint: true });
+  const put = () => {
+    try {
+      if (!readFileSync(file).equals(bytes)) writeFileSync(file, bytes);
+      utimesSync(file, Number(st.atimeNs) / 1e9, Number(st.mtimeNs) / 1e9);
+    } catch (e) { console.error(`bench: could not restore ${file}: ${e.message}`); }
+  };
+  const onSignal = (sig) => { put(); process.exit(sig === 'SIGINT' ? 130 : 143); };
+  process.once('SIGINT', onSignal); process.once('SIGTERM', onSignal);
+  return () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal); put(); };
 }
 
 // ---- report ------------------------------------------------------------------------------------
@@ -219,7 +237,7 @@ function details(t) {
   const c = t.cold;
   if (ok(c)) {
     const tm = c.timings;
-    out.push(`  cold: open ${c.open_ms} ms; index timings walk ${tm.walk_ms} (overlaps parse) / parse ${tm.parse_ms} / write ${tm.write_ms} / graph ${tm.graph_ms} / save ${tm.save_ms} / total ${tm.total_ms} ms`
+    out.push(`  cold: open ${c.open_ms} ms; index timings walk ${tm.walk_ms} (parsing starts meanwhile) / parse ${tm.parse_ms} / write ${tm.write_ms} / graph ${tm.graph_ms} / save ${tm.save_ms} / total ${tm.total_ms} ms`
       + `; CPU user ${c.cpu.user_s.toFixed(1)} s + sys ${c.cpu.system_s.toFixed(1)} s`);
     out.push(`        parsed ${c.totals.files_parsed}, skipped ${c.totals.files_skipped}; ${c.chunks.toLocaleString('en-US')} chunks, ${c.symbols.toLocaleString('en-US')} symbols, ${c.occurrences.toLocaleString('en-US')} occurrences; diagnostics ${JSON.stringify(c.diagnostics_by_code)}`);
     out.push(`        memory at end: rss ${c.memory.rss_mb} MB, heap ${c.memory.heap_used_mb} MB, external ${c.memory.external_mb} MB (array buffers ${c.memory.array_buffers_mb}); `

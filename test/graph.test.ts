@@ -242,6 +242,39 @@ describe('graph: heuristic provider', () => {
     assert.equal((await e2.index()).repos[0]!.graph_update, 'none', 'nothing changed: the graph is kept');
   });
 
+  it('a run stopped after the files of a root were written leaves its graph to the next run, which rebuilds it', async () => {
+    const a = tempWorkspace({ 'lib.py': 'def helper():\n    return 1\n\ndef other():\n    return 2\n', 'use.py': 'from lib import helper\n\ndef run():\n    return helper()\n' });
+    const b = tempWorkspace({ 'b.py': 'def beta():\n    pass\n' });
+    done.push(a.remove, b.remove);
+    const e = await Engine.open({ roots: [a.root, b.root], dbPath: a.db, threads: 0 }); done.push(() => e.close());
+    await e.index();
+    a.write('use.py', 'from lib import helper\n\ndef run():\n    other()\n    return helper()\n'); // bodies only
+    const ac = new AbortController();
+    const repoB = e.roots[1]!.repo_id;
+    await assert.rejects(e.index({ signal: ac.signal, onProgress: p => { if (p.repo_id === repoB) ac.abort(); } }),
+      (err: Error & { code?: string }) => err.code === 'cancelled');
+    const r = await e.index();
+    assert.equal(r.repos[0]!.files_parsed, 0, 'the edit was kept by the cancelled run');
+    assert.equal(r.repos[0]!.graph_update, 'full', 'and its graph is rebuilt now');
+    const refs = await invokeTool(TOOLS.find_references as never, { symbol: 'other', kinds: ['calls'] }, { engine: e });
+    assert.ok(refs.ok && (refs.data as Json).references.some((x: Json) => x.from.symbol_path === 'run'), JSON.stringify(refs));
+    assert.equal((await e.index()).repos[0]!.graph_update, 'none');
+  });
+
+  it('cyclic base classes: a partial update sees the member maps a full build sees', async () => {
+    const { ws, e } = await make({
+      'a.py': 'class A(C):\n    def fa(self):\n        return self.fa()\n',
+      'b.py': 'class B(A):\n    def fb(self):\n        return self.fc()\n',
+      'c.py': 'class C(B):\n    def fc(self):\n        return 1\n',
+    });
+    ws.write('b.py', 'class B(A):\n    def fb(self):\n        x = 1\n        return self.fc()\n');
+    assert.equal((await e.index()).repos[0]!.graph_update, 'partial');
+    e.close();
+    const fresh = tempWorkspace({}); done.push(fresh.remove);
+    const f = await Engine.open({ roots: [ws.root], dbPath: fresh.db, threads: 0 }); await f.index(); f.close();
+    assert.deepEqual((await graphOf(ws.db)).edges, (await graphOf(fresh.db)).edges);
+  });
+
   it('the graph does not depend on the order files were written in (ties go to the first path)', async () => {
     const { ws, e } = await make({
       'src/thing.rs': 'pub struct Thing;\n',

@@ -18,7 +18,10 @@ async function ftsState(db: string, term = 'src'): Promise<{ integrity: string; 
   const SQL = await initSqlJs();
   const d = new SQL.Database(readFileSync(db));
   try {
-    d.create_function('fts_text', (_f: number, data: Uint8Array, i: number) => unpackFtsText(data)[i] ?? '');
+    d.create_function('fts_text', (fileId: number, i: number) => {
+      const data = d.exec('SELECT data FROM file_text WHERE file_id = ?', [fileId])[0]?.values[0]?.[0] as Uint8Array | undefined;
+      return data ? unpackFtsText(data)[i] ?? '' : '';
+    });
     let integrity = 'ok';
     try { d.run("INSERT INTO chunks_fts (chunks_fts) VALUES ('integrity-check')"); } catch (err) { integrity = String(err); }
     const mi = d.exec("SELECT matchinfo(chunks_fts, 'na') FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", [term])[0]!.values[0]![0] as Uint8Array;

@@ -98,7 +98,10 @@ async function queryJob() {
 async function editJob() {
   const core = loadCore();
   const original = readFileSync(cfg.editFile);
-  const st = statSync(cfg.editFile);
+  const st = statSync(cfg.editFile, { bigint: true });
+  const restore = () => { writeFileSync(cfg.editFile, original); utimesSync(cfg.editFile, Number(st.atimeNs) / 1e9, Number(st.mtimeNs) / 1e9); };
+  const onSignal = () => { restore(); process.exit(130); };
+  process.once('SIGINT', onSignal); process.once('SIGTERM', onSignal);
   const engine = await core.Engine.open({ roots: [cfg.root], dbPath: cfg.dbPath });
   try {
     writeFileSync(cfg.editFile, Buffer.concat([original, Buffer.from(`\n${cfg.comment} an edit by the Sightline benchmark\n`)]));
@@ -111,8 +114,7 @@ async function editJob() {
       graph_update: repo.graph_update, edges_written: repo.edges_written, memory: memory() };
   } finally {
     engine.close();
-    writeFileSync(cfg.editFile, original);
-    utimesSync(cfg.editFile, st.atime, st.mtime);
+    restore();
   }
 }
 

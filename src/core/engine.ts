@@ -234,7 +234,13 @@ export class Engine {
     signal: AbortSignal | undefined, onProgress: ((p: IndexProgress) => void) | undefined): Promise<RepoRunReport> {
     const started = performance.now();
     const store = this.store;
-    if (force) { store.transaction(() => store.deleteRepo(r.repo_id)); this.unsaved = true; }
+    // A repository whose files change carries graph_pending until its graph is rebuilt: whatever stops a
+    // run between the two (a cancel, an error, another root failing), the next run rebuilds it whole.
+    const pendingKey = `graph_pending:${r.repo_id}`;
+    const pendingBefore = store.getMeta(pendingKey) !== null;
+    let pendingSet = false;
+    const markPending = () => { if (!pendingSet) { store.setMeta(pendingKey, '1'); pendingSet = true; } };
+    if (force) { store.transaction(() => { store.deleteRepo(r.repo_id); markPending(); }); this.unsaved = true; }
     const metas: Map<string, FileMeta> = force ? new Map() : store.fileMetas(r.repo_id);
     const report: RepoRunReport = { repo_id: r.repo_id, root: r.root, files_seen: 0, files_parsed: 0, files_unchanged: 0,
       files_deleted: 0, files_skipped: 0, chunks_written: 0, symbols_written: 0, edges_written: null, graph_update: 'none', duration_ms: 0, forced: force };
@@ -248,7 +254,6 @@ export class Engine {
     // Parse diagnostics of files that are not parsed again this run carry over from the last run.
     const carried = new Set<string>();
 
-    const tp = performance.now();
     let writeMs = 0;
     let done = 0;
     let touched = 0; let dropped = 0;
@@ -261,11 +266,12 @@ export class Engine {
           const existing = metas.get(task.path);
           if (outcome.status === 'unchanged') { if (existing) { store.touchFile(existing.file_id, outcome.mtime_ms, outcome.size); touched++; } report.files_unchanged++; carried.add(task.path); }
           else if (outcome.status === 'skipped') {
-            if (existing) { store.deleteFile(existing.file_id); dropped++; reshaped = true; }
+            if (existing) { store.deleteFile(existing.file_id); dropped++; reshaped = true; markPending(); }
             report.files_skipped++;
             for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
           } else {
             const w = store.writeFile(outcome.content, existing);
+            markPending();
             if (w.same_shape) edited.push(w.file_id); else reshaped = true;
             report.files_parsed++;
             report.chunks_written += outcome.content.chunks.length;
@@ -315,7 +321,11 @@ export class Engine {
         gitState(r.root),
       ]);
     } finally { walking = false; }
-    timings.walk_ms += performance.now() - tw;
+    // Parsing starts during the walk: the walk's time is its wall time less the writes done meanwhile,
+    // and parsing's is what follows the walk less the writes; walk + parse + write cover the phase once.
+    const walkEnd = performance.now();
+    const writesDuringWalk = writeMs;
+    timings.walk_ms += walkEnd - tw - writesDuringWalk;
     report.files_seen = walked.files.length;
     repoDiags.unshift(...walked.diagnostics.map(d => ({ repo_id: r.repo_id, ...d })));
     // Files that were indexed but are gone (deleted, now ignored, or now unreadable) disappear.
@@ -324,20 +334,20 @@ export class Engine {
     await parsed;
     flush();
     if (signal?.aborted) {
-      // Completed batches are kept (they are real work); the next run picks up the rest and rebuilds the graph.
-      store.setMeta(`graph_pending:${r.repo_id}`, '1');
+      // Completed batches are kept (they are real work); the next run picks up the rest and, as
+      // graph_pending says, rebuilds the graph.
       this.save();
       this.unsaved = false;
       throw new SightlineError('cancelled', `indexing of ${r.name} was cancelled after ${done} of ${tasks.length} files; completed files were kept`);
     }
-    timings.parse_ms += performance.now() - tp - writeMs;
+    timings.parse_ms += performance.now() - walkEnd - (writeMs - writesDuringWalk);
     const tdel = performance.now();
     if (!force) for (const d of store.diagnostics(r.repo_id)) if (carried.has(d.path) && PARSE_DIAGNOSTICS.has(d.code)) repoDiags.push(d);
     report.files_deleted = gone.length;
     report.duration_ms = Math.round(performance.now() - started);
     const prev = store.repo(r.repo_id);
     // The graph is brought up to date once every root is parsed (see index()).
-    if (reshaped || gone.length || !prev || store.getMeta(`graph_pending:${r.repo_id}`)) report.graph_update = 'full';
+    if (reshaped || gone.length || !prev || pendingBefore) report.graph_update = 'full';
     else if (edited.length) { report.graph_update = 'partial'; this.editedFiles.set(r.repo_id, edited); }
     if (report.graph_update !== 'none') report.edges_written = 0;
     const dirtyFlag = git.dirty === null ? null : git.dirty ? 1 : 0;
@@ -350,6 +360,7 @@ export class Engine {
     if (changed) {
       store.transaction(() => {
         for (const m of gone) store.deleteFile(m.file_id);
+        if (gone.length) markPending();
         store.replaceDiagnostics(r.repo_id, repoDiags);
         store.upsertRepo({ repo_id: r.repo_id, root: r.root, name: r.name, indexed_at: Date.now(), indexed_commit: git.commit, branch: git.branch,
           dirty: dirtyFlag, nested_repos: nestedJson, last_run: JSON.stringify(report) });

@@ -527,6 +527,10 @@ export function resolveGraph(input: GraphInput): GraphOutput {
   const only = input.only;
   for (const f of input.files) visit(f);
   pass = 'edges';
+  // Member maps of the classes that have bases, built in symbol order before any file asks: with cyclic
+  // bases a map depends on which class of the cycle is asked first, and a partial update must see the
+  // maps a full build sees.
+  for (const sym of input.symbols) if (basesOf.has(sym.id)) membersOf(sym);
   for (const f of input.files) if (!only || only.has(f.id)) visit(f);
 
   /** A member of one of the class's bases (super.name()), never its own. */

@@ -30,9 +30,8 @@ CREATE INDEX chunks_file ON chunks (file_id);
 -- the view below only to delete a chunk's terms. Storing the text inside FTS4 would cost a third of
 -- the index file and of the time spent writing it.
 CREATE TABLE file_text (file_id INTEGER PRIMARY KEY, data BLOB NOT NULL);
-CREATE VIEW chunks_fts_src AS SELECT c.rowid AS rowid, fts_text(c.file_id, t.data, 1 + 2 * c.ord) AS name,
-  fts_text(c.file_id, t.data, 0) AS path, fts_text(c.file_id, t.data, 2 + 2 * c.ord) AS body
-  FROM chunks c JOIN file_text t ON t.file_id = c.file_id;
+CREATE VIEW chunks_fts_src AS SELECT rowid AS rowid, fts_text(file_id, 1 + 2 * ord) AS name,
+  fts_text(file_id, 0) AS path, fts_text(file_id, 2 + 2 * ord) AS body FROM chunks;
 CREATE VIRTUAL TABLE chunks_fts USING fts4 (name, path, body, tokenize=simple, content="chunks_fts_src");
 CREATE TABLE symbols (
   rowid INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, name TEXT NOT NULL, symbol_path TEXT NOT NULL,

@@ -72,9 +72,13 @@ export class Store {
     // the function runs once per matching row, and every argument is converted on every call.
     db.create_function('bm25', (mi: Uint8Array) => bm25(mi, this.rank.columns, this.rank.phrases));
     // FTS4 reads a chunk's token text back (view chunks_fts_src) only when it deletes the chunk's terms,
-    // chunk after chunk of one file: the file's text is inflated once.
-    db.create_function('fts_text', (fileId: number, data: Uint8Array, i: number) => {
-      if (this.ftsCache?.fileId !== fileId) this.ftsCache = { fileId, parts: unpackFtsText(data) };
+    // chunk after chunk of one file: the file's text is read and inflated once (the function takes the
+    // file id, not the blob: sql.js copies a blob argument into JavaScript on every call).
+    db.create_function('fts_text', (fileId: number, i: number) => {
+      if (this.ftsCache?.fileId !== fileId) {
+        const data = this.one<{ data: Uint8Array }>('SELECT data FROM file_text WHERE file_id = ?', [fileId])?.data;
+        this.ftsCache = { fileId, parts: data ? unpackFtsText(data) : [] };
+      }
       return this.ftsCache.parts[i] ?? '';
     });
   }
@@ -427,10 +431,11 @@ export class Store {
    */
   beginGraph(repoId: string, files?: readonly number[]): void {
     if (files) {
-      for (const f of files) {
-        this.exec('DELETE FROM graph_edges WHERE repo_id = ? AND file_id = ?', [repoId, f]);
-        this.exec('DELETE FROM unbound_calls WHERE repo_id = ? AND file_id = ?', [repoId, f]);
-      }
+      // One pass over each table, however many files (graph_edges has no file index: a full build drops
+      // and rebuilds its indexes, and this scan takes milliseconds).
+      const list = JSON.stringify(files);
+      this.exec('DELETE FROM graph_edges WHERE repo_id = ? AND file_id IN (SELECT value FROM json_each(?))', [repoId, list]);
+      this.exec('DELETE FROM unbound_calls WHERE repo_id = ? AND file_id IN (SELECT value FROM json_each(?))', [repoId, list]);
       return;
     }
     // A whole repository's graph is written at once: building the indexes afterwards (one sort each)

@@ -42,7 +42,7 @@ export const indexRepo = defineTool({
       files_skipped: z.number().int().describe('Sum over repositories.'),
     }).describe('Totals of this run.'),
     timings: z.object({
-      walk_ms: z.number().int().describe('Walking the folders.'), parse_ms: z.number().int().describe('Reading and parsing (worker threads).'),
+      walk_ms: z.number().int().describe('Walking the folders (files are parsed as they are found; writes meanwhile count in write_ms).'), parse_ms: z.number().int().describe('Reading and parsing after the walk ended (worker threads), writes excluded.'),
       write_ms: z.number().int().describe('Writing the index tables.'), graph_ms: z.number().int().describe('Resolving graph edges (heuristic provider).'), save_ms: z.number().int().describe('Saving the index file atomically.'),
       total_ms: z.number().int().describe('Whole run.'),
     }).describe('Where the time went, in milliseconds.'),
