@@ -64,6 +64,23 @@ function sqlJs(): Promise<SqlJsStatic> {
 
 export class SchemaMismatch extends Error {}
 
+/**
+ * The remaining rows of a statement as objects. Like sql.js's getAsObject, but the column names are read
+ * once per statement, not once per row (each name is a call into SQLite and a string decode).
+ */
+function collect<T>(s: Statement): T[] {
+  const rows: T[] = [];
+  let names: string[] | null = null;
+  while (s.step()) {
+    names ??= s.getColumnNames();
+    const values = s.get();
+    const row: Record<string, SqlValue> = {};
+    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i]!;
+    rows.push(row as T);
+  }
+  return rows;
+}
+
 export class Store {
   private stmts = new Map<string, Statement>();
   private rank: { columns: readonly number[]; phrases: readonly number[] } = { columns: [1, 1, 1], phrases: [] };
@@ -135,9 +152,7 @@ export class Store {
   private all<T>(sql: string, params: SqlValue[] = []): T[] {
     const s = this.stmt(sql);
     s.bind(params);
-    const rows: T[] = [];
-    try { while (s.step()) rows.push(s.getAsObject() as T); } finally { s.reset(); }
-    return rows;
+    try { return collect<T>(s); } finally { s.reset(); }
   }
 
   private one<T>(sql: string, params: SqlValue[] = []): T | undefined {
@@ -597,7 +612,7 @@ export class Store {
   private rows<T>(sql: string, params: SqlValue[]): T[] {
     // Variable-arity statements are not cached (their SQL differs per call).
     const st = this.db.prepare(sql);
-    try { st.bind(params); const out: T[] = []; while (st.step()) out.push(st.getAsObject() as T); return out; } finally { st.free(); }
+    try { st.bind(params); return collect<T>(st); } finally { st.free(); }
   }
 
   /** Raw occurrences of one file (decoded). */
