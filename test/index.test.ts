@@ -175,6 +175,18 @@ describe('indexing', () => {
     assert.deepEqual(forced.stats, rebuilt.stats);
   });
 
+  it('a failure while writing stops the run with that error instead of hanging, and the next run works', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 150; i++) files[`m${i}.py`] = `def f${i}():\n    return ${i}\n`;
+    const ws = make(files);
+    const e = await open(ws); cleanup.push(() => e.close());
+    const boom = new Error('progress callback failed');
+    await assert.rejects(e.index({ onProgress: p => { if (p.phase === 'parse') throw boom; } }), (err: Error) => err === boom);
+    const r = await e.index();
+    assert.equal(r.totals.files_seen, 150);
+    assert.equal((await e.status()).file_count, 150);
+  });
+
   it('a restart re-parses nothing that did not change (persisted atomically)', async () => {
     const ws = make(SAMPLE_FILES);
     const e1 = await open(ws);

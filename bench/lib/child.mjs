@@ -100,7 +100,7 @@ async function editJob() {
   const original = readFileSync(cfg.editFile);
   const st = statSync(cfg.editFile, { bigint: true });
   const restore = () => { writeFileSync(cfg.editFile, original); utimesSync(cfg.editFile, Number(st.atimeNs) / 1e9, Number(st.mtimeNs) / 1e9); };
-  const onSignal = () => { restore(); process.exit(130); };
+  const onSignal = (sig) => { restore(); process.exit(sig === 'SIGINT' ? 130 : 143); };
   process.once('SIGINT', onSignal); process.once('SIGTERM', onSignal);
   const engine = await core.Engine.open({ roots: [cfg.root], dbPath: cfg.dbPath });
   try {

@@ -238,8 +238,8 @@ export class Engine {
     // run between the two (a cancel, an error, another root failing), the next run rebuilds it whole.
     const pendingKey = `graph_pending:${r.repo_id}`;
     const pendingBefore = store.getMeta(pendingKey) !== null;
-    let pendingSet = false;
-    const markPending = () => { if (!pendingSet) { store.setMeta(pendingKey, '1'); pendingSet = true; } };
+    // Set in every transaction that changes a file (a rolled-back batch must not leave a later one unmarked).
+    const markPending = () => store.setMeta(pendingKey, '1');
     if (force) { store.transaction(() => { store.deleteRepo(r.repo_id); markPending(); }); this.unsaved = true; }
     const metas: Map<string, FileMeta> = force ? new Map() : store.fileMetas(r.repo_id);
     const report: RepoRunReport = { repo_id: r.repo_id, root: r.root, files_seen: 0, files_parsed: 0, files_unchanged: 0,
@@ -286,18 +286,30 @@ export class Engine {
     // Files are parsed as the walk finds them; a bounded window of files in flight keeps memory flat.
     const WINDOW = 64;
     let next = 0; let inFlight = 0; let walking = true;
-    let resolveAll!: () => void;
-    const parsed = new Promise<void>(res => { resolveAll = res; });
-    const settle = () => { if (!walking && inFlight === 0 && (next >= tasks.length || signal?.aborted)) resolveAll(); };
+    let resolveAll!: () => void; let rejectAll!: (e: unknown) => void;
+    const parsed = new Promise<void>((res, rej) => { resolveAll = res; rejectAll = rej; });
+    parsed.catch(() => { /* awaited below; this keeps a failure during the walk from going unhandled */ });
+    // A write that fails (or a progress callback that throws) stops the run: no more files are started,
+    // and once those in flight are back the run fails with that error instead of waiting forever.
+    let failure: { error: unknown } | null = null;
+    const settle = () => {
+      if (inFlight > 0) return;
+      if (failure) rejectAll(failure.error);
+      else if (!walking && (next >= tasks.length || signal?.aborted)) resolveAll();
+    };
     const onDone = (task: FileTask, outcome: FileOutcome) => {
       inFlight--; done++;
-      batch.push({ task, outcome });
-      if (batch.length >= 64) flush();
-      if (done % 100 === 0) onProgress?.({ phase: 'parse', repo_id: r.repo_id, done, total: tasks.length });
+      if (!failure) {
+        try {
+          batch.push({ task, outcome });
+          if (batch.length >= 64) flush();
+          if (done % 100 === 0) onProgress?.({ phase: 'parse', repo_id: r.repo_id, done, total: tasks.length });
+        } catch (e) { failure = { error: e }; }
+      }
       launch(); settle();
     };
     const launch = () => {
-      while (inFlight < WINDOW && next < tasks.length && !signal?.aborted) {
+      while (!failure && inFlight < WINDOW && next < tasks.length && !signal?.aborted) {
         const task = tasks[next++]!;
         inFlight++;
         pool.run(task).then(o => onDone(task, o), (e: unknown) => onDone(task, { status: 'skipped', diagnostics: [{ code: 'parse_failed', message: String(e) }] }));

@@ -527,11 +527,30 @@ export function resolveGraph(input: GraphInput): GraphOutput {
   const only = input.only;
   for (const f of input.files) visit(f);
   pass = 'edges';
-  // Member maps of the classes that have bases, built in symbol order before any file asks: with cyclic
-  // bases a map depends on which class of the cycle is asked first, and a partial update must see the
-  // maps a full build sees.
-  for (const sym of input.symbols) if (basesOf.has(sym.id)) membersOf(sym);
+  // With cyclic bases a member map depends on which class of the cycle is asked first, and a partial
+  // update must see the maps a full build sees: then the maps of all classes with bases are built in
+  // symbol order before any file asks (without a cycle they are built on demand).
+  if (hasBaseCycle()) for (const sym of input.symbols) if (basesOf.has(sym.id)) membersOf(sym);
   for (const f of input.files) if (!only || only.has(f.id)) visit(f);
+
+  /** Whether following base classes (by the keys in basesOf) ever leads back to a class on the way. */
+  function hasBaseCycle(): boolean {
+    const state = new Map<string, 1 | 2>(); // 1 on the current path, 2 done
+    const keyOf = new Map<number, string>();
+    for (const sym of input.symbols) if (basesOf.has(sym.id)) keyOf.set(sym.id, `${sym.fileId}\0${sym.sp}`);
+    const visit = (key: string): boolean => {
+      const st = state.get(key);
+      if (st === 1) return true;
+      if (st === 2) return false;
+      state.set(key, 1);
+      const cls = byFilePath.get(key);
+      for (const b of (cls && basesOf.get(cls.id)) ?? []) if (visit(b)) return true;
+      state.set(key, 2);
+      return false;
+    };
+    for (const key of keyOf.values()) if (visit(key)) return true;
+    return false;
+  }
 
   /** A member of one of the class's bases (super.name()), never its own. */
   function baseMember(cls: GSymbol, name: string): GSymbol | undefined {
