@@ -253,11 +253,15 @@ describe('graph: heuristic provider', () => {
     const repoB = e.roots[1]!.repo_id;
     await assert.rejects(e.index({ signal: ac.signal, onProgress: p => { if (p.repo_id === repoB) ac.abort(); } }),
       (err: Error & { code?: string }) => err.code === 'cancelled');
+    const stale = await invokeTool(TOOLS.find_references as never, { symbol: 'helper', kinds: ['calls'] }, { engine: e });
+    assert.ok(stale.ok && (stale.data as Json).boundaries.some((b: Json) => b.kind === 'stale_graph'), JSON.stringify(stale));
+    assert.equal((stale.data as Json).complete, false);
     const r = await e.index();
     assert.equal(r.repos[0]!.files_parsed, 0, 'the edit was kept by the cancelled run');
     assert.equal(r.repos[0]!.graph_update, 'full', 'and its graph is rebuilt now');
     const refs = await invokeTool(TOOLS.find_references as never, { symbol: 'other', kinds: ['calls'] }, { engine: e });
     assert.ok(refs.ok && (refs.data as Json).references.some((x: Json) => x.from.symbol_path === 'run'), JSON.stringify(refs));
+    assert.ok(!(refs.data as Json).boundaries.some((b: Json) => b.kind === 'stale_graph'));
     assert.equal((await e.index()).repos[0]!.graph_update, 'none');
   });
 

@@ -23,7 +23,7 @@ export interface GraphEdge {
   evidence: string; path: string | null; line: number | null;
 }
 
-export interface Boundary { kind: 'heuristic_only' | 'ambiguous_dispatch' | 'unparsed_files' | 'provider_incomplete' | 'depth_limit' | 'dynamic_names'; detail: string }
+export interface Boundary { kind: 'heuristic_only' | 'ambiguous_dispatch' | 'unparsed_files' | 'provider_incomplete' | 'depth_limit' | 'dynamic_names' | 'stale_graph'; detail: string }
 
 const TIER_TEXT: Record<string, string> = {
   local: 'a definition nested in the calling scope', self: 'a self/this call bound to the enclosing class',
@@ -175,6 +175,9 @@ export class GraphReader {
       const names = [...new Set(symbols.filter(t => t.repo_id === repo).map(t => t.name))];
       const sites = this.store.unboundSites(repo, names);
       for (const [name, n] of sites) out.push({ kind: 'dynamic_names', detail: `${n} call site(s) of ${name}() could not be bound: more than ${AMBIGUOUS_MAX} definitions share the name` });
+      if (this.store.getMeta(`graph_pending:${repo}`) !== null) {
+        out.push({ kind: 'stale_graph', detail: `files of ${repo} changed after its heuristic graph was built (an indexing run stopped early); the next index run rebuilds it` });
+      }
       const skipped = this.store.skippedFiles(repo);
       if (skipped) out.push({ kind: 'unparsed_files', detail: `${skipped} file(s) of ${repo} were not parsed (see index_status diagnostics)` });
     }
