@@ -156,7 +156,8 @@ export async function extractSource(language: LanguageId, source: string): Promi
       }
       const target = nameNode ?? refNode;
       if (refKind !== 'identifier') claimed.add(target.startIndex);
-      pending.push({ kind: refKind, node: target, name: target.text.slice(0, 200), receiver: null, source: null, alias: null });
+      // An identifier's text is read only if it survives (most are claimed by a call, import or definition).
+      pending.push({ kind: refKind, node: target, name: refKind === 'identifier' ? '' : target.text.slice(0, 200), receiver: null, source: null, alias: null });
     }
 
     // Nesting: sort by start asc, end desc, and keep a stack of open definitions.
@@ -201,13 +202,16 @@ export async function extractSource(language: LanguageId, source: string): Promi
         if (claimed.has(p.node.startIndex)) continue;
         if (identifiers >= LIMITS.maxIdentifiersPerFile) continue;
         const scope = scopeOf(p.node.startIndex);
-        const key = `${scope ?? ''}\u0000${p.name}`;
+        const name = p.node.text.slice(0, 200);
+        const key = `${scope ?? ''}\u0000${name}`;
         if (identSeen.has(key)) continue;
         identSeen.add(key); identifiers++;
-        occurrences.push({ kind: 'identifier', name: p.name, line: p.node.startPosition.row + 1, col: p.node.startPosition.column, scope, receiver: null, source: null, alias: null });
+        const at = p.node.startPosition;
+        occurrences.push({ kind: 'identifier', name, line: at.row + 1, col: at.column, scope, receiver: null, source: null, alias: null });
         continue;
       }
-      occurrences.push({ kind: p.kind, name: p.name, line: p.node.startPosition.row + 1, col: p.node.startPosition.column,
+      const at = p.node.startPosition;
+      occurrences.push({ kind: p.kind, name: p.name, line: at.row + 1, col: at.column,
         scope: scopeOf(p.node.startIndex), receiver: p.receiver, source: p.source, alias: p.alias });
     }
 
