@@ -285,6 +285,26 @@ describe('indexing', () => {
     assert.deepEqual([a.file_count, a.chunk_count, a.symbol_count, a.occurrence_count], [b.file_count, b.chunk_count, b.symbol_count, b.occurrence_count]);
   });
 
+  it('stores files in walk order whatever order the workers finish in: the same tree gets the same row ids', async () => {
+    // a.py is slow to parse, the others are tiny: with two workers they finish long before it
+    const files: Record<string, string> = { 'a.py': Array.from({ length: 4000 }, (_, i) => `def f${i}(x):\n    return g(x) + ${i}\n`).join('') };
+    for (let i = 0; i < 30; i++) files[`m${String(i).padStart(2, '0')}.py`] = `def h${i}():\n    return ${i}\n`;
+    const ws = make(files);
+    const ids = async (db: string) => {
+      const SQL = await initSqlJs();
+      const d = new SQL.Database(readFileSync(db));
+      try { return ['SELECT file_id, path FROM files ORDER BY file_id', 'SELECT rowid, file_id, key FROM chunks ORDER BY rowid', 'SELECT rowid, symbol_path FROM symbols ORDER BY rowid'].map(q => JSON.stringify(d.exec(q)[0]!.values)); }
+      finally { d.close(); }
+    };
+    const threaded = await Engine.open({ roots: [ws.root], dbPath: ws.db + '.t', threads: 2 });
+    await threaded.index(); threaded.close();
+    const inline = await open(ws);
+    await inline.index(); inline.close();
+    const [t, i] = [await ids(ws.db + '.t'), await ids(ws.db)];
+    assert.match(t[0]!, /^\[\[1,"a\.py"\]/);
+    assert.deepEqual(t, i);
+  });
+
   it('the default index location is outside the workspace, keyed by its roots', () => {
     const p1 = defaultDbPath(['/x/project']);
     const p2 = defaultDbPath(['/y/project']);

@@ -297,22 +297,32 @@ export class Engine {
       if (failure) rejectAll(failure.error);
       else if (!walking && (next >= tasks.length || signal?.aborted)) resolveAll();
     };
-    const onDone = (task: FileTask, outcome: FileOutcome) => {
+    // Results are stored in walk order, whatever order the workers finish in, so the same tree always gets
+    // the same row ids (ties in search and in the graph never depend on timing). A result that arrives
+    // early waits here; at most LOOKAHEAD files are started past the first one not yet stored.
+    const LOOKAHEAD = 256;
+    const ready = new Map<number, { task: FileTask; outcome: FileOutcome }>();
+    let stored = 0;
+    const onDone = (i: number, task: FileTask, outcome: FileOutcome) => {
       inFlight--; done++;
       if (!failure) {
         try {
-          batch.push({ task, outcome });
-          if (batch.length >= 64) flush();
+          ready.set(i, { task, outcome });
+          for (let item = ready.get(stored); item; item = ready.get(stored)) {
+            ready.delete(stored++);
+            batch.push(item);
+            if (batch.length >= 64) flush();
+          }
           if (done % 100 === 0) onProgress?.({ phase: 'parse', repo_id: r.repo_id, done, total: tasks.length });
         } catch (e) { failure = { error: e }; }
       }
       launch(); settle();
     };
     const launch = () => {
-      while (!failure && inFlight < WINDOW && next < tasks.length && !signal?.aborted) {
-        const task = tasks[next++]!;
+      while (!failure && inFlight < WINDOW && next < tasks.length && next - stored < LOOKAHEAD && !signal?.aborted) {
+        const i = next++; const task = tasks[i]!;
         inFlight++;
-        pool.run(task).then(o => onDone(task, o), (e: unknown) => onDone(task, { status: 'skipped', diagnostics: [{ code: 'parse_failed', message: String(e) }] }));
+        pool.run(task).then(o => onDone(i, task, o), (e: unknown) => onDone(i, task, { status: 'skipped', diagnostics: [{ code: 'parse_failed', message: String(e) }] }));
       }
     };
     const onFile = (f: WalkedFile) => {
