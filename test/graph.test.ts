@@ -265,6 +265,26 @@ describe('graph: heuristic provider', () => {
     assert.equal((await e.index()).repos[0]!.graph_update, 'none');
   });
 
+  it('partial updates reuse the tables of the previous one, and a full build in between discards them', async () => {
+    const { ws, e } = await make({
+      'pkg/base.py': 'class Base:\n    def save(self):\n        return 1\n',
+      'pkg/model.py': 'from pkg.base import Base\n\nclass Model(Base):\n    def load(self):\n        return self.save()\n',
+      'pkg/service.py': 'from pkg.model import Model\n\ndef serve():\n    m = Model()\n    return m.load()\n',
+    });
+    const edit = async (path: string, text: string) => { ws.write(path, text); return (await e.index()).repos[0]!.graph_update; };
+    assert.equal(await edit('pkg/service.py', 'from pkg.model import Model\n\ndef serve():\n    m = Model()\n    m.save()\n    return m.load()\n'), 'partial');
+    assert.equal(await edit('pkg/base.py', 'class Base:\n    def save(self):\n        return 1\n    def drop(self):\n        return 0\n'), 'full');
+    assert.equal(await edit('pkg/service.py', 'from pkg.model import Model\n\ndef serve():\n    m = Model()\n    m.drop()\n    return m.load()\n'), 'partial');
+    assert.equal(await edit('pkg/model.py', 'from pkg.base import Base\n\nclass Model(Base):\n    def load(self):\n        self.drop()\n        return self.save()\n'), 'partial');
+    e.close();
+    const fresh = tempWorkspace({}); done.push(fresh.remove);
+    const f = await Engine.open({ roots: [ws.root], dbPath: fresh.db, threads: 0 }); await f.index(); f.close();
+    const g = await graphOf(ws.db);
+    assert.ok(g.edges.some(x => x.startsWith('pkg/service.py#serve -> pkg/base.py#Base.drop calls')), g.edges.join('\n'));
+    assert.ok(g.edges.some(x => x.startsWith('pkg/model.py#Model.load -> pkg/base.py#Base.drop calls')), g.edges.join('\n'));
+    assert.deepEqual(g.edges, (await graphOf(fresh.db)).edges);
+  });
+
   it('cyclic base classes: a partial update sees the member maps a full build sees', async () => {
     const { ws, e } = await make({
       'a.py': 'class A(C):\n    def fa(self):\n        return self.fa()\n',

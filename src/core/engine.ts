@@ -20,7 +20,7 @@ import { searchCode, vectorSearch, type SearchFilter, type SearchPage, type Vect
 import { HASH_VECTOR_DIMS } from './search/hashvec';
 import { sha1 } from './util/hash';
 import { symbolId } from './util/ids';
-import { resolveGraph, type GFile } from './graph/resolve';
+import { resolveGraph, type GEdge, type GFile, type GraphOutput } from './graph/resolve';
 import { GraphReader } from './graph/query';
 import { recordLocations, enrichmentTargets, type EditorLocation, type EnrichmentTarget } from './graph/enrich';
 import { runProvider, resolveEndpoints } from './providers/external';
@@ -79,6 +79,9 @@ function collectGarbage(): void {
   gcFn?.();
 }
 
+/** The graph tables of the last partial update are dropped after this long without another one. */
+const GRAPH_TABLES_IDLE_MS = 5 * 60_000;
+
 /** Language-server edges are saved this long after the last one arrives (they come in bursts). */
 const RECORD_SAVE_DELAY_MS = 1500;
 
@@ -98,6 +101,9 @@ export class Engine {
   private pendingSave: NodeJS.Timeout | undefined;
   /** per repository, the files whose bodies alone changed in this run (their edges are resolved again) */
   private readonly editedFiles = new Map<string, number[]>();
+  /** per repository, the graph tables of its last partial update (see buildGraph), dropped when idle */
+  private readonly graphTables = new Map<string, { store: Store; resume: NonNullable<GraphOutput['resume']> }>();
+  private graphTablesTimer: NodeJS.Timeout | undefined;
   readonly roots: Root[];
   readonly dbPath: string;
   readonly settings: IndexSettings;
@@ -138,6 +144,7 @@ export class Engine {
     this.stamp = stamp;
     this.rebuiltFromScratch = rebuilt;
     this.vectorCache = null;
+    this.graphTables.clear();
     old?.close();
   }
 
@@ -401,16 +408,27 @@ export class Engine {
   private buildGraph(repoId: string, only?: readonly number[]): number {
     const store = this.store;
     let count = 0;
+    const sink = (edges: GEdge[]) => { store.insertGraphEdges(repoId, edges); count += edges.length; };
+    // A partial update reuses the tables of the previous partial update of this repository when nothing
+    // but bodies changed since (a full build, or another index file, discards them).
+    const cached = only ? this.graphTables.get(repoId) : undefined;
+    if (!only) this.graphTables.delete(repoId);
     store.transaction(() => {
       store.beginGraph(repoId, only);
-      const graph = resolveGraph({
+      const graph = cached && cached.store === store ? cached.resume(new Set(only), sink) : resolveGraph({
         files: store.graphFiles(repoId) as GFile[], symbols: store.graphSymbols(repoId), occurrences: (fileId, kinds) => store.occurrences(fileId, kinds),
-        sink: edges => { store.insertGraphEdges(repoId, edges); count += edges.length; },
-        only: only ? new Set(only) : undefined,
+        sink, only: only ? new Set(only) : undefined,
       });
       store.finishGraph(repoId, graph.unbound);
       store.deleteMeta(`graph_pending:${repoId}`);
+      if (only && !cached && graph.resume) this.graphTables.set(repoId, { store, resume: graph.resume });
     });
+    // The tables take memory (~70 MB per million lines): they are kept while edits keep coming.
+    if (this.graphTables.size) {
+      clearTimeout(this.graphTablesTimer);
+      this.graphTablesTimer = setTimeout(() => this.graphTables.clear(), GRAPH_TABLES_IDLE_MS);
+      this.graphTablesTimer.unref?.();
+    }
     this.editedFiles.delete(repoId);
     this.unsaved = true;
     return count;
@@ -600,6 +618,8 @@ export class Engine {
 
   close(): void {
     if (this.pendingSave) this.flushPendingSave();
+    clearTimeout(this.graphTablesTimer);
+    this.graphTables.clear();
     this.store?.close();
     this.lock.release();
   }

@@ -52,6 +52,12 @@ export interface GraphInput {
   only?: ReadonlySet<number>;
 }
 export interface GraphOutput {
+  /**
+   * Resolves the given files again against the same repository tables, without rebuilding them: valid
+   * while every file keeps its definitions, imports and base classes (and the occurrences accessor reads
+   * the current store). Set by resolveGraph.
+   */
+  resume?: (only: ReadonlySet<number>, sink: ((edges: GEdge[]) => void) | undefined) => GraphOutput;
   edges: GEdge[];
   /** call sites left unbound (a name with too many definitions), per calling file, by name */
   unbound: Map<number, Map<string, number>>;
@@ -149,8 +155,9 @@ export function resolveGraph(input: GraphInput): GraphOutput {
   // Edges are buffered per file (every edge of a file starts in that file) and handed to the sink.
   let edges: GEdge[] = [];
   let best = new Map<string, number>(); // (from,to,kind) → index in edges
-  const all: GEdge[] = [];
-  const flush = () => { if (input.sink) input.sink(edges); else for (const e of edges) all.push(e); edges = []; best = new Map(); };
+  let all: GEdge[] = [];
+  let sink = input.sink;
+  const flush = () => { if (sink) sink(edges); else for (const e of edges) all.push(e); edges = []; best = new Map(); };
   const testFileIds = new Set(input.files.filter(f => isTestPath(f.path)).map(f => f.id));
   const symbolFile = new Map(input.symbols.map(s => [s.id, s.fileId]));
   const isTestNode = (node: number) => {
@@ -165,12 +172,12 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     if (i === undefined) { best.set(key, edges.length); edges.push({ from, to, kind, confidence, evidence, fileId, line }); }
     else if (edges[i]!.confidence < confidence) edges[i] = { from, to, kind, confidence, evidence, fileId, line };
   };
-  const unbound = new Map<number, Map<string, number>>();
+  let unbound = new Map<number, Map<string, number>>();
   const countUnbound = (fileId: number, name: string) => {
     const m = unbound.get(fileId) ?? unbound.set(fileId, new Map()).get(fileId)!;
     m.set(name, (m.get(name) ?? 0) + 1);
   };
-  const stats = { calls: 0, bound: 0, ambiguous: 0, unbound: 0 };
+  let stats = { calls: 0, bound: 0, ambiguous: 0, unbound: 0 };
 
   // Extends/implements per class (by name), to follow self. calls into base classes.
   const basesOf = new Map<number, string[]>();
@@ -524,14 +531,40 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     }
     if (pass === 'edges') flush();
   };
-  const only = input.only;
   for (const f of input.files) visit(f);
   pass = 'edges';
   // With cyclic bases a member map depends on which class of the cycle is asked first, and a partial
   // update must see the maps a full build sees: then the maps of all classes with bases are built in
   // symbol order before any file asks (without a cycle they are built on demand).
   if (hasBaseCycle()) for (const sym of input.symbols) if (basesOf.has(sym.id)) membersOf(sym);
-  for (const f of input.files) if (!only || only.has(f.id)) visit(f);
+  const out = edgesPass(input.only);
+  // What was built above depends only on the repository's definitions, imports and base classes: a later
+  // run whose files kept all three (bodies changed) may resolve its files against it again.
+  out.resume = (only, s) => {
+    edges = []; best = new Map(); all = []; unbound = new Map(); stats = { calls: 0, bound: 0, ambiguous: 0, unbound: 0 };
+    sink = s;
+    return edgesPass(only);
+  };
+  return out;
+
+  /** The edges of the given files (all files without `only`), their test links and unbound counts. */
+  function edgesPass(only: ReadonlySet<number> | undefined): GraphOutput {
+    for (const f of input.files) if (!only || only.has(f.id)) visit(f);
+    // Test files named after a source file test it.
+    const byBase = new Map<string, GFile[]>();
+    for (const f of input.files) { const b = f.path.slice(f.path.lastIndexOf('/') + 1); (byBase.get(b) ?? byBase.set(b, []).get(b)!).push(f); }
+    for (const t of input.files) {
+      if (!testFileIds.has(t.id) || (only && !only.has(t.id))) continue;
+      for (const b of testedBaseNames(t.path)) {
+        const cands = (byBase.get(b) ?? []).filter(f => !testFileIds.has(f.id));
+        const near = cands.filter(f => posix.dirname(f.path) === posix.dirname(t.path));
+        const pick = near.length === 1 ? near : cands.length === 1 ? cands : [];
+        for (const f of pick) emit(fileNode(t.id), fileNode(f.id), 'contains_test_for', 'naming', b, t.id, 1);
+      }
+    }
+    flush();
+    return { edges: all, unbound, stats };
+  }
 
   /** Whether following base classes (by the keys in basesOf) ever leads back to a class on the way. */
   function hasBaseCycle(): boolean {
@@ -561,21 +594,6 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     }
     return undefined;
   }
-
-  // Test files named after a source file test it.
-  const byBase = new Map<string, GFile[]>();
-  for (const f of input.files) { const b = f.path.slice(f.path.lastIndexOf('/') + 1); (byBase.get(b) ?? byBase.set(b, []).get(b)!).push(f); }
-  for (const t of input.files) {
-    if (!testFileIds.has(t.id) || (only && !only.has(t.id))) continue;
-    for (const b of testedBaseNames(t.path)) {
-      const cands = (byBase.get(b) ?? []).filter(f => !testFileIds.has(f.id));
-      const near = cands.filter(f => posix.dirname(f.path) === posix.dirname(t.path));
-      const pick = near.length === 1 ? near : cands.length === 1 ? cands : [];
-      for (const f of pick) emit(fileNode(t.id), fileNode(f.id), 'contains_test_for', 'naming', b, t.id, 1);
-    }
-  }
-  flush();
-  return { edges: all, unbound, stats };
 }
 
 /** A call chain on the instance (`this.a(…)`, `this.a(…).b(…)`), or a conditional whose branches all are or start one. */
