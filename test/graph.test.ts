@@ -1,8 +1,7 @@
 /** The heuristic graph per language (resolution tiers, aliases, receivers) and the graph tools. */
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
-import initSqlJs from 'sql.js';
+import { readSavedIndex } from './helpers/saved-index';
 import { Engine } from '../src/core/engine';
 import { TOOLS } from '../src/core/tools/registry';
 import { invokeTool } from '../src/core/tools/contract';
@@ -30,16 +29,24 @@ async function callers(call: (t: keyof typeof TOOLS, a: Json) => Promise<Json>, 
 
 /** A saved index's heuristic graph with stable names for nodes (path#symbol_path, or path for a file), sorted. */
 async function graphOf(db: string): Promise<{ edges: string[]; unbound: [string, number][] }> {
-  const SQL = await initSqlJs();
-  const d = new SQL.Database(readFileSync(db));
-  try {
+  return readSavedIndex(db, d => {
     const node = (col: string) => `CASE WHEN ${col} > 0 THEN (SELECT f.path || '#' || s.symbol_path FROM symbols s JOIN files f USING (file_id) WHERE s.rowid = ${col})
       ELSE (SELECT path FROM files WHERE file_id = -${col}) END`;
     const rows = d.exec(`SELECT ${node('g.from_node')} || ' -> ' || ${node('g.to_node')} || ' ' || g.kind || ' ' || g.confidence || ' ' || g.evidence
       || ' @' || (SELECT path FROM files WHERE file_id = g.file_id) || ':' || g.line FROM graph_edges g`)[0]?.values ?? [];
     const unbound = (d.exec('SELECT name, sum(sites) FROM unbound_calls GROUP BY name ORDER BY name')[0]?.values ?? []) as [string, number][];
     return { edges: rows.map(r => String(r[0])).sort(), unbound };
-  } finally { d.close(); }
+  });
+}
+
+/** The graph of a fresh index of `root` (built from nothing, in a temporary index file). */
+async function freshGraph(root: string): Promise<{ edges: string[]; unbound: [string, number][] }> {
+  const tmp = tempWorkspace({});
+  try {
+    const e = await Engine.open({ roots: [root], dbPath: tmp.db, threads: 0 });
+    try { await e.index(); } finally { e.close(); }
+    return await graphOf(tmp.db);
+  } finally { tmp.remove(); }
 }
 
 describe('graph: heuristic provider', () => {
@@ -228,9 +235,7 @@ describe('graph: heuristic provider', () => {
     r = await edit('tests/test_service.py', 'from pkg.service import serve\n\ndef test_serve():\n    assert serve(1)\n    assert serve(2)\n');
     assert.equal(r.graph_update, 'partial');
     e.close();
-    const fresh = tempWorkspace({}); done.push(fresh.remove);
-    const f = await Engine.open({ roots: [ws.root], dbPath: fresh.db, threads: 0 }); await f.index(); f.close();
-    const partial = await graphOf(ws.db); const rebuilt = await graphOf(fresh.db);
+    const partial = await graphOf(ws.db); const rebuilt = await freshGraph(ws.root);
     assert.ok(partial.edges.some(x => x.startsWith('pkg/service.py#serve -> pkg/base.py#Base.save calls')), partial.edges.join('\n'));
     assert.deepEqual(partial.edges, rebuilt.edges);
     assert.deepEqual(partial.unbound, rebuilt.unbound);
@@ -277,12 +282,10 @@ describe('graph: heuristic provider', () => {
     assert.equal(await edit('pkg/service.py', 'from pkg.model import Model\n\ndef serve():\n    m = Model()\n    m.drop()\n    return m.load()\n'), 'partial');
     assert.equal(await edit('pkg/model.py', 'from pkg.base import Base\n\nclass Model(Base):\n    def load(self):\n        self.drop()\n        return self.save()\n'), 'partial');
     e.close();
-    const fresh = tempWorkspace({}); done.push(fresh.remove);
-    const f = await Engine.open({ roots: [ws.root], dbPath: fresh.db, threads: 0 }); await f.index(); f.close();
     const g = await graphOf(ws.db);
     assert.ok(g.edges.some(x => x.startsWith('pkg/service.py#serve -> pkg/base.py#Base.drop calls')), g.edges.join('\n'));
     assert.ok(g.edges.some(x => x.startsWith('pkg/model.py#Model.load -> pkg/base.py#Base.drop calls')), g.edges.join('\n'));
-    assert.deepEqual(g.edges, (await graphOf(fresh.db)).edges);
+    assert.deepEqual(g.edges, (await freshGraph(ws.root)).edges);
   });
 
   it('cyclic base classes: a partial update sees the member maps a full build sees', async () => {
@@ -294,9 +297,7 @@ describe('graph: heuristic provider', () => {
     ws.write('b.py', 'class B(A):\n    def fb(self):\n        x = 1\n        return self.fc()\n');
     assert.equal((await e.index()).repos[0]!.graph_update, 'partial');
     e.close();
-    const fresh = tempWorkspace({}); done.push(fresh.remove);
-    const f = await Engine.open({ roots: [ws.root], dbPath: fresh.db, threads: 0 }); await f.index(); f.close();
-    assert.deepEqual((await graphOf(ws.db)).edges, (await graphOf(fresh.db)).edges);
+    assert.deepEqual((await graphOf(ws.db)).edges, (await freshGraph(ws.root)).edges);
   });
 
   it('the graph does not depend on the order files were written in (ties go to the first path)', async () => {
@@ -310,11 +311,9 @@ describe('graph: heuristic provider', () => {
     ws.write('src/a/one.rs', 'impl Thing {\n    pub fn make() -> u8 { 1 }\n    pub fn other() -> u8 { 3 }\n}\n');
     assert.equal((await e.index()).repos[0]!.graph_update, 'full');
     e.close();
-    const fresh = tempWorkspace({}); done.push(fresh.remove);
-    const f = await Engine.open({ roots: [ws.root], dbPath: fresh.db, threads: 0 }); await f.index(); f.close();
     const again = await graphOf(ws.db);
     assert.ok(again.edges.some(x => x.startsWith('src/main.rs#main -> src/a/one.rs#Thing.make calls')), again.edges.join('\n'));
-    assert.deepEqual(again.edges, (await graphOf(fresh.db)).edges);
+    assert.deepEqual(again.edges, (await freshGraph(ws.root)).edges);
   });
 
   it('impact: a method seeds its class and file (via_container), lists tests and entry points', async () => {

@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { Engine } from '../src/core/engine';
 import { SightlineError } from '../src/core/errors';
 import { defaultDbPath } from '../src/core/settings';
-import initSqlJs from 'sql.js';
 import { unpackFtsText } from '../src/core/store/ftstext';
+import { readSavedIndex } from './helpers/saved-index';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
 
 const open = (ws: TempWorkspace, extra: Partial<Parameters<typeof Engine.open>[0]> = {}) =>
@@ -15,9 +15,7 @@ const open = (ws: TempWorkspace, extra: Partial<Parameters<typeof Engine.open>[0
 
 /** Reads a saved index with sql.js: FTS4's own integrity check and its statistics (row count, average column lengths). */
 async function ftsState(db: string, term = 'src'): Promise<{ integrity: string; stats: number[]; docs: number }> {
-  const SQL = await initSqlJs();
-  const d = new SQL.Database(readFileSync(db));
-  try {
+  return readSavedIndex(db, d => {
     d.create_function('fts_text', (fileId: number, i: number) => {
       const data = d.exec('SELECT data FROM file_text WHERE file_id = ?', [fileId])[0]?.values[0]?.[0] as Uint8Array | undefined;
       return data ? unpackFtsText(data)[i] ?? '' : '';
@@ -28,7 +26,7 @@ async function ftsState(db: string, term = 'src'): Promise<{ integrity: string; 
     const stats = [...new Uint32Array(mi.buffer, mi.byteOffset, mi.byteLength / 4)];
     const docs = d.exec('SELECT count(*) FROM chunks')[0]!.values[0]![0] as number;
     return { integrity, stats, docs };
-  } finally { d.close(); }
+  });
 }
 
 describe('indexing', () => {
@@ -290,12 +288,9 @@ describe('indexing', () => {
     const files: Record<string, string> = { 'a.py': Array.from({ length: 4000 }, (_, i) => `def f${i}(x):\n    return g(x) + ${i}\n`).join('') };
     for (let i = 0; i < 30; i++) files[`m${String(i).padStart(2, '0')}.py`] = `def h${i}():\n    return ${i}\n`;
     const ws = make(files);
-    const ids = async (db: string) => {
-      const SQL = await initSqlJs();
-      const d = new SQL.Database(readFileSync(db));
-      try { return ['SELECT file_id, path FROM files ORDER BY file_id', 'SELECT rowid, file_id, key FROM chunks ORDER BY rowid', 'SELECT rowid, symbol_path FROM symbols ORDER BY rowid'].map(q => JSON.stringify(d.exec(q)[0]!.values)); }
-      finally { d.close(); }
-    };
+    const ids = (db: string) => readSavedIndex(db, d =>
+      ['SELECT file_id, path FROM files ORDER BY file_id', 'SELECT rowid, file_id, key FROM chunks ORDER BY rowid', 'SELECT rowid, symbol_path FROM symbols ORDER BY rowid']
+        .map(q => JSON.stringify(d.exec(q)[0]!.values)));
     const threaded = await Engine.open({ roots: [ws.root], dbPath: ws.db + '.t', threads: 2 });
     await threaded.index(); threaded.close();
     const inline = await open(ws);

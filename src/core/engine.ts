@@ -99,8 +99,6 @@ export class Engine {
   /** counters of the last run per repository, including runs that changed nothing (and saved nothing) */
   private readonly lastRuns = new Map<string, RepoRunReport>();
   private pendingSave: NodeJS.Timeout | undefined;
-  /** per repository, the files whose bodies alone changed in this run (their edges are resolved again) */
-  private readonly editedFiles = new Map<string, number[]>();
   /** per repository, the graph tables of its last partial update (see buildGraph), dropped when idle */
   private readonly graphTables = new Map<string, { store: Store; resume: NonNullable<GraphOutput['resume']> }>();
   private graphTablesTimer: NodeJS.Timeout | undefined;
@@ -198,9 +196,13 @@ export class Engine {
     try {
       // Another writer may have saved since we loaded: start from its file, not ours.
       if (fileStamp(this.dbPath) !== this.stamp) await this.load();
+      // per repository, the files whose bodies alone changed (a partial graph update resolves them again)
+      const edited = new Map<string, number[]>();
       for (const r of roots) {
         if (opts.signal?.aborted) throw new SightlineError('cancelled', 'indexing was cancelled');
-        reports.push(await this.indexRoot(r, !!opts.force, pool, timings, diagnostics, opts.signal, opts.onProgress));
+        const run = await this.indexRoot(r, !!opts.force, pool, timings, diagnostics, opts.signal, opts.onProgress);
+        reports.push(run.report);
+        edited.set(r.repo_id, run.edited);
       }
       // Parsing is over: release the workers (and their parser memory) before the graph and the save.
       await pool.close();
@@ -208,7 +210,7 @@ export class Engine {
         if (rep.graph_update === 'none') continue; // no file changed: the stored graph stands
         const tg = performance.now();
         opts.onProgress?.({ phase: 'graph', repo_id: rep.repo_id, done: 0, total: 1 });
-        rep.edges_written = this.buildGraph(rep.repo_id, rep.graph_update === 'partial' ? this.editedFiles.get(rep.repo_id) : undefined);
+        rep.edges_written = this.buildGraph(rep.repo_id, rep.graph_update === 'partial' ? edited.get(rep.repo_id) : undefined);
         timings.graph_ms += performance.now() - tg;
       }
       for (const r of roots) {
@@ -238,15 +240,15 @@ export class Engine {
   }
 
   private async indexRoot(r: Root, force: boolean, pool: ParsePool, timings: IndexReport['timings'], diagnostics: Diagnostic[],
-    signal: AbortSignal | undefined, onProgress: ((p: IndexProgress) => void) | undefined): Promise<RepoRunReport> {
+    signal: AbortSignal | undefined, onProgress: ((p: IndexProgress) => void) | undefined): Promise<{ report: RepoRunReport; edited: number[] }> {
     const started = performance.now();
     const store = this.store;
-    // A repository whose files change carries graph_pending until its graph is rebuilt: whatever stops a
-    // run between the two (a cancel, an error, another root failing), the next run rebuilds it whole.
-    const pendingKey = `graph_pending:${r.repo_id}`;
-    const pendingBefore = store.getMeta(pendingKey) !== null;
-    // Set in every transaction that changes a file (a rolled-back batch must not leave a later one unmarked).
-    const markPending = () => store.setMeta(pendingKey, '1');
+    // A repository whose files change is marked graph-pending until its graph is rebuilt: whatever stops a
+    // run between the two (a cancel, an error, another root failing), the next run rebuilds it whole. The
+    // mark is set in every transaction that changes a file (a rolled-back batch must not leave a later one
+    // unmarked).
+    const pendingBefore = store.graphPending(r.repo_id);
+    const markPending = () => store.setGraphPending(r.repo_id, true);
     if (force) { store.transaction(() => { store.deleteRepo(r.repo_id); markPending(); }); this.unsaved = true; }
     const metas: Map<string, FileMeta> = force ? new Map() : store.fileMetas(r.repo_id);
     const report: RepoRunReport = { repo_id: r.repo_id, root: r.root, files_seen: 0, files_parsed: 0, files_unchanged: 0,
@@ -363,8 +365,8 @@ export class Engine {
     await parsed;
     flush();
     if (signal?.aborted) {
-      // Completed batches are kept (they are real work); the next run picks up the rest and, as
-      // graph_pending says, rebuilds the graph.
+      // Completed batches are kept (they are real work); the next run picks up the rest and, as the
+      // graph-pending mark says, rebuilds the graph.
       this.save();
       this.unsaved = false;
       throw new SightlineError('cancelled', `indexing of ${r.name} was cancelled after ${done} of ${tasks.length} files; completed files were kept`);
@@ -377,7 +379,7 @@ export class Engine {
     const prev = store.repo(r.repo_id);
     // The graph is brought up to date once every root is parsed (see index()).
     if (reshaped || gone.length || !prev || pendingBefore) report.graph_update = 'full';
-    else if (edited.length) { report.graph_update = 'partial'; this.editedFiles.set(r.repo_id, edited); }
+    else if (edited.length) report.graph_update = 'partial';
     if (report.graph_update !== 'none') report.edges_written = 0;
     const dirtyFlag = git.dirty === null ? null : git.dirty ? 1 : 0;
     const nestedJson = JSON.stringify(walked.nested_repos);
@@ -401,7 +403,7 @@ export class Engine {
     diagnostics.push(...repoDiags);
     this.vectorCache = null;
     this.log('info', `indexed ${r.name}: ${report.files_parsed} parsed, ${report.files_unchanged} unchanged, ${report.files_deleted} deleted, ${report.files_skipped} skipped`);
-    return report;
+    return { report, edited };
   }
 
   /** Rebuilds the heuristic graph of one repository from its stored symbols and occurrences. */
@@ -420,7 +422,7 @@ export class Engine {
         sink, only: only ? new Set(only) : undefined,
       });
       store.finishGraph(repoId, graph.unbound);
-      store.deleteMeta(`graph_pending:${repoId}`);
+      store.setGraphPending(repoId, false);
       if (only && !cached && graph.resume) this.graphTables.set(repoId, { store, resume: graph.resume });
     });
     // The tables take memory (~70 MB per million lines): they are kept while edits keep coming.
@@ -429,7 +431,6 @@ export class Engine {
       this.graphTablesTimer = setTimeout(() => this.graphTables.clear(), GRAPH_TABLES_IDLE_MS);
       this.graphTablesTimer.unref?.();
     }
-    this.editedFiles.delete(repoId);
     this.unsaved = true;
     return count;
   }

@@ -175,7 +175,7 @@ export class GraphReader {
       const names = [...new Set(symbols.filter(t => t.repo_id === repo).map(t => t.name))];
       const sites = this.store.unboundSites(repo, names);
       for (const [name, n] of sites) out.push({ kind: 'dynamic_names', detail: `${n} call site(s) of ${name}() could not be bound: more than ${AMBIGUOUS_MAX} definitions share the name` });
-      if (this.store.getMeta(`graph_pending:${repo}`) !== null) {
+      if (this.store.graphPending(repo)) {
         out.push({ kind: 'stale_graph', detail: `files of ${repo} changed after its heuristic graph was built (an indexing run stopped early); the next index run rebuilds it` });
       }
       const skipped = this.store.skippedFiles(repo);

@@ -25,6 +25,7 @@
 import { posix } from 'node:path';
 import type { LanguageId } from '../languages/types';
 import type { NewOccurrence } from '../store/store';
+import { CROSS_FILE_KINDS } from '../store/occurrences';
 import { GRAPH_LANGUAGES, isTestPath, testedBaseNames, type GraphLanguage } from './languages';
 
 // Heuristic confidences stay below 0.9: `exact` (≥ 0.9) is reserved for compiler-grade providers.
@@ -64,8 +65,6 @@ export interface GraphOutput {
   stats: { calls: number; bound: number; ambiguous: number; unbound: number };
 }
 
-/** What the first pass (base classes) reads: extends/implements, and the imports that resolve their names. */
-const FIRST_PASS: ReadonlySet<string> = new Set(['import', 'extends', 'implements']);
 const CLASSY = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'module']);
 const CALLABLE = new Set(['function', 'method', 'class', 'struct', 'constant', 'type', 'interface', 'enum', 'trait']);
 const REFERABLE = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'constant']);
@@ -300,7 +299,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
     const fileDir = dirOf.get(file.id)!;
     // names of nested definitions in this file: only these can resolve through the scope chain
     const localNames = new Set((byFile.get(file.id) ?? []).filter(x => x.parent !== null).map(x => x.name));
-    const occ = pass === 'bases' ? input.occurrences(file.id, FIRST_PASS) : input.occurrences(file.id);
+    const occ = pass === 'bases' ? input.occurrences(file.id, CROSS_FILE_KINDS) : input.occurrences(file.id);
     if (!importCache.has(file.id)) importCache.set(file.id, occ.filter(x => x.kind === 'import'));
     if (pass === 'bases' && !occ.some(o => o.kind === 'extends' || o.kind === 'implements')) return;
     const bindings = new Map<string, Binding>();

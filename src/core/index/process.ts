@@ -7,7 +7,7 @@ import { extractSource, type Extraction } from '../parse/extract';
 import { hashVectorFromTokens } from '../search/hashvec';
 import { sha1 } from '../util/hash';
 import { ftsFromTokens, tokenize } from '../util/tokens';
-import { encodeOccurrences } from '../store/occurrences';
+import { CROSS_FILE_KINDS, encodeOccurrences } from '../store/occurrences';
 import { packFtsText } from '../store/ftstext';
 import type { LanguageId } from '../languages/types';
 import type { FileContent, NewChunk, NewSymbol, NewEdge } from '../store/store';
@@ -85,6 +85,16 @@ export function toContent(task: FileTask, hash: string, size: number, ex: Extrac
   }
   return {
     repo_id: task.repo_id, path: task.path, language: task.language, hash, size, mtime_ms: task.mtime_ms, line_count: ex.line_count,
-    syntax_errors: ex.syntax_errors, chunks, symbols, fts_path: pathFts, fts_text: packFtsText(pathFts, chunks), occurrences: encodeOccurrences(ex.occurrences), occurrence_count: ex.occurrences.length, edges,
+    syntax_errors: ex.syntax_errors, chunks, symbols, shape_hash: shapeHash(symbols, ex), fts_path: pathFts, fts_text: packFtsText(pathFts, chunks), occurrences: encodeOccurrences(ex.occurrences), occurrence_count: ex.occurrences.length, edges,
   };
+}
+
+/**
+ * What other files' graph resolution can see of this file: its definitions (path, name, kind, parent, in
+ * order) and its imports and base classes. Two versions with the same hash differ only in bodies.
+ */
+function shapeHash(symbols: readonly NewSymbol[], ex: Extraction): string {
+  const defs = symbols.map(s => [s.symbol_path, s.name, s.kind, s.parent_path]);
+  const refs = ex.occurrences.filter(o => CROSS_FILE_KINDS.has(o.kind)).map(o => [o.kind, o.name, o.scope, o.receiver, o.source, o.alias]);
+  return sha1(JSON.stringify([defs, refs]));
 }

@@ -8,6 +8,13 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { NewOccurrence } from './store';
 
 const KINDS = ['call', 'import', 'extends', 'implements', 'identifier'] as const;
+
+/**
+ * The occurrence kinds other files' graph resolution reads from a file: its imports (re-exports included)
+ * and base classes. The graph's first pass reads only these, and a file whose list of them (and whose
+ * definitions) did not change keeps every other file's edges valid.
+ */
+export const CROSS_FILE_KINDS: ReadonlySet<string> = new Set(['import', 'extends', 'implements']);
 const VERSION = 2;
 
 export function encodeOccurrences(occ: readonly NewOccurrence[]): Uint8Array {

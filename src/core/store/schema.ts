@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -15,6 +15,8 @@ CREATE TABLE files (
   file_id INTEGER PRIMARY KEY, repo_id TEXT NOT NULL, path TEXT NOT NULL, language TEXT NOT NULL,
   hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, line_count INTEGER NOT NULL,
   syntax_errors INTEGER NOT NULL DEFAULT 0, occurrence_count INTEGER NOT NULL DEFAULT 0, indexed_at INTEGER NOT NULL,
+  -- hash of what other files' graph resolution sees of this file (definitions, imports, base classes)
+  shape_hash TEXT NOT NULL DEFAULT '',
   UNIQUE (repo_id, path)
 );
 -- Public ids are derived, never stored: chunk:<repo_id>:<path>:<key>, symbol:<repo_id>:<path>:<symbol_path>

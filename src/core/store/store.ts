@@ -8,9 +8,6 @@ import { assetPath } from '../assets';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 import { bm25 } from './bm25';
 import { decodeOccurrences } from './occurrences';
-
-/** Occurrence kinds other files' resolution reads from a file (its imports, re-exports and base classes). */
-const SHAPE_KINDS: ReadonlySet<string> = new Set(['import', 'extends', 'implements']);
 import { unpackFtsText } from './ftstext';
 
 export interface RepoRow {
@@ -41,6 +38,8 @@ export interface Diagnostic { repo_id: string; path: string; code: string; messa
 export interface FileContent {
   repo_id: string; path: string; language: string; hash: string; size: number; mtime_ms: number; line_count: number;
   syntax_errors: number; chunks: NewChunk[]; symbols: NewSymbol[];
+  /** hash of the file's definitions, imports and base classes: equal hashes mean only bodies changed */
+  shape_hash: string;
   /** full-text tokens of the path, and the deflated token text of the file (see packFtsText) */
   fts_path: string; fts_text: Uint8Array;
   /** raw occurrences, packed by encodeOccurrences (see occurrences.ts) */
@@ -175,9 +174,18 @@ export class Store {
   getMeta(key: string): string | null {
     return this.one<{ value: string }>('SELECT value FROM meta WHERE key = ?', [key])?.value ?? null;
   }
-  deleteMeta(key: string): void { this.exec('DELETE FROM meta WHERE key = ?', [key]); }
   setMeta(key: string, value: string): void {
     this.exec('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+  }
+
+  /**
+   * Whether a repository's files changed after its heuristic graph was built. Set with every file change
+   * (in the same transaction), cleared by a graph build: a run stopped in between leaves it set.
+   */
+  graphPending(repoId: string): boolean { return this.getMeta(`graph_pending:${repoId}`) !== null; }
+  setGraphPending(repoId: string, pending: boolean): void {
+    if (pending) this.setMeta(`graph_pending:${repoId}`, '1');
+    else this.exec('DELETE FROM meta WHERE key = ?', [`graph_pending:${repoId}`]);
   }
   repos(): RepoRow[] { return this.all<RepoRow>('SELECT * FROM repos ORDER BY root'); }
   repo(repoId: string): RepoRow | undefined { return this.one<RepoRow>('SELECT * FROM repos WHERE repo_id = ?', [repoId]); }
@@ -220,26 +228,6 @@ export class Store {
     this.exec('DELETE FROM edges WHERE file_id = ?', [fileId]);
   }
 
-  /**
-   * Whether a new version of a file leaves the graph's view of the rest of the repository as it was:
-   * the same definitions (paths, names, kinds, parents, in order) and the same imports and base classes.
-   * Then its symbols keep their row ids and only its own edges need resolving again.
-   */
-  private sameShape(fileId: number, f: FileContent): boolean {
-    const old = this.all<{ symbol_path: string; name: string; kind: string; parent_path: string | null }>(
-      'SELECT symbol_path, name, kind, parent_path FROM symbols WHERE file_id = ? ORDER BY rowid', [fileId]);
-    if (old.length !== f.symbols.length) return false;
-    for (let i = 0; i < old.length; i++) {
-      const a = old[i]!; const b = f.symbols[i]!;
-      if (a.symbol_path !== b.symbol_path || a.name !== b.name || a.kind !== b.kind || a.parent_path !== b.parent_path) return false;
-    }
-    const was = this.one<{ data: Uint8Array }>('SELECT data FROM file_occurrences WHERE file_id = ?', [fileId])?.data;
-    const key = (list: NewOccurrence[]) => JSON.stringify(list.map(o => [o.kind, o.name, o.scope, o.receiver, o.source, o.alias]));
-    const before = was ? decodeOccurrences(was, SHAPE_KINDS) : [];
-    const after = f.occurrence_count ? decodeOccurrences(f.occurrences, SHAPE_KINDS) : [];
-    return key(before) === key(after);
-  }
-
   deleteRepo(repoId: string): void {
     if (this.one<{ n: number }>('SELECT count(*) AS n FROM files WHERE repo_id <> ?', [repoId])!.n === 0) {
       // The only repository (a forced rebuild of a one-folder workspace): empty the tables at once and
@@ -257,25 +245,25 @@ export class Store {
     this.exec('DELETE FROM repos WHERE repo_id = ?', [repoId]);
   }
 
-  /** Replaces everything stored for one file with its new content. Call inside a transaction. */
   private invalidateStats(): void { this.dfCache.clear(); this.chunkTotal = null; }
 
   /**
-   * Stores a file's new content. A file already indexed keeps its id; `same_shape` says whether its
-   * definitions, imports and base classes are unchanged (its symbols then keep their ids too).
+   * Stores a file's new content (call inside a transaction). A file already indexed keeps its id;
+   * `same_shape` says whether its definitions, imports and base classes are unchanged (equal shape
+   * hashes): its symbols then keep their ids too, and other files' graph edges stay valid.
    */
   writeFile(f: FileContent, existing: FileMeta | undefined): { file_id: number; same_shape: boolean } {
     this.invalidateStats();
     let fileId: number; let sameShape = false;
     if (existing) {
       fileId = existing.file_id;
-      sameShape = this.sameShape(fileId, f);
+      sameShape = this.one<{ shape_hash: string }>('SELECT shape_hash FROM files WHERE file_id = ?', [fileId])?.shape_hash === f.shape_hash;
       this.deleteContent(fileId, sameShape);
-      this.exec(`UPDATE files SET language = ?, hash = ?, size = ?, mtime_ms = ?, line_count = ?, syntax_errors = ?, occurrence_count = ?, indexed_at = ?
-        WHERE file_id = ?`, [f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now(), fileId]);
+      this.exec(`UPDATE files SET language = ?, hash = ?, size = ?, mtime_ms = ?, line_count = ?, syntax_errors = ?, occurrence_count = ?, indexed_at = ?, shape_hash = ?
+        WHERE file_id = ?`, [f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now(), f.shape_hash, fileId]);
     } else {
-      this.exec(`INSERT INTO files (repo_id, path, language, hash, size, mtime_ms, line_count, syntax_errors, occurrence_count, indexed_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [f.repo_id, f.path, f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now()]);
+      this.exec(`INSERT INTO files (repo_id, path, language, hash, size, mtime_ms, line_count, syntax_errors, occurrence_count, indexed_at, shape_hash)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [f.repo_id, f.path, f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now(), f.shape_hash]);
       fileId = this.one<{ id: number }>('SELECT last_insert_rowid() AS id')!.id;
     }
     const insChunk = this.stmt(`INSERT INTO chunks (key, file_id, symbol_path, kind, start_line, end_line, est_tokens, vec, ord)
