@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { TOOL_LIST, TOOL_NAMES } from '../src/core/tools/registry';
-import { invokeTool, jsonSchema, parameterReads } from '../src/core/tools/contract';
+import { invokeTool, jsonSchema, parameterReads, fitJson } from '../src/core/tools/contract';
 import { toolsList } from '../src/core/tools/golden';
 import { Engine } from '../src/core/engine';
 import { VERSION } from '../src/core/version';
@@ -160,6 +160,25 @@ describe('tool contract', () => {
     assert.match(first.markdown, new RegExp(`Showing 1–1 of ${d.total} results\\. Call again with offset=1`));
     const last = await invokeTool(TOOL_LIST.find(t => t.name === 'search_code')!, { query: 'id name user', limit: 100, offset: d.total - 1 }, { engine });
     assert.ok(last.ok && (last.data as { truncated: boolean }).truncated === false && (last.data as { next_offset: null }).next_offset === null);
+  });
+
+  it('the model-visible tool list (names, descriptions, input schemas) stays within ~1,000 characters a tool on average', () => {
+    const sizes = TOOL_LIST.map(t => t.name.length + t.description.length + JSON.stringify(jsonSchema(t.input, 'input')).length);
+    const avg = sizes.reduce((a, b) => a + b, 0) / sizes.length;
+    assert.ok(avg <= 1000, `average ${Math.round(avg)} characters a tool: ${TOOL_LIST.map((t, i) => `${t.name} ${sizes[i]}`).join(', ')}`);
+  });
+
+  it('structured answers are trimmed to the budget from the end of their lists, with paging that resumes exactly', () => {
+    const items = Array.from({ length: 400 }, (_, i) => ({ id: `item-${i}`, text: 'x'.repeat(200) }));
+    const data = { results: items, other: items.slice(0, 50), total: 400, offset: 0, limit: 400, truncated: false, next_offset: null };
+    const fit = fitJson(data, 20_000, 'results');
+    assert.ok(JSON.stringify(fit).length <= 20_000, String(JSON.stringify(fit).length));
+    const kept = (fit.results as unknown[]).length;
+    assert.ok(kept > 0 && kept < 400);
+    assert.equal(fit.truncated, true);
+    assert.equal(fit.next_offset, kept, 'the next page starts at the first item left out');
+    assert.deepEqual((fit.results as { id: string }[])[kept - 1]!.id, `item-${kept - 1}`, 'items are dropped from the end');
+    assert.equal(fitJson(data, 1_000_000, 'results'), data, 'an answer within budget is untouched');
   });
 
   it('golden tools list matches byte for byte (regenerate with SIGHTLINE_UPDATE_GOLDEN=1)', () => {

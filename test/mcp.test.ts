@@ -207,6 +207,13 @@ describe('MCP server over stdio (dist/mcp.js)', function () {
       assert.equal(e.code, 'not_found');
     });
 
+    it('an error is sent once: one JSON text block, no Markdown copy', async () => {
+      const r = await call(client, 'find_references', { symbol: 'no_such_symbol_anywhere' });
+      assert.equal(r.isError, true);
+      assert.equal((r.content as unknown[]).length, 1, JSON.stringify(r.content));
+      assert.equal(errorOf(r).code, 'not_found');
+    });
+
     it('unknown tool → isError', async () => {
       const r = await call(client, 'no_such_tool', {});
       assert.equal(r.isError, true);

@@ -33,7 +33,7 @@
     const table = h('table', {}, [h('tr', {}, ['distance', 'dependent', 'resolution', 'via'].map(x => h('th', {}, [x])))]);
     for (const a of r.affected) table.append(h('tr', {}, [
       h('td', {}, [String(a.distance) + (a.via_container ? ' (container)' : '')]), h('td', {}, [loc(a.node)]),
-      h('td', { class: a.resolution }, [a.resolution]), h('td', { class: 'muted' }, [a.via])]));
+      h('td', { class: a.resolution }, [a.name_only ? `name only ${a.confidence}` : a.resolution]), h('td', { class: 'muted' }, [a.via])]));
     root.append(h('h3', {}, ['Dependents']), table);
     const mods = Object.entries(r.affected_by_module);
     if (mods.length) root.append(h('h3', {}, ['By module']), h('ul', {}, mods.map(([m, n]) => h('li', {}, [`${m}: ${n}`]))));

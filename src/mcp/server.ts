@@ -70,8 +70,8 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
       },
     }, budget);
     if (!outcome.ok) {
-      // Error results carry the machine-readable shape as JSON text (structuredContent is reserved for the output schema).
-      return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }, { type: 'text', text: outcome.markdown }] };
+      // Error results carry the machine-readable shape once, as JSON text (structuredContent is reserved for the output schema).
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }] };
     }
     return { content: [{ type: 'text', text: outcome.markdown }], structuredContent: outcome.data };
   });

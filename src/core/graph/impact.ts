@@ -7,18 +7,21 @@ import { posix } from 'node:path';
 import type { NodeRow } from '../store/store';
 import { isTestPath } from './languages';
 import { GraphReader, resolutionOf, type Boundary, type GraphEdge } from './query';
+import { testsOf, NAME_ONLY, type TestHit } from './tests';
 
 export const DEPENDENT_KINDS = ['calls', 'references', 'imports', 'extends', 'implements'] as const;
-const LOW_CONFIDENCE = 0.5;
 
 export interface Affected {
   node: NodeRow; distance: number; confidence: number; via_container: boolean; via: GraphEdge;
+  /** Reached only through a name-only binding (receiver type unknown): listed, never expanded further. */
+  name_only: boolean;
 }
 
 export interface ImpactResult {
   seeds: { node: NodeRow; container: boolean }[];
+  /** Dependents outside test code, in the order agents read them: direct, then by distance, then via a container. */
   affected: Affected[];
-  tests: { node: NodeRow; reason: string; confidence: number; provider: string }[];
+  tests: TestHit[];
   entryPoints: Affected[];
   boundaries: Boundary[];
 }
@@ -26,6 +29,15 @@ export interface ImpactResult {
 const inside = (n: NodeRow, seed: NodeRow) => n.path === seed.path && n.repo_id === seed.repo_id
   && (seed.kind === 'file' || (n.symbol_path !== null && seed.symbol_path !== null && (n.symbol_path === seed.symbol_path || n.symbol_path.startsWith(`${seed.symbol_path}.`))));
 
+/** Direct and strong first, then direct name-only, then by distance and confidence; via-container dependents last. */
+export const affectedOrder = (a: Affected, b: Affected) => Number(a.via_container) - Number(b.via_container) || a.distance - b.distance
+  || Number(a.name_only) - Number(b.name_only) || b.confidence - a.confidence || a.node.path.localeCompare(b.node.path) || a.node.start_line - b.node.start_line;
+
+/**
+ * Transitive dependents of `targets` (each target with its overload set already included). Name-only
+ * bindings (confidence < 0.5) are listed with their confidence but seed no further expansion: one
+ * shared method name must not pull in the callers of every class that has it.
+ */
 export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number, opts: { withContainers: boolean }): ImpactResult {
   const seeds: { node: NodeRow; container: boolean }[] = targets.map(t => ({ node: t, container: false }));
   if (opts.withContainers) {
@@ -51,10 +63,16 @@ export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number,
           if (viaContainer && seeds.some(s => s.container && s.node.kind !== 'file' && inside(neighbour, s.node))) continue;
           if (viaContainer && best.has(neighbour.node)) continue; // already a dependent of the target itself
           const confidence = Math.min(f.confidence, edge.confidence);
-          if (edge.confidence < LOW_CONFIDENCE) lowSeen++;
+          const nameOnly = edge.confidence < NAME_ONLY;
+          if (nameOnly) lowSeen++;
           const prev = reached.get(neighbour.node);
-          if (!prev) { reached.set(neighbour.node, { node: neighbour, distance: d, confidence, via_container: viaContainer, via: edge }); next.push({ node: neighbour, confidence }); }
-          else if (prev.distance === d && prev.confidence < confidence) reached.set(neighbour.node, { ...prev, confidence, via: edge });
+          if (!prev) {
+            reached.set(neighbour.node, { node: neighbour, distance: d, confidence, via_container: viaContainer, via: edge, name_only: nameOnly });
+            if (!nameOnly) next.push({ node: neighbour, confidence });
+          } else if (prev.distance === d && prev.confidence < confidence) {
+            reached.set(neighbour.node, { ...prev, confidence, via: edge, name_only: nameOnly });
+            if (prev.name_only && !nameOnly) next.push({ node: neighbour, confidence });
+          }
         }
       }
       if (d === depth && next.length) cutAtDepth ||= next.some(n => g.edges(n.node, 'in', DEPENDENT_KINDS).length > 0);
@@ -64,21 +82,14 @@ export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number,
   };
   walk(seeds.filter(s => !s.container), false);
   walk(seeds.filter(s => s.container), true);
-  const affected = [...best.values()].sort((a, b) => Number(a.via_container) - Number(b.via_container) || a.distance - b.distance || b.confidence - a.confidence
-    || a.node.path.localeCompare(b.node.path) || a.node.start_line - b.node.start_line);
-
-  // Tests: test-file dependents, plus contains_test_for edges into the targets, their containers and the affected.
-  const tests = new Map<number, { node: NodeRow; reason: string; confidence: number; provider: string }>();
-  for (const a of affected) if (isTestPath(a.node.path)) tests.set(a.node.node, { node: a.node, reason: `reaches the change at distance ${a.distance} (${a.via.kind}, ${a.via.provider})`, confidence: a.confidence, provider: a.via.provider });
-  for (const s of [...seeds.map(x => x.node), ...affected.filter(a => !isTestPath(a.node.path)).slice(0, 200).map(a => a.node)]) {
-    for (const { neighbour, edge } of g.edges(s, 'in', ['contains_test_for'])) {
-      if (!tests.has(neighbour.node)) tests.set(neighbour.node, { node: neighbour, reason: edge.evidence, confidence: edge.confidence, provider: edge.provider });
-    }
-  }
-  const entryPoints = affected.filter(a => !isTestPath(a.node.path) && isEntryPoint(g, a.node));
-  const boundaries = g.boundaries(seeds.filter(s => !s.container).map(s => s.node), lowSeen);
+  const affected = [...best.values()].filter(a => !isTestPath(a.node.path)).sort(affectedOrder);
+  const targetSeeds = seeds.filter(s => !s.container).map(s => s.node);
+  const t = testsOf(g, targetSeeds);
+  const entryPoints = affected.filter(a => isEntryPoint(g, a.node));
+  const boundaries = g.boundaries(targetSeeds, lowSeen);
   if (cutAtDepth) boundaries.push({ kind: 'depth_limit', detail: `dependents continue beyond depth ${depth}; raise depth to see more` });
-  return { seeds, affected: affected.filter(a => !isTestPath(a.node.path)), tests: [...tests.values()].sort((a, b) => b.confidence - a.confidence || a.node.path.localeCompare(b.node.path)), entryPoints, boundaries };
+  boundaries.push(...t.boundaries);
+  return { seeds, affected, tests: t.tests, entryPoints, boundaries };
 }
 
 /** An entry point: a function nothing in the workspace calls (a root of the dependency graph), or main. */

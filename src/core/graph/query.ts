@@ -7,6 +7,7 @@ import type { Store, NodeRow } from '../store/store';
 import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { SightlineError } from '../errors';
 import { AMBIGUOUS_MAX } from './resolve';
+import { SymbolLookup, overloadBase, type LookupOptions, type Resolved } from './lookup';
 
 export const EXACT_THRESHOLD = 0.9;
 export type Resolution = 'exact' | 'best_effort';
@@ -23,7 +24,7 @@ export interface GraphEdge {
   evidence: string; path: string | null; line: number | null;
 }
 
-export interface Boundary { kind: 'heuristic_only' | 'ambiguous_dispatch' | 'unparsed_files' | 'provider_incomplete' | 'depth_limit' | 'dynamic_names' | 'stale_graph'; detail: string }
+export interface Boundary { kind: 'heuristic_only' | 'ambiguous_dispatch' | 'ambiguous_target' | 'unparsed_files' | 'provider_incomplete' | 'depth_limit' | 'dynamic_names' | 'stale_graph'; detail: string }
 
 const TIER_TEXT: Record<string, string> = {
   local: 'a definition nested in the calling scope', self: 'a self/this call bound to the enclosing class',
@@ -43,50 +44,25 @@ export function toNodeRef(n: NodeRow): NodeRef {
   };
 }
 
-/** `symbol:<repo>:<path>:<symbol_path>` or `file:<repo>:<path>` → its parts (path/symbol_path may contain ':'). */
-function parseId(id: string): { type: 'symbol' | 'file'; repo_id: string; rest: string } | null {
-  const m = /^(symbol|file):([^:]+):(.+)$/.exec(id);
-  return m ? { type: m[1] as 'symbol' | 'file', repo_id: m[2]!, rest: m[3]! } : null;
-}
-
 export class GraphReader {
   private nodeCache = new Map<number, NodeRow>();
-  constructor(private readonly store: Store) {}
-
-  /** Finds the node(s) a `symbol` argument names: an id, a qualified path (Worker.run) or a name. */
-  lookup(symbol: string, opts: { repo_id?: string; path?: string } = {}): NodeRow[] {
-    const id = parseId(symbol);
-    if (id) {
-      if (id.type === 'file') {
-        const f = this.store.fileByPath(id.repo_id, id.rest);
-        return f ? [...this.nodes([-f.file_id]).values()] : [];
-      }
-      for (let i = id.rest.indexOf(':'); i > 0; i = id.rest.indexOf(':', i + 1)) {
-        const rows = this.store.findSymbols({ repo_id: id.repo_id, path: id.rest.slice(0, i), symbol_path: id.rest.slice(i + 1) }, 2);
-        if (rows.length) return rows;
-      }
-      return [];
-    }
-    const q = { repo_id: opts.repo_id, path: opts.path };
-    let rows = this.store.findSymbols({ ...q, symbol_path: symbol }, 50);
-    if (!rows.length && !symbol.includes('.')) rows = this.store.findSymbols({ ...q, name: symbol }, 50);
-    if (!rows.length && symbol.includes('.')) rows = this.store.findSymbols({ ...q, name: symbol.slice(symbol.lastIndexOf('.') + 1) }, 50).filter(r => r.symbol_path?.endsWith(symbol));
-    if (!rows.length && opts.path && !symbol) return [];
-    return rows;
+  private readonly symbols: SymbolLookup;
+  constructor(private readonly store: Store) {
+    this.symbols = new SymbolLookup(store, cls => this.edges(cls, 'out', ['extends', 'implements']).map(e => e.neighbour).filter(n => n.kind !== 'file'));
   }
 
-  /** Resolves a `symbol` argument to exactly one node, or explains (ambiguous candidates / not found). */
-  resolveOne(symbol: string, opts: { repo_id?: string; path?: string } = {}): { target: NodeRow | null; ambiguous: NodeRow[] } {
-    const rows = this.lookup(symbol, opts);
-    if (!rows.length) {
-      throw new SightlineError('not_found', `no indexed symbol matches ${JSON.stringify(symbol)}${opts.path ? ` in ${opts.path}` : ''}; use search_code to find ids, or check index_status`);
-    }
-    if (rows.length === 1) return { target: rows[0]!, ambiguous: [] };
-    // Prefer an exact qualified-path match when the name alone is ambiguous.
-    const exact = rows.filter(r => r.symbol_path === symbol);
-    if (exact.length === 1) return { target: exact[0]!, ambiguous: [] };
-    return { target: null, ambiguous: rows };
+  /** Every node a `symbol` argument may name (an id, a qualified or module-qualified path, or a name); overload sets collapsed. */
+  lookup(symbol: string, opts: LookupOptions = {}): NodeRow[] {
+    return this.symbols.candidates(symbol, opts).rows;
   }
+
+  /** Resolves a `symbol` argument to one node and its overload set, or the candidates; not_found says what was tried. */
+  resolveOne(symbol: string, opts: LookupOptions = {}): Resolved {
+    return this.symbols.resolve(symbol, opts);
+  }
+
+  /** A node's overload set (itself when it has none). */
+  overloadSet(n: NodeRow): NodeRow[] { return this.symbols.overloadSet(n); }
 
   nodes(nodes: number[]): Map<number, NodeRow> {
     const missing = nodes.filter(n => !this.nodeCache.has(n));
@@ -132,6 +108,12 @@ export class GraphReader {
     return out;
   }
 
+  /** Edges into any node of a set (a target and its overload set), leaving out edges between members of the set. */
+  edgesInto(set: NodeRow[], kinds: readonly string[]): { neighbour: NodeRow; edge: GraphEdge }[] {
+    const members = new Set(set.map(n => n.node));
+    return set.flatMap(n => this.edges(n, 'in', kinds)).filter(e => !members.has(e.neighbour.node));
+  }
+
   /** The stored short evidence code as a sentence. */
   evidence(kind: string, code: string, from: NodeRow, to: NodeRow, line: number): string {
     const [tier, ...rest] = code.split(':');
@@ -166,7 +148,8 @@ export class GraphReader {
       return !checks.some(c => c.symbol_id === this.idOf(t) && c.complete === 1 && c.file_hash === file?.hash);
     });
     if (unchecked.length) {
-      out.push({ kind: 'heuristic_only', detail: `${unchecked.length} target(s) not checked by a compiler-grade provider (language server or external provider): ${unchecked.slice(0, 5).map(t => t.symbol_path).join(', ')}; dependents come from the heuristic graph` });
+      const names = [...new Set(unchecked.map(t => overloadBase(t.symbol_path ?? t.path)))];
+      out.push({ kind: 'heuristic_only', detail: `${names.length} target(s) not checked by a compiler-grade provider (language server or external provider): ${names.slice(0, 5).join(', ')}; dependents come from the heuristic graph` });
     }
     const incomplete = checks.filter(c => c.complete === 0);
     if (incomplete.length) out.push({ kind: 'provider_incomplete', detail: `${incomplete.length} provider check(s) timed out or answered partially (${[...new Set(incomplete.map(c => c.provider))].join(', ')})` });

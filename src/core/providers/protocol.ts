@@ -33,20 +33,20 @@ const PROVIDER_NAME = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 
 export const providerSpecSchema = z.object({
   name: z.string().min(1).max(64).regex(PROVIDER_NAME, 'lower-case snake_case or kebab-case, e.g. scip-rust')
-    .describe('Unique provider name (lower-case snake_case or kebab-case, e.g. scip-rust); recorded on every edge it contributes.'),
+    .describe('Unique name, recorded on its edges.'),
   command: z.string().min(1)
-    .describe('Executable to run with the repository root as working directory: a name found on PATH or a path. Run by argv, never through a shell.'),
+    .describe('Executable, run in the repository root.'),
   args: z.array(z.string()).default([])
-    .describe('Arguments passed literally to the command (no shell: quotes, $(…), ; and globs are not interpreted).'),
+    .describe('Arguments, passed literally.'),
   languages: z.array(z.enum(LANGUAGE_IDS)).default([])
-    .describe('Run only when the repository has indexed chunks in one of these languages; empty or absent: always.'),
+    .describe('Only for these languages.'),
   compiler_grade: z.boolean().default(false)
-    .describe('The provider resolves references like a compiler (e.g. SCIP, a language server); its edges rank above heuristic ones (default false).'),
+    .describe('Its edges are compiler-grade (exact).'),
   strict: z.boolean().default(false)
-    .describe('Fail the whole index when an emitted edge is invalid or cannot be resolved to exactly one symbol; false skips such edges (default false).'),
+    .describe('Fail on a bad edge instead of skipping it.'),
   timeout_ms: z.number().int().min(PROVIDER_TIMEOUT_MIN_MS).max(PROVIDER_TIMEOUT_MAX_MS).default(PROVIDER_TIMEOUT_DEFAULT_MS)
-    .describe(`Time limit for writing the input and the process to finish, in milliseconds (${PROVIDER_TIMEOUT_MIN_MS}-${PROVIDER_TIMEOUT_MAX_MS}, default ${PROVIDER_TIMEOUT_DEFAULT_MS}); the process tree is killed when it runs out.`),
-}).describe('One external reference provider: a command that reads the indexed symbols as JSON on stdin and writes graph edges as JSON on stdout.');
+    .describe('Time limit (ms); then the process tree is killed.'),
+}).describe('An external reference provider.');
 
 /** A spec with every default applied (what the runner works with). */
 export type ProviderSpec = z.output<typeof providerSpecSchema>;

@@ -518,6 +518,11 @@ export class Store {
       FROM symbols s JOIN files f USING (file_id) ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''} ORDER BY f.path, s.start_line LIMIT ?`, [...params, limit]);
     return rows.map(r => ({ ...r, node: r.rowid }));
   }
+  /** Distinct definition names matching a LIKE pattern (case-insensitive for ASCII), for "did you mean" suggestions. */
+  symbolNames(like: string, repoId: string | undefined, limit: number): string[] {
+    return this.rows<{ name: string }>(`SELECT DISTINCT s.name AS name FROM symbols s${repoId ? ' JOIN files f USING (file_id) WHERE f.repo_id = ? AND' : ' WHERE'} s.name LIKE ? LIMIT ?`,
+      repoId ? [repoId, like, limit] : [like, limit]).map(r => r.name);
+  }
   fileByPath(repoId: string, path: string): { file_id: number; language: string; hash: string; line_count: number } | undefined {
     return this.one('SELECT file_id, language, hash, line_count FROM files WHERE repo_id = ? AND path = ?', [repoId, path]);
   }

@@ -14,7 +14,14 @@ export interface ToolContext {
   onProgress?: (message: string, done?: number, total?: number) => void;
 }
 
+/**
+ * How much an answer may take. The Markdown stays within max_chars (default DEFAULT_MAX_CHARS, about
+ * 6k tokens); the structured JSON within twice that (JSON spends more characters on the same items),
+ * trimmed from the end of its lists so that truncated and next_offset stay true.
+ */
 export interface RenderBudget { max_chars?: number }
+export const DEFAULT_MAX_CHARS = 24_000;
+export const jsonBudget = (b: RenderBudget) => 2 * (b.max_chars ?? DEFAULT_MAX_CHARS);
 
 export interface ToolAnnotations { read_only: boolean; destructive: boolean; idempotent: boolean; open_world: boolean }
 
@@ -29,6 +36,8 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   /** Example arguments (documentation and contract tests; together they read every parameter). */
   examples: z.input<I>[];
   run(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
+  /** The output field holding the paged list (offset/next_offset apply to it), if any. */
+  paged?: keyof z.output<O> & string;
   render(result: z.output<O>, budget: RenderBudget): string;
 }
 
@@ -41,8 +50,8 @@ export const PAGE_DEFAULT_LIMIT = 10;
 
 export function pageInput(defaultLimit = PAGE_DEFAULT_LIMIT, maxLimit = 100) {
   return {
-    limit: z.number().int().min(1).max(maxLimit).default(defaultLimit).describe(`Maximum number of items to return (1-${maxLimit}, default ${defaultLimit}).`),
-    offset: z.number().int().min(0).default(0).describe('Number of items to skip, for paging: pass the previous answer\'s next_offset.'),
+    limit: z.number().int().min(1).max(maxLimit).default(defaultLimit).describe('Page size.'),
+    offset: z.number().int().min(0).max(1_000_000).default(0).describe('Items to skip: the previous answer\'s next_offset.'),
   };
 }
 
@@ -150,12 +159,49 @@ export async function invokeTool(def: ToolDef, rawArgs: unknown, ctx: ToolContex
       throw new SightlineError('invalid_arguments', `invalid arguments for ${def.name}: ${f.message}`, { issues: f.issues });
     }
     const declared = Object.keys(def.input.shape);
-    const data = await def.run(accessor(def.name, declared, parsed.data as object) as never, ctx) as Record<string, unknown>;
-    return { ok: true, data, markdown: def.render(data as never, budget) };
+    const full = await def.run(accessor(def.name, declared, parsed.data as object) as never, ctx) as Record<string, unknown>;
+    const data = fitJson(full, jsonBudget(budget), def.paged);
+    return { ok: true, data, markdown: def.render(data as never, { max_chars: budget.max_chars ?? DEFAULT_MAX_CHARS }) };
   } catch (e) {
     const shape = toErrorShape(e);
     return { ok: false, ...shape, markdown: renderError(def.name, shape) };
   }
+}
+
+/**
+ * Fits a tool's structured answer into maxChars: items are dropped from the end of its largest lists
+ * (never from scalars), `truncated` becomes true, and when the paged list is cut its `next_offset`
+ * points at the first item left out, so paging resumes exactly there.
+ */
+export function fitJson(data: Record<string, unknown>, maxChars: number, paged?: string): Record<string, unknown> {
+  let size = JSON.stringify(data).length;
+  if (size <= maxChars) return data;
+  const out: Record<string, unknown> = { ...data };
+  const cut = new Set<string>();
+  const sizeOf = (k: string) => JSON.stringify(out[k]).length;
+  // The side lists go first, down to a few items each; then the paged list; then whatever is left.
+  const stages: { fields: (k: string) => boolean; floor: number }[] = [
+    { fields: k => k !== paged, floor: 10 }, { fields: k => k === paged, floor: 1 }, { fields: () => true, floor: 0 },
+  ];
+  for (const stage of stages) {
+    while (size > maxChars) {
+      const lists = Object.keys(out).filter(k => Array.isArray(out[k]) && (out[k] as unknown[]).length > stage.floor && stage.fields(k))
+        .map(k => ({ k, s: sizeOf(k) })).sort((a, b) => b.s - a.s);
+      if (!lists.length) break;
+      const { k } = lists[0]!; const below = lists[1]?.s ?? 0;
+      const list = (out[k] as unknown[]).slice();
+      // Shed the excess from this list, but not below the next-largest one (they shrink in turn).
+      let excess = size - maxChars; let listSize = lists[0]!.s;
+      while (list.length > stage.floor && excess > 0 && listSize >= below) { const n = JSON.stringify(list.pop()).length + 1; excess -= n; listSize -= n; }
+      out[k] = list; cut.add(k);
+      size = JSON.stringify(out).length;
+    }
+  }
+  if ('truncated' in out) out.truncated = true;
+  if (paged && cut.has(paged) && 'next_offset' in out && typeof out.offset === 'number') {
+    out.next_offset = out.offset + (out[paged] as unknown[]).length;
+  }
+  return out;
 }
 
 /** JSON Schema (draft 2020-12 subset) of a zod object, as MCP and VS Code expect it. */

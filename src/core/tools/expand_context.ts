@@ -4,6 +4,7 @@ import { completeness } from './shared';
 import { toNodeRef } from '../graph/query';
 import type { NodeRow } from '../store/store';
 import { SightlineError } from '../errors';
+import { symbolId } from '../util/ids';
 
 const itemSchema = z.object({
   chunk_id: z.string().describe('Chunk id (for get_chunk).'),
@@ -20,12 +21,12 @@ const itemSchema = z.object({
 export const expandContext = defineTool({
   name: 'expand_context',
   title: 'Expand context around chunks',
-  description: 'Grows a context pack around seed chunks by following the graph: what they call, what calls them, what they reference, and their containers, nearest first, within a token budget on the metadata. '
-    + 'Returns metadata (ids, paths, ranges, reasons) — call get_chunk for source text. Read-only.',
+  description: 'A context pack around seed chunks: what they call, what calls them, what they reference, their containers, nearest first, within a metadata token budget. '
+    + 'Metadata only (ids, paths, ranges, reasons); get_chunk gives the text.',
   input: z.object({
     chunk_ids: z.array(z.string().min(1)).min(1).max(50).describe('Seed chunk ids (from search_code or another tool).'),
-    depth: z.number().int().min(1).max(3).default(1).describe('How many edges to follow (1-3, default 1).'),
-    token_budget: z.number().int().min(100).max(100000).default(4000).describe('Budget for the summed estimated_metadata_tokens (default 4000).'),
+    depth: z.number().int().min(1).max(3).default(1).describe('Edges to follow.'),
+    token_budget: z.number().int().min(100).max(100000).default(4000).describe('Budget for the summed estimated_metadata_tokens.'),
   }),
   output: z.object({
     chunks: z.array(itemSchema).describe('The context pack: seeds first, then by distance.'),
@@ -58,7 +59,7 @@ export const expandContext = defineTool({
       const m = /^chunk:([^:]+):(.+)$/.exec(id);
       const chunk = m ? await ctx.engine.getChunkRow(id) : undefined;
       if (!chunk) { unresolved.push(id); continue; }
-      const syms = chunk.symbol_path ? g.lookup(chunk.symbol_path, { repo_id: chunk.repo_id, path: chunk.path }).filter(s => s.symbol_path === chunk.symbol_path) : [];
+      const syms = chunk.symbol_path ? g.lookup(symbolId(chunk.repo_id, chunk.path, chunk.symbol_path)) : [];
       if (!syms.length) {
         if (!taken.has(id)) { const item = { chunk_id: id, path: chunk.path, start_line: chunk.start_line, end_line: chunk.end_line, symbol_path: chunk.symbol_path, kind: chunk.kind, distance: 0, reason: 'seed', estimated_metadata_tokens: 0 };
           item.estimated_metadata_tokens = Math.ceil(JSON.stringify(item).length / 4); taken.add(id); items.push(item); total += item.estimated_metadata_tokens; }

@@ -16,13 +16,12 @@ const DIAG_CAP = 50;
 export const indexRepo = defineTool({
   name: 'index_repo',
   title: 'Index repository',
-  description: 'Indexes the workspace roots (or one repository) into the Sightline index: files, chunks, symbols and raw occurrences, parsed with tree-sitter. '
-    + 'Incremental by default: unchanged files are not re-parsed and deleted files disappear; force=true rebuilds only the selected repository. '
-    + 'Writes only the index file in the per-user cache, never the repository. Returns counts, timings and per-file diagnostics.',
+  description: 'Indexes the workspace roots (or one repository) with tree-sitter: files, chunks, symbols, the call graph. '
+    + 'Incremental; force=true rebuilds. Writes only the index in the per-user cache, never the repository. Returns counts, timings, per-file diagnostics.',
   input: z.object({
     repo: repoParam,
-    force: z.boolean().default(false).describe('Rebuild the selected repository from scratch instead of updating it incrementally (default false).'),
-    reference_providers: z.array(providerSpecSchema).max(20).default([]).describe('External reference providers to run after indexing: each is a command (argv, no shell) that reads the index\'s symbols as JSON on stdin and writes edges as JSON on stdout; its edges are stored under its own name. Runs commands on this machine, so it works only when the server was started with --allow-reference-providers (in VS Code: a trusted workspace and sightline.providers.allowExternal).'),
+    force: z.boolean().default(false).describe('Rebuild from scratch.'),
+    reference_providers: z.array(providerSpecSchema).max(20).default([]).describe('Commands (argv, no shell) reading symbols as JSON on stdin, writing edges on stdout. Refused unless reference providers are allowed (VS Code: trusted workspace + sightline.providers.allowExternal).'),
   }),
   output: z.object({
     repos: z.array(z.object({

@@ -24,18 +24,19 @@ export async function emptyIndexWarnings(engine: { status(): Promise<{ file_coun
 export const searchCode = defineTool({
   name: 'search_code',
   title: 'Search code',
-  description: 'Ranked search over the indexed workspace: finds functions, methods, classes and top-level code by words, identifiers or a natural-language question when you do not know where something lives. '
-    + 'Ranks with BM25 over identifier-aware tokens, weighting definition names and paths above bodies; vector=true adds the deterministic local_hash_vector signal (feature hashing, not a semantic model), which only breaks ties and backfills. '
-    + 'Returns metadata (path, line range, symbol, chunk_id) — call get_chunk for the source text. Read-only.',
+  description: 'Where to look: ranked functions, methods, classes and top-level code for words, identifiers or a question. '
+    + 'BM25 over identifier-aware tokens (names and paths weighted up); vector=true adds a feature-hashing signal (not a semantic model) for ties. '
+    + 'Metadata only; get_chunk gives the text.',
   input: z.object({
     query: queryParam,
     repo: repoParam,
     language: languageParam,
-    vector: z.boolean().default(false).describe('Also use the local_hash_vector signal to order exact ties and backfill when lexical hits run out (default false).'),
+    vector: z.boolean().default(false).describe('Add the local_hash_vector signal for ties.'),
     ...pageInput(10, 100),
   }),
   output: searchOutput,
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+  paged: 'results',
   examples: [{ query: 'retry failed payment', repo: '.', language: 'typescript', vector: true, limit: 5, offset: 0 }],
   async run(args, ctx) {
     const { query, repo, language, vector, limit, offset } = args;

@@ -1,10 +1,14 @@
 /** Schema fragments several tools share, so one concept has one name and one shape everywhere. */
 import { z } from 'zod';
 import { LANGUAGE_IDS } from '../languages/types';
+import { code } from './contract';
+import { toNodeRef, resolutionOf, type GraphReader, type NodeRef } from '../graph/query';
+import type { TestHit } from '../graph/tests';
+import { readableName, type LookupOptions, type Resolved } from '../graph/lookup';
 
 export const repoParam = z.string().min(1).optional()
-  .describe('Restrict to one repository: its repo_id, or a path inside a workspace root. Omit for every root. A path outside the workspace is an error.');
-export const languageParam = z.enum(LANGUAGE_IDS).optional().describe('Restrict results to one language.');
+  .describe('One repository (repo_id or a path in a root; default: all).');
+export const languageParam = z.enum(LANGUAGE_IDS).optional().describe('Only this language.');
 export const queryParam = z.string().min(1).max(2000).describe('What to look for: words, identifiers (getUserName also matches "user name"), or a question.');
 
 export const rangeSchema = z.object({
@@ -44,7 +48,7 @@ export const nodeSchema = z.object({
 });
 
 export const boundarySchema = z.object({
-  kind: z.enum(['heuristic_only', 'ambiguous_dispatch', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph']).describe('What limits the answer.'),
+  kind: z.enum(['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph']).describe('What limits the answer.'),
   detail: z.string().describe('What exactly, in a sentence.'),
 });
 
@@ -65,5 +69,41 @@ export const edgeSchema = z.object({
   line: z.number().int().nullable().describe('Line of the reference site, when known.'),
 });
 
-export const symbolParam = z.string().min(1).max(1000).describe('The symbol: an id from another tool (symbol:<repo_id>:<path>:<symbol_path>), a qualified name (Worker.run) or a plain name. Add path to narrow a common name.');
-export const pathParam = z.string().min(1).optional().describe('Repository-relative file path that narrows the symbol lookup.');
+export const symbolParam = z.string().min(1).max(1000).describe('An id, a qualified name (Worker.run, Worker::run, pkg.mod.func, Subclass.inherited) or a name.');
+export const pathParam = z.string().min(1).optional().describe('File path narrowing the symbol lookup.');
+
+export const matchedBySchema = z.string().nullable().describe('How the symbol argument was matched when not literally (inherited member, module-qualified name, overload set), else null.');
+
+/** Resolves a graph tool's symbol argument: one target with its overload set, or candidates (not_found throws with suggestions). */
+export function resolveTarget(g: GraphReader, symbol: string, opts: LookupOptions): Resolved {
+  return g.resolveOne(symbol, opts);
+}
+
+/** The shared part of a graph answer whose symbol matched several definitions. */
+export function unresolvedAnswer(r: Resolved, symbol: string) {
+  return {
+    resolved: [] as NodeRef[], ambiguous: r.ambiguous.map(toNodeRef), matched_by: r.matched_by, complete: false,
+    boundaries: [{ kind: 'ambiguous_target' as const, detail: `${r.ambiguous.length} definitions match ${symbol}; call again with one of their ids (or add path)` }],
+  };
+}
+
+/** A node's name for Markdown: the qualified path with internal suffixes spelled out. */
+export function nodeLabel(n: { symbol_path: string | null; path: string; kind: string }): string { return readableName(n); }
+
+export function renderUnresolved(tool: string, name: string, ambiguous: NodeRef[]): string {
+  return [`**${tool}** ${code(name)} matches ${ambiguous.length} definitions — call again with one of these ids (or add path):`,
+    ...ambiguous.map(n => `- ${code(n.id)} (${n.kind}, ${n.path}:${n.range.start_line})`)].join('\n');
+}
+
+export const testSchema = z.object({
+  node: nodeSchema,
+  distance: z.number().int().describe('Edges between the test and the target (1 = it uses the target itself).'),
+  reason: z.string().describe('How the test reaches the target.'),
+  resolution: z.enum(['exact', 'best_effort']).describe('Resolution of the weakest link.'),
+  confidence: z.number().describe('Lowest edge confidence on the way.'),
+  via: z.array(z.string()).describe('Qualified names of the nodes between the test and the target, nearest to the test first (a helper in the test file comes first).'),
+});
+
+export function toTestRef(t: TestHit): z.infer<typeof testSchema> {
+  return { node: toNodeRef(t.node), distance: t.distance, reason: t.reason, resolution: resolutionOf(t.confidence), confidence: t.confidence, via: t.via.map(v => v.symbol_path ?? v.path) };
+}

@@ -6,8 +6,8 @@ import { emptyIndexWarnings, renderHit, searchOutput } from './search_code';
 export const vectorSearch = defineTool({
   name: 'vector_search',
   title: 'Vector search (local hash vector)',
-  description: 'Runs only the deterministic local_hash_vector signal: cosine similarity of feature-hashed token vectors (identifier sub-words included) between the query and each chunk. '
-    + 'It measures shared vocabulary, is not a semantic or ML model, and downloads nothing. Prefer search_code; use this to find chunks that share wording with a snippet. Read-only.',
+  description: 'Only the local_hash_vector signal: cosine similarity of feature-hashed token vectors (shared vocabulary, not a semantic model). '
+    + 'Prefer search_code; use this for chunks that share wording with a snippet.',
   input: z.object({
     query: queryParam,
     repo: repoParam,
@@ -16,6 +16,7 @@ export const vectorSearch = defineTool({
   }),
   output: searchOutput,
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+  paged: 'results',
   examples: [{ query: 'parse config file', repo: '.', language: 'python', limit: 5, offset: 0 }],
   async run(args, ctx) {
     const { query, repo, language, limit, offset } = args;

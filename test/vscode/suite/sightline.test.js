@@ -169,8 +169,8 @@ describe('Sightline in VS Code', function () {
     const outcome = await api.enrich('Inventory.reserve', 'src/inventory.ts');
     assert.equal(outcome, 'recorded');
     const after = await api.call('find_references', { symbol: 'Inventory.reserve', kinds: ['calls'] });
-    const lsp = after.data.references.filter(r => r.edge.provider === 'lsp:typescript');
-    assert.ok(lsp.some(r => r.from.symbol_path === 'placeOrder' && r.edge.resolution === 'exact'), JSON.stringify(after.data.references.map(r => [r.from.symbol_path, r.edge.provider])));
+    const lsp = after.data.references.filter(r => r.provider === 'lsp:typescript');
+    assert.ok(lsp.some(r => r.from.symbol_path === 'placeOrder' && r.resolution === 'exact'), JSON.stringify(after.data.references.map(r => [r.from.symbol_path, r.provider])));
     assert.ok(!after.data.boundaries.some(b => b.kind === 'heuristic_only'), JSON.stringify(after.data.boundaries));
     // through the language-model tool too: the symbol the agent asks about is checked on demand
     const text = (await vscode.lm.invokeTool('sightline_impact', { input: { symbol: 'Inventory.reserve' }, toolInvocationToken: undefined })).content.map(p => p.value || '').join('');
@@ -178,15 +178,15 @@ describe('Sightline in VS Code', function () {
     // outgoing calls: what placeOrder calls, from the call hierarchy
     assert.equal(await api.enrich('placeOrder', 'src/orders.ts'), 'recorded');
     const release = await api.call('find_references', { symbol: 'Inventory.release', kinds: ['calls'] });
-    assert.ok(release.data.references.some(r => r.edge.provider === 'lsp:typescript' && r.from.symbol_path === 'placeOrder'), JSON.stringify(release.data.references.map(r => [r.from.symbol_path, r.edge.provider])));
+    assert.ok(release.data.references.some(r => r.provider === 'lsp:typescript' && r.from.symbol_path === 'placeOrder'), JSON.stringify(release.data.references.map(r => [r.from.symbol_path, r.provider])));
   });
 
   it('pyright (a Python language server): references become lsp:python edges', async () => {
     const outcome = await api.enrich('PriceBook.quote', 'python/pricing.py');
     assert.equal(outcome, 'recorded', 'pyright answered for PriceBook.quote');
     const r = await api.call('find_references', { symbol: 'PriceBook.quote', kinds: ['calls', 'references'] });
-    const lsp = r.data.references.filter(x => x.edge.provider === 'lsp:python');
-    assert.ok(lsp.some(x => x.from.symbol_path === 'quote_table' && x.edge.confidence === 1), JSON.stringify(r.data.references.map(x => [x.from.symbol_path, x.edge.provider, x.edge.kind])));
+    const lsp = r.data.references.filter(x => x.provider === 'lsp:python');
+    assert.ok(lsp.some(x => x.from.symbol_path === 'quote_table' && x.confidence === 1), JSON.stringify(r.data.references.map(x => [x.from.symbol_path, x.provider, x.kinds.join("+")])));
   });
 
   it('shows the impact of a symbol in a webview', async () => {

@@ -1,0 +1,146 @@
+/**
+ * The one definition of "the tests of a symbol", used by `related_tests`, `impact` and
+ * `impact_analysis` alike.
+ *
+ * A test is a test case — a test function or method by its language's convention, or the module body
+ * of a test file (where `describe`/`it` callbacks, gtest macros and RSpec blocks live) — never a
+ * function merely because it sits in a test file: such helpers are followed, and the tests reached
+ * through them name them in `via`.
+ *
+ * Tests are found by walking incoming calls/references (every provider) from the targets through any
+ * number of hops, nearest first, within a cost bound. Name-only bindings (confidence below 0.5: the
+ * receiver's type was unknown) are not followed further, and a test reached through one counts only
+ * when it also reaches the method's class. When the bound or the depth limit cuts the walk, the answer
+ * carries a `depth_limit` boundary. Test files named after the target's file are added last.
+ */
+import type { NodeRow } from '../store/store';
+import { isTestPath } from './languages';
+import type { Boundary, GraphEdge, GraphReader } from './query';
+
+/** Below this an edge was bound by a name only (receiver type unknown, or a shared name). */
+export const NAME_ONLY = 0.5;
+const WALK_KINDS = ['calls', 'references', 'extends', 'implements'] as const;
+
+export interface TestHit {
+  node: NodeRow;
+  /** Edges between the test and the target (1 = the test uses the target itself). */
+  distance: number;
+  /** Lowest edge confidence on the way. */
+  confidence: number;
+  /** Provider of the weakest edge on the way. */
+  provider: string;
+  reason: string;
+  /** Nodes between the test and the target, nearest to the test first (helpers, API layers). */
+  via: NodeRow[];
+}
+
+export interface TestsOf { tests: TestHit[]; boundaries: Boundary[]; lowConfidence: number; examined: number }
+
+export interface TestsOptions { maxDepth?: number; maxNodes?: number }
+export const TESTS_MAX_DEPTH = 12;
+export const TESTS_MAX_NODES = 4000;
+
+/** Whether a node is a test case (see the header), by the common conventions of its language. */
+export function isTestCase(n: NodeRow): boolean {
+  const inTestFile = isTestPath(n.path);
+  if (n.kind === 'file') return inTestFile;
+  if (n.kind !== 'function' && n.kind !== 'method') return false;
+  const name = n.name;
+  const sp = n.symbol_path ?? '';
+  switch (n.language) {
+    case 'rust': return inTestFile || /(^|\.)tests\./.test(sp);
+    case 'go': return inTestFile && /^(Test|Benchmark|Fuzz|Example)([A-Z_0-9]|$)/.test(name);
+    case 'python': return inTestFile && /^test/.test(name);
+    case 'java': case 'csharp':
+      return inTestFile && n.kind === 'method' && !/^(setUp|tearDown|before|after|init|setup|teardown)/i.test(name)
+        && (/^test/i.test(name) || /Tests?(\.|$)|^Test/.test(n.parent_path ?? ''));
+    case 'ruby': case 'php': return inTestFile && /^test/.test(name);
+    case 'c': case 'cpp': return inTestFile && /^(test|TEST)/.test(name);
+    default: return inTestFile && /^(test|it_|should)/.test(name); // JS/TS: the module body is the test; named functions are helpers
+  }
+}
+
+export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions = {}): TestsOf {
+  const maxDepth = opts.maxDepth ?? TESTS_MAX_DEPTH;
+  const maxNodes = opts.maxNodes ?? TESTS_MAX_NODES;
+  const targetSet = new Set(targets.map(t => t.node));
+  const classes = new Map<number, NodeRow>(); // method target → its class (for the name-only rule)
+  for (const t of targets) {
+    if (t.kind !== 'method') continue;
+    const cls = g.containers(t).find(c => c.kind !== 'file' && c.kind !== 'module');
+    if (cls) classes.set(t.node, cls);
+  }
+  interface Visit { node: NodeRow; distance: number; confidence: number; weakest: GraphEdge | null; parent: Visit | null; edge: GraphEdge | null; nameOnly: boolean; root: NodeRow }
+  const seen = new Map<number, Visit>();
+  const found = new Map<number, TestHit>();
+  let lowConfidence = 0; let examined = 0; let cut = false;
+  let frontier: Visit[] = targets.map(t => ({ node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t }));
+  for (const f of frontier) seen.set(f.node.node, f);
+  for (let d = 1; frontier.length; d++) {
+    if (d > maxDepth) { cut = true; break; }
+    const next: Visit[] = [];
+    for (const f of frontier) {
+      if (examined >= maxNodes) { cut = true; break; }
+      examined++;
+      for (const { neighbour, edge } of g.edges(f.node, 'in', WALK_KINDS)) {
+        if (targetSet.has(neighbour.node)) continue;
+        const confidence = Math.min(f.confidence, edge.confidence);
+        const nameOnly = f.nameOnly || edge.confidence < NAME_ONLY;
+        const prev = seen.get(neighbour.node);
+        if (prev && (prev.distance < d || prev.confidence >= confidence)) continue;
+        const v: Visit = { node: neighbour, distance: d, confidence, weakest: edge.confidence <= (f.weakest?.confidence ?? 1) ? edge : f.weakest, parent: f, edge, nameOnly, root: f.root };
+        seen.set(neighbour.node, v);
+        if (isTestCase(neighbour)) {
+          const cls = classes.get(v.root.node);
+          if (nameOnly && cls && !reachesClass(g, neighbour, cls)) { lowConfidence++; continue; }
+          found.set(neighbour.node, hit(v));
+        } else if (edge.confidence < NAME_ONLY) {
+          lowConfidence++; // listed nowhere, followed no further: a name-only binding does not carry reachability
+        } else if (!prev) next.push(v);
+      }
+    }
+    frontier = next;
+  }
+  // Test files named after a target's file (a naming convention, no call seen): only when no test in them was found.
+  const testFiles = new Set([...found.values()].map(t => t.node.path));
+  for (const t of targets) {
+    const file = t.kind === 'file' ? t : g.nodes([-t.file_id]).get(-t.file_id);
+    if (!file) continue;
+    for (const { neighbour, edge } of g.edges(file, 'in', ['contains_test_for'])) {
+      if (neighbour.kind !== 'file' || testFiles.has(neighbour.path) || found.has(neighbour.node)) continue;
+      found.set(neighbour.node, { node: neighbour, distance: 1, confidence: edge.confidence, provider: edge.provider, reason: `test file named after ${file.path} (naming convention; no call seen)`, via: [] });
+    }
+  }
+  const tests = [...found.values()].sort((a, b) => a.distance - b.distance || b.confidence - a.confidence || a.node.path.localeCompare(b.node.path) || a.node.start_line - b.node.start_line);
+  const boundaries: Boundary[] = [];
+  if (cut) boundaries.push({ kind: 'depth_limit', detail: `the search for tests stopped after ${examined} node(s) and depth ${Math.min(maxDepth, TESTS_MAX_DEPTH)}; more tests may reach the target through longer paths` });
+  return { tests, boundaries, lowConfidence, examined };
+
+  function hit(v: Visit): TestHit {
+    const via: NodeRow[] = [];
+    for (let p = v.parent; p && p.parent; p = p.parent) via.push(p.node);
+    const chain = [v.node, ...via, v.root].map(n => n.symbol_path ?? n.path);
+    const shown = chain.length > 6 ? [...chain.slice(0, 3), '…', ...chain.slice(-2)] : chain;
+    const how = v.edge!.kind === 'calls' ? 'calls' : v.edge!.kind;
+    return {
+      node: v.node, distance: v.distance, confidence: v.confidence, provider: (v.weakest ?? v.edge!).provider, via,
+      reason: v.distance === 1 ? `${how} it directly (${v.edge!.provider}${v.edge!.line ? `, line ${v.edge!.line}` : ''})` : `reaches it in ${v.distance} hops: ${shown.join(' → ')}`,
+    };
+  }
+}
+
+/** Whether a test reaches a class (through calls, references or imports of enough confidence), within 3 hops. */
+function reachesClass(g: GraphReader, test: NodeRow, cls: NodeRow): boolean {
+  const seen = new Set<number>([test.node]);
+  let frontier = [test, ...(test.kind !== 'file' ? [g.nodes([-test.file_id]).get(-test.file_id)!].filter(Boolean) : [])];
+  for (let d = 0; d < 3 && frontier.length; d++) {
+    const next: NodeRow[] = [];
+    for (const n of frontier) for (const { neighbour, edge } of g.edges(n, 'out', ['calls', 'references', 'imports'])) {
+      if (edge.confidence < NAME_ONLY) continue;
+      if (neighbour.node === cls.node) return true;
+      if (!seen.has(neighbour.node)) { seen.add(neighbour.node); next.push(neighbour); }
+    }
+    frontier = next;
+  }
+  return false;
+}
