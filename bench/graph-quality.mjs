@@ -55,7 +55,7 @@ import { tmpdir, cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { PR, fmt, pr, rng, sample, tierOf, reverseClosure, isTestPath, within } from './lib/graph-metrics.mjs';
+import { PR, fmt, pr, rng, sample, tierOf, reverseClosure, within } from './lib/graph-metrics.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PROJECT = resolve(here, '..');
@@ -135,18 +135,39 @@ async function call(engine, name, args) {
   return r.data;
 }
 
-/** Every incoming edge of `id` (kinds), all pages. */
+/** Every stored incoming edge of `id` (kinds), one per provider and kind: what precision per kind is measured on. */
 async function incoming(engine, id, kinds) {
+  const g = await engine.graph();
+  const node = g.lookup(id)[0];
+  if (!node) throw new Error(`no node ${id}`);
+  return g.edges(node, 'in', kinds).map(({ neighbour, edge }) => ({ edge, from: core.toNodeRef(neighbour) }));
+}
+
+/** find_references as an agent calls it (default kinds), all pages: the using definitions' ids. */
+async function referencesTool(engine, id) {
   const out = [];
   for (let offset = 0; ;) {
-    const d = await call(engine, 'find_references', { symbol: id, kinds, limit: 500, offset });
+    const d = await call(engine, 'find_references', { symbol: id, limit: 500, offset });
     if (!d.resolved.length) throw new Error(`find_references did not resolve ${id} (${d.ambiguous.length} ambiguous)`);
     out.push(...d.references);
     if (d.next_offset === null || d.next_offset === undefined) break;
     offset = d.next_offset;
   }
-  return out;
+  return new Set(out.filter(x => x.from.kind !== 'file').map(x => x.from.id));
 }
+
+/** related_tests as an agent calls it, all pages: the test symbols' ids (test-file bodies left out: the adapters see no file nodes). */
+async function testsTool(engine, id) {
+  const out = [];
+  for (let offset = 0; ;) {
+    const d = await call(engine, 'related_tests', { symbol: id, limit: 200, offset });
+    out.push(...d.tests);
+    if (d.next_offset === null || d.next_offset === undefined) break;
+    offset = d.next_offset;
+  }
+  return new Set(out.filter(x => x.node.kind !== 'file').map(x => x.node.id));
+}
+const isTestPath = core.isTestPath;
 
 /** The impact tool's affected list of `id`, all pages. */
 async function impactOf(engine, id, depth) {
@@ -251,6 +272,7 @@ async function runRepo(repo) {
   const fps = []; const fns = [];
   let topLevelH = 0; let storedMismatch = 0; let storedChecked = 0;
   const imp = { heur: new PR(), enr: new PR(), heurAll: new PR(), enrAll: new PR(), heurAgg: new PR(), enrAgg: new PR() };
+  const agent = { refsHeur: new PR(), refsEnr: new PR(), testsHeur: new PR(), testsEnr: new PR() };
   const enrMiss = { examples: [] };
   const heurMissByReason = {};
   let impactMs = 0; let maxImpact = { ms: 0, id: null };
@@ -320,6 +342,15 @@ async function runRepo(repo) {
       }
     }
 
+    // 3b. what an agent gets: find_references with default arguments, related_tests
+    agent.refsHeur.add(await referencesTool(eHeur, id), tSet(['calls', 'references', 'extends', 'implements']));
+    agent.refsEnr.add(await referencesTool(eEnr, id), tSet(['calls', 'references', 'extends', 'implements']));
+    // Ground-truth tests: test cases (the engine's rule) in the reverse closure of the ground-truth edges.
+    const asNode = (x) => ({ ...x, parent_path: x.symbol_path.includes('.') ? x.symbol_path.slice(0, x.symbol_path.lastIndexOf('.')) : null });
+    const gtTests = new Set([...reverseClosure(id, gtImpactIn, core.TESTS_MAX_DEPTH).keys()].filter(n => symbols.has(n) && core.isTestCase(asNode(symbols.get(n)))));
+    agent.testsHeur.add(await testsTool(eHeur, id), gtTests);
+    agent.testsEnr.add(await testsTool(eEnr, id), gtTests);
+
     // 4. impact
     const ti = performance.now();
     const [ih, ie] = [await impactOf(eHeur, id, opts.depth), await impactOf(eEnr, id, opts.depth)];
@@ -373,7 +404,7 @@ async function runRepo(repo) {
     candidates: { with: withT.length, without: withoutT.length }, targets: { with: Math.min(opts.targets, withT.length), none: Math.min(opts.none, withoutT.length) },
     views, tiers, fn_reasons: fnReasons, top_level_heuristic_edges: topLevelH, stored_check: { checked: storedChecked, mismatched: storedMismatch },
     per_target: perTarget, ci: bootstrap(perTarget, opts.seed),
-    impact: imp, enriched_misses: enrMiss, heuristic_impact_misses: heurMissByReason,
+    impact: imp, agent, enriched_misses: enrMiss, heuristic_impact_misses: heurMissByReason,
     examples: { fp: pick(fps, opts.examples, 'tier', opts.seed), fn: pick(fns, opts.examples, 'kind', opts.seed) },
     timings: { index_ms: indexMs, provider_ms: providerMs, impact_ms: impactMs, slowest_impact: maxImpact, total_ms: performance.now() - t0 },
   };
@@ -433,6 +464,16 @@ for (const r of results) {
   if (r.error) { P(`| ${r.name} | — | crashed: ${r.error.split('\n')[0]} | | | | | | | | | | | | |`); continue; }
   const v = r.views;
   P(`| ${r.name} | ${r.language} (${r.provider}) | ${r.targets.with + r.targets.none} (${r.targets.with} / ${r.targets.none}) | ${v.calls[0].h} | ${v.calls[0].t} | ${pr(v.calls[0])} | ${v.merged[0].h} | ${v.merged[0].t} | ${pr(v.merged[0])} | ${pr(v.calls[0.5])} | ${pr(v.calls[0.75])} | ${pr(v.merged[0.75])} | ${fmt(r.impact.heur.recall)} → ${fmt(r.impact.enr.recall)} | ${fmt(r.impact.heurAgg.recall)} → ${fmt(r.impact.enrAgg.recall)} | ${fmt(r.impact.heur.precision)} → ${fmt(r.impact.enr.precision)} |`);
+}
+P();
+P('What an agent gets by default (recall against the ground truth; precision in parentheses): find_references with default arguments (every kind of use), and related_tests (test cases reaching the target through the language server\'s call graph, any depth), on the heuristic index and with the language server\'s edges.');
+P();
+P('| repo | find_references recall, heuristic → with language-server edges | related_tests recall, heuristic → with language-server edges | ground-truth tests |');
+P('| --- | --- | --- | --- |');
+for (const r of results) {
+  if (r.error) continue;
+  const a = r.agent;
+  P(`| ${r.name} | ${fmt(a.refsHeur.recall)} (${fmt(a.refsHeur.precision)}) → ${fmt(a.refsEnr.recall)} (${fmt(a.refsEnr.precision)}) | ${fmt(a.testsHeur.recall)} (${fmt(a.testsHeur.precision)}) → ${fmt(a.testsEnr.recall)} (${fmt(a.testsEnr.precision)}) | ${a.testsHeur.t} |`);
 }
 P();
 for (const r of results) {

@@ -4,17 +4,6 @@ import { rng } from './common.mjs';
 
 export { rng };
 
-/**
- * Test files, by the same rule as the engine (a copy of isTestPath in src/core/graph/languages.ts, which
- * dist/core.js does not export). The impact tool lists test dependents under related_tests, not
- * affected, so the ground-truth impact set leaves them out the same way.
- */
-export function isTestPath(path) {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  return /(^|\/)(tests?|__tests__|spec|specs|testing)\//.test(path)
-    || /^test_.*\.py$|_test\.py$|_test\.go$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.(java|cs|kt)$|_spec\.rb$|_test\.rb$|Test\.php$/.test(base);
-}
-
 /** `n` items of `list` drawn without replacement with `rand` (list order must be deterministic). */
 export function sample(list, n, rand) {
   const a = [...list];
