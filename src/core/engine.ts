@@ -3,7 +3,7 @@
  * file, one writer at a time. Every surface (extension, MCP, CLI, tests) talks to this class through
  * the tool registry.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { cpus } from 'node:os';
 import { Store, type FileMeta, type Diagnostic } from './store/store';
@@ -16,6 +16,7 @@ import { resolveSettings, defaultDbPath, type IndexSettings } from './settings';
 import { repoIdFor } from './util/ids';
 import { gitState } from './git';
 import { SightlineError } from './errors';
+import { readContainedSync } from './util/contained';
 import { searchCode, vectorSearch, type SearchFilter, type SearchPage, type VectorIndex } from './search/search';
 import { HASH_VECTOR_DIMS } from './search/hashvec';
 import { sha1 } from './util/hash';
@@ -338,7 +339,7 @@ export class Engine {
       seen.add(f.path);
       const m = metas.get(f.path);
       if (m && m.size === f.size && m.mtime_ms === f.mtime_ms) { report.files_unchanged++; carried.add(f.path); return; }
-      tasks.push({ repo_id: r.repo_id, abs: f.abs, path: f.path, language: f.language, size: f.size, mtime_ms: f.mtime_ms,
+      tasks.push({ root: r.root, repo_id: r.repo_id, abs: f.abs, path: f.path, language: f.language, size: f.size, mtime_ms: f.mtime_ms,
         known_hash: m?.hash ?? null, max_file_bytes: this.settings.max_file_bytes });
       launch();
     };
@@ -524,9 +525,18 @@ export class Engine {
     const repoRow = root ? undefined : this.store.repo(row.repo_id);
     const base = root?.root ?? repoRow?.root;
     if (!base) throw new SightlineError('not_found', `chunk ${chunkIdArg} belongs to repository ${row.repo_id}, which is not part of this workspace`);
-    let bytes: Buffer;
-    try { bytes = readFileSync(resolve(base, row.path)); }
-    catch { throw new SightlineError('not_found', `${row.path} is no longer readable; run index_repo to refresh the index`); }
+    // The file is read now, under the walk's containment rules: it may have become a link out of the
+    // root since it was indexed.
+    let baseReal: string;
+    try { baseReal = realpathSync(base); } catch { throw new SightlineError('not_found', `the root ${base} of ${row.path} is no longer readable; run index_repo to refresh the index`); }
+    const read = readContainedSync(baseReal, row.path, this.settings.max_file_bytes);
+    if (!read.ok) {
+      if (read.code === 'outside_workspace') {
+        throw new SightlineError('path_outside_workspace', `${row.path} now resolves outside the workspace root ${baseReal} (it became a symlink leading out after it was indexed); it was not read. Run index_repo to refresh the index`, { repo_id: row.repo_id, path: row.path, chunk_id: row.chunk_id });
+      }
+      throw new SightlineError('not_found', `${row.path} is no longer readable (${read.message}); run index_repo to refresh the index`, { repo_id: row.repo_id, path: row.path, reason: read.code });
+    }
+    const bytes = read.bytes;
     const stale = sha1(bytes) !== row.hash;
     const lines = new TextDecoder('utf-8').decode(bytes).split('\n');
     const text = lines.slice(row.start_line - 1, row.end_line).join('\n');
