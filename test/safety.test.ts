@@ -5,17 +5,24 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { Engine } from '../src/core/engine';
 import { SightlineError } from '../src/core/errors';
 import { processFile } from '../src/core/index/process';
+import { LockLostError, WriterLock, inspectLock } from '../src/core/store/persist';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
 
 const open = (ws: TempWorkspace, extra: Partial<Parameters<typeof Engine.open>[0]> = {}) =>
   Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, ...extra });
 
 const SECRET = 'root:x:0:0:the secret outside the workspace\n';
+const HOST_TAG = hostname().replace(/[^A-Za-z0-9-]/g, '_');
+/** A pid that is not running (a process that has exited). */
+const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+const ago = (path: string, ms: number) => { const t = new Date(Date.now() - ms); utimesSync(path, t, t); };
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
 describe('safety', () => {
   const cleanup: (() => void)[] = [];
@@ -86,6 +93,116 @@ describe('safety', () => {
       rmSync(join(ws.root, 'a.ts'));
       symlinkSync(outside, join(ws.root, 'a.ts'));
       assert.deepEqual(await e.enrichmentTargets({ symbol: 'alpha', limit: 5 }), []);
+    });
+  });
+
+  describe('the writer lock', () => {
+    const writeLock = (ws: TempWorkspace, info: Record<string, unknown>, ageMs = 0) => {
+      const lock = `${ws.db}.lock`;
+      writeFileSync(lock, JSON.stringify(info));
+      if (ageMs) ago(lock, ageMs);
+      return lock;
+    };
+
+    it('a lock whose pid is alive but has no heartbeat (pid reused, a container restart) is reported stale and taken over', async () => {
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const e = await open(ws); cleanup.push(() => e.close());
+      const since = Date.now() - 3_600_000;
+      // process.ppid is alive and is not a Sightline writer
+      const lock = writeLock(ws, { pid: process.ppid, host: hostname(), since }, 60_000);
+      const s = await e.status();
+      assert.equal(s.writer_active, false);
+      assert.deepEqual({ ...s.writer, heartbeat_at: undefined }, { pid: process.ppid, host: hostname(), since: new Date(since).toISOString(), heartbeat_at: undefined, state: 'stale', this_process: false });
+      const r = await e.index();
+      assert.equal(r.totals.files_parsed, 1);
+      assert.ok(!existsSync(lock));
+      assert.equal((await e.status()).writer, null);
+    });
+
+    it('a lock of another host blocks while its heartbeat is fresh, and is taken over once it is stale', async () => {
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const e = await open(ws); cleanup.push(() => e.close());
+      writeLock(ws, { pid: 4242, host: 'elsewhere.example', since: Date.now() - 5000 });
+      await assert.rejects(e.index(), (err: SightlineError) => err.code === 'index_locked' && err.details?.holder_host === 'elsewhere.example' && err.details?.holder_pid === 4242);
+      let s = await e.status();
+      assert.equal(s.writer?.state, 'active');
+      assert.equal(s.writer_active, true);
+      writeLock(ws, { pid: 4242, host: 'elsewhere.example', since: Date.now() - 120_000 }, 31_000);
+      s = await e.status();
+      assert.equal(s.writer?.state, 'stale');
+      assert.equal((await e.index()).totals.files_parsed, 1);
+    });
+
+    it('a lock with this process\'s pid that is not its own (a previous process with the same pid) is dead, not "in progress here"', async () => {
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const e = await open(ws); cleanup.push(() => e.close());
+      writeLock(ws, { pid: process.pid, host: hostname(), since: Date.now() - 1000, token: 'from-a-previous-life' });
+      assert.equal((await e.status()).writer?.state, 'dead');
+      assert.equal((await e.index()).totals.files_parsed, 1);
+    });
+
+    it('the holder refreshes its heartbeat from a thread of its own, and a holder that lost its lock neither saves nor removes it', async () => {
+      const ws = make({});
+      const path = `${ws.db}.lock`;
+      const a = new WriterLock(path, { heartbeatMs: 50 });
+      a.acquire();
+      try {
+        const info = JSON.parse(readFileSync(path, 'utf8'));
+        assert.equal(info.pid, process.pid);
+        ago(path, 60_000);
+        const t0 = Date.now();
+        while (Date.now() - statSync(path).mtimeMs > 10_000) {
+          assert.ok(Date.now() - t0 < 5000, 'the heartbeat refreshed the lock');
+          await sleep(25);
+        }
+        // the main thread blocked: the heartbeat goes on
+        ago(path, 60_000);
+        const until = Date.now() + 400; while (Date.now() < until) { /* busy */ }
+        await sleep(150);
+        assert.ok(Date.now() - statSync(path).mtimeMs < 10_000);
+        assert.deepEqual({ state: inspectLock(path)!.state, mine: inspectLock(path)!.this_process }, { state: 'active', mine: true });
+        // another writer takes it over (as if this one had been judged stale)
+        writeFileSync(path, JSON.stringify({ pid: 4242, host: 'elsewhere.example', since: Date.now(), token: 'theirs' }));
+        assert.throws(() => a.assertHeld(), LockLostError);
+      } finally { a.release(); }
+      assert.equal(JSON.parse(readFileSync(path, 'utf8')).token, 'theirs', 'release leaves the other writer\'s lock');
+    });
+  });
+
+  describe('temp files of interrupted saves', () => {
+    const tmp = (ws: TempWorkspace, host: string | null, pid: number, ageMs = 0) => {
+      const p = join(dirname(ws.db), `.${basename(ws.db)}.${host === null ? '' : `${host}.`}${pid}.${Date.now()}.tmp`);
+      writeFileSync(p, Buffer.alloc(256 * 1024, 1));
+      if (ageMs) ago(p, ageMs);
+      return p;
+    };
+
+    it('a crash during a save leaves a full-size temp file, removed when the index is next opened', async () => {
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      // a real process dies between writing its temp file and renaming it
+      const script = `require('node:fs').fsyncSync = () => process.kill(process.pid, 'SIGKILL');
+        require(${JSON.stringify(join(__dirname, '../src/core/store/persist'))}).atomicWrite(${JSON.stringify(ws.db)}, Buffer.alloc(1 << 20, 7));`;
+      const child = spawnSync(process.execPath, ['-r', 'tsx/cjs', '-e', script], { cwd: join(__dirname, '..') });
+      assert.equal(child.signal, 'SIGKILL');
+      const left = readdirSync(dirname(ws.db)).filter(n => n.endsWith('.tmp'));
+      assert.equal(left.length, 1);
+      assert.equal(statSync(join(dirname(ws.db), left[0]!)).size, 1 << 20);
+      const e = await open(ws); cleanup.push(() => e.close());
+      assert.deepEqual(readdirSync(dirname(ws.db)).filter(n => n.endsWith('.tmp')), []);
+    });
+
+    it('only leftovers go: a live writer\'s fresh temp file stays until it is stale; earlier versions\' names are recognised', async () => {
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const dead = tmp(ws, HOST_TAG, deadPid());
+      const legacy = tmp(ws, null, deadPid());
+      const live = tmp(ws, HOST_TAG, process.ppid);
+      const remote = tmp(ws, 'other-host', 77);
+      const unrelated = join(dirname(ws.db), '.other.sqlite.1.2.tmp'); writeFileSync(unrelated, 'x');
+      const e = await open(ws); cleanup.push(() => e.close());
+      assert.deepEqual([dead, legacy, live, remote].map(existsSync), [false, false, true, true]);
+      ago(live, 10 * 60_000); ago(remote, 10 * 60_000);
+      await e.index(); // before its save
+      assert.deepEqual([live, remote, unrelated].map(existsSync), [false, false, true]);
     });
   });
 });

@@ -7,7 +7,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { cpus } from 'node:os';
 import { Store, type FileMeta, type Diagnostic } from './store/store';
-import { atomicWrite, fileStamp, IndexLockedError, WriterLock } from './store/persist';
+import { atomicWrite, cleanLeftoverTemps, fileStamp, IndexLockedError, LockLostError, WriterLock, type LockHolder } from './store/persist';
 import { SCHEMA_VERSION } from './store/schema';
 import { walk, type WalkedFile } from './index/walker';
 import { ParsePool } from './index/pool';
@@ -132,6 +132,8 @@ export class Engine {
   static async open(opts: EngineOptions): Promise<Engine> {
     const e = new Engine(opts);
     await e.load();
+    const removed = cleanLeftoverTemps(e.dbPath);
+    if (removed.length) e.log('warn', `removed ${removed.length} temp file(s) left by an interrupted save: ${removed.join(', ')}`);
     return e;
   }
 
@@ -180,11 +182,7 @@ export class Engine {
     if (!parsedSpecs.success) throw new SightlineError('invalid_arguments', `invalid reference_providers: ${parsedSpecs.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     const roots = target ? [target] : this.roots;
     if (this.pendingSave) this.flushPendingSave(); // recorded language-server edges go to disk first
-    try { this.lock.acquire(); }
-    catch (e) {
-      if (e instanceof IndexLockedError) throw new SightlineError('index_locked', `${e.message}; try again when it finishes`, { holder_pid: e.holder.pid, lock_path: e.lockPath });
-      throw e;
-    }
+    this.acquireLock();
     this.writing = true;
     const t0 = performance.now();
     const timings = { walk_ms: 0, parse_ms: 0, write_ms: 0, graph_ms: 0, save_ms: 0, total_ms: 0 };
@@ -478,7 +476,28 @@ export class Engine {
     return { report, diagnostics: diags };
   }
 
+  /** Takes the writer lock, or says who holds it (index_locked). */
+  private acquireLock(): void {
+    try { this.lock.acquire(); }
+    catch (e) {
+      if (e instanceof IndexLockedError) {
+        const h = e.holder;
+        throw new SightlineError('index_locked', `${e.message}; try again when it finishes`, {
+          holder_pid: h.pid, holder_host: h.host, since: new Date(h.since).toISOString(), heartbeat_at: new Date(h.heartbeat_at).toISOString(), lock_path: e.lockPath,
+        });
+      }
+      throw e;
+    }
+  }
+
   private save(): void {
+    // A writer judged stale (a frozen or very slow process) may have lost the lock to another: never
+    // overwrite that writer's file.
+    try { this.lock.assertHeld(); }
+    catch (e) { if (e instanceof LockLostError) throw new SightlineError('index_locked', e.message, { lock_path: this.lock.lockPath }); throw e; }
+    // Temp files of saves that crashed (ours or another dead writer's) go before this one is written.
+    const removed = cleanLeftoverTemps(this.dbPath);
+    if (removed.length) this.log('warn', `removed ${removed.length} temp file(s) left by an interrupted save: ${removed.join(', ')}`);
     this.store.setMeta('saved_at', String(Date.now()));
     // The export copies the whole database; collect the indexing run's garbage first so that the copy
     // does not stack on top of it (this is the memory peak of a cold index).
@@ -565,6 +584,7 @@ export class Engine {
     const indexedAt = repos.map(r => r.indexed_at).filter((x): x is string => !!x).sort().pop() ?? null;
     const single = repos.length === 1 ? repos[0]! : null;
     const dirtyValues = repos.map(r => r.dirty);
+    const writer: LockHolder | null = this.lock.inspect();
     const dirty = !repos.some(r => r.indexed) ? null : dirtyValues.some(d => d === true) ? true : dirtyValues.some(d => d === null) ? null : false;
     return {
       indexed_commit: single ? single.commit : null,
@@ -580,7 +600,11 @@ export class Engine {
       roots: repos,
       diagnostics_count: this.store.diagnostics().length,
       db_path: this.dbPath, schema_version: SCHEMA_VERSION,
-      writer_active: existsSync(`${this.dbPath}.lock`),
+      writer_active: writer?.state === 'active',
+      writer: writer ? {
+        pid: writer.pid, host: writer.host, since: new Date(writer.since).toISOString(), heartbeat_at: new Date(writer.heartbeat_at).toISOString(),
+        state: writer.state, this_process: writer.this_process,
+      } : null,
     };
   }
 
@@ -596,11 +620,7 @@ export class Engine {
   async recordEditorReferences(targetId: string, provider: string, locations: EditorLocation[], complete: boolean): Promise<{ stored: number; ignored: number }> {
     if (!/^lsp:[a-z0-9_-]+$/.test(provider)) throw new SightlineError('invalid_arguments', `provider must be lsp:<language>, got ${provider}`);
     if (!this.lock.isHeld) {
-      try { this.lock.acquire(); }
-      catch (e) {
-        if (e instanceof IndexLockedError) throw new SightlineError('index_locked', `${e.message}; try again when it finishes`);
-        throw e;
-      }
+      this.acquireLock();
       if (fileStamp(this.dbPath) !== this.stamp) await this.load();
     }
     const r = recordLocations(this.store, this.roots, targetId, provider, locations, complete);
@@ -652,4 +672,5 @@ export interface StatusReport {
     dirty: boolean | null; file_count: number; chunk_count: number; symbol_count: number; nested_repositories: string[]; last_run: RepoRunReport | null;
   }[];
   diagnostics_count: number; db_path: string; schema_version: number; writer_active: boolean;
+  writer: { pid: number; host: string; since: string; heartbeat_at: string; state: LockHolder['state']; this_process: boolean } | null;
 }
