@@ -5,14 +5,17 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Engine } from '../src/core/engine';
 import { SightlineError } from '../src/core/errors';
 import { processFile } from '../src/core/index/process';
 import { LockLostError, WriterLock, inspectLock } from '../src/core/store/persist';
-import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
+import initSqlJs from 'sql.js';
+import { defaultDbPath } from '../src/core/settings';
+import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
+import { CLI_JS, requireBuilt } from './helpers/mcp';
 
 const open = (ws: TempWorkspace, extra: Partial<Parameters<typeof Engine.open>[0]> = {}) =>
   Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, ...extra });
@@ -203,6 +206,92 @@ describe('safety', () => {
       ago(live, 10 * 60_000); ago(remote, 10 * 60_000);
       await e.index(); // before its save
       assert.deepEqual([live, remote, unrelated].map(existsSync), [false, false, true]);
+    });
+  });
+
+  describe('a file that is not a readable Sightline index', () => {
+    /** Every file beside the index, with its bytes. */
+    const folder = (db: string) => Object.fromEntries(readdirSync(dirname(db)).filter(n => n !== 'ws').map(n => [n, readFileSync(join(dirname(db), n)).toString('base64')]));
+    const otherSqlite = async (withMeta: boolean) => {
+      const SQL = await initSqlJs();
+      const d = new SQL.Database();
+      d.run(withMeta ? "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('schema_version', '8'); CREATE TABLE notes (x)" : 'CREATE TABLE t (x); INSERT INTO t VALUES (1)');
+      const bytes = d.export(); d.close();
+      return Buffer.from(bytes);
+    };
+    const truncatedIndex = async (ws: TempWorkspace, db: string) => {
+      const e = await Engine.open({ roots: [ws.root], dbPath: db, threads: 0 });
+      await e.index(); e.close();
+      const size = statSync(db).size;
+      truncateSync(db, Math.floor(size / 2 / 4096) * 4096);
+    };
+
+    it('given as --db (a text file, another application\'s SQLite database, a truncated index) it is refused with index_corrupt and left byte-identical', async () => {
+      const ws = make(SAMPLE_FILES);
+      const cases: [string, Buffer | null][] = [['text', Buffer.from('this is not sqlite\n')], ['sqlite', await otherSqlite(false)], ['sqlite with a meta table', await otherSqlite(true)], ['truncated', null]];
+      for (const [what, bytes] of cases) {
+        if (bytes) writeFileSync(ws.db, bytes); else { rmSync(ws.db, { force: true }); await truncatedIndex(ws, ws.db); }
+        const before = folder(ws.db);
+        await assert.rejects(open(ws), (err: SightlineError) => {
+          assert.equal(err.code, 'index_corrupt', what);
+          assert.equal(err.details?.db_path, ws.db);
+          assert.match(String(err.details?.reason), what === 'truncated' ? /truncated/ : /not an SQLite database|another application|without the tables/);
+          return true;
+        }, what);
+        await assert.rejects(Engine.rootsInDb(ws.db), (err: SightlineError) => err.code === 'index_corrupt', what);
+        assert.deepEqual(folder(ws.db), before, `${what}: the file and its folder are untouched`);
+      }
+    });
+
+    it('an index of an earlier schema version given as --db is still rebuilt (it is a Sightline index)', async () => {
+      const ws = make(SAMPLE_FILES);
+      const e = await open(ws); await e.index(); e.close();
+      const SQL = await initSqlJs();
+      const d = new SQL.Database(readFileSync(ws.db));
+      d.run("UPDATE meta SET value = '7' WHERE key = 'schema_version'"); d.run('PRAGMA application_id = 0');
+      writeFileSync(ws.db, d.export()); d.close();
+      const again = await open(ws); cleanup.push(() => again.close());
+      assert.equal(again.rebuiltFromScratch, true);
+      assert.equal((await again.index()).totals.files_parsed, 4);
+    });
+
+    it('in the cache folder a corrupt index is rebuilt, with a diagnostic saying so until the rebuild', async () => {
+      const ws = make(SAMPLE_FILES);
+      const prev = process.env.SIGHTLINE_CACHE_DIR;
+      process.env.SIGHTLINE_CACHE_DIR = join(dirname(ws.db), 'cache');
+      cleanup.push(() => { if (prev === undefined) delete process.env.SIGHTLINE_CACHE_DIR; else process.env.SIGHTLINE_CACHE_DIR = prev; });
+      const db = defaultDbPath([ws.root]);
+      mkdirSync(dirname(db), { recursive: true });
+      await truncatedIndex(ws, db);
+      const e = await Engine.open({ roots: [ws.root], threads: 0 }); cleanup.push(() => e.close());
+      assert.equal(e.dbPath, db);
+      assert.equal(e.rebuiltFromScratch, true);
+      const diag = e.diagnostics().find(d => d.code === 'index_corrupt');
+      assert.match(diag?.message ?? '', /corrupt \(truncated: \d+ of \d+ bytes\); the index is empty until the next index run rebuilds it/);
+      assert.equal((await e.status()).diagnostics_count, 1);
+      const r = await e.index();
+      assert.ok(r.diagnostics.some(d => d.code === 'index_corrupt'), 'the run that rebuilds it says why');
+      assert.equal(r.totals.files_parsed, 4);
+      assert.ok(!e.diagnostics().some(d => d.code === 'index_corrupt'));
+      const reopened = await Engine.open({ roots: [ws.root], threads: 0 }); cleanup.push(() => reopened.close());
+      assert.equal(reopened.rebuiltFromScratch, false);
+      assert.equal((await reopened.status()).file_count, 4);
+    });
+
+    it('the CLI refuses it (exit 1, index_corrupt) for index, search and status, and leaves it byte-identical', async () => {
+      requireBuilt();
+      const ws = make(SAMPLE_FILES);
+      for (const bytes of [Buffer.from('{"not": "an index"}\n'), await otherSqlite(false)]) {
+        writeFileSync(ws.db, bytes);
+        const before = folder(ws.db);
+        for (const args of [['index', ws.root, '--db', ws.db, '--json'], ['search', 'user', '--db', ws.db], ['status', '--db', ws.db, '-w', ws.root]]) {
+          const r = spawnSync(process.execPath, [CLI_JS, ...args], { encoding: 'utf8', timeout: 60000 });
+          assert.equal(r.status, 1, `${args[0]}: ${r.stderr}`);
+          assert.match(r.stderr, /is not a readable Sightline index: .*left untouched.*\(index_corrupt\)/);
+          if (args.includes('--json')) assert.equal(JSON.parse(r.stdout).error.code, 'index_corrupt');
+          assert.deepEqual(folder(ws.db), before, `${args[0]} left the file and its folder untouched`);
+        }
+      }
     });
   });
 });

@@ -6,17 +6,17 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { cpus } from 'node:os';
-import { Store, type FileMeta, type Diagnostic } from './store/store';
+import { Store, type FileMeta, type Diagnostic, type IndexFileProblem } from './store/store';
 import { atomicWrite, cleanLeftoverTemps, fileStamp, IndexLockedError, LockLostError, WriterLock, type LockHolder } from './store/persist';
 import { SCHEMA_VERSION } from './store/schema';
 import { walk, type WalkedFile } from './index/walker';
 import { ParsePool } from './index/pool';
 import type { FileOutcome, FileTask } from './index/process';
-import { resolveSettings, defaultDbPath, type IndexSettings } from './settings';
+import { resolveSettings, defaultDbPath, cacheDir, type IndexSettings } from './settings';
 import { repoIdFor } from './util/ids';
 import { gitState } from './git';
 import { SightlineError } from './errors';
-import { readContainedSync } from './util/contained';
+import { isInside, readContainedSync } from './util/contained';
 import { searchCode, vectorSearch, type SearchFilter, type SearchPage, type VectorIndex } from './search/search';
 import { HASH_VECTOR_DIMS } from './search/hashvec';
 import { sha1 } from './util/hash';
@@ -106,8 +106,12 @@ export class Engine {
   readonly roots: Root[];
   readonly dbPath: string;
   readonly settings: IndexSettings;
-  /** set when an index file of another schema version (or a corrupt one) was found and set aside */
+  /** set when an index file of another schema version (or a corrupt one in the cache) was found and set aside */
   rebuiltFromScratch = false;
+  /** the index file is in Sightline's cache folder (a corrupt one is rebuilt there, refused elsewhere) */
+  private readonly inCache: boolean;
+  /** a corrupt index file in the cache, replaced by an empty index: reported until the next save */
+  private openProblem: Diagnostic | null = null;
 
   private constructor(private readonly opts: EngineOptions) {
     if (!opts.roots.length) throw new SightlineError('invalid_arguments', 'at least one workspace root is required');
@@ -118,6 +122,7 @@ export class Engine {
       return { repo_id: repoIdFor(real), root: real, name: basename(real) };
     });
     this.dbPath = resolve(opts.dbPath ?? defaultDbPath(this.roots.map(r => r.root)));
+    this.inCache = !opts.dbPath || isInside(resolve(cacheDir()), this.dbPath);
     this.settings = resolveSettings(opts.settings);
     this.lock = new WriterLock(`${this.dbPath}.lock`);
   }
@@ -125,8 +130,11 @@ export class Engine {
   /** Roots recorded in an existing index file (lets `--db FILE` alone name a workspace). */
   static async rootsInDb(dbPath: string): Promise<string[]> {
     if (!existsSync(dbPath)) return [];
-    const { store } = await Store.open(dbPath);
-    try { return store.repos().map(r => r.root).filter(r => existsSync(r)); } finally { store.close(); }
+    const { store, problem } = await Store.open(dbPath);
+    try {
+      if (problem) throw corruptError(resolve(dbPath), problem);
+      return store.repos().map(r => r.root).filter(r => existsSync(r));
+    } finally { store.close(); }
   }
 
   static async open(opts: EngineOptions): Promise<Engine> {
@@ -140,7 +148,15 @@ export class Engine {
   private async load(): Promise<void> {
     const old = this.store;
     const stamp = fileStamp(this.dbPath);
-    const { store, rebuilt } = await Store.open(existsSync(this.dbPath) ? this.dbPath : null);
+    const { store, rebuilt, problem } = await Store.open(existsSync(this.dbPath) ? this.dbPath : null);
+    if (problem) {
+      // A file in Sightline's own cache is rebuilt (saying so); any other file is the user's: refused,
+      // and left as it is (no lock, temp file or save is ever made beside it).
+      if (!this.inCache) { store.close(); throw corruptError(this.dbPath, problem); }
+      this.openProblem = { repo_id: '', path: this.dbPath, code: 'index_corrupt',
+        message: `the index file was ${problem.kind === 'foreign' ? 'not a Sightline index' : 'corrupt'} (${problem.reason}); the index is empty until the next index run rebuilds it` };
+      this.log('warn', this.openProblem.message);
+    }
     this.store = store;
     this.stamp = stamp;
     this.rebuiltFromScratch = rebuilt;
@@ -190,6 +206,7 @@ export class Engine {
     const diagnostics: Diagnostic[] = [];
     const providerReports: ProviderRunReport[] = [];
     const providerDiagnostics: { provider: string; message: string }[] = [];
+    if (this.openProblem) diagnostics.push(this.openProblem);
     const threads = this.opts.threads ?? Math.max(1, Math.min(4, cpus().length));
     const pool = new ParsePool(threads);
     try {
@@ -506,6 +523,7 @@ export class Engine {
     atomicWrite(this.dbPath, bytes);
     this.stamp = fileStamp(this.dbPath);
     this.unsaved = false;
+    this.openProblem = null; // the corrupt file is replaced
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -598,7 +616,7 @@ export class Engine {
       file_count: counts.files, chunk_count: counts.chunks, symbol_count: counts.symbols, occurrence_count: counts.occurrences,
       languages: this.store.languageCounts(),
       roots: repos,
-      diagnostics_count: this.store.diagnostics().length,
+      diagnostics_count: this.diagnostics().length,
       db_path: this.dbPath, schema_version: SCHEMA_VERSION,
       writer_active: writer?.state === 'active',
       writer: writer ? {
@@ -608,7 +626,10 @@ export class Engine {
     };
   }
 
-  diagnostics(repoId?: string): Diagnostic[] { return this.store.diagnostics(repoId); }
+  diagnostics(repoId?: string): Diagnostic[] {
+    const stored = this.store.diagnostics(repoId);
+    return this.openProblem && !repoId ? [this.openProblem, ...stored] : stored;
+  }
 
   /** A reader over the current graph (heuristic edges plus every provider's edges). */
   async graph(): Promise<GraphReader> {
@@ -660,6 +681,11 @@ export class Engine {
     const root = this.resolveRepo(path)!;
     return { root, rel: relative(root.root, isAbsolute(path) ? path : resolve(this.roots[0]!.root, path)).split(sep).join('/') };
   }
+}
+
+function corruptError(dbPath: string, problem: IndexFileProblem): SightlineError {
+  return new SightlineError('index_corrupt', `${dbPath} is not a readable Sightline index: ${problem.reason}. It was left untouched; `
+    + 'point --db (or sightline.index.location) at a Sightline index file or at a new path, or remove the file', { db_path: dbPath, kind: problem.kind, reason: problem.reason });
 }
 
 export interface StatusReport {
