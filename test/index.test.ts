@@ -264,16 +264,6 @@ describe('indexing', () => {
     assert.equal(s.dirty, true);
   });
 
-  it('a corrupt or foreign index file is rebuilt, not fatal', async () => {
-    const ws = make(SAMPLE_FILES);
-    writeFileSync(ws.db, 'this is not sqlite');
-    const e = await open(ws); cleanup.push(() => e.close());
-    assert.equal(e.rebuiltFromScratch, true);
-    const r = await e.index();
-    assert.equal(r.totals.files_parsed, 4);
-    assert.equal(readFileSync(ws.db).subarray(0, 15).toString(), 'SQLite format 3');
-  });
-
   it('parses in worker threads with the same result as in-thread', async () => {
     const ws = make(SAMPLE_FILES);
     const threaded = await Engine.open({ roots: [ws.root], dbPath: ws.db + '.t', threads: 2 }); cleanup.push(() => threaded.close());

@@ -9,6 +9,7 @@ import { invokeTool, type ToolOutcome } from '../core/tools/contract';
 import { runMcp, MCP_USAGE } from '../mcp/run';
 import { VERSION } from '../core/version';
 import type { Engine } from '../core/engine';
+import { SightlineError, toErrorShape } from '../core/errors';
 
 const USAGE = `sightline ${VERSION} — where to look and what is at stake, for coding agents
 
@@ -131,6 +132,14 @@ main(process.argv.slice(2)).then(code => {
   if (code >= 0) process.exitCode = code;
 }, e => {
   if (e instanceof UsageError) { process.stderr.write(`sightline: ${e.message}\n\n${USAGE}\n`); process.exitCode = EXIT.usage; return; }
+  if (e instanceof SightlineError) {
+    // before any tool ran (e.g. --db names a file that is not a Sightline index): the one error shape
+    const argv = process.argv.slice(2);
+    if (argv[0] === 'call' || argv.includes('--json')) process.stdout.write(JSON.stringify(toErrorShape(e), null, 2) + '\n');
+    process.stderr.write(`sightline: ${e.message} (${e.code})\n`);
+    process.exitCode = e.code === 'index_locked' ? EXIT.locked : EXIT.tool;
+    return;
+  }
   process.stderr.write(`sightline: ${(e as Error).stack ?? e}\n`);
   process.exitCode = EXIT.tool;
 });

@@ -3,19 +3,20 @@
  * file, one writer at a time. Every surface (extension, MCP, CLI, tests) talks to this class through
  * the tool registry.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { cpus } from 'node:os';
-import { Store, type FileMeta, type Diagnostic } from './store/store';
-import { atomicWrite, fileStamp, IndexLockedError, WriterLock } from './store/persist';
+import { Store, type FileMeta, type Diagnostic, type IndexFileProblem } from './store/store';
+import { atomicWrite, cleanLeftoverTemps, fileStamp, IndexLockedError, LockLostError, WriterLock, type LockHolder } from './store/persist';
 import { SCHEMA_VERSION } from './store/schema';
 import { walk, type WalkedFile } from './index/walker';
 import { ParsePool } from './index/pool';
 import type { FileOutcome, FileTask } from './index/process';
-import { resolveSettings, defaultDbPath, type IndexSettings } from './settings';
+import { resolveSettings, defaultDbPath, cacheDir, type IndexSettings } from './settings';
 import { repoIdFor } from './util/ids';
 import { gitState } from './git';
 import { SightlineError } from './errors';
+import { isInside, readContainedSync } from './util/contained';
 import { searchCode, vectorSearch, type SearchFilter, type SearchPage, type VectorIndex } from './search/search';
 import { HASH_VECTOR_DIMS } from './search/hashvec';
 import { sha1 } from './util/hash';
@@ -105,8 +106,12 @@ export class Engine {
   readonly roots: Root[];
   readonly dbPath: string;
   readonly settings: IndexSettings;
-  /** set when an index file of another schema version (or a corrupt one) was found and set aside */
+  /** set when an index file of another schema version (or a corrupt one in the cache) was found and set aside */
   rebuiltFromScratch = false;
+  /** the index file is in Sightline's cache folder (a corrupt one is rebuilt there, refused elsewhere) */
+  private readonly inCache: boolean;
+  /** a corrupt index file in the cache, replaced by an empty index: reported until the next save */
+  private openProblem: Diagnostic | null = null;
 
   private constructor(private readonly opts: EngineOptions) {
     if (!opts.roots.length) throw new SightlineError('invalid_arguments', 'at least one workspace root is required');
@@ -117,6 +122,7 @@ export class Engine {
       return { repo_id: repoIdFor(real), root: real, name: basename(real) };
     });
     this.dbPath = resolve(opts.dbPath ?? defaultDbPath(this.roots.map(r => r.root)));
+    this.inCache = !opts.dbPath || isInside(resolve(cacheDir()), this.dbPath);
     this.settings = resolveSettings(opts.settings);
     this.lock = new WriterLock(`${this.dbPath}.lock`);
   }
@@ -124,20 +130,33 @@ export class Engine {
   /** Roots recorded in an existing index file (lets `--db FILE` alone name a workspace). */
   static async rootsInDb(dbPath: string): Promise<string[]> {
     if (!existsSync(dbPath)) return [];
-    const { store } = await Store.open(dbPath);
-    try { return store.repos().map(r => r.root).filter(r => existsSync(r)); } finally { store.close(); }
+    const { store, problem } = await Store.open(dbPath);
+    try {
+      if (problem) throw corruptError(resolve(dbPath), problem);
+      return store.repos().map(r => r.root).filter(r => existsSync(r));
+    } finally { store.close(); }
   }
 
   static async open(opts: EngineOptions): Promise<Engine> {
     const e = new Engine(opts);
     await e.load();
+    const removed = cleanLeftoverTemps(e.dbPath);
+    if (removed.length) e.log('warn', `removed ${removed.length} temp file(s) left by an interrupted save: ${removed.join(', ')}`);
     return e;
   }
 
   private async load(): Promise<void> {
     const old = this.store;
     const stamp = fileStamp(this.dbPath);
-    const { store, rebuilt } = await Store.open(existsSync(this.dbPath) ? this.dbPath : null);
+    const { store, rebuilt, problem } = await Store.open(existsSync(this.dbPath) ? this.dbPath : null);
+    if (problem) {
+      // A file in Sightline's own cache is rebuilt (saying so); any other file is the user's: refused,
+      // and left as it is (no lock, temp file or save is ever made beside it).
+      if (!this.inCache) { store.close(); throw corruptError(this.dbPath, problem); }
+      this.openProblem = { repo_id: '', path: this.dbPath, code: 'index_corrupt',
+        message: `the index file was ${problem.kind === 'foreign' ? 'not a Sightline index' : 'corrupt'} (${problem.reason}); the index is empty until the next index run rebuilds it` };
+      this.log('warn', this.openProblem.message);
+    }
     this.store = store;
     this.stamp = stamp;
     this.rebuiltFromScratch = rebuilt;
@@ -179,11 +198,7 @@ export class Engine {
     if (!parsedSpecs.success) throw new SightlineError('invalid_arguments', `invalid reference_providers: ${parsedSpecs.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     const roots = target ? [target] : this.roots;
     if (this.pendingSave) this.flushPendingSave(); // recorded language-server edges go to disk first
-    try { this.lock.acquire(); }
-    catch (e) {
-      if (e instanceof IndexLockedError) throw new SightlineError('index_locked', `${e.message}; try again when it finishes`, { holder_pid: e.holder.pid, lock_path: e.lockPath });
-      throw e;
-    }
+    this.acquireLock();
     this.writing = true;
     const t0 = performance.now();
     const timings = { walk_ms: 0, parse_ms: 0, write_ms: 0, graph_ms: 0, save_ms: 0, total_ms: 0 };
@@ -191,6 +206,7 @@ export class Engine {
     const diagnostics: Diagnostic[] = [];
     const providerReports: ProviderRunReport[] = [];
     const providerDiagnostics: { provider: string; message: string }[] = [];
+    if (this.openProblem) diagnostics.push(this.openProblem);
     const threads = this.opts.threads ?? Math.max(1, Math.min(4, cpus().length));
     const pool = new ParsePool(threads);
     try {
@@ -338,7 +354,7 @@ export class Engine {
       seen.add(f.path);
       const m = metas.get(f.path);
       if (m && m.size === f.size && m.mtime_ms === f.mtime_ms) { report.files_unchanged++; carried.add(f.path); return; }
-      tasks.push({ repo_id: r.repo_id, abs: f.abs, path: f.path, language: f.language, size: f.size, mtime_ms: f.mtime_ms,
+      tasks.push({ root: r.root, repo_id: r.repo_id, abs: f.abs, path: f.path, language: f.language, size: f.size, mtime_ms: f.mtime_ms,
         known_hash: m?.hash ?? null, max_file_bytes: this.settings.max_file_bytes });
       launch();
     };
@@ -477,7 +493,28 @@ export class Engine {
     return { report, diagnostics: diags };
   }
 
+  /** Takes the writer lock, or says who holds it (index_locked). */
+  private acquireLock(): void {
+    try { this.lock.acquire(); }
+    catch (e) {
+      if (e instanceof IndexLockedError) {
+        const h = e.holder;
+        throw new SightlineError('index_locked', `${e.message}; try again when it finishes`, {
+          holder_pid: h.pid, holder_host: h.host, since: new Date(h.since).toISOString(), heartbeat_at: new Date(h.heartbeat_at).toISOString(), lock_path: e.lockPath,
+        });
+      }
+      throw e;
+    }
+  }
+
   private save(): void {
+    // A writer judged stale (a frozen or very slow process) may have lost the lock to another: never
+    // overwrite that writer's file.
+    try { this.lock.assertHeld(); }
+    catch (e) { if (e instanceof LockLostError) throw new SightlineError('index_locked', e.message, { lock_path: this.lock.lockPath }); throw e; }
+    // Temp files of saves that crashed (ours or another dead writer's) go before this one is written.
+    const removed = cleanLeftoverTemps(this.dbPath);
+    if (removed.length) this.log('warn', `removed ${removed.length} temp file(s) left by an interrupted save: ${removed.join(', ')}`);
     this.store.setMeta('saved_at', String(Date.now()));
     // The export copies the whole database; collect the indexing run's garbage first so that the copy
     // does not stack on top of it (this is the memory peak of a cold index).
@@ -486,6 +523,7 @@ export class Engine {
     atomicWrite(this.dbPath, bytes);
     this.stamp = fileStamp(this.dbPath);
     this.unsaved = false;
+    this.openProblem = null; // the corrupt file is replaced
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -524,9 +562,18 @@ export class Engine {
     const repoRow = root ? undefined : this.store.repo(row.repo_id);
     const base = root?.root ?? repoRow?.root;
     if (!base) throw new SightlineError('not_found', `chunk ${chunkIdArg} belongs to repository ${row.repo_id}, which is not part of this workspace`);
-    let bytes: Buffer;
-    try { bytes = readFileSync(resolve(base, row.path)); }
-    catch { throw new SightlineError('not_found', `${row.path} is no longer readable; run index_repo to refresh the index`); }
+    // The file is read now, under the walk's containment rules: it may have become a link out of the
+    // root since it was indexed.
+    let baseReal: string;
+    try { baseReal = realpathSync(base); } catch { throw new SightlineError('not_found', `the root ${base} of ${row.path} is no longer readable; run index_repo to refresh the index`); }
+    const read = readContainedSync(baseReal, row.path, this.settings.max_file_bytes);
+    if (!read.ok) {
+      if (read.code === 'outside_workspace') {
+        throw new SightlineError('path_outside_workspace', `${row.path} now resolves outside the workspace root ${baseReal} (it became a symlink leading out after it was indexed); it was not read. Run index_repo to refresh the index`, { repo_id: row.repo_id, path: row.path, chunk_id: row.chunk_id });
+      }
+      throw new SightlineError('not_found', `${row.path} is no longer readable (${read.message}); run index_repo to refresh the index`, { repo_id: row.repo_id, path: row.path, reason: read.code });
+    }
+    const bytes = read.bytes;
     const stale = sha1(bytes) !== row.hash;
     const lines = new TextDecoder('utf-8').decode(bytes).split('\n');
     const text = lines.slice(row.start_line - 1, row.end_line).join('\n');
@@ -555,6 +602,7 @@ export class Engine {
     const indexedAt = repos.map(r => r.indexed_at).filter((x): x is string => !!x).sort().pop() ?? null;
     const single = repos.length === 1 ? repos[0]! : null;
     const dirtyValues = repos.map(r => r.dirty);
+    const writer: LockHolder | null = this.lock.inspect();
     const dirty = !repos.some(r => r.indexed) ? null : dirtyValues.some(d => d === true) ? true : dirtyValues.some(d => d === null) ? null : false;
     return {
       indexed_commit: single ? single.commit : null,
@@ -568,13 +616,20 @@ export class Engine {
       file_count: counts.files, chunk_count: counts.chunks, symbol_count: counts.symbols, occurrence_count: counts.occurrences,
       languages: this.store.languageCounts(),
       roots: repos,
-      diagnostics_count: this.store.diagnostics().length,
+      diagnostics_count: this.diagnostics().length,
       db_path: this.dbPath, schema_version: SCHEMA_VERSION,
-      writer_active: existsSync(`${this.dbPath}.lock`),
+      writer_active: writer?.state === 'active',
+      writer: writer ? {
+        pid: writer.pid, host: writer.host, since: new Date(writer.since).toISOString(), heartbeat_at: new Date(writer.heartbeat_at).toISOString(),
+        state: writer.state, this_process: writer.this_process,
+      } : null,
     };
   }
 
-  diagnostics(repoId?: string): Diagnostic[] { return this.store.diagnostics(repoId); }
+  diagnostics(repoId?: string): Diagnostic[] {
+    const stored = this.store.diagnostics(repoId);
+    return this.openProblem && !repoId ? [this.openProblem, ...stored] : stored;
+  }
 
   /** A reader over the current graph (heuristic edges plus every provider's edges). */
   async graph(): Promise<GraphReader> {
@@ -586,11 +641,7 @@ export class Engine {
   async recordEditorReferences(targetId: string, provider: string, locations: EditorLocation[], complete: boolean): Promise<{ stored: number; ignored: number }> {
     if (!/^lsp:[a-z0-9_-]+$/.test(provider)) throw new SightlineError('invalid_arguments', `provider must be lsp:<language>, got ${provider}`);
     if (!this.lock.isHeld) {
-      try { this.lock.acquire(); }
-      catch (e) {
-        if (e instanceof IndexLockedError) throw new SightlineError('index_locked', `${e.message}; try again when it finishes`);
-        throw e;
-      }
+      this.acquireLock();
       if (fileStamp(this.dbPath) !== this.stamp) await this.load();
     }
     const r = recordLocations(this.store, this.roots, targetId, provider, locations, complete);
@@ -632,6 +683,11 @@ export class Engine {
   }
 }
 
+function corruptError(dbPath: string, problem: IndexFileProblem): SightlineError {
+  return new SightlineError('index_corrupt', `${dbPath} is not a readable Sightline index: ${problem.reason}. It was left untouched; `
+    + 'point --db (or sightline.index.location) at a Sightline index file or at a new path, or remove the file', { db_path: dbPath, kind: problem.kind, reason: problem.reason });
+}
+
 export interface StatusReport {
   indexed_commit: string | null; branch: string | null; dirty: boolean | null; indexed_at: string | null;
   node_count: number; edge_count: number; repositories: { path: string; branch: string | null; commit: string | null; dirty: boolean | null }[];
@@ -642,4 +698,5 @@ export interface StatusReport {
     dirty: boolean | null; file_count: number; chunk_count: number; symbol_count: number; nested_repositories: string[]; last_run: RepoRunReport | null;
   }[];
   diagnostics_count: number; db_path: string; schema_version: number; writer_active: boolean;
+  writer: { pid: number; host: string; since: string; heartbeat_at: string; state: LockHolder['state']; this_process: boolean } | null;
 }

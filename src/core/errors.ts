@@ -3,7 +3,7 @@
  * `{ error: { code, message, details? } }` (MCP: isError + that JSON; CLI: stderr + exit code).
  */
 export const ERROR_CODES = [
-  'invalid_arguments', 'not_found', 'path_outside_workspace', 'index_locked', 'index_empty', 'not_indexed',
+  'invalid_arguments', 'not_found', 'path_outside_workspace', 'index_locked', 'index_empty', 'index_corrupt', 'not_indexed',
   'cancelled', 'internal_error', 'providers_not_allowed', 'provider_failed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -10,6 +10,7 @@ import type { Store, NodeRow } from '../store/store';
 import { GraphReader, toNodeRef } from './query';
 import { SightlineError } from '../errors';
 import { fileNodeId, symbolId } from '../util/ids';
+import { realInsideSync } from '../util/contained';
 
 /**
  * A location a language server reported for the target:
@@ -83,6 +84,8 @@ export function enrichmentTargets(store: Store, roots: { repo_id: string; root: 
     if (!file || !root) continue;
     const checked = checks.some(c => c.symbol_id === id && c.provider.startsWith('lsp:') && c.file_hash === file.hash && c.complete === 1);
     if (!opts.symbol && checked) continue;
+    // The editor opens the file to ask its language servers: only while it stays inside the root.
+    if (!realInsideSync(root.root, r.path)) continue;
     out.push({ id, path: r.path, abs_path: `${root.root}${sep}${r.path.split('/').join(sep)}`, name: r.name, language: r.language, start_line: r.start_line, start_col: r.start_col, end_line: r.end_line, checked });
     if (out.length >= opts.limit) break;
   }

@@ -2,7 +2,7 @@
  * One file in, everything the store needs out. Runs in worker threads (and in-thread for the
  * parse-floor benchmark and tests). Never throws for bad content: it returns a diagnostic instead.
  */
-import { readFile } from 'node:fs/promises';
+import { readContainedSync } from '../util/contained';
 import { extractSource, type Extraction } from '../parse/extract';
 import { hashVectorFromTokens } from '../search/hashvec';
 import { sha1 } from '../util/hash';
@@ -13,6 +13,8 @@ import type { LanguageId } from '../languages/types';
 import type { FileContent, NewChunk, NewSymbol, NewEdge } from '../store/store';
 
 export interface FileTask {
+  /** real path of the repository root: the file is read under its containment rules (util/contained.ts) */
+  root: string;
   repo_id: string; abs: string; path: string; language: LanguageId; size: number; mtime_ms: number;
   /** hash already stored for this path: when the content still has it, nothing is parsed */
   known_hash: string | null;
@@ -36,10 +38,13 @@ const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
 
 export async function processFile(task: FileTask): Promise<FileOutcome> {
-  let bytes: Uint8Array;
-  try { bytes = await readFile(task.abs); }
-  catch (e) { return { status: 'skipped', diagnostics: [{ code: 'unreadable', message: `cannot read file: ${(e as Error).message}` }] }; }
-  if (bytes.length > task.max_file_bytes) return { status: 'skipped', diagnostics: [{ code: 'too_large', message: `${bytes.length} bytes is over the ${task.max_file_bytes}-byte limit; not indexed` }] };
+  // The walk checked the file; it is checked again as it is opened (it may have become a link out since).
+  const read = readContainedSync(task.root, task.path, task.max_file_bytes);
+  if (!read.ok) {
+    const message = read.code === 'too_large' ? `${read.size} bytes is over the ${task.max_file_bytes}-byte limit; not indexed` : read.message;
+    return { status: 'skipped', diagnostics: [{ code: read.code === 'not_a_file' ? 'unreadable' : read.code, message }] };
+  }
+  const bytes: Uint8Array = read.bytes;
   if (looksBinary(bytes)) return { status: 'skipped', diagnostics: [{ code: 'binary', message: 'binary content (NUL bytes); not indexed' }] };
   const hash = sha1(bytes);
   if (task.known_hash === hash) return { status: 'unchanged', hash, size: bytes.length, mtime_ms: task.mtime_ms };

@@ -1,11 +1,14 @@
 /**
  * Walks one workspace root: honours nested .gitignore files, .git/info/exclude, the default excludes
  * and user excludes (gitignore syntax). Never throws for one bad entry: problems become diagnostics.
+ * Symlinks are followed only while their real path stays inside the root (util/contained.ts, the same
+ * rule every later read of a file applies).
  */
 import { promises as fs, type Dirent } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { languageForPath, type LanguageId } from '../languages';
+import { resolveInside } from '../util/contained';
 
 /** Folders that hold dependencies, build output, caches or vendored code. */
 export const DEFAULT_EXCLUDES = [
@@ -29,8 +32,6 @@ export interface WalkDiagnostic { path: string; code: string; message: string }
 export interface WalkResult { files: WalkedFile[]; diagnostics: WalkDiagnostic[]; nested_repos: string[] }
 
 interface Level { base: string; ig: Ignore }
-
-const toPosix = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 
 async function readIgnore(file: string): Promise<string | null> {
   try { return await fs.readFile(file, 'utf8'); } catch { return null; }
@@ -74,10 +75,9 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
       let isDir = e.isDirectory(); let isFile = e.isFile();
       if (e.isSymbolicLink()) {
         try {
-          const real = await fs.realpath(abs);
+          const { real, inside } = await resolveInside(rootReal, abs);
           const st = await fs.stat(real);
-          const inside = toPosix(relative(rootReal, real));
-          if (inside.startsWith('..') || /^[A-Za-z]:/.test(inside)) {
+          if (!inside) {
             if (!ignored(here, rel, st.isDirectory()) && (st.isDirectory() || languageForPath(rel))) diagnostics.push({ path: rel, code: 'outside_workspace', message: `symlink points outside the workspace (${real}); skipped` });
             continue;
           }

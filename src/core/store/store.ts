@@ -63,6 +63,36 @@ function sqlJs(): Promise<SqlJsStatic> {
 
 export class SchemaMismatch extends Error {}
 
+/** Why a file is not a readable Sightline index. */
+export interface IndexFileProblem { kind: 'foreign' | 'corrupt'; reason: string }
+
+/** SQLite application_id of Sightline index files ("SGHL"); files of earlier versions have 0. */
+export const APPLICATION_ID = 0x5347484c;
+/** Tables every Sightline index has had (files with application_id 0 must have them). */
+const SIGHTLINE_TABLES = ['meta', 'repos', 'files', 'chunks'];
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/** Checks the SQLite header of a file: not SQLite at all, or shorter than the pages it declares. */
+export function checkHeader(bytes: Uint8Array): IndexFileProblem | null {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (b.length < 100) {
+    return SQLITE_HEADER.subarray(0, Math.min(16, b.length)).equals(b.subarray(0, Math.min(16, b.length)))
+      ? { kind: 'corrupt', reason: `truncated: ${b.length} bytes, shorter than an SQLite header` }
+      : { kind: 'foreign', reason: 'not an SQLite database' };
+  }
+  if (!b.subarray(0, 16).equals(SQLITE_HEADER)) return { kind: 'foreign', reason: 'not an SQLite database' };
+  const raw = b.readUInt16BE(16);
+  const pageSize = raw === 1 ? 65536 : raw;
+  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return { kind: 'corrupt', reason: `invalid page size ${raw} in the header` };
+  if (b.length % pageSize !== 0) return { kind: 'corrupt', reason: `truncated: ${b.length} bytes is not a whole number of ${pageSize}-byte pages` };
+  // The page count in the header is valid when its version-valid-for number matches the change counter.
+  const pages = b.readUInt32BE(28);
+  if (pages > 0 && b.readUInt32BE(92) === b.readUInt32BE(24) && b.length < pages * pageSize) {
+    return { kind: 'corrupt', reason: `truncated: ${b.length} of ${pages * pageSize} bytes` };
+  }
+  return null;
+}
+
 /**
  * The remaining rows of a statement as objects. Like sql.js's getAsObject, but the column names are read
  * once per statement, not once per row (each name is a call into SQLite and a string decode).
@@ -100,23 +130,48 @@ export class Store {
   }
   private ftsCache: { fileId: number; parts: string[] } | null = null;
 
-  /** Opens an index file (or an empty index). A file from another schema version yields an empty index. */
-  static async open(path: string | null): Promise<{ store: Store; rebuilt: boolean }> {
+  /**
+   * Opens an index file (or an empty index). A Sightline index of another schema version yields an empty
+   * index (`rebuilt`); a file that is not a readable Sightline index — not SQLite, another application's
+   * database, truncated — is reported as `problem` (with an empty index; the engine decides whether to
+   * serve it or refuse the file). A missing or zero-byte file is no index yet.
+   */
+  static async open(path: string | null): Promise<{ store: Store; rebuilt: boolean; problem: IndexFileProblem | null }> {
     const SQL = await sqlJs();
     if (path && existsSync(path)) {
-      try {
-        const db = new SQL.Database(readFileSync(path));
-        const version = Store.readVersion(db);
-        if (version === SCHEMA_VERSION) return { store: new Store(db), rebuilt: false };
-        db.close();
-      } catch { /* corrupt or foreign file: rebuilt below, the next save replaces it */ }
-      return { store: Store.fresh(SQL), rebuilt: true };
+      const bytes = readFileSync(path);
+      if (bytes.length === 0) return { store: Store.fresh(SQL), rebuilt: false, problem: null };
+      let problem = checkHeader(bytes);
+      if (!problem) {
+        let db: Database | undefined;
+        try {
+          db = new SQL.Database(bytes);
+          const appId = Number(db.exec('PRAGMA application_id')[0]?.values[0]?.[0] ?? 0);
+          const tables = new Set((db.exec("SELECT name FROM sqlite_master WHERE type = 'table'")[0]?.values ?? []).map(r => String(r[0])));
+          const ours = appId === APPLICATION_ID || (appId === 0 && SIGHTLINE_TABLES.every(t => tables.has(t)));
+          const version = ours ? Store.readVersion(db) : null;
+          if (!ours) problem = { kind: 'foreign', reason: appId ? `an SQLite database of another application (application_id ${appId})` : 'an SQLite database without the tables of a Sightline index' };
+          else if (version === null) problem = { kind: 'foreign', reason: 'an SQLite database without a Sightline schema version' };
+          else if (version === SCHEMA_VERSION) {
+            // a first read of the main tables: a damaged file fails here rather than on a later query
+            for (const t of ['files', 'chunks', 'repos']) db.exec(`SELECT 1 FROM ${t} LIMIT 1`);
+            return { store: new Store(db), rebuilt: false, problem: null };
+          }
+          db.close(); db = undefined;
+          if (!problem) return { store: Store.fresh(SQL), rebuilt: true, problem: null }; // another schema version
+        } catch (e) {
+          try { db?.close(); } catch { /* already closed */ }
+          problem = { kind: 'corrupt', reason: `SQLite cannot read it (${(e as Error).message})` };
+        }
+      }
+      return { store: Store.fresh(SQL), rebuilt: true, problem };
     }
-    return { store: Store.fresh(SQL), rebuilt: false };
+    return { store: Store.fresh(SQL), rebuilt: false, problem: null };
   }
 
   private static fresh(SQL: SqlJsStatic): Store {
     const db = new SQL.Database();
+    db.run(`PRAGMA application_id = ${APPLICATION_ID}`);
     db.run(SCHEMA_SQL);
     db.run('INSERT INTO meta (key, value) VALUES (?, ?)', ['schema_version', String(SCHEMA_VERSION)]);
     return new Store(db);

@@ -38,7 +38,15 @@ export const indexStatus = defineTool({
     diagnostics_count: z.number().int().describe('Diagnostics recorded by the last runs.'),
     db_path: z.string().describe('Index file.'),
     schema_version: z.number().int().describe('Index schema version.'),
-    writer_active: z.boolean().describe('True while some process holds the writer lock (indexing).'),
+    writer_active: z.boolean().describe('True while a live process holds the writer lock (indexing); false when nobody does or its holder is dead or stale.'),
+    writer: z.object({
+      pid: z.number().int().describe('Process id of the holder (-1 when the lock file is unreadable).'),
+      host: z.string().describe('Host name of the holder.'),
+      since: z.string().describe('ISO time the lock was taken.'),
+      heartbeat_at: z.string().describe('ISO time of the holder\'s last heartbeat (it refreshes the lock every few seconds).'),
+      state: z.enum(['active', 'stale', 'dead']).describe('active: it may be writing; dead: its process is gone (same host); stale: no heartbeat for 30 s (pid reused, hung, or another host). The next writer takes over a dead or stale lock.'),
+      this_process: z.boolean().describe('True when this server holds it.'),
+    }).nullable().describe('Who holds the writer lock, null when nobody does.'),
     diagnostics: z.array(diagnosticSchema).describe('This page of diagnostics.'),
     ...pageOutput,
   }),
@@ -59,7 +67,11 @@ export const indexStatus = defineTool({
     lines.push(mdTable(['root', 'repo_id', 'files', 'chunks', 'indexed'], s.roots.map(r => [r.path, r.repo_id, String(r.file_count), String(r.chunk_count), r.indexed_at ?? 'never'])));
     if (s.languages.length) lines.push(`languages: ${s.languages.map(l => `${l.language} ${l.files}`).join(', ')}`);
     if (s.file_count === 0) lines.push('⚠ nothing is indexed yet: run index_repo.');
-    if (s.writer_active) lines.push('indexing is in progress in some process.');
+    if (s.writer) {
+      const who = `pid ${s.writer.pid} on ${s.writer.host} since ${s.writer.since}, last heartbeat ${s.writer.heartbeat_at}`;
+      lines.push(s.writer.state === 'active' ? `indexing is in progress (${s.writer.this_process ? 'this process' : who}).`
+        : `a ${s.writer.state} writer lock is left (${who}); the next index run takes it over.`);
+    }
     if (s.diagnostics.length) {
       lines.push(`diagnostics:`);
       for (const d of s.diagnostics) lines.push(`- ${code(d.path)} ${d.code}: ${d.message}`);

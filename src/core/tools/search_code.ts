@@ -16,9 +16,11 @@ export const searchOutput = z.object({
   warnings: z.array(z.string()).describe('Why a result set may be empty or incomplete (e.g. nothing indexed yet).'),
 });
 
-export async function emptyIndexWarnings(engine: { status(): Promise<{ file_count: number }> }): Promise<string[]> {
+export async function emptyIndexWarnings(engine: { status(): Promise<{ file_count: number }>; diagnostics(): { code: string; message: string }[] }): Promise<string[]> {
   const s = await engine.status();
-  return s.file_count === 0 ? ['the index is empty: run index_repo (or "sightline index DIR") first'] : [];
+  if (s.file_count !== 0) return [];
+  const corrupt = engine.diagnostics().find(d => d.code === 'index_corrupt');
+  return [corrupt ? `${corrupt.message}: run index_repo (or "sightline index DIR")` : 'the index is empty: run index_repo (or "sightline index DIR") first'];
 }
 
 export const searchCode = defineTool({

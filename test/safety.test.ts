@@ -1,0 +1,297 @@
+/**
+ * Safety: what the engine does when the files, the index file, the lock, the processes it starts or the
+ * clients it serves misbehave. Engine tests run in-process; the CLI and MCP tests run the built dist/
+ * (needs `npm run build`).
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { Engine } from '../src/core/engine';
+import { SightlineError } from '../src/core/errors';
+import { processFile } from '../src/core/index/process';
+import { LockLostError, WriterLock, inspectLock } from '../src/core/store/persist';
+import initSqlJs from 'sql.js';
+import { defaultDbPath } from '../src/core/settings';
+import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
+import { CLI_JS, requireBuilt } from './helpers/mcp';
+
+const open = (ws: TempWorkspace, extra: Partial<Parameters<typeof Engine.open>[0]> = {}) =>
+  Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, ...extra });
+
+const SECRET = 'root:x:0:0:the secret outside the workspace\n';
+const HOST_TAG = hostname().replace(/[^A-Za-z0-9-]/g, '_');
+/** A pid that is not running (a process that has exited). */
+const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+const ago = (path: string, ms: number) => { const t = new Date(Date.now() - ms); utimesSync(path, t, t); };
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+
+describe('safety', () => {
+  const cleanup: (() => void)[] = [];
+  afterEach(() => { while (cleanup.length) cleanup.pop()!(); });
+  const make = (files: Record<string, string | Uint8Array>) => { const ws = tempWorkspace(files); cleanup.push(ws.remove); return ws; };
+
+  describe('reads at request time stay inside the root', () => {
+    it('get_chunk refuses a file that became a symlink out of the root after indexing', async () => {
+      const ws = make({ 'pkg/a.py': 'def alpha():\n    return 1\n', 'pkg/b.py': 'def beta():\n    return 2\n' });
+      const outside = join(dirname(ws.root), 'secret.txt');
+      writeFileSync(outside, SECRET);
+      const e = await open(ws); cleanup.push(() => e.close());
+      await e.index();
+      const hit = (await e.search({ query: 'alpha', limit: 5, offset: 0, vector: false })).results.find(h => h.symbol_path === 'alpha')!;
+      assert.match((await e.getChunk(hit.chunk_id)).text, /def alpha/);
+      rmSync(join(ws.root, 'pkg/a.py'));
+      symlinkSync(outside, join(ws.root, 'pkg/a.py'));
+      await assert.rejects(e.getChunk(hit.chunk_id), (err: SightlineError) => {
+        assert.equal(err.code, 'path_outside_workspace');
+        assert.doesNotMatch(err.message, /secret/);
+        assert.equal(err.details?.path, 'pkg/a.py');
+        return true;
+      });
+      // a link to a file inside the root is read (and flagged stale)
+      rmSync(join(ws.root, 'pkg/a.py'));
+      symlinkSync(join(ws.root, 'pkg/b.py'), join(ws.root, 'pkg/a.py'));
+      const c = await e.getChunk(hit.chunk_id);
+      assert.equal(c.stale, true);
+      assert.match(c.text, /def beta/);
+      // a folder on the way that became a link out is refused too
+      rmSync(join(ws.root, 'pkg'), { recursive: true });
+      const outDir = join(dirname(ws.root), 'elsewhere');
+      spawnSync('mkdir', ['-p', outDir]);
+      writeFileSync(join(outDir, 'a.py'), SECRET);
+      symlinkSync(outDir, join(ws.root, 'pkg'));
+      await assert.rejects(e.getChunk(hit.chunk_id), (err: SightlineError) => err.code === 'path_outside_workspace');
+    });
+
+    it('get_chunk does not block on a file that became a FIFO', async function () {
+      if (process.platform === 'win32') this.skip();
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const e = await open(ws); cleanup.push(() => e.close());
+      await e.index();
+      const hit = (await e.search({ query: 'alpha', limit: 5, offset: 0, vector: false })).results[0]!;
+      rmSync(join(ws.root, 'a.py'));
+      assert.equal(spawnSync('mkfifo', [join(ws.root, 'a.py')]).status, 0);
+      await assert.rejects(e.getChunk(hit.chunk_id), (err: SightlineError) => err.code === 'not_found' && /not a regular file/.test(err.message));
+    });
+
+    it('a parser worker refuses a file swapped for a link out between the walk and the read', async () => {
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const outside = join(dirname(ws.root), 'secret.py');
+      writeFileSync(outside, 'def secret():\n    return 42\n');
+      rmSync(join(ws.root, 'a.py'));
+      symlinkSync(outside, join(ws.root, 'a.py'));
+      const out = await processFile({ root: ws.root, repo_id: 'r', abs: join(ws.root, 'a.py'), path: 'a.py', language: 'python', size: 10, mtime_ms: 0, known_hash: null, max_file_bytes: 1 << 20 });
+      assert.equal(out.status, 'skipped');
+      assert.equal(out.status === 'skipped' && out.diagnostics[0]!.code, 'outside_workspace');
+    });
+
+    it('the editor is not handed a file that now leads out of the root', async () => {
+      const ws = make({ 'a.ts': 'export function alpha() { return 1; }\nexport function beta() { return alpha(); }\n' });
+      const e = await open(ws); cleanup.push(() => e.close());
+      await e.index();
+      assert.ok((await e.enrichmentTargets({ symbol: 'alpha', limit: 5 })).length === 1);
+      const outside = join(dirname(ws.root), 'secret.ts');
+      writeFileSync(outside, 'export const s = 1;\n');
+      rmSync(join(ws.root, 'a.ts'));
+      symlinkSync(outside, join(ws.root, 'a.ts'));
+      assert.deepEqual(await e.enrichmentTargets({ symbol: 'alpha', limit: 5 }), []);
+    });
+  });
+
+  describe('the writer lock', () => {
+    const writeLock = (ws: TempWorkspace, info: Record<string, unknown>, ageMs = 0) => {
+      const lock = `${ws.db}.lock`;
+      writeFileSync(lock, JSON.stringify(info));
+      if (ageMs) ago(lock, ageMs);
+      return lock;
+    };
+
+    it('a lock whose pid is alive but has no heartbeat (pid reused, a container restart) is reported stale and taken over', async () => {
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const e = await open(ws); cleanup.push(() => e.close());
+      const since = Date.now() - 3_600_000;
+      // process.ppid is alive and is not a Sightline writer
+      const lock = writeLock(ws, { pid: process.ppid, host: hostname(), since }, 60_000);
+      const s = await e.status();
+      assert.equal(s.writer_active, false);
+      assert.deepEqual({ ...s.writer, heartbeat_at: undefined }, { pid: process.ppid, host: hostname(), since: new Date(since).toISOString(), heartbeat_at: undefined, state: 'stale', this_process: false });
+      const r = await e.index();
+      assert.equal(r.totals.files_parsed, 1);
+      assert.ok(!existsSync(lock));
+      assert.equal((await e.status()).writer, null);
+    });
+
+    it('a lock of another host blocks while its heartbeat is fresh, and is taken over once it is stale', async () => {
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const e = await open(ws); cleanup.push(() => e.close());
+      writeLock(ws, { pid: 4242, host: 'elsewhere.example', since: Date.now() - 5000 });
+      await assert.rejects(e.index(), (err: SightlineError) => err.code === 'index_locked' && err.details?.holder_host === 'elsewhere.example' && err.details?.holder_pid === 4242);
+      let s = await e.status();
+      assert.equal(s.writer?.state, 'active');
+      assert.equal(s.writer_active, true);
+      writeLock(ws, { pid: 4242, host: 'elsewhere.example', since: Date.now() - 120_000 }, 31_000);
+      s = await e.status();
+      assert.equal(s.writer?.state, 'stale');
+      assert.equal((await e.index()).totals.files_parsed, 1);
+    });
+
+    it('a lock with this process\'s pid that is not its own (a previous process with the same pid) is dead, not "in progress here"', async () => {
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const e = await open(ws); cleanup.push(() => e.close());
+      writeLock(ws, { pid: process.pid, host: hostname(), since: Date.now() - 1000, token: 'from-a-previous-life' });
+      assert.equal((await e.status()).writer?.state, 'dead');
+      assert.equal((await e.index()).totals.files_parsed, 1);
+    });
+
+    it('the holder refreshes its heartbeat from a thread of its own, and a holder that lost its lock neither saves nor removes it', async () => {
+      const ws = make({});
+      const path = `${ws.db}.lock`;
+      const a = new WriterLock(path, { heartbeatMs: 50 });
+      a.acquire();
+      try {
+        const info = JSON.parse(readFileSync(path, 'utf8'));
+        assert.equal(info.pid, process.pid);
+        ago(path, 60_000);
+        const t0 = Date.now();
+        while (Date.now() - statSync(path).mtimeMs > 10_000) {
+          assert.ok(Date.now() - t0 < 5000, 'the heartbeat refreshed the lock');
+          await sleep(25);
+        }
+        // the main thread blocked: the heartbeat goes on
+        ago(path, 60_000);
+        const until = Date.now() + 400; while (Date.now() < until) { /* busy */ }
+        await sleep(150);
+        assert.ok(Date.now() - statSync(path).mtimeMs < 10_000);
+        assert.deepEqual({ state: inspectLock(path)!.state, mine: inspectLock(path)!.this_process }, { state: 'active', mine: true });
+        // another writer takes it over (as if this one had been judged stale)
+        writeFileSync(path, JSON.stringify({ pid: 4242, host: 'elsewhere.example', since: Date.now(), token: 'theirs' }));
+        assert.throws(() => a.assertHeld(), LockLostError);
+      } finally { a.release(); }
+      assert.equal(JSON.parse(readFileSync(path, 'utf8')).token, 'theirs', 'release leaves the other writer\'s lock');
+    });
+  });
+
+  describe('temp files of interrupted saves', () => {
+    const tmp = (ws: TempWorkspace, host: string | null, pid: number, ageMs = 0) => {
+      const p = join(dirname(ws.db), `.${basename(ws.db)}.${host === null ? '' : `${host}.`}${pid}.${Date.now()}.tmp`);
+      writeFileSync(p, Buffer.alloc(256 * 1024, 1));
+      if (ageMs) ago(p, ageMs);
+      return p;
+    };
+
+    it('a crash during a save leaves a full-size temp file, removed when the index is next opened', async () => {
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      // a real process dies between writing its temp file and renaming it
+      const script = `require('node:fs').fsyncSync = () => process.kill(process.pid, 'SIGKILL');
+        require(${JSON.stringify(join(__dirname, '../src/core/store/persist'))}).atomicWrite(${JSON.stringify(ws.db)}, Buffer.alloc(1 << 20, 7));`;
+      const child = spawnSync(process.execPath, ['-r', 'tsx/cjs', '-e', script], { cwd: join(__dirname, '..') });
+      assert.equal(child.signal, 'SIGKILL');
+      const left = readdirSync(dirname(ws.db)).filter(n => n.endsWith('.tmp'));
+      assert.equal(left.length, 1);
+      assert.equal(statSync(join(dirname(ws.db), left[0]!)).size, 1 << 20);
+      const e = await open(ws); cleanup.push(() => e.close());
+      assert.deepEqual(readdirSync(dirname(ws.db)).filter(n => n.endsWith('.tmp')), []);
+    });
+
+    it('only leftovers go: a live writer\'s fresh temp file stays until it is stale; earlier versions\' names are recognised', async () => {
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const dead = tmp(ws, HOST_TAG, deadPid());
+      const legacy = tmp(ws, null, deadPid());
+      const live = tmp(ws, HOST_TAG, process.ppid);
+      const remote = tmp(ws, 'other-host', 77);
+      const unrelated = join(dirname(ws.db), '.other.sqlite.1.2.tmp'); writeFileSync(unrelated, 'x');
+      const e = await open(ws); cleanup.push(() => e.close());
+      assert.deepEqual([dead, legacy, live, remote].map(existsSync), [false, false, true, true]);
+      ago(live, 10 * 60_000); ago(remote, 10 * 60_000);
+      await e.index(); // before its save
+      assert.deepEqual([live, remote, unrelated].map(existsSync), [false, false, true]);
+    });
+  });
+
+  describe('a file that is not a readable Sightline index', () => {
+    /** Every file beside the index, with its bytes. */
+    const folder = (db: string) => Object.fromEntries(readdirSync(dirname(db)).filter(n => n !== 'ws').map(n => [n, readFileSync(join(dirname(db), n)).toString('base64')]));
+    const otherSqlite = async (withMeta: boolean) => {
+      const SQL = await initSqlJs();
+      const d = new SQL.Database();
+      d.run(withMeta ? "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('schema_version', '8'); CREATE TABLE notes (x)" : 'CREATE TABLE t (x); INSERT INTO t VALUES (1)');
+      const bytes = d.export(); d.close();
+      return Buffer.from(bytes);
+    };
+    const truncatedIndex = async (ws: TempWorkspace, db: string) => {
+      const e = await Engine.open({ roots: [ws.root], dbPath: db, threads: 0 });
+      await e.index(); e.close();
+      const size = statSync(db).size;
+      truncateSync(db, Math.floor(size / 2 / 4096) * 4096);
+    };
+
+    it('given as --db (a text file, another application\'s SQLite database, a truncated index) it is refused with index_corrupt and left byte-identical', async () => {
+      const ws = make(SAMPLE_FILES);
+      const cases: [string, Buffer | null][] = [['text', Buffer.from('this is not sqlite\n')], ['sqlite', await otherSqlite(false)], ['sqlite with a meta table', await otherSqlite(true)], ['truncated', null]];
+      for (const [what, bytes] of cases) {
+        if (bytes) writeFileSync(ws.db, bytes); else { rmSync(ws.db, { force: true }); await truncatedIndex(ws, ws.db); }
+        const before = folder(ws.db);
+        await assert.rejects(open(ws), (err: SightlineError) => {
+          assert.equal(err.code, 'index_corrupt', what);
+          assert.equal(err.details?.db_path, ws.db);
+          assert.match(String(err.details?.reason), what === 'truncated' ? /truncated/ : /not an SQLite database|another application|without the tables/);
+          return true;
+        }, what);
+        await assert.rejects(Engine.rootsInDb(ws.db), (err: SightlineError) => err.code === 'index_corrupt', what);
+        assert.deepEqual(folder(ws.db), before, `${what}: the file and its folder are untouched`);
+      }
+    });
+
+    it('an index of an earlier schema version given as --db is still rebuilt (it is a Sightline index)', async () => {
+      const ws = make(SAMPLE_FILES);
+      const e = await open(ws); await e.index(); e.close();
+      const SQL = await initSqlJs();
+      const d = new SQL.Database(readFileSync(ws.db));
+      d.run("UPDATE meta SET value = '7' WHERE key = 'schema_version'"); d.run('PRAGMA application_id = 0');
+      writeFileSync(ws.db, d.export()); d.close();
+      const again = await open(ws); cleanup.push(() => again.close());
+      assert.equal(again.rebuiltFromScratch, true);
+      assert.equal((await again.index()).totals.files_parsed, 4);
+    });
+
+    it('in the cache folder a corrupt index is rebuilt, with a diagnostic saying so until the rebuild', async () => {
+      const ws = make(SAMPLE_FILES);
+      const prev = process.env.SIGHTLINE_CACHE_DIR;
+      process.env.SIGHTLINE_CACHE_DIR = join(dirname(ws.db), 'cache');
+      cleanup.push(() => { if (prev === undefined) delete process.env.SIGHTLINE_CACHE_DIR; else process.env.SIGHTLINE_CACHE_DIR = prev; });
+      const db = defaultDbPath([ws.root]);
+      mkdirSync(dirname(db), { recursive: true });
+      await truncatedIndex(ws, db);
+      const e = await Engine.open({ roots: [ws.root], threads: 0 }); cleanup.push(() => e.close());
+      assert.equal(e.dbPath, db);
+      assert.equal(e.rebuiltFromScratch, true);
+      const diag = e.diagnostics().find(d => d.code === 'index_corrupt');
+      assert.match(diag?.message ?? '', /corrupt \(truncated: \d+ of \d+ bytes\); the index is empty until the next index run rebuilds it/);
+      assert.equal((await e.status()).diagnostics_count, 1);
+      const r = await e.index();
+      assert.ok(r.diagnostics.some(d => d.code === 'index_corrupt'), 'the run that rebuilds it says why');
+      assert.equal(r.totals.files_parsed, 4);
+      assert.ok(!e.diagnostics().some(d => d.code === 'index_corrupt'));
+      const reopened = await Engine.open({ roots: [ws.root], threads: 0 }); cleanup.push(() => reopened.close());
+      assert.equal(reopened.rebuiltFromScratch, false);
+      assert.equal((await reopened.status()).file_count, 4);
+    });
+
+    it('the CLI refuses it (exit 1, index_corrupt) for index, search and status, and leaves it byte-identical', async () => {
+      requireBuilt();
+      const ws = make(SAMPLE_FILES);
+      for (const bytes of [Buffer.from('{"not": "an index"}\n'), await otherSqlite(false)]) {
+        writeFileSync(ws.db, bytes);
+        const before = folder(ws.db);
+        for (const args of [['index', ws.root, '--db', ws.db, '--json'], ['search', 'user', '--db', ws.db], ['status', '--db', ws.db, '-w', ws.root]]) {
+          const r = spawnSync(process.execPath, [CLI_JS, ...args], { encoding: 'utf8', timeout: 60000 });
+          assert.equal(r.status, 1, `${args[0]}: ${r.stderr}`);
+          assert.match(r.stderr, /is not a readable Sightline index: .*left untouched.*\(index_corrupt\)/);
+          if (args.includes('--json')) assert.equal(JSON.parse(r.stdout).error.code, 'index_corrupt');
+          assert.deepEqual(folder(ws.db), before, `${args[0]} left the file and its folder untouched`);
+        }
+      }
+    });
+  });
+});
