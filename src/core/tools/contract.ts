@@ -21,6 +21,9 @@ export interface ToolContext {
  */
 export interface RenderBudget { max_chars?: number }
 export const DEFAULT_MAX_CHARS = 24_000;
+/** The one token estimate: characters / 4. */
+export const CHARS_PER_TOKEN = 4;
+export const estimateTokens = (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN);
 export const jsonBudget = (b: RenderBudget) => 2 * (b.max_chars ?? DEFAULT_MAX_CHARS);
 
 export interface ToolAnnotations { read_only: boolean; destructive: boolean; idempotent: boolean; open_world: boolean }

@@ -21,8 +21,8 @@ const itemSchema = z.object({
 export const expandContext = defineTool({
   name: 'expand_context',
   title: 'Expand context around chunks',
-  description: 'A context pack around seed chunks: what they call, what calls them, what they reference, their containers, nearest first, within a metadata token budget. '
-    + 'Metadata only (ids, paths, ranges, reasons); get_chunk gives the text.',
+  description: 'A context pack around seed chunks: callees, callers, references, containers, nearest first, within a metadata token budget. '
+    + 'Metadata only; get_chunk gives the text.',
   input: z.object({
     chunk_ids: z.array(z.string().min(1)).min(1).max(50).describe('Seed chunk ids (from search_code or another tool).'),
     depth: z.number().int().min(1).max(3).default(1).describe('Edges to follow.'),

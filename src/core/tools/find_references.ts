@@ -26,7 +26,7 @@ const referenceSchema = z.object({
 export const findReferences = defineTool({
   name: 'find_references',
   title: 'Find references',
-  description: 'Every use of a symbol: calls, imports, type and value references, subclassing, in source and tests (kinds narrows). '
+  description: 'Every use of a symbol: calls, imports, type and value references, subclassing, in source and tests. '
     + 'One row per using definition, providers merged (strongest first), per-kind counts, resolution exact or best_effort. complete=false with boundaries means a lower bound.',
   input: z.object({
     symbol: symbolParam,

@@ -1,39 +1,73 @@
 import { z } from 'zod';
-import { defineTool, code } from './contract';
-import { searchHitSchema } from './shared';
+import { defineTool, code, CHARS_PER_TOKEN, estimateTokens } from './contract';
+import { searchHitSchema, rangeSchema, nodeLabel } from './shared';
+import { SightlineError } from '../errors';
+
+/** The longest text one get_chunk answer returns by default, in estimated tokens (4 characters each). */
+const DEFAULT_MAX_TOKENS = 8000;
 
 export const getChunk = defineTool({
   name: 'get_chunk',
   title: 'Get chunk source',
-  description: 'Returns the exact source text of one chunk by its chunk_id (from search_code, vector_search or another tool), with its path and line range. '
-    + 'The text is read from the file now; stale=true means the file changed since it was indexed, so the line range may have shifted. Read-only.',
+  description: 'The source text of one chunk by chunk_id, read from the file now (stale=true: the file changed since indexing, lines may have shifted). '
+    + 'A long chunk is returned up to max_tokens; next_start_line says where to read on.',
   input: z.object({
-    chunk_id: z.string().min(1).describe('Chunk id as returned by search tools, e.g. chunk:<repo_id>:src/lib.rs:run.'),
+    chunk_id: z.string().min(1).describe('Chunk id from another tool, e.g. chunk:<repo_id>:src/lib.rs:run.'),
+    max_tokens: z.number().int().min(100).max(100_000).default(DEFAULT_MAX_TOKENS).describe('Most text to return, in tokens (~4 characters).'),
+    start_line: z.number().int().min(1).optional().describe('Read on from this file line (a previous next_start_line; before the chunk: its start).'),
   }),
   // The location fields are a search hit's (minus its ranking), plus the text itself.
   output: searchHitSchema.omit({ score: true, signals: true, qualified_name: true }).extend({
-    text: z.string().describe('Source text of the line range.'),
+    text: z.string().describe('Source text of text_range (whole lines).'),
+    text_range: rangeSchema.describe('File lines the text covers: the whole chunk unless max_tokens or start_line cut it.'),
+    truncated: z.boolean().describe('True when the chunk goes on after text_range.'),
+    next_start_line: z.number().int().nullable().describe('Pass as start_line to read on, or null.'),
+    estimated_tokens: z.number().int().describe('Estimated tokens of the returned text.'),
+    chunk_estimated_tokens: z.number().int().describe('Estimated tokens of the whole chunk.'),
     stale: z.boolean().describe('True when the file changed since it was indexed (re-run index_repo).'),
     file_hash: z.string().describe('Content hash of the file when it was indexed.'),
   }),
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
-  examples: [{ chunk_id: 'chunk:demo-0123abcd:src/users.ts:UserService.getUserName' }],
+  examples: [{ chunk_id: 'chunk:demo-0123abcd:src/users.ts:UserService.getUserName', max_tokens: 8000, start_line: 1 }],
   async run(args, ctx) {
-    const { chunk_id } = args;
-    return ctx.engine.getChunk(chunk_id);
+    const { chunk_id, max_tokens, start_line } = args;
+    const c = await ctx.engine.getChunk(chunk_id);
+    const from = Math.min(Math.max(start_line ?? c.start_line, c.start_line), c.end_line);
+    if (start_line !== undefined && start_line > c.end_line) {
+      throw new SightlineError('invalid_arguments', `start_line ${start_line} is outside the chunk (lines ${c.start_line}-${c.end_line})`);
+    }
+    const lines = c.text.split('\n');
+    const budget = max_tokens * CHARS_PER_TOKEN;
+    const out: string[] = [];
+    let used = 0;
+    for (let i = from - c.start_line; i < lines.length; i++) {
+      const cost = lines[i]!.length + 1;
+      if (out.length && used + cost > budget) break;
+      // One line longer than the whole budget is cut, never returned whole.
+      out.push(cost > budget ? `${lines[i]!.slice(0, budget - 40)} …[line cut at ${budget - 40} characters]` : lines[i]!);
+      used += Math.min(cost, budget);
+    }
+    const last = from + out.length - 1;
+    const text = out.join('\n');
+    return { ...c, text, text_range: { start_line: from, end_line: last }, truncated: last < c.end_line, next_start_line: last < c.end_line ? last + 1 : null,
+      estimated_tokens: estimateTokens(text), chunk_estimated_tokens: estimateTokens(c.text) };
   },
   render(r, budget) {
     const fence = r.text.includes('```') ? '````' : '```';
-    let text = r.text;
-    const max = budget.max_chars;
-    let cut = '';
-    if (max && text.length > max - 300) {
-      const keep = Math.max(200, max - 300);
-      const lines = text.slice(0, keep).split('\n'); lines.pop();
-      cut = `\n_…cut to fit the token budget after ${lines.length} of ${r.end_line - r.start_line + 1} lines._`;
-      text = lines.join('\n');
+    const max = budget.max_chars ?? Infinity;
+    const width = String(r.text_range.end_line).length;
+    const lines = r.text.split('\n');
+    const out: string[] = [];
+    let used = 300;
+    for (let i = 0; i < lines.length; i++) {
+      const l = `${String(r.text_range.start_line + i).padStart(width)}  ${lines[i]}`;
+      if (out.length && used + l.length + 1 > max) break;
+      out.push(l); used += l.length + 1;
     }
-    const head = `**${r.path}:${r.start_line}-${r.end_line}** ${r.symbol_path ? `${r.kind} ${code(r.symbol_path)}` : 'top-level code'}${r.stale ? ' ⚠ stale: the file changed since indexing' : ''}`;
-    return `${head}\n${fence}${r.language}\n${text}\n${fence}${cut}`;
+    const shownEnd = r.text_range.start_line + out.length - 1;
+    const more = shownEnd < r.end_line
+      ? `\n_Lines ${r.text_range.start_line}-${shownEnd} of ${r.start_line}-${r.end_line} (${r.chunk_estimated_tokens} tokens in all); call again with start_line=${shownEnd + 1} to read on._` : '';
+    const head = `**${r.path}:${r.start_line}-${r.end_line}** ${r.symbol_path ? `${r.kind} ${code(nodeLabel({ symbol_path: r.symbol_path, path: r.path, kind: r.kind }))}` : 'top-level code'}${r.stale ? ' ⚠ stale: the file changed since indexing' : ''}`;
+    return `${head}\n${fence}${r.language}\n${out.join('\n')}\n${fence}${more}`;
   },
 });

@@ -17,7 +17,7 @@ const affectedSchema = z.object({
 export const impact = defineTool({
   name: 'impact',
   title: 'Impact of changing a symbol',
-  description: 'What breaks if this symbol changes: transitive dependents (callers, referrers, importers, subclasses), direct first, by module, with entry points and tests. '
+  description: 'What breaks if this symbol changes: transitive dependents (callers, referrers, importers, subclasses), direct first, by module, entry points, tests. '
     + 'A method also seeds its class, module and file (via_container, last). Name-only bindings are marked, not expanded. '
     + 'complete=false means a lower bound: zero dependents is not "no impact".',
   input: z.object({

@@ -7,8 +7,8 @@ const nullableBool = z.boolean().nullable();
 export const indexStatus = defineTool({
   name: 'index_status',
   title: 'Index status',
-  description: 'Freshness and size of the Sightline index: the indexed commit and branch, whether the working tree was dirty, when it was indexed, node and edge counts, per-root counts and the last run, '
-    + 'plus the per-file diagnostics of the last run (paged with limit/offset). Read-only; call it before trusting an empty answer.',
+  description: 'Freshness and size of the index: indexed commit, branch and dirty flag, when, node and edge counts, per-root counts, the last run and its per-file diagnostics (paged). '
+    + 'Call it before trusting an empty answer.',
   input: z.object({ ...pageInput(20, 200) }),
   output: z.object({
     indexed_commit: z.string().nullable().describe('Commit indexed (single-root workspace), null when unknown or multi-root.'),

@@ -6,8 +6,8 @@ import { emptyIndexWarnings, renderHit, searchOutput } from './search_code';
 export const vectorSearch = defineTool({
   name: 'vector_search',
   title: 'Vector search (local hash vector)',
-  description: 'Only the local_hash_vector signal: cosine similarity of feature-hashed token vectors (shared vocabulary, not a semantic model). '
-    + 'Prefer search_code; use this for chunks that share wording with a snippet.',
+  description: 'Only the local_hash_vector signal: feature-hashed token vectors (shared vocabulary, not a semantic model). '
+    + 'Prefer search_code; use it for chunks sharing wording with a snippet.',
   input: z.object({
     query: queryParam,
     repo: repoParam,
