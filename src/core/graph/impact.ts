@@ -56,8 +56,9 @@ export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number,
     let frontier = starts.map(s => ({ node: s.node, confidence: 1 }));
     for (let d = 1; d <= depth && frontier.length; d++) {
       const next: typeof frontier = [];
+      const edgesOf = g.edgesOfMany(frontier.map(f => f.node), 'in', DEPENDENT_KINDS);
       for (const f of frontier) {
-        for (const { neighbour, edge } of g.edges(f.node, 'in', DEPENDENT_KINDS)) {
+        for (const { neighbour, edge } of edgesOf.get(f.node.node) ?? []) {
           if (seeds.some(s => inside(neighbour, s.node) && !s.container) || seeds.some(s => s.node.node === neighbour.node)) continue;
           // A dependent inside a container seed counts only through the target itself.
           if (viaContainer && seeds.some(s => s.container && s.node.kind !== 'file' && inside(neighbour, s.node))) continue;
@@ -69,13 +70,16 @@ export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number,
           if (!prev) {
             reached.set(neighbour.node, { node: neighbour, distance: d, confidence, via_container: viaContainer, via: edge, name_only: nameOnly });
             if (!nameOnly) next.push({ node: neighbour, confidence });
+          } else if (prev.name_only && !nameOnly) {
+            // First reached by name only (not expanded), now through a real binding: that path counts, and is followed.
+            reached.set(neighbour.node, { ...prev, distance: d, confidence, via: edge, name_only: false });
+            next.push({ node: neighbour, confidence });
           } else if (prev.distance === d && prev.confidence < confidence) {
-            reached.set(neighbour.node, { ...prev, confidence, via: edge, name_only: nameOnly });
-            if (prev.name_only && !nameOnly) next.push({ node: neighbour, confidence });
+            reached.set(neighbour.node, { ...prev, confidence, via: edge });
           }
         }
       }
-      if (d === depth && next.length) cutAtDepth ||= next.some(n => g.edges(n.node, 'in', DEPENDENT_KINDS).length > 0);
+      if (d === depth && next.length && !cutAtDepth) cutAtDepth = [...g.edgesOfMany(next.map(n => n.node), 'in', DEPENDENT_KINDS).values()].some(l => l.length > 0);
       frontier = next;
     }
     for (const [k, v] of reached) best.set(k, v);

@@ -84,28 +84,45 @@ export class GraphReader {
 
   /** Edges into (`in`) or out of (`out`) a node, from every provider, best confidence first per neighbour. */
   edges(node: NodeRow, dir: 'in' | 'out', kinds: readonly string[]): { neighbour: NodeRow; edge: GraphEdge }[] {
-    const selfId = this.idOf(node);
-    const out: { neighbour: NodeRow; edge: GraphEdge }[] = [];
-    const heur = this.store.graphEdges([node.node], dir, kinds);
+    return this.edgesOfMany([node], dir, kinds).get(node.node) ?? [];
+  }
+
+  /** `edges` for many nodes at once (a walk's whole frontier): a few batched queries instead of a few per node. */
+  edgesOfMany(nodes: NodeRow[], dir: 'in' | 'out', kinds: readonly string[]): Map<number, { neighbour: NodeRow; edge: GraphEdge }[]> {
+    const result = new Map<number, { neighbour: NodeRow; edge: GraphEdge }[]>();
+    if (!nodes.length) return result;
+    const byNode = new Map(nodes.map(n => [n.node, n]));
+    for (const n of nodes) result.set(n.node, []);
+    const heur = this.store.graphEdges([...byNode.keys()], dir, kinds);
     const nb = this.nodes(heur.map(e => (dir === 'in' ? e.from_node : e.to_node)));
     for (const e of heur) {
+      const self = byNode.get(dir === 'in' ? e.to_node : e.from_node);
       const other = nb.get(dir === 'in' ? e.from_node : e.to_node);
-      if (!other) continue;
-      const otherId = this.idOf(other);
+      if (!self || !other) continue;
+      const selfId = this.idOf(self); const otherId = this.idOf(other);
       const from = dir === 'in' ? otherId : selfId; const to = dir === 'in' ? selfId : otherId;
-      const src = dir === 'in' ? other : node;
-      out.push({ neighbour: other, edge: { from, to, kind: e.kind, provider: 'heuristic', confidence: e.confidence, resolution: resolutionOf(e.confidence),
-        evidence: this.evidence(e.kind, e.evidence, src, dir === 'in' ? node : other, e.line), path: src.path, line: e.line } });
+      const src = dir === 'in' ? other : self;
+      result.get(self.node)!.push({ neighbour: other, edge: { from, to, kind: e.kind, provider: 'heuristic', confidence: e.confidence, resolution: resolutionOf(e.confidence),
+        evidence: this.evidence(e.kind, e.evidence, src, dir === 'in' ? self : other, e.line), path: src.path, line: e.line } });
     }
-    const prov = this.store.providerEdges([selfId], dir, kinds);
-    for (const e of prov) {
-      const other = this.lookup(dir === 'in' ? e.from_id : e.to_id)[0];
-      if (!other) continue;
-      out.push({ neighbour: other, edge: { from: e.from_id, to: e.to_id, kind: e.kind, provider: e.provider, confidence: e.confidence, resolution: resolutionOf(e.confidence),
-        evidence: e.evidence, path: (dir === 'in' ? other : node).path, line: null } });
+    const ids = new Map(nodes.map(n => [this.idOf(n), n]));
+    for (const e of this.store.providerEdges([...ids.keys()], dir, kinds)) {
+      const self = ids.get(dir === 'in' ? e.to_id : e.from_id);
+      const other = this.nodeById(dir === 'in' ? e.from_id : e.to_id);
+      if (!self || !other) continue;
+      result.get(self.node)!.push({ neighbour: other, edge: { from: e.from_id, to: e.to_id, kind: e.kind, provider: e.provider, confidence: e.confidence, resolution: resolutionOf(e.confidence),
+        evidence: e.evidence, path: (dir === 'in' ? other : self).path, line: null } });
     }
-    out.sort((a, b) => b.edge.confidence - a.edge.confidence || a.neighbour.path.localeCompare(b.neighbour.path) || a.neighbour.start_line - b.neighbour.start_line);
-    return out;
+    for (const list of result.values()) list.sort((a, b) => b.edge.confidence - a.edge.confidence || a.neighbour.path.localeCompare(b.neighbour.path) || a.neighbour.start_line - b.neighbour.start_line);
+    return result;
+  }
+
+  private idCache = new Map<string, NodeRow | null>();
+  /** The node of a public id (provider edges name their ends by id), cached for the reader's life. */
+  private nodeById(id: string): NodeRow | undefined {
+    let n = this.idCache.get(id);
+    if (n === undefined) { n = this.lookup(id)[0] ?? null; this.idCache.set(id, n); }
+    return n ?? undefined;
   }
 
   /** Edges into any node of a set (a target and its overload set), leaving out edges between members of the set. */

@@ -77,12 +77,13 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   let frontier: Visit[] = targets.map(t => ({ node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t }));
   for (const f of frontier) seen.set(f.node.node, f);
   for (let d = 1; frontier.length; d++) {
-    if (d > maxDepth) { cut = true; break; }
+    if (d > maxDepth || examined >= maxNodes) { cut = true; break; }
     const next: Visit[] = [];
+    if (examined + frontier.length > maxNodes) { cut = true; frontier = frontier.slice(0, Math.max(0, maxNodes - examined)); }
+    const edgesOf = g.edgesOfMany(frontier.map(f => f.node), 'in', WALK_KINDS);
     for (const f of frontier) {
-      if (examined >= maxNodes) { cut = true; break; }
       examined++;
-      for (const { neighbour, edge } of g.edges(f.node, 'in', WALK_KINDS)) {
+      for (const { neighbour, edge } of edgesOf.get(f.node.node) ?? []) {
         if (targetSet.has(neighbour.node)) continue;
         const confidence = Math.min(f.confidence, edge.confidence);
         const nameOnly = f.nameOnly || edge.confidence < NAME_ONLY;
