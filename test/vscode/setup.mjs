@@ -7,6 +7,8 @@
 //   - code-server (embeds VS Code; 4.139.1 = VS Code 1.139.1), installed with Node 24 first on PATH and
 //     npm_config_nodedir pointing at that package's headers, so node-gyp builds offline;
 //   - playwright-core (driver only; it drives the system chromium, no browser download).
+// Every npm install here runs with nestedNpmEnv(): none of the outer npm's variables when this runs
+// under `npm test` (see test/helpers/npm-env.mjs).
 // Each step leaves a marker file; a finished step is skipped, an unfinished one starts over clean.
 //
 // usage: node test/vscode/setup.mjs            (prints the folder it prepared)
@@ -18,6 +20,7 @@ import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { nestedNpmEnv } from '../helpers/npm-env.mjs';
 
 export const CODE_SERVER_VERSION = process.env.SIGHTLINE_CODE_SERVER_VERSION || '4.139.1';
 const NODE_MAJOR = '24';
@@ -125,7 +128,7 @@ function stepNode(L) {
   if (done(L.dir, 'node', info) && existsSync(L.node)) { log(`node ${NODE_MAJOR}: cached`); return; }
   log(`node ${NODE_MAJOR}: npm install ${info}`);
   npmFolder(join(L.dir, 'node'));
-  run('npm', ['install', ...NPM_QUIET, info], { cwd: join(L.dir, 'node'), stdio: ['ignore', 'ignore', 'inherit'] });
+  run('npm', ['install', ...NPM_QUIET, info], { cwd: join(L.dir, 'node'), env: nestedNpmEnv(), stdio: ['ignore', 'ignore', 'inherit'] });
   const v = spawnSync(L.node, ['-v'], { encoding: 'utf8' }).stdout?.trim() ?? '';
   if (!v.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`expected Node ${NODE_MAJOR} at ${L.node}, got '${v}'`);
   if (!existsSync(join(L.nodeDir, 'include', 'node', 'node.h'))) throw new Error(`node headers missing in ${L.nodeDir}/include`);
@@ -139,7 +142,8 @@ function stepNode(L) {
 //    postinstall and argon2's build; the nested installs carry their own `allowScripts` lists.
 //    npm 10 ignores the field and runs all scripts, which is the same result.
 function codeServerEnv(L) {
-  return { ...process.env, PATH: join(L.nodeDir, 'bin') + delimiter + process.env.PATH, npm_config_nodedir: L.nodeDir,
+  const env = nestedNpmEnv();
+  return { ...env, PATH: join(L.nodeDir, 'bin') + delimiter + env.PATH, npm_config_nodedir: L.nodeDir,
     XDG_CONFIG_HOME: join(L.dir, 'xdg-config'), XDG_DATA_HOME: join(L.dir, 'xdg-data') };
 }
 // Modules compiled from source by the nested installs (node-pty ships prebuilds, so it is not listed):
@@ -176,7 +180,7 @@ function stepPlaywright(L) {
   if (done(L.dir, 'playwright', info) && existsSync(L.playwright)) { log('playwright-core: cached'); return; }
   log(`playwright-core: npm install ${info}`);
   npmFolder(join(L.dir, 'driver'));
-  run('npm', ['install', ...NPM_QUIET, info], { cwd: join(L.dir, 'driver'), stdio: ['ignore', 'ignore', 'inherit'] });
+  run('npm', ['install', ...NPM_QUIET, info], { cwd: join(L.dir, 'driver'), env: nestedNpmEnv(), stdio: ['ignore', 'ignore', 'inherit'] });
   createRequire(join(L.dir, 'driver', 'package.json'))('playwright-core');
   markDone(L.dir, 'playwright', info);
 }
