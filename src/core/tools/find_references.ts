@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice } from './contract';
-import { completeness, nodeSchema, pathParam, repoParam, symbolParam, resolveTarget, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved } from './shared';
+import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved } from './shared';
 import { toNodeRef, type GraphEdge } from '../graph/query';
 import { isTestPath } from '../graph/languages';
 import { NAME_ONLY } from '../graph/tests';
@@ -55,7 +55,7 @@ export const findReferences = defineTool({
   async run(args, ctx) {
     const { symbol, path, repo, kinds, min_confidence, limit, offset } = args;
     const g = await ctx.engine.graph();
-    const r = resolveTarget(g, symbol, { repo_id: ctx.engine.repoFilter(repo), path });
+    const r = g.resolveOne(symbol, { repo_id: ctx.engine.repoFilter(repo), path });
     if (!r.target) {
       return { target: symbol, ...unresolvedAnswer(r, symbol), references: [], counts: {}, other_kinds: {}, in_tests: 0, ...page(0, offset, limit, 0) };
     }

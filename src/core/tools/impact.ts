@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, code, budgeted } from './contract';
-import { completeness, nodeSchema, pathParam, repoParam, symbolParam, resolveTarget, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved, testSchema, toTestRef } from './shared';
+import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved, testSchema, toTestRef } from './shared';
 import { computeImpact, moduleOf } from '../graph/impact';
 import { toNodeRef, resolutionOf } from '../graph/query';
 
@@ -60,7 +60,7 @@ export const impact = defineTool({
   async run(args, ctx) {
     const { symbol, path, repo, depth, limit, offset } = args;
     const g = await ctx.engine.graph();
-    const res = resolveTarget(g, symbol, { repo_id: ctx.engine.repoFilter(repo), path });
+    const res = g.resolveOne(symbol, { repo_id: ctx.engine.repoFilter(repo), path });
     if (!res.target) {
       return { target: symbol, ...unresolvedAnswer(res, symbol), affected: [], affected_by_module: {}, via_container_by_module: {}, affected_entry_points: [], related_tests: [], affected_files: [],
         total_affected: 0, total_direct: 0, total_direct_name_only: 0, total_via_container: 0, total_affected_files: 0, total_affected_modules: 0, total_affected_entry_points: 0, total_related_tests: 0,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice } from './contract';
-import { completeness, nodeSchema, pathParam, repoParam, symbolParam, resolveTarget, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved, testSchema, toTestRef } from './shared';
+import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved, testSchema, toTestRef } from './shared';
 import { toNodeRef } from '../graph/query';
 import { testsOf } from '../graph/tests';
 
@@ -30,7 +30,7 @@ export const relatedTests = defineTool({
   async run(args, ctx) {
     const { symbol, path, repo, limit, offset } = args;
     const g = await ctx.engine.graph();
-    const r = resolveTarget(g, symbol, { repo_id: ctx.engine.repoFilter(repo), path });
+    const r = g.resolveOne(symbol, { repo_id: ctx.engine.repoFilter(repo), path });
     if (!r.target) return { symbol, ...unresolvedAnswer(r, symbol), tests: [], ...page(0, offset, limit, 0) };
     const t = testsOf(g, r.group);
     const boundaries = [...g.boundaries(r.group, t.lowConfidence), ...t.boundaries];

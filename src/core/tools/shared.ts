@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { LANGUAGE_IDS } from '../languages/types';
 import { code } from './contract';
-import { toNodeRef, resolutionOf, type GraphReader, type NodeRef } from '../graph/query';
+import { toNodeRef, resolutionOf, type NodeRef } from '../graph/query';
 import type { TestHit } from '../graph/tests';
-import { readableName, type LookupOptions, type Resolved } from '../graph/lookup';
+import { readableName, type Resolved } from '../graph/lookup';
 
 export const repoParam = z.string().min(1).optional()
   .describe('One repository (repo_id or a path in a root; default: all).');
@@ -73,11 +73,6 @@ export const symbolParam = z.string().min(1).max(1000).describe('An id, a qualif
 export const pathParam = z.string().min(1).optional().describe('File path narrowing the symbol lookup.');
 
 export const matchedBySchema = z.string().nullable().describe('How the symbol argument was matched when not literally (inherited member, module-qualified name, overload set), else null.');
-
-/** Resolves a graph tool's symbol argument: one target with its overload set, or candidates (not_found throws with suggestions). */
-export function resolveTarget(g: GraphReader, symbol: string, opts: LookupOptions): Resolved {
-  return g.resolveOne(symbol, opts);
-}
 
 /** The shared part of a graph answer whose symbol matched several definitions. */
 export function unresolvedAnswer(r: Resolved, symbol: string) {
