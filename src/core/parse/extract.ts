@@ -2,12 +2,18 @@
  * Turns one source file into definitions, occurrences and chunks. Pure over (language, text):
  * it runs the same in a worker thread, the main thread and tests.
  *
- * Broken syntax is normal input: tree-sitter recovers, we count the error nodes and go on.
+ * Broken syntax is normal input: tree-sitter recovers, we count the error nodes and go on. A tree with
+ * errors first gets the language's source repairs (parse/repair.ts: known grammar gaps, fixed in place
+ * so positions stay exact); the repaired tree is kept only when it has fewer errors. Keyword
+ * declarations left inside error regions are reported (`lost_declarations`), so a file whose
+ * declarations went missing says so.
  */
 import type { Node } from 'web-tree-sitter';
-import type { DefinitionKind, LanguageId } from '../languages/types';
+import type { DefinitionKind, LanguageId, LanguageSpec } from '../languages/types';
 import { DEFINITION_KINDS } from '../languages/types';
+import { LANGUAGES } from '../languages';
 import { loadLanguage } from './treesitter';
+import { repairSource } from './repair';
 
 export type OccurrenceKind = 'call' | 'import' | 'extends' | 'implements' | 'identifier';
 
@@ -45,10 +51,16 @@ export interface Chunk {
   text: string;
 }
 
+export interface LostDeclaration { name: string; line: number }
+
 export interface Extraction {
   language: LanguageId;
   line_count: number;
   syntax_errors: number;
+  /** keyword declarations (`interface Foo`, `def run`, …) inside error regions that no definition covers */
+  lost_declarations: LostDeclaration[];
+  /** the tree came from a repaired copy of the source (same length and positions; see parse/repair.ts) */
+  repaired: boolean;
   definitions: Definition[];
   occurrences: Occurrence[];
   chunks: Chunk[];
@@ -89,17 +101,30 @@ function stripQuotes(text: string): string {
 
 export async function extractSource(language: LanguageId, source: string): Promise<Extraction> {
   const { parser, query } = await loadLanguage(language);
+  const spec: LanguageSpec = LANGUAGES[language];
   const deadline = Date.now() + LIMITS.maxParseMillis;
-  const tree = parser.parse(source, null, { progressCallback: () => Date.now() > deadline ? true : undefined } as never);
+  const parse = (text: string) => parser.parse(text, null, { progressCallback: () => Date.now() > deadline ? true : undefined } as never);
+  let tree = parse(source);
   const lines = source.split('\n');
   const lineCount = source.length === 0 ? 0 : (source.endsWith('\n') ? lines.length - 1 : lines.length);
   if (!tree) {
     // Parsing was cancelled (pathological input): the file is still searchable as top-level text.
-    return { language, line_count: lineCount, syntax_errors: 1, definitions: [], occurrences: [], chunks: topLevelOnly(lines, lineCount) };
+    return { language, line_count: lineCount, syntax_errors: 1, lost_declarations: declarationLines(lines, lineCount, spec.declarationLine),
+      repaired: false, definitions: [], occurrences: [], chunks: topLevelOnly(lines, lineCount) };
   }
   try {
+    let syntaxErrors = tree.rootNode.hasError ? countErrors(tree.rootNode) : 0;
+    let repaired = false;
+    for (const id of syntaxErrors ? spec.repairs ?? [] : []) {
+      const fixed = repairSource(id, tree.rootNode, source);
+      const next = fixed === null ? null : parse(fixed);
+      if (!next) continue;
+      const errors = next.rootNode.hasError ? countErrors(next.rootNode) : 0;
+      if (errors < syntaxErrors) { tree.delete(); tree = next; syntaxErrors = errors; repaired = true; } else next.delete();
+    }
     const root = tree.rootNode;
-    const syntaxErrors = root.hasError ? countErrors(root) : 0;
+    // Node text is always read from the original source: a repaired tree was parsed from a copy.
+    const textOf = (n: Node) => source.slice(n.startIndex, n.endIndex);
     const matches = query.matches(root);
 
     const defs: RawDef[] = [];
@@ -130,34 +155,34 @@ export async function extractSource(language: LanguageId, source: string): Promi
       }
       if (defNode && defKind && KIND_SET.has(defKind)) {
         if (seenDefNodes.has(defNode.startIndex * 31 + defNode.endIndex)) continue;
-        const name = cleanName((nameNode ?? defNode).text.split('\n')[0]!.slice(0, 200));
+        const name = cleanName(textOf(nameNode ?? defNode).split('\n')[0]!.slice(0, 200));
         if (!name) continue;
         seenDefNodes.add(defNode.startIndex * 31 + defNode.endIndex);
         if (nameNode) claimed.add(nameNode.startIndex);
         defs.push({ kind: defKind as DefinitionKind, node: defNode, name, nameStart: nameNode?.startIndex ?? -1,
-          receiverType: receiverType ? cleanName(receiverType.text) : null, parent: null, basePath: '', path: '' });
+          receiverType: receiverType ? cleanName(textOf(receiverType)) : null, parent: null, basePath: '', path: '' });
         continue;
       }
       if (!refKind || !refNode) continue;
       if (refKind === 'import') {
-        const src = importSource ? stripQuotes(importSource.text) : null;
+        const src = importSource ? stripQuotes(textOf(importSource)) : null;
         const setName = (m as { setProperties?: Record<string, string | null> }).setProperties?.['import.name'] ?? null;
-        const nm = importName ? importName.text : setName ?? (importAlias ? importAlias.text : src ?? refNode.text);
+        const nm = importName ? textOf(importName) : setName ?? (importAlias ? textOf(importAlias) : src ?? textOf(refNode));
         if (importName) claimed.add(importName.startIndex);
         if (importAlias) claimed.add(importAlias.startIndex);
-        pending.push({ kind: 'import', node: refNode, name: cleanName(nm).slice(0, 200), receiver: null, source: src, alias: importAlias ? importAlias.text : null });
+        pending.push({ kind: 'import', node: refNode, name: cleanName(nm).slice(0, 200), receiver: null, source: src, alias: importAlias ? textOf(importAlias) : null });
         continue;
       }
       if (refKind === 'call') {
         const target = nameNode ?? refNode;
         claimed.add(target.startIndex);
-        pending.push({ kind: 'call', node: target, name: cleanName(target.text).slice(0, 200), receiver: receiver ? receiver.text.slice(0, 200) : null, source: null, alias: null });
+        pending.push({ kind: 'call', node: target, name: cleanName(textOf(target)).slice(0, 200), receiver: receiver ? textOf(receiver).slice(0, 200) : null, source: null, alias: null });
         continue;
       }
       const target = nameNode ?? refNode;
       if (refKind !== 'identifier') claimed.add(target.startIndex);
       // An identifier's text is read only if it survives (most are claimed by a call, import or definition).
-      pending.push({ kind: refKind, node: target, name: refKind === 'identifier' ? '' : target.text.slice(0, 200), receiver: null, source: null, alias: null });
+      pending.push({ kind: refKind, node: target, name: refKind === 'identifier' ? '' : textOf(target).slice(0, 200), receiver: null, source: null, alias: null });
     }
 
     // Nesting: sort by start asc, end desc, and keep a stack of open definitions.
@@ -202,7 +227,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         if (claimed.has(p.node.startIndex)) continue;
         if (identifiers >= LIMITS.maxIdentifiersPerFile) continue;
         const scope = scopeOf(p.node.startIndex);
-        const name = p.node.text.slice(0, 200);
+        const name = textOf(p.node).slice(0, 200);
         const key = `${scope ?? ''}\u0000${name}`;
         if (identSeen.has(key)) continue;
         identSeen.add(key); identifiers++;
@@ -216,7 +241,8 @@ export async function extractSource(language: LanguageId, source: string): Promi
     }
 
     const chunks = buildChunks(defs, lines, lineCount);
-    return { language, line_count: lineCount, syntax_errors: syntaxErrors, definitions, occurrences, chunks };
+    const lost = syntaxErrors ? lostDeclarations(root, lines, definitions, spec.declarationLine) : [];
+    return { language, line_count: lineCount, syntax_errors: syntaxErrors, lost_declarations: lost, repaired, definitions, occurrences, chunks };
   } finally {
     tree.delete();
   }
@@ -235,6 +261,61 @@ function countErrors(root: Node): number {
     }
   } finally { cursor.delete(); }
   return count;
+}
+
+/** Leaves whose text is not code: a declaration keyword found there declares nothing. */
+const NOT_CODE = /comment|string_fragment|string_content|template_chars|heredoc|escape_sequence|^string$|regex/;
+
+/**
+ * Keyword declarations (the language's `declarationLine`) on lines inside error nodes that no extracted
+ * definition starts on or covers under the same name: what the error recovery swallowed.
+ */
+function lostDeclarations(root: Node, lines: string[], definitions: Definition[], pattern: RegExp): LostDeclaration[] {
+  const regions: [number, number][] = []; // 0-based rows of the outermost error nodes
+  const cursor = root.walk();
+  try {
+    let more = true;
+    while (more) {
+      const n = cursor.currentNode;
+      if (n.isError) {
+        const r = [n.startPosition.row, n.endPosition.row] as [number, number];
+        const last = regions[regions.length - 1];
+        if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]); else regions.push(r);
+      } else if (n.hasError && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) { if (!cursor.gotoParent()) { more = false; break; } }
+    }
+  } finally { cursor.delete(); }
+  if (!regions.length) return [];
+  const startsOn = new Set(definitions.map(d => d.start_line));
+  const out: LostDeclaration[] = [];
+  let offset = 0; let row = 0; // running offset of line `row`
+  for (const [from, to] of regions) {
+    for (; row < from; row++) offset += lines[row]!.length + 1;
+    for (; row <= to && row < lines.length; offset += lines[row]!.length + 1, row++) {
+      const m = pattern.exec(lines[row]!);
+      if (!m) continue;
+      const name = m.slice(1).find(g => g !== undefined);
+      const line = row + 1;
+      if (!name || startsOn.has(line)) continue;
+      if (definitions.some(d => d.name === name && d.start_line <= line && line <= d.end_line)) continue;
+      const at = offset + lines[row]!.search(/\S/);
+      const leaf = root.descendantForIndex(at, at + 1);
+      if (leaf && NOT_CODE.test(leaf.type)) continue;
+      out.push({ name, line });
+    }
+  }
+  return out;
+}
+
+/** Every keyword declaration of a file that could not be parsed at all. */
+function declarationLines(lines: string[], lineCount: number, pattern: RegExp): LostDeclaration[] {
+  const out: LostDeclaration[] = [];
+  for (let i = 0; i < lineCount; i++) {
+    const m = pattern.exec(lines[i]!);
+    const name = m?.slice(1).find(g => g !== undefined);
+    if (name) out.push({ name, line: i + 1 });
+  }
+  return out;
 }
 
 /**
