@@ -76,7 +76,7 @@ export function toContent(task: FileTask, hash: string, size: number, ex: Extrac
     const nameTokens = tokenize(nameText); const bodyTokens = tokenize(c.text);
     return {
       key: c.key, symbol_path: c.symbol_path, kind: c.kind, start_line: c.start_line, end_line: c.end_line,
-      est_tokens: Math.ceil(c.text.length / 4),
+      est_tokens: c.est_tokens,
       vec: hashVectorFromTokens(nameTokens, pathTokens, bodyTokens),
       fts_name: ftsFromTokens(nameTokens), fts_body: ftsFromTokens(bodyTokens),
     };

@@ -49,6 +49,8 @@ export interface Chunk {
   end_line: number;
   /** the lines of text this chunk owns (what search sees) */
   text: string;
+  /** estimated tokens of the chunk's whole line range (what get_chunk returns): characters / 4 */
+  est_tokens: number;
 }
 
 export interface LostDeclaration { name: string; line: number }
@@ -70,6 +72,8 @@ export interface Extraction {
 export const LIMITS = {
   maxChunkLines: 150,
   maxTopLevelChunkLines: 80,
+  /** characters of text a chunk part holds at most (~2,000 tokens), for definitions and top-level code alike */
+  maxChunkChars: 8000,
   maxIdentifiersPerFile: 4000,
   maxParseMillis: 5000,
 };
@@ -322,6 +326,11 @@ function declarationLines(lines: string[], lineCount: number, pattern: RegExp): 
  * Each line belongs to the innermost chunk-producing definition that covers it (a function nested in a
  * function stays in its parent's chunk); lines that no definition owns form top-level chunks. Long
  * owners are split into parts `path#2`, `path#3`, … so every chunk stays small and every line searchable.
+ * A top-level chunk is a run of consecutive unowned lines: it never reaches across a definition that has
+ * a chunk of its own, so its line range is exactly the text it holds. Both kinds are capped the same way,
+ * in lines (`maxChunkLines` / `maxTopLevelChunkLines`) and in characters (`maxChunkChars`; a single longer
+ * line stays whole). `est_tokens` is measured on the chunk's whole line range, the text get_chunk returns
+ * (for a class, its methods included).
  */
 function buildChunks(defs: RawDef[], lines: string[], lineCount: number): Chunk[] {
   const owner = new Int32Array(lineCount + 2).fill(-1);
@@ -339,36 +348,56 @@ function buildChunks(defs: RawDef[], lines: string[], lineCount: number): Chunk[
   }
   const out: Chunk[] = [];
   const lineText = (l: number) => lines[l - 1] ?? '';
+  // before[l] = characters of lines 1..l-1, each with its newline: the text of lines a..b is before[b+1] - before[a] - 1.
+  const before = new Float64Array(lineCount + 2);
+  for (let l = 1; l <= lineCount; l++) before[l + 1] = before[l]! + lineText(l).length + 1;
+  const estTokens = (a: number, b: number) => Math.ceil(Math.max(0, before[b + 1]! - before[a]! - 1) / 4);
+  const split = (ls: number[], maxLines: number): number[][] => {
+    const parts: number[][] = []; let cur: number[] = []; let chars = 0;
+    for (const l of ls) {
+      const c = lineText(l).length + 1;
+      if (cur.length && (cur.length >= maxLines || chars + c > LIMITS.maxChunkChars + 1)) { parts.push(cur); cur = []; chars = 0; }
+      cur.push(l); chars += c;
+    }
+    if (cur.length) parts.push(cur);
+    return parts;
+  };
   chunkDefs.forEach((d, idx) => {
     const s = d.node.startPosition.row + 1, e = Math.min(d.node.endPosition.row + 1, lineCount);
     const owned: number[] = [];
     for (let l = s; l <= e; l++) if (owner[l] === idx) owned.push(l);
     if (!owned.length) return;
-    let part = 1;
-    for (let i = 0; i < owned.length; i += LIMITS.maxChunkLines) {
-      const slice = owned.slice(i, i + LIMITS.maxChunkLines);
-      const whole = part === 1 && i + LIMITS.maxChunkLines >= owned.length;
+    const parts = split(owned, LIMITS.maxChunkLines);
+    parts.forEach((slice, i) => {
+      const whole = parts.length === 1;
+      const start = whole ? s : slice[0]!, end = whole ? e : slice[slice.length - 1]!;
       out.push({
-        key: part === 1 ? d.path : `${d.path}#${part}`, symbol_path: d.path, kind: d.kind,
-        start_line: whole ? s : slice[0]!, end_line: whole ? e : slice[slice.length - 1]!,
-        text: slice.map(lineText).join('\n'),
+        key: i === 0 ? d.path : `${d.path}#${i + 1}`, symbol_path: d.path, kind: d.kind, start_line: start, end_line: end,
+        text: slice.map(lineText).join('\n'), est_tokens: estTokens(start, end),
       });
-      part++;
-    }
+    });
   });
-  // Top-level code: runs of unowned lines, merged up to a bound, blank-only runs dropped.
-  let n = 0; let start = -1; let last = -1; let buf: string[] = [];
-  const flush = () => {
-    if (start > 0 && buf.some(t => t.trim())) out.push({ key: `<top>#${++n}`, symbol_path: null, kind: 'top_level', start_line: start, end_line: last, text: buf.join('\n') });
-    start = -1; last = -1; buf = [];
+  // Top-level code: runs of consecutive unowned lines, cut at every owned line and at the caps; blank
+  // lines at the edges of a part are left out, blank-only parts dropped.
+  let n = 0;
+  const blank = (l: number) => !lineText(l).trim();
+  const flushRun = (run: number[]) => {
+    for (const part of split(run, LIMITS.maxTopLevelChunkLines)) {
+      let a = 0, b = part.length - 1;
+      while (a <= b && blank(part[a]!)) a++;
+      while (b >= a && blank(part[b]!)) b--;
+      if (a > b) continue;
+      const start = part[a]!, end = part[b]!;
+      out.push({ key: `<top>#${++n}`, symbol_path: null, kind: 'top_level', start_line: start, end_line: end,
+        text: part.slice(a, b + 1).map(lineText).join('\n'), est_tokens: estTokens(start, end) });
+    }
   };
+  let run: number[] = [];
   for (let l = 1; l <= lineCount; l++) {
-    if (owner[l] !== -1) continue;
-    if (start < 0) start = l;
-    buf.push(lineText(l)); last = l;
-    if (buf.length >= LIMITS.maxTopLevelChunkLines) flush();
+    if (owner[l] === -1) { run.push(l); continue; }
+    if (run.length) { flushRun(run); run = []; }
   }
-  flush();
+  if (run.length) flushRun(run);
   out.sort((a, b) => a.start_line - b.start_line);
   return out;
 }
