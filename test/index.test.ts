@@ -8,6 +8,8 @@ import { SightlineError } from '../src/core/errors';
 import { defaultDbPath } from '../src/core/settings';
 import { unpackFtsText } from '../src/core/store/ftstext';
 import { readSavedIndex } from './helpers/saved-index';
+import { TOOL_LIST } from '../src/core/tools/registry';
+import { invokeTool } from '../src/core/tools/contract';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
 
 const open = (ws: TempWorkspace, extra: Partial<Parameters<typeof Engine.open>[0]> = {}) =>
@@ -111,6 +113,25 @@ describe('indexing', () => {
     assert.ok((await e.search({ query: 'alsoOk', limit: 5, offset: 0, vector: false })).results.some(h => h.path === 'broken.ts'));
     assert.ok((await e.search({ query: 'caf', limit: 5, offset: 0, vector: false })).results.some(h => h.path === 'latin1.py'));
     assert.equal((await e.status()).file_count, 3);
+  });
+
+  it('index_status names the declarations a file lost to syntax errors, and the TypeScript repair recovers call-signature interfaces', async () => {
+    const ws = make({
+      'broken.ts': 'export function ok() { return 1 }\nclass {{{ nope(\nexport function alsoOk() { return 2 }\nexport interface Shape { x: number }\n',
+      // generic call signatures without semicolons: parsed through the repair, nothing lost
+      'routes.ts': 'export interface Route<E> {\n  <P extends string>(path: P): Route<E>\n  <P extends string, R>(path: P, r: R): Route<E>\n}\n\nexport interface Table {\n  size: number\n}\n',
+    });
+    const e = await open(ws); cleanup.push(() => e.close());
+    await e.index();
+    const status = TOOL_LIST.find(t => t.name === 'index_status')!;
+    const out = await invokeTool(status, {}, { engine: e });
+    assert.ok(out.ok);
+    const diags = (out.data as { diagnostics: { path: string; code: string; message: string }[] }).diagnostics;
+    assert.deepEqual(diags.map(d => [d.path, d.code]), [['broken.ts', 'syntax_errors']]);
+    assert.match(diags[0]!.message, /; 2 declaration\(s\) inside the error regions were not indexed: alsoOk \(line 3\), Shape \(line 4\)$/);
+    assert.match(out.markdown, /broken\.ts.*alsoOk \(line 3\)/);
+    const symbols = (await e.search({ query: 'Table', limit: 10, offset: 0, vector: false })).results.map(h => h.symbol_path);
+    assert.ok(symbols.includes('Table'), `Table after the call-signature interface is a definition: ${symbols.join(', ')}`);
   });
 
   it('keeps the parse diagnostics of files that an incremental run does not parse again', async () => {

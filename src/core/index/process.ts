@@ -57,8 +57,16 @@ export async function processFile(task: FileTask): Promise<FileOutcome> {
   try { ex = await extractSource(task.language, text); }
   catch (e) { return { status: 'skipped', diagnostics: [{ code: 'parse_failed', message: `parser failed: ${(e as Error).message}` }] }; }
   const parse_ms = performance.now() - t0;
-  if (ex.syntax_errors > 0) diagnostics.push({ code: 'syntax_errors', message: `${ex.syntax_errors} syntax error node(s); indexed what could be recovered` });
+  if (ex.syntax_errors > 0) diagnostics.push({ code: 'syntax_errors', message: syntaxErrorMessage(ex) });
   return { status: 'indexed', content: toContent(task, hash, bytes.length, ex), diagnostics, parse_ms };
+}
+
+/** The syntax_errors diagnostic: the error count and the declarations the errors cost (named, with lines, up to five). */
+export function syntaxErrorMessage(ex: Pick<Extraction, 'syntax_errors' | 'lost_declarations'>): string {
+  const lost = ex.lost_declarations;
+  if (!lost.length) return `${ex.syntax_errors} syntax error node(s); indexed what could be recovered`;
+  const named = lost.slice(0, 5).map(d => `${d.name} (line ${d.line})`).join(', ') + (lost.length > 5 ? `, … ${lost.length - 5} more` : '');
+  return `${ex.syntax_errors} syntax error node(s); ${lost.length} declaration(s) inside the error regions were not indexed: ${named}`;
 }
 
 /** Maps an extraction to store rows with the public ids (`chunk:<repo>:<path>:<symbol_path>`). */
@@ -73,7 +81,7 @@ export function toContent(task: FileTask, hash: string, size: number, ex: Extrac
     const nameTokens = tokenize(nameText); const bodyTokens = tokenize(c.text);
     return {
       key: c.key, symbol_path: c.symbol_path, kind: c.kind, start_line: c.start_line, end_line: c.end_line,
-      est_tokens: Math.ceil(c.text.length / 4),
+      est_tokens: c.est_tokens,
       vec: hashVectorFromTokens(nameTokens, pathTokens, bodyTokens),
       fts_name: ftsFromTokens(nameTokens), fts_body: ftsFromTokens(bodyTokens),
     };

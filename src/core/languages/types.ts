@@ -11,6 +11,9 @@
  *   @reference.extends / @reference.implements   the base type name node (the enclosing class is found by position)
  *   @reference.identifier   any other identifier use (deduplicated per scope by the extractor)
  */
+/** Source repairs for known grammar gaps, tried only on trees with errors (see parse/repair.ts). */
+export type RepairId = 'typeMemberSeparators';
+
 export const DEFINITION_KINDS = [
   'function', 'method', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'module', 'constant',
 ] as const;
@@ -34,4 +37,12 @@ export interface LanguageSpec {
   readonly separator: string;
   /** Definition kinds that may contain methods (a function inside one of these is a method). */
   readonly containerKinds: readonly DefinitionKind[];
+  /**
+   * A line that starts a keyword declaration (`class Foo`, `def run`, …); the first capture group that
+   * matched is its name. Only used on files with syntax errors, to report the declarations inside error
+   * regions that were not extracted (see `lostDeclarations` in parse/extract.ts).
+   */
+  readonly declarationLine: RegExp;
+  /** Source repairs tried when the tree has errors (see parse/repair.ts). */
+  readonly repairs?: readonly RepairId[];
 }

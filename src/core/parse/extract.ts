@@ -2,12 +2,18 @@
  * Turns one source file into definitions, occurrences and chunks. Pure over (language, text):
  * it runs the same in a worker thread, the main thread and tests.
  *
- * Broken syntax is normal input: tree-sitter recovers, we count the error nodes and go on.
+ * Broken syntax is normal input: tree-sitter recovers, we count the error nodes and go on. A tree with
+ * errors first gets the language's source repairs (parse/repair.ts: known grammar gaps, fixed in place
+ * so positions stay exact); the repaired tree is kept only when it has fewer errors. Keyword
+ * declarations left inside error regions are reported (`lost_declarations`), so a file whose
+ * declarations went missing says so.
  */
 import type { Node } from 'web-tree-sitter';
-import type { DefinitionKind, LanguageId } from '../languages/types';
+import type { DefinitionKind, LanguageId, LanguageSpec } from '../languages/types';
 import { DEFINITION_KINDS } from '../languages/types';
+import { LANGUAGES } from '../languages';
 import { loadLanguage } from './treesitter';
+import { repairSource } from './repair';
 
 export type OccurrenceKind = 'call' | 'import' | 'extends' | 'implements' | 'identifier';
 
@@ -43,12 +49,20 @@ export interface Chunk {
   end_line: number;
   /** the lines of text this chunk owns (what search sees) */
   text: string;
+  /** estimated tokens of the chunk's whole line range (what get_chunk returns): characters / 4 */
+  est_tokens: number;
 }
+
+export interface LostDeclaration { name: string; line: number }
 
 export interface Extraction {
   language: LanguageId;
   line_count: number;
   syntax_errors: number;
+  /** keyword declarations (`interface Foo`, `def run`, …) inside error regions that no definition covers */
+  lost_declarations: LostDeclaration[];
+  /** the tree came from a repaired copy of the source (same length and positions; see parse/repair.ts) */
+  repaired: boolean;
   definitions: Definition[];
   occurrences: Occurrence[];
   chunks: Chunk[];
@@ -58,6 +72,8 @@ export interface Extraction {
 export const LIMITS = {
   maxChunkLines: 150,
   maxTopLevelChunkLines: 80,
+  /** characters of text a chunk part holds at most (~2,000 tokens), for definitions and top-level code alike */
+  maxChunkChars: 8000,
   maxIdentifiersPerFile: 4000,
   maxParseMillis: 5000,
 };
@@ -89,17 +105,30 @@ function stripQuotes(text: string): string {
 
 export async function extractSource(language: LanguageId, source: string): Promise<Extraction> {
   const { parser, query } = await loadLanguage(language);
+  const spec: LanguageSpec = LANGUAGES[language];
   const deadline = Date.now() + LIMITS.maxParseMillis;
-  const tree = parser.parse(source, null, { progressCallback: () => Date.now() > deadline ? true : undefined } as never);
+  const parse = (text: string) => parser.parse(text, null, { progressCallback: () => Date.now() > deadline ? true : undefined } as never);
+  let tree = parse(source);
   const lines = source.split('\n');
   const lineCount = source.length === 0 ? 0 : (source.endsWith('\n') ? lines.length - 1 : lines.length);
   if (!tree) {
     // Parsing was cancelled (pathological input): the file is still searchable as top-level text.
-    return { language, line_count: lineCount, syntax_errors: 1, definitions: [], occurrences: [], chunks: topLevelOnly(lines, lineCount) };
+    return { language, line_count: lineCount, syntax_errors: 1, lost_declarations: declarationLines(lines, lineCount, spec.declarationLine),
+      repaired: false, definitions: [], occurrences: [], chunks: topLevelOnly(lines, lineCount) };
   }
   try {
+    let syntaxErrors = tree.rootNode.hasError ? countErrors(tree.rootNode) : 0;
+    let repaired = false;
+    for (const id of syntaxErrors ? spec.repairs ?? [] : []) {
+      const fixed = repairSource(id, tree.rootNode, source);
+      const next = fixed === null ? null : parse(fixed);
+      if (!next) continue;
+      const errors = next.rootNode.hasError ? countErrors(next.rootNode) : 0;
+      if (errors < syntaxErrors) { tree.delete(); tree = next; syntaxErrors = errors; repaired = true; } else next.delete();
+    }
     const root = tree.rootNode;
-    const syntaxErrors = root.hasError ? countErrors(root) : 0;
+    // Node text is always read from the original source: a repaired tree was parsed from a copy.
+    const textOf = (n: Node) => source.slice(n.startIndex, n.endIndex);
     const matches = query.matches(root);
 
     const defs: RawDef[] = [];
@@ -130,34 +159,34 @@ export async function extractSource(language: LanguageId, source: string): Promi
       }
       if (defNode && defKind && KIND_SET.has(defKind)) {
         if (seenDefNodes.has(defNode.startIndex * 31 + defNode.endIndex)) continue;
-        const name = cleanName((nameNode ?? defNode).text.split('\n')[0]!.slice(0, 200));
+        const name = cleanName(textOf(nameNode ?? defNode).split('\n')[0]!.slice(0, 200));
         if (!name) continue;
         seenDefNodes.add(defNode.startIndex * 31 + defNode.endIndex);
         if (nameNode) claimed.add(nameNode.startIndex);
         defs.push({ kind: defKind as DefinitionKind, node: defNode, name, nameStart: nameNode?.startIndex ?? -1,
-          receiverType: receiverType ? cleanName(receiverType.text) : null, parent: null, basePath: '', path: '' });
+          receiverType: receiverType ? cleanName(textOf(receiverType)) : null, parent: null, basePath: '', path: '' });
         continue;
       }
       if (!refKind || !refNode) continue;
       if (refKind === 'import') {
-        const src = importSource ? stripQuotes(importSource.text) : null;
+        const src = importSource ? stripQuotes(textOf(importSource)) : null;
         const setName = (m as { setProperties?: Record<string, string | null> }).setProperties?.['import.name'] ?? null;
-        const nm = importName ? importName.text : setName ?? (importAlias ? importAlias.text : src ?? refNode.text);
+        const nm = importName ? textOf(importName) : setName ?? (importAlias ? textOf(importAlias) : src ?? textOf(refNode));
         if (importName) claimed.add(importName.startIndex);
         if (importAlias) claimed.add(importAlias.startIndex);
-        pending.push({ kind: 'import', node: refNode, name: cleanName(nm).slice(0, 200), receiver: null, source: src, alias: importAlias ? importAlias.text : null });
+        pending.push({ kind: 'import', node: refNode, name: cleanName(nm).slice(0, 200), receiver: null, source: src, alias: importAlias ? textOf(importAlias) : null });
         continue;
       }
       if (refKind === 'call') {
         const target = nameNode ?? refNode;
         claimed.add(target.startIndex);
-        pending.push({ kind: 'call', node: target, name: cleanName(target.text).slice(0, 200), receiver: receiver ? receiver.text.slice(0, 200) : null, source: null, alias: null });
+        pending.push({ kind: 'call', node: target, name: cleanName(textOf(target)).slice(0, 200), receiver: receiver ? textOf(receiver).slice(0, 200) : null, source: null, alias: null });
         continue;
       }
       const target = nameNode ?? refNode;
       if (refKind !== 'identifier') claimed.add(target.startIndex);
       // An identifier's text is read only if it survives (most are claimed by a call, import or definition).
-      pending.push({ kind: refKind, node: target, name: refKind === 'identifier' ? '' : target.text.slice(0, 200), receiver: null, source: null, alias: null });
+      pending.push({ kind: refKind, node: target, name: refKind === 'identifier' ? '' : textOf(target).slice(0, 200), receiver: null, source: null, alias: null });
     }
 
     // Nesting: sort by start asc, end desc, and keep a stack of open definitions.
@@ -202,7 +231,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         if (claimed.has(p.node.startIndex)) continue;
         if (identifiers >= LIMITS.maxIdentifiersPerFile) continue;
         const scope = scopeOf(p.node.startIndex);
-        const name = p.node.text.slice(0, 200);
+        const name = textOf(p.node).slice(0, 200);
         const key = `${scope ?? ''}\u0000${name}`;
         if (identSeen.has(key)) continue;
         identSeen.add(key); identifiers++;
@@ -216,7 +245,8 @@ export async function extractSource(language: LanguageId, source: string): Promi
     }
 
     const chunks = buildChunks(defs, lines, lineCount);
-    return { language, line_count: lineCount, syntax_errors: syntaxErrors, definitions, occurrences, chunks };
+    const lost = syntaxErrors ? lostDeclarations(root, lines, definitions, spec.declarationLine) : [];
+    return { language, line_count: lineCount, syntax_errors: syntaxErrors, lost_declarations: lost, repaired, definitions, occurrences, chunks };
   } finally {
     tree.delete();
   }
@@ -237,10 +267,70 @@ function countErrors(root: Node): number {
   return count;
 }
 
+/** Leaves whose text is not code: a declaration keyword found there declares nothing. */
+const NOT_CODE = /comment|string_fragment|string_content|template_chars|heredoc|escape_sequence|^string$|regex/;
+
+/**
+ * Keyword declarations (the language's `declarationLine`) on lines inside error nodes that no extracted
+ * definition starts on or covers under the same name: what the error recovery swallowed.
+ */
+function lostDeclarations(root: Node, lines: string[], definitions: Definition[], pattern: RegExp): LostDeclaration[] {
+  const regions: [number, number][] = []; // 0-based rows of the outermost error nodes
+  const cursor = root.walk();
+  try {
+    let more = true;
+    while (more) {
+      const n = cursor.currentNode;
+      if (n.isError) {
+        const r = [n.startPosition.row, n.endPosition.row] as [number, number];
+        const last = regions[regions.length - 1];
+        if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]); else regions.push(r);
+      } else if (n.hasError && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) { if (!cursor.gotoParent()) { more = false; break; } }
+    }
+  } finally { cursor.delete(); }
+  if (!regions.length) return [];
+  const startsOn = new Set(definitions.map(d => d.start_line));
+  const out: LostDeclaration[] = [];
+  let offset = 0; let row = 0; // running offset of line `row`
+  for (const [from, to] of regions) {
+    for (; row < from; row++) offset += lines[row]!.length + 1;
+    for (; row <= to && row < lines.length; offset += lines[row]!.length + 1, row++) {
+      const m = pattern.exec(lines[row]!);
+      if (!m) continue;
+      const name = m.slice(1).find(g => g !== undefined);
+      const line = row + 1;
+      if (!name || startsOn.has(line)) continue;
+      if (definitions.some(d => d.name === name && d.start_line <= line && line <= d.end_line)) continue;
+      const at = offset + lines[row]!.search(/\S/);
+      const leaf = root.descendantForIndex(at, at + 1);
+      if (leaf && NOT_CODE.test(leaf.type)) continue;
+      out.push({ name, line });
+    }
+  }
+  return out;
+}
+
+/** Every keyword declaration of a file that could not be parsed at all. */
+function declarationLines(lines: string[], lineCount: number, pattern: RegExp): LostDeclaration[] {
+  const out: LostDeclaration[] = [];
+  for (let i = 0; i < lineCount; i++) {
+    const m = pattern.exec(lines[i]!);
+    const name = m?.slice(1).find(g => g !== undefined);
+    if (name) out.push({ name, line: i + 1 });
+  }
+  return out;
+}
+
 /**
  * Each line belongs to the innermost chunk-producing definition that covers it (a function nested in a
  * function stays in its parent's chunk); lines that no definition owns form top-level chunks. Long
  * owners are split into parts `path#2`, `path#3`, … so every chunk stays small and every line searchable.
+ * A top-level chunk is a run of consecutive unowned lines: it never reaches across a definition that has
+ * a chunk of its own, so its line range is exactly the text it holds. Both kinds are capped the same way,
+ * in lines (`maxChunkLines` / `maxTopLevelChunkLines`) and in characters (`maxChunkChars`; a single longer
+ * line stays whole). `est_tokens` is measured on the chunk's whole line range, the text get_chunk returns
+ * (for a class, its methods included).
  */
 function buildChunks(defs: RawDef[], lines: string[], lineCount: number): Chunk[] {
   const owner = new Int32Array(lineCount + 2).fill(-1);
@@ -258,36 +348,56 @@ function buildChunks(defs: RawDef[], lines: string[], lineCount: number): Chunk[
   }
   const out: Chunk[] = [];
   const lineText = (l: number) => lines[l - 1] ?? '';
+  // before[l] = characters of lines 1..l-1, each with its newline: the text of lines a..b is before[b+1] - before[a] - 1.
+  const before = new Float64Array(lineCount + 2);
+  for (let l = 1; l <= lineCount; l++) before[l + 1] = before[l]! + lineText(l).length + 1;
+  const estTokens = (a: number, b: number) => Math.ceil(Math.max(0, before[b + 1]! - before[a]! - 1) / 4);
+  const split = (ls: number[], maxLines: number): number[][] => {
+    const parts: number[][] = []; let cur: number[] = []; let chars = 0;
+    for (const l of ls) {
+      const c = lineText(l).length + 1;
+      if (cur.length && (cur.length >= maxLines || chars + c > LIMITS.maxChunkChars + 1)) { parts.push(cur); cur = []; chars = 0; }
+      cur.push(l); chars += c;
+    }
+    if (cur.length) parts.push(cur);
+    return parts;
+  };
   chunkDefs.forEach((d, idx) => {
     const s = d.node.startPosition.row + 1, e = Math.min(d.node.endPosition.row + 1, lineCount);
     const owned: number[] = [];
     for (let l = s; l <= e; l++) if (owner[l] === idx) owned.push(l);
     if (!owned.length) return;
-    let part = 1;
-    for (let i = 0; i < owned.length; i += LIMITS.maxChunkLines) {
-      const slice = owned.slice(i, i + LIMITS.maxChunkLines);
-      const whole = part === 1 && i + LIMITS.maxChunkLines >= owned.length;
+    const parts = split(owned, LIMITS.maxChunkLines);
+    parts.forEach((slice, i) => {
+      const whole = parts.length === 1;
+      const start = whole ? s : slice[0]!, end = whole ? e : slice[slice.length - 1]!;
       out.push({
-        key: part === 1 ? d.path : `${d.path}#${part}`, symbol_path: d.path, kind: d.kind,
-        start_line: whole ? s : slice[0]!, end_line: whole ? e : slice[slice.length - 1]!,
-        text: slice.map(lineText).join('\n'),
+        key: i === 0 ? d.path : `${d.path}#${i + 1}`, symbol_path: d.path, kind: d.kind, start_line: start, end_line: end,
+        text: slice.map(lineText).join('\n'), est_tokens: estTokens(start, end),
       });
-      part++;
-    }
+    });
   });
-  // Top-level code: runs of unowned lines, merged up to a bound, blank-only runs dropped.
-  let n = 0; let start = -1; let last = -1; let buf: string[] = [];
-  const flush = () => {
-    if (start > 0 && buf.some(t => t.trim())) out.push({ key: `<top>#${++n}`, symbol_path: null, kind: 'top_level', start_line: start, end_line: last, text: buf.join('\n') });
-    start = -1; last = -1; buf = [];
+  // Top-level code: runs of consecutive unowned lines, cut at every owned line and at the caps; blank
+  // lines at the edges of a part are left out, blank-only parts dropped.
+  let n = 0;
+  const blank = (l: number) => !lineText(l).trim();
+  const flushRun = (run: number[]) => {
+    for (const part of split(run, LIMITS.maxTopLevelChunkLines)) {
+      let a = 0, b = part.length - 1;
+      while (a <= b && blank(part[a]!)) a++;
+      while (b >= a && blank(part[b]!)) b--;
+      if (a > b) continue;
+      const start = part[a]!, end = part[b]!;
+      out.push({ key: `<top>#${++n}`, symbol_path: null, kind: 'top_level', start_line: start, end_line: end,
+        text: part.slice(a, b + 1).map(lineText).join('\n'), est_tokens: estTokens(start, end) });
+    }
   };
+  let run: number[] = [];
   for (let l = 1; l <= lineCount; l++) {
-    if (owner[l] !== -1) continue;
-    if (start < 0) start = l;
-    buf.push(lineText(l)); last = l;
-    if (buf.length >= LIMITS.maxTopLevelChunkLines) flush();
+    if (owner[l] === -1) { run.push(l); continue; }
+    if (run.length) { flushRun(run); run = []; }
   }
-  flush();
+  if (run.length) flushRun(run);
   out.sort((a, b) => a.start_line - b.start_line);
   return out;
 }
