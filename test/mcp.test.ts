@@ -138,7 +138,8 @@ describe('MCP server over stdio (dist/mcp.js)', function () {
     assert.equal(data.text, onDisk);
     assert.match(data.text, /getUserName\(id: string\)/);
     assert.equal(data.stale, false);
-    assert.ok(textOf(r).includes(data.text), 'Markdown carries the source text');
+    const md = textOf(r);
+    data.text.split('\n').forEach((line, i) => assert.ok(md.includes(`${data.start_line + i}  ${line}`.replace(/^\s+/, '')), `Markdown carries line ${data.start_line + i}, numbered`));
   });
 
   it('index_status counts the indexed files', async () => {

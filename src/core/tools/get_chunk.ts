@@ -60,8 +60,9 @@ export const getChunk = defineTool({
     const out: string[] = [];
     let used = 300;
     for (let i = 0; i < lines.length; i++) {
-      const l = `${String(r.text_range.start_line + i).padStart(width)}  ${lines[i]}`;
+      let l = `${String(r.text_range.start_line + i).padStart(width)}  ${lines[i]}`;
       if (out.length && used + l.length + 1 > max) break;
+      if (used + l.length + 1 > max) l = `${l.slice(0, Math.max(80, max - used - 60))} …[cut to fit the token budget]`;
       out.push(l); used += l.length + 1;
     }
     const shownEnd = r.text_range.start_line + out.length - 1;
