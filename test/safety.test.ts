@@ -4,7 +4,7 @@
  * (needs `npm run build`).
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -15,7 +15,7 @@ import { LockLostError, WriterLock, inspectLock } from '../src/core/store/persis
 import initSqlJs from 'sql.js';
 import { defaultDbPath } from '../src/core/settings';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
-import { CLI_JS, requireBuilt } from './helpers/mcp';
+import { CLI_JS, MCP_JS, INITIALIZE_REQUEST, rawPost, requireBuilt, startHttpServer } from './helpers/mcp';
 
 const open = (ws: TempWorkspace, extra: Partial<Parameters<typeof Engine.open>[0]> = {}) =>
   Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, ...extra });
@@ -292,6 +292,69 @@ describe('safety', () => {
           assert.deepEqual(folder(ws.db), before, `${args[0]} left the file and its folder untouched`);
         }
       }
+    });
+  });
+
+  describe('MCP transports', () => {
+    it('HTTP sessions expire after the idle timeout; a session in use does not', async function () {
+      requireBuilt();
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const server = await startHttpServer(['--workspace', ws.root, '--db', ws.db, '--idle-timeout', '0.8']);
+      cleanup.push(() => { void server.stop(); });
+      const session = async () => {
+        const init = await rawPost(server.url, INITIALIZE_REQUEST);
+        assert.equal(init.status, 200, init.body);
+        const hdrs = { 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-06-18' };
+        assert.equal((await rawPost(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, hdrs)).status, 202);
+        return hdrs;
+      };
+      const list = (hdrs: Record<string, string>, id: number) => rawPost(server.url, { jsonrpc: '2.0', id, method: 'tools/list', params: {} }, hdrs);
+      const idle = await session();
+      const busy = await session();
+      assert.equal((await list(idle, 2)).status, 200);
+      const until = Date.now() + 2000;
+      for (let id = 3; Date.now() < until; id++) { assert.equal((await list(busy, id)).status, 200, 'a session in use stays'); await sleep(200); }
+      const expired = await list(idle, 99);
+      assert.equal(expired.status, 404, expired.body);
+      assert.match(expired.body, /expired after being idle/);
+      assert.equal((await list(busy, 100)).status, 200);
+    });
+
+    it('a stdio message over the transport limit is logged and answered with a JSON-RPC error; the server goes on', async function () {
+      requireBuilt();
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const child = spawn(process.execPath, [MCP_JS, '--workspace', ws.root, '--db', ws.db], { stdio: ['pipe', 'pipe', 'pipe'] });
+      cleanup.push(() => { try { child.kill('SIGKILL'); } catch { /* gone */ } });
+      let out = ''; let err = '';
+      child.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; });
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => { err += d; });
+      const answer = async (id: number | null, skip = 0) => {
+        const end = Date.now() + 20_000;
+        for (;;) {
+          const msgs = out.split('\n').filter(Boolean).map(l => JSON.parse(l) as { id?: number | null; result?: unknown; error?: { code: number; message: string } });
+          const hit = msgs.filter(m => 'id' in m && m.id === id)[skip];
+          if (hit) return hit;
+          assert.ok(child.exitCode === null, `the server exited (${child.exitCode}); stderr:\n${err}`);
+          assert.ok(Date.now() < end, `no answer to ${id}; stderr:\n${err}`);
+          await sleep(20);
+        }
+      };
+      const send = (m: unknown) => child.stdin!.write(JSON.stringify(m) + '\n');
+      send(INITIALIZE_REQUEST);
+      await answer(1);
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      // 11 MiB, the id last (as the SDK client writes it)
+      const big = `{"method":"tools/call","params":{"name":"search_code","arguments":{"query":"${'x'.repeat(11 * 1024 * 1024)}"}},"jsonrpc":"2.0","id":7}\n`;
+      child.stdin!.write(big);
+      const rejected = await answer(7);
+      assert.equal(rejected.error?.code, -32600);
+      assert.match(rejected.error?.message ?? '', /over the 10485760-byte limit/);
+      child.stdin!.write('{not json\n');
+      assert.equal((await answer(null)).error?.code, -32700);
+      send({ jsonrpc: '2.0', id: 8, method: 'tools/list', params: {} });
+      const listed = await answer(8);
+      assert.ok((listed.result as { tools: unknown[] }).tools.length > 0, 'the server still serves');
+      assert.match(err, /a message of \d+ bytes is over the 10485760-byte limit of the stdio transport; it was dropped \(request id 7\)/);
     });
   });
 });
