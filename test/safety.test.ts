@@ -15,6 +15,8 @@ import { LockLostError, WriterLock, inspectLock } from '../src/core/store/persis
 import initSqlJs from 'sql.js';
 import { defaultDbPath } from '../src/core/settings';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
+import { invokeTool } from '../src/core/tools/contract';
+import { TOOLS } from '../src/core/tools/registry';
 import { CLI_JS, MCP_JS, INITIALIZE_REQUEST, rawPost, requireBuilt, startHttpServer } from './helpers/mcp';
 
 const open = (ws: TempWorkspace, extra: Partial<Parameters<typeof Engine.open>[0]> = {}) =>
@@ -355,6 +357,75 @@ describe('safety', () => {
       const listed = await answer(8);
       assert.ok((listed.result as { tools: unknown[] }).tools.length > 0, 'the server still serves');
       assert.match(err, /a message of \d+ bytes is over the 10485760-byte limit of the stdio transport; it was dropped \(request id 7\)/);
+    });
+  });
+
+  describe('files changed on disk since indexing', () => {
+    type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const call = async (e: Engine, tool: keyof typeof TOOLS, args: Json = {}): Promise<Json> => {
+      const out = await invokeTool(TOOLS[tool] as never, args, { engine: e });
+      assert.ok(out.ok, JSON.stringify(out));
+      return out.data as Json;
+    };
+    const FILES = {
+      'pkg/model.py': 'class Model:\n    def save(self):\n        return 1\n',
+      'pkg/service.py': 'from pkg.model import Model\n\ndef serve():\n    return Model().save()\n',
+      'pkg/other.py': 'def other():\n    return 2\n',
+    };
+    const bump = (path: string) => { const t = new Date(Date.now() + 5000); utimesSync(path, t, t); };
+
+    it('index_status lists modified, added and removed files (the indexer\'s size/mtime pre-filter), capped, and is clear after re-indexing', async () => {
+      const ws = make(FILES);
+      const e = await open(ws); cleanup.push(() => e.close());
+      await e.index();
+      let s = await call(e, 'index_status');
+      assert.deepEqual(s.changed_since_index, { count: 0, complete: true, files: [], truncated: false });
+      ws.write('pkg/service.py', FILES['pkg/service.py'] + '\n# edited\n');
+      ws.write('pkg/new.py', 'def fresh():\n    return 3\n');
+      rmSync(join(ws.root, 'pkg/other.py'));
+      bump(join(ws.root, 'pkg/model.py')); // touched, same content: the pre-filter counts it, as index_repo would re-read it
+      s = await call(e, 'index_status');
+      const root = e.roots[0]!.repo_id;
+      assert.equal(s.dirty, null, 'no git: dirty stays unknown');
+      assert.equal(s.changed_since_index.count, 4);
+      assert.deepEqual(new Set(s.changed_since_index.files.map((f: Json) => `${f.change} ${f.path}`)), new Set(['modified pkg/model.py', 'added pkg/new.py', 'modified pkg/service.py', 'removed pkg/other.py']));
+      assert.ok(s.changed_since_index.files.every((f: Json) => f.repo_id === root));
+      assert.equal(s.roots[0].changed_files, 4);
+      assert.match((await invokeTool(TOOLS.index_status as never, {}, { engine: e }) as { markdown: string }).markdown, /4 file\(s\) changed on disk since indexing/);
+      for (let i = 0; i < 25; i++) ws.write(`gen/m${i}.py`, `def f${i}():\n    return ${i}\n`);
+      s = await call(e, 'index_status');
+      assert.equal(s.changed_since_index.count, 29);
+      assert.equal(s.changed_since_index.files.length, 20);
+      assert.equal(s.changed_since_index.truncated, true);
+      await e.index();
+      s = await call(e, 'index_status');
+      assert.deepEqual(s.changed_since_index, { count: 0, complete: true, files: [], truncated: false });
+      // the check is bounded: out of budget it says so instead of guessing what is gone
+      const partial = await e.changedSinceIndex({ budgetMs: 0 });
+      assert.equal(partial.complete, false);
+    });
+
+    it('graph answers about a target in a changed file (or with other changed files) carry a stale_files boundary', async () => {
+      const ws = make(FILES);
+      const e = await open(ws); cleanup.push(() => e.close());
+      await e.index();
+      const boundaries = async (tool: 'find_references' | 'impact' | 'related_tests', symbol: string) =>
+        ((await call(e, tool, { symbol })).boundaries as { kind: string; detail: string }[]).filter(b => b.kind === 'stale_files');
+      for (const tool of ['find_references', 'impact', 'related_tests'] as const) assert.deepEqual(await boundaries(tool, 'Model.save'), [], tool);
+      ws.write('pkg/model.py', FILES['pkg/model.py'] + '    def load(self):\n        return 2\n');
+      for (const tool of ['find_references', 'impact', 'related_tests'] as const) {
+        const b = await boundaries(tool, 'Model.save');
+        assert.equal(b.length, 1, tool);
+        assert.match(b[0]!.detail, /the target's file changed on disk since it was indexed \(pkg\/model\.py\)/);
+        const out = await call(e, tool, { symbol: 'Model.save' });
+        assert.equal(out.complete, false);
+      }
+      // a target whose own file is unchanged still hears that other files changed (callers may be missing)
+      const other = await boundaries('find_references', 'other');
+      assert.equal(other.length, 1);
+      assert.match(other[0]!.detail, /1 other indexed file\(s\) of .* changed on disk since indexing \(pkg\/model\.py\)/);
+      await e.index();
+      assert.deepEqual(await boundaries('find_references', 'Model.save'), []);
     });
   });
 });
