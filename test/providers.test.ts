@@ -8,6 +8,7 @@ import {
   providerSpecSchema, providerSpecsSchema, providerApplies, validateProviderOutput, EVIDENCE_MAX_CHARS,
   type ProviderInput, type ProviderSymbol, type ProviderSpecInput,
 } from '../src/core/providers/protocol';
+import { Deadline, findOnPath } from '../src/cli/providers/common';
 import { runProvider, resolveEndpoints, PROVIDER_KILL_GRACE_MS, PROVIDER_STREAM_CAP_BYTES, PROVIDER_STDERR_TAIL_BYTES, type ProviderRunResult } from '../src/core/providers/external';
 
 const FIXTURES = join(__dirname, 'fixtures', 'providers');
@@ -208,6 +209,59 @@ describe('reference providers', () => {
       assert.deepEqual(r.output.diagnostics, ['left a grandchild behind']);
       const { grandchild } = await pids(['child', 'grandchild']);
       await waitFor('grandchild to die', () => (isDead(grandchild!) ? true : undefined), PROVIDER_KILL_GRACE_MS + 2000);
+    });
+
+    describe('descendants that left the process group (setsid)', () => {
+      const posix = function (this: Mocha.Context, tool?: string) { if (process.platform === 'win32' || (tool && !findOnPath(tool))) this.skip(); };
+      const leakFile = () => join(dir, 'leak.pid');
+      const leaked = async () => {
+        const pid = await waitFor('leak pid', () => { try { const n = Number(readFileSync(leakFile(), 'utf8')); return n > 0 ? n : undefined; } catch { return undefined; } });
+        started.push(pid);
+        return pid;
+      };
+      const sh = (script: string, timeout_ms = 60_000) => runProvider({ name: 'fixture', command: 'sh', args: ['-c', script], timeout_ms }, input(), { cwd: repo });
+
+      it('a timeout kills a child that called setsid (setsid sleep) with the rest of the tree', async function () {
+        posix.call(this, 'setsid');
+        const r = failed(await sh(`setsid sleep 600 & echo $! > ${leakFile()}; exec sleep 600`, 700));
+        assert.equal(r.error.code, 'provider_timeout');
+        const pid = await leaked();
+        await waitFor(`setsid child ${pid} to die`, () => (isDead(pid) ? true : undefined), 3000);
+      });
+
+      it('a timeout kills a child that called os.setsid() itself (python)', async function () {
+        posix.call(this, 'python3');
+        const py = `import os, sys, time\npid = os.fork()\nif pid == 0:\n    os.setsid()\n    time.sleep(600)\nelse:\n    open(sys.argv[1], 'w').write(str(pid))\n    time.sleep(600)\n`;
+        const r = failed(await runProvider({ name: 'fixture', command: 'python3', args: ['-c', py, leakFile()], timeout_ms: 1500 }, input(), { cwd: repo }));
+        assert.equal(r.error.code, 'provider_timeout');
+        const pid = await leaked();
+        await waitFor(`setsid child ${pid} to die`, () => (isDead(pid) ? true : undefined), 3000);
+      });
+
+      it('a setsid child a provider leaves behind after exiting is terminated too', async function () {
+        posix.call(this, 'setsid');
+        succeeded(await sh(`setsid sleep 600 & echo $! > ${leakFile()}; sleep 1.6; echo '{"edges": []}'`));
+        const pid = await leaked();
+        await waitFor(`setsid child ${pid} to die`, () => (isDead(pid) ? true : undefined), 3000);
+      });
+
+      it('the adapters\' deadline kills the same trees (one implementation): on timeout, and what an exited child left', async function () {
+        posix.call(this, 'setsid');
+        const d = new Deadline(600);
+        const child = d.spawn('sh', ['-c', `setsid sleep 600 & echo $! > ${leakFile()}; exec sleep 600`], { stdio: 'ignore' });
+        started.push(child.pid!);
+        await assert.rejects(d.expired, /timed out/);
+        const pid = await leaked();
+        await waitFor(`setsid child ${pid} to die`, () => (isDead(pid) && isDead(child.pid!) ? true : undefined), 3000);
+        rmSync(leakFile());
+        const d2 = new Deadline(undefined);
+        const quick = d2.spawn('sh', ['-c', `setsid sleep 600 & echo $! > ${leakFile()}; sleep 1.6`], { stdio: 'ignore' });
+        await new Promise(res => quick.once('exit', res));
+        const pid2 = await leaked();
+        assert.ok(!isDead(pid2), 'left behind, alive');
+        d2.dispose();
+        await waitFor(`setsid child ${pid2} to die`, () => (isDead(pid2) ? true : undefined), 3000);
+      });
     });
 
     it('an AbortSignal cancels the run and kills the tree', async () => {

@@ -4,7 +4,7 @@
  * (needs `npm run build`).
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -15,7 +15,9 @@ import { LockLostError, WriterLock, inspectLock } from '../src/core/store/persis
 import initSqlJs from 'sql.js';
 import { defaultDbPath } from '../src/core/settings';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
-import { CLI_JS, requireBuilt } from './helpers/mcp';
+import { invokeTool } from '../src/core/tools/contract';
+import { TOOLS } from '../src/core/tools/registry';
+import { CLI_JS, MCP_JS, INITIALIZE_REQUEST, rawPost, requireBuilt, startHttpServer } from './helpers/mcp';
 
 const open = (ws: TempWorkspace, extra: Partial<Parameters<typeof Engine.open>[0]> = {}) =>
   Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, ...extra });
@@ -292,6 +294,138 @@ describe('safety', () => {
           assert.deepEqual(folder(ws.db), before, `${args[0]} left the file and its folder untouched`);
         }
       }
+    });
+  });
+
+  describe('MCP transports', () => {
+    it('HTTP sessions expire after the idle timeout; a session in use does not', async function () {
+      requireBuilt();
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const server = await startHttpServer(['--workspace', ws.root, '--db', ws.db, '--idle-timeout', '0.8']);
+      cleanup.push(() => { void server.stop(); });
+      const session = async () => {
+        const init = await rawPost(server.url, INITIALIZE_REQUEST);
+        assert.equal(init.status, 200, init.body);
+        const hdrs = { 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-06-18' };
+        assert.equal((await rawPost(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, hdrs)).status, 202);
+        return hdrs;
+      };
+      const list = (hdrs: Record<string, string>, id: number) => rawPost(server.url, { jsonrpc: '2.0', id, method: 'tools/list', params: {} }, hdrs);
+      const idle = await session();
+      const busy = await session();
+      assert.equal((await list(idle, 2)).status, 200);
+      const until = Date.now() + 2000;
+      for (let id = 3; Date.now() < until; id++) { assert.equal((await list(busy, id)).status, 200, 'a session in use stays'); await sleep(200); }
+      const expired = await list(idle, 99);
+      assert.equal(expired.status, 404, expired.body);
+      assert.match(expired.body, /expired after being idle/);
+      assert.equal((await list(busy, 100)).status, 200);
+    });
+
+    it('a stdio message over the transport limit is logged and answered with a JSON-RPC error; the server goes on', async function () {
+      requireBuilt();
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const child = spawn(process.execPath, [MCP_JS, '--workspace', ws.root, '--db', ws.db], { stdio: ['pipe', 'pipe', 'pipe'] });
+      cleanup.push(() => { try { child.kill('SIGKILL'); } catch { /* gone */ } });
+      let out = ''; let err = '';
+      child.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; });
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => { err += d; });
+      const answer = async (id: number | null, skip = 0) => {
+        const end = Date.now() + 20_000;
+        for (;;) {
+          const msgs = out.split('\n').filter(Boolean).map(l => JSON.parse(l) as { id?: number | null; result?: unknown; error?: { code: number; message: string } });
+          const hit = msgs.filter(m => 'id' in m && m.id === id)[skip];
+          if (hit) return hit;
+          assert.ok(child.exitCode === null, `the server exited (${child.exitCode}); stderr:\n${err}`);
+          assert.ok(Date.now() < end, `no answer to ${id}; stderr:\n${err}`);
+          await sleep(20);
+        }
+      };
+      const send = (m: unknown) => child.stdin!.write(JSON.stringify(m) + '\n');
+      send(INITIALIZE_REQUEST);
+      await answer(1);
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      // 11 MiB, the id last (as the SDK client writes it)
+      const big = `{"method":"tools/call","params":{"name":"search_code","arguments":{"query":"${'x'.repeat(11 * 1024 * 1024)}"}},"jsonrpc":"2.0","id":7}\n`;
+      child.stdin!.write(big);
+      const rejected = await answer(7);
+      assert.equal(rejected.error?.code, -32600);
+      assert.match(rejected.error?.message ?? '', /over the 10485760-byte limit/);
+      child.stdin!.write('{not json\n');
+      assert.equal((await answer(null)).error?.code, -32700);
+      send({ jsonrpc: '2.0', id: 8, method: 'tools/list', params: {} });
+      const listed = await answer(8);
+      assert.ok((listed.result as { tools: unknown[] }).tools.length > 0, 'the server still serves');
+      assert.match(err, /a message of \d+ bytes is over the 10485760-byte limit of the stdio transport; it was dropped \(request id 7\)/);
+    });
+  });
+
+  describe('files changed on disk since indexing', () => {
+    type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const call = async (e: Engine, tool: keyof typeof TOOLS, args: Json = {}): Promise<Json> => {
+      const out = await invokeTool(TOOLS[tool] as never, args, { engine: e });
+      assert.ok(out.ok, JSON.stringify(out));
+      return out.data as Json;
+    };
+    const FILES = {
+      'pkg/model.py': 'class Model:\n    def save(self):\n        return 1\n',
+      'pkg/service.py': 'from pkg.model import Model\n\ndef serve():\n    return Model().save()\n',
+      'pkg/other.py': 'def other():\n    return 2\n',
+    };
+    const bump = (path: string) => { const t = new Date(Date.now() + 5000); utimesSync(path, t, t); };
+
+    it('index_status lists modified, added and removed files (the indexer\'s size/mtime pre-filter), capped, and is clear after re-indexing', async () => {
+      const ws = make(FILES);
+      const e = await open(ws); cleanup.push(() => e.close());
+      await e.index();
+      let s = await call(e, 'index_status');
+      assert.deepEqual(s.changed_since_index, { count: 0, complete: true, files: [], truncated: false });
+      ws.write('pkg/service.py', FILES['pkg/service.py'] + '\n# edited\n');
+      ws.write('pkg/new.py', 'def fresh():\n    return 3\n');
+      rmSync(join(ws.root, 'pkg/other.py'));
+      bump(join(ws.root, 'pkg/model.py')); // touched, same content: the pre-filter counts it, as index_repo would re-read it
+      s = await call(e, 'index_status');
+      const root = e.roots[0]!.repo_id;
+      assert.equal(s.dirty, null, 'no git: dirty stays unknown');
+      assert.equal(s.changed_since_index.count, 4);
+      assert.deepEqual(new Set(s.changed_since_index.files.map((f: Json) => `${f.change} ${f.path}`)), new Set(['modified pkg/model.py', 'added pkg/new.py', 'modified pkg/service.py', 'removed pkg/other.py']));
+      assert.ok(s.changed_since_index.files.every((f: Json) => f.repo_id === root));
+      assert.equal(s.roots[0].changed_files, 4);
+      assert.match((await invokeTool(TOOLS.index_status as never, {}, { engine: e }) as { markdown: string }).markdown, /4 file\(s\) changed on disk since indexing/);
+      for (let i = 0; i < 25; i++) ws.write(`gen/m${i}.py`, `def f${i}():\n    return ${i}\n`);
+      s = await call(e, 'index_status');
+      assert.equal(s.changed_since_index.count, 29);
+      assert.equal(s.changed_since_index.files.length, 20);
+      assert.equal(s.changed_since_index.truncated, true);
+      await e.index();
+      s = await call(e, 'index_status');
+      assert.deepEqual(s.changed_since_index, { count: 0, complete: true, files: [], truncated: false });
+      // the check is bounded: out of budget it says so instead of guessing what is gone
+      const partial = await e.changedSinceIndex({ budgetMs: 0 });
+      assert.equal(partial.complete, false);
+    });
+
+    it('graph answers about a target in a changed file (or with other changed files) carry a stale_files boundary', async () => {
+      const ws = make(FILES);
+      const e = await open(ws); cleanup.push(() => e.close());
+      await e.index();
+      const boundaries = async (tool: 'find_references' | 'impact' | 'related_tests', symbol: string) =>
+        ((await call(e, tool, { symbol })).boundaries as { kind: string; detail: string }[]).filter(b => b.kind === 'stale_files');
+      for (const tool of ['find_references', 'impact', 'related_tests'] as const) assert.deepEqual(await boundaries(tool, 'Model.save'), [], tool);
+      ws.write('pkg/model.py', FILES['pkg/model.py'] + '    def load(self):\n        return 2\n');
+      for (const tool of ['find_references', 'impact', 'related_tests'] as const) {
+        const b = await boundaries(tool, 'Model.save');
+        assert.equal(b.length, 1, tool);
+        assert.match(b[0]!.detail, /the target's file changed on disk since it was indexed \(pkg\/model\.py\)/);
+        const out = await call(e, tool, { symbol: 'Model.save' });
+        assert.equal(out.complete, false);
+      }
+      // a target whose own file is unchanged still hears that other files changed (callers may be missing)
+      const other = await boundaries('find_references', 'other');
+      assert.equal(other.length, 1);
+      assert.match(other[0]!.detail, /1 other indexed file\(s\) of .* changed on disk since indexing \(pkg\/model\.py\)/);
+      await e.index();
+      assert.deepEqual(await boundaries('find_references', 'Model.save'), []);
     });
   });
 });

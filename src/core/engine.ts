@@ -83,6 +83,11 @@ function collectGarbage(): void {
 /** The graph tables of the last partial update are dropped after this long without another one. */
 const GRAPH_TABLES_IDLE_MS = 5 * 60_000;
 
+/** Graph answers check the target repositories' indexed files for changes on disk for at most this long. */
+const STALE_CHECK_BUDGET_MS = 150;
+/** index_status walks the roots for changes since indexing for at most this long. */
+const CHANGED_WALK_BUDGET_MS = 2000;
+
 /** Language-server edges are saved this long after the last one arrives (they come in bursts). */
 const RECORD_SAVE_DELAY_MS = 1500;
 
@@ -634,7 +639,65 @@ export class Engine {
   /** A reader over the current graph (heuristic edges plus every provider's edges). */
   async graph(): Promise<GraphReader> {
     await this.refresh();
-    return new GraphReader(this.store);
+    return new GraphReader(this.store, repoId => this.staleIndexedFiles(repoId));
+  }
+
+  /**
+   * Indexed files of a repository whose size or mtime on disk differ from the index, or that are gone
+   * (the indexer's pre-filter, by stat alone: no walk), checked for at most `budgetMs`.
+   */
+  staleIndexedFiles(repoId: string, budgetMs = STALE_CHECK_BUDGET_MS): { paths: string[]; complete: boolean } {
+    const root = this.roots.find(r => r.repo_id === repoId)?.root ?? this.store.repo(repoId)?.root;
+    if (!root) return { paths: [], complete: true };
+    const end = performance.now() + budgetMs;
+    const paths: string[] = []; let n = 0;
+    for (const m of this.store.fileMetas(repoId).values()) {
+      if ((++n & 255) === 0 && performance.now() > end) return { paths, complete: false };
+      const st = statSync(resolve(root, m.path), { throwIfNoEntry: false });
+      if (!st || st.size !== m.size || st.mtimeMs !== m.mtime_ms) paths.push(m.path);
+    }
+    return { paths, complete: true };
+  }
+
+  /**
+   * What changed on disk since indexing, as the next index run would see it: a walk of every indexed root
+   * with this engine's settings, compared by size and mtime (the indexer's pre-filter). Bounded: at most
+   * `budgetMs` of walking (then `complete` is false and removals are not counted), `sample` files listed.
+   */
+  async changedSinceIndex(opts: { budgetMs?: number; sample?: number } = {}): Promise<ChangedSinceIndex> {
+    await this.refresh();
+    const sample = opts.sample ?? 20;
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(), opts.budgetMs ?? CHANGED_WALK_BUDGET_MS);
+    const files: ChangedSinceIndex['files'] = [];
+    const perRoot: Record<string, number | null> = {};
+    let count = 0; let complete = true;
+    const note = (repo_id: string, path: string, change: 'modified' | 'added' | 'removed') => {
+      count++; perRoot[repo_id] = (perRoot[repo_id] ?? 0) + 1;
+      if (files.length < sample) files.push({ repo_id, path, change });
+    };
+    try {
+      for (const r of this.roots) {
+        if (!this.store.repo(r.repo_id)) { perRoot[r.repo_id] = null; continue; } // never indexed
+        perRoot[r.repo_id] = 0;
+        if (ac.signal.aborted) { complete = false; perRoot[r.repo_id] = null; continue; }
+        const metas = this.store.fileMetas(r.repo_id);
+        const seen = new Set<string>();
+        await walk(r.root, {
+          excludes: this.settings.excludes, languages: this.settings.languages ? new Set(this.settings.languages) : null, maxFileBytes: this.settings.max_file_bytes,
+          signal: ac.signal,
+          onFile: f => {
+            seen.add(f.path);
+            const m = metas.get(f.path);
+            if (!m) note(r.repo_id, f.path, 'added');
+            else if (m.size !== f.size || m.mtime_ms !== f.mtime_ms) note(r.repo_id, f.path, 'modified');
+          },
+        });
+        if (ac.signal.aborted) { complete = false; continue; } // a partial walk cannot tell what is gone
+        for (const m of metas.values()) if (!seen.has(m.path)) note(r.repo_id, m.path, 'removed');
+      }
+    } finally { clearTimeout(timer); }
+    return { count, complete, files, truncated: count > files.length, per_root: perRoot };
   }
 
   /** Stores references a live language server reported for one symbol (see graph/enrich.ts); saves at once. */
@@ -686,6 +749,13 @@ export class Engine {
 function corruptError(dbPath: string, problem: IndexFileProblem): SightlineError {
   return new SightlineError('index_corrupt', `${dbPath} is not a readable Sightline index: ${problem.reason}. It was left untouched; `
     + 'point --db (or sightline.index.location) at a Sightline index file or at a new path, or remove the file', { db_path: dbPath, kind: problem.kind, reason: problem.reason });
+}
+
+export interface ChangedSinceIndex {
+  count: number; complete: boolean; truncated: boolean;
+  files: { repo_id: string; path: string; change: 'modified' | 'added' | 'removed' }[];
+  /** per root: files changed, null when the root was never indexed (or not walked within the budget) */
+  per_root: Record<string, number | null>;
 }
 
 export interface StatusReport {

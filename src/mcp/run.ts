@@ -2,13 +2,21 @@
 import { openEngine, parse, WORKSPACE_OPTIONS, UsageError } from '../cli/args';
 import { serveHttp, serveStdio } from './server';
 
-export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--allow-reference-providers]
+export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--idle-timeout SECONDS] [--allow-reference-providers]
   stdio by default; --http serves Streamable HTTP at http://HOST:PORT/mcp (loopback only).
-  --token (or SIGHTLINE_MCP_TOKEN) requires "Authorization: Bearer TOKEN" on every HTTP request.`;
+  --token (or SIGHTLINE_MCP_TOKEN) requires "Authorization: Bearer TOKEN" on every HTTP request.
+  --idle-timeout closes an HTTP session after SECONDS without a request (default 1800).`;
 
 export async function runMcp(argv: string[]): Promise<void> {
-  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, editor: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, 'idle-timeout': { type: 'string' }, editor: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
   if (values.help) { process.stderr.write(MCP_USAGE + '\n'); return; }
+  let sessionIdleMs: number | undefined;
+  if (values['idle-timeout'] !== undefined) {
+    const secs = Number(values['idle-timeout']);
+    if (!Number.isFinite(secs) || secs <= 0) throw new UsageError(`--idle-timeout must be a positive number of seconds, got ${values['idle-timeout']}`);
+    if (!values.http) throw new UsageError('--idle-timeout applies to --http sessions only');
+    sessionIdleMs = secs * 1000;
+  }
   const log = (level: string, msg: string) => process.stderr.write(`[sightline ${level}] ${msg}\n`);
   const engine = await openEngine(values, positionals, log);
   const shutdown = () => { engine.close(); process.exit(0); };
@@ -19,13 +27,13 @@ export async function runMcp(argv: string[]): Promise<void> {
     if (!m) throw new UsageError(`--http expects HOST:PORT, got ${values.http}`);
     const host = m[1]!.replace(/^\[|\]$/g, '');
     const token = values.token ?? process.env.SIGHTLINE_MCP_TOKEN;
-    const server = await serveHttp(engine, { host, port: Number(m[2]), token, log: msg => log('error', msg) });
+    const server = await serveHttp(engine, { host, port: Number(m[2]), token, sessionIdleMs, log: msg => log('error', msg) });
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : Number(m[2]);
     log('info', `MCP over Streamable HTTP at http://${m[1]}:${port}/mcp${token ? ' (bearer token required)' : ''}; index ${engine.dbPath}`);
     return;
   }
   process.stdin.on('end', shutdown);
-  await serveStdio(engine, { editor: !!values.editor });
+  await serveStdio(engine, { editor: !!values.editor, log: msg => log('error', msg) });
   log('info', `MCP over stdio; workspace ${engine.roots.map(r => r.root).join(', ')}; index ${engine.dbPath}`);
 }

@@ -1,11 +1,12 @@
 /**
- * The MCP surface: serves the tool registry over stdio or Streamable HTTP (loopback only, Host/Origin
- * checked against DNS rebinding, optional bearer token). Adds no behaviour of its own.
+ * The MCP surface: serves the tool registry over stdio (stdio.ts: an over-size or malformed message is
+ * answered with a JSON-RPC error, never the end of the server) or Streamable HTTP (loopback only,
+ * Host/Origin checked against DNS rebinding, optional bearer token, idle sessions expire). Adds no
+ * behaviour of its own.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse, type Server as HttpServer } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_LIST, findTool } from '../core/tools/registry';
@@ -13,6 +14,7 @@ import { invokeTool, jsonSchema } from '../core/tools/contract';
 import type { Engine } from '../core/engine';
 import { VERSION } from '../core/version';
 import { z } from 'zod';
+import { BoundedStdioTransport } from './stdio';
 
 /**
  * Requests only the editor's own engine process accepts (started with --editor): the extension hands
@@ -85,12 +87,19 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
   return server;
 }
 
-export async function serveStdio(engine: Engine, opts: McpServerOptions = {}): Promise<void> {
+export async function serveStdio(engine: Engine, opts: McpServerOptions & { log?: (msg: string) => void } = {}): Promise<void> {
   const server = createMcpServer(engine, opts);
-  await server.connect(new StdioServerTransport());
+  await server.connect(new BoundedStdioTransport({ log: opts.log }));
 }
 
-export interface HttpOptions { host: string; port: number; token?: string; log?: (msg: string) => void }
+/** An HTTP session without a request for this long is closed (its memory freed); the client re-initializes. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+
+export interface HttpOptions {
+  host: string; port: number; token?: string; log?: (msg: string) => void;
+  /** close a session after this long without a request (default DEFAULT_SESSION_IDLE_MS) */
+  sessionIdleMs?: number;
+}
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
@@ -128,10 +137,30 @@ async function readJson(req: IncomingMessage, limit = 4 * 1024 * 1024): Promise<
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-/** Streamable HTTP on loopback: one MCP session per client, all sessions share the engine. */
+interface Session { transport: StreamableHTTPServerTransport; server: Server; lastSeen: number; open: number }
+
+/**
+ * Streamable HTTP on loopback: one MCP session per client, all sessions share the engine. A session with
+ * no request in flight and none for `sessionIdleMs` is closed (each holds a server and a transport).
+ */
 export async function serveHttp(engine: Engine, opts: HttpOptions): Promise<HttpServer> {
   if (!LOOPBACK.has(opts.host)) throw new Error(`--http must bind a loopback address (127.0.0.1, localhost or ::1), not ${opts.host}`);
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, Session>();
+  const idleMs = opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, s] of sessions) {
+      if (s.open > 0 || now - s.lastSeen < idleMs) continue;
+      sessions.delete(id);
+      void s.server.close().catch(() => undefined);
+    }
+  }, Math.max(50, Math.min(idleMs / 4, 60_000)));
+  sweep.unref();
+  /** Counts a request against its session while it is open (an open GET stream keeps a session alive). */
+  const track = (s: Session, res: ServerResponse) => {
+    s.open++; s.lastSeen = Date.now();
+    res.once('close', () => { s.open--; s.lastSeen = Date.now(); });
+  };
   const http = createHttpServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -147,25 +176,29 @@ export async function serveHttp(engine: Engine, opts: HttpOptions): Promise<Http
           if (e instanceof BodyTooLarge) { sendJsonRpcError(res, 413, -32600, e.message, { connection: 'close' }); req.destroy(); return; }
           sendJsonRpcError(res, 400, -32700, `parse error: ${(e as Error).message}`); return;
         }
-        let transport = sessionId ? sessions.get(sessionId) : undefined;
+        const existing = sessionId ? sessions.get(sessionId) : undefined;
+        let transport = existing?.transport;
+        if (existing) track(existing, res);
         if (!transport) {
-          if (sessionId) { sendJsonRpcError(res, 404, -32001, 'session not found; initialize a new session'); return; }
+          if (sessionId) { sendJsonRpcError(res, 404, -32001, 'session not found (closed, or expired after being idle); initialize a new session'); return; }
           if (!isInitializeRequest(body)) { sendJsonRpcError(res, 400, -32000, 'no valid session id; send initialize first'); return; }
+          const server = createMcpServer(engine);
           const t: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
             sessionIdGenerator: () => randomUUID(),
-            onsessioninitialized: id => { sessions.set(id, t); },
+            onsessioninitialized: id => { const s: Session = { transport: t, server, lastSeen: Date.now(), open: 0 }; sessions.set(id, s); track(s, res); },
           });
           t.onclose = () => { if (t.sessionId) sessions.delete(t.sessionId); };
-          await createMcpServer(engine).connect(t);
+          await server.connect(t);
           transport = t;
         }
         await transport.handleRequest(req, res, body);
         return;
       }
       if (req.method === 'GET' || req.method === 'DELETE') {
-        const transport = sessionId ? sessions.get(sessionId) : undefined;
-        if (!transport) { sendJsonRpcError(res, sessionId ? 404 : 400, -32000, sessionId ? 'session not found' : 'missing mcp-session-id header'); return; }
-        await transport.handleRequest(req, res);
+        const s = sessionId ? sessions.get(sessionId) : undefined;
+        if (!s) { sendJsonRpcError(res, sessionId ? 404 : 400, -32000, sessionId ? 'session not found (closed, or expired after being idle)' : 'missing mcp-session-id header'); return; }
+        track(s, res);
+        await s.transport.handleRequest(req, res);
         return;
       }
       res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
@@ -175,6 +208,6 @@ export async function serveHttp(engine: Engine, opts: HttpOptions): Promise<Http
     }
   });
   await new Promise<void>((resolveListen, reject) => { http.once('error', reject); http.listen(opts.port, opts.host, () => resolveListen()); });
-  http.on('close', () => { for (const t of sessions.values()) void t.close(); });
+  http.on('close', () => { clearInterval(sweep); for (const s of sessions.values()) void s.server.close().catch(() => undefined); });
   return http;
 }

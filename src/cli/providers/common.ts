@@ -12,6 +12,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { ProcessTree, killProcessTreeSync } from '../../core/util/proctree';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -140,10 +141,13 @@ export function describeEdge(from: InputSymbol, kind: EdgeKind, to: InputSymbol,
 /**
  * The overall deadline of one provider run. Async work races `expired`; synchronous work (the
  * TypeScript language service) calls `check()` between steps. Child processes registered with
- * `spawn` are killed (their whole process group) when the run ends or times out.
+ * `spawn` are killed — their whole process tree, descendants that called setsid() included
+ * (util/proctree.ts, the same implementation the engine's provider runner uses) — when the run ends or
+ * times out.
  */
 export class Deadline {
-  private readonly children = new Set<ChildProcess>();
+  private readonly trees = new Map<ProcessTree, ChildProcess>();
+  private scanner: NodeJS.Timeout | undefined;
   private readonly start = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private rejectExpired: ((e: Error) => void) | undefined;
@@ -174,29 +178,30 @@ export class Deadline {
   spawn(command: string, args: string[], options: SpawnOptions): ChildProcess {
     // A process group of its own (POSIX) so that grandchildren die with it.
     const child = spawn(command, args, { ...options, detached: process.platform !== 'win32', windowsHide: true });
-    this.children.add(child);
-    child.once('exit', () => this.children.delete(child));
+    if (child.pid !== undefined) {
+      // The tree is kept after the child exits: what it left behind is killed with the rest.
+      this.trees.set(new ProcessTree(child.pid), child);
+      if (!this.scanner && process.platform !== 'win32') {
+        this.scanner = setInterval(() => { for (const t of this.trees.keys()) t.scan(); }, 1000);
+        this.scanner.unref();
+      }
+    }
     return child;
   }
 
   killChildren(): void {
-    for (const child of this.children) killTree(child);
-    this.children.clear();
+    for (const [tree, child] of this.trees) {
+      // Windows kills by pid alone: never a pid that may have been reused
+      if (process.platform === 'win32' && (child.exitCode !== null || child.signalCode !== null)) continue;
+      killProcessTreeSync(tree);
+    }
+    this.trees.clear();
   }
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
+    clearInterval(this.scanner);
     this.killChildren();
-  }
-}
-
-export function killTree(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    if (process.platform === 'win32') spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
-    else process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    try { child.kill('SIGKILL'); } catch { /* already gone */ }
   }
 }
 

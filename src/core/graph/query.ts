@@ -24,7 +24,13 @@ export interface GraphEdge {
   evidence: string; path: string | null; line: number | null;
 }
 
-export interface Boundary { kind: 'heuristic_only' | 'ambiguous_dispatch' | 'ambiguous_target' | 'unparsed_files' | 'provider_incomplete' | 'depth_limit' | 'dynamic_names' | 'stale_graph'; detail: string }
+export interface Boundary { kind: 'heuristic_only' | 'ambiguous_dispatch' | 'ambiguous_target' | 'unparsed_files' | 'provider_incomplete' | 'depth_limit' | 'dynamic_names' | 'stale_graph' | 'stale_files'; detail: string }
+
+/**
+ * Which indexed files of a repository changed on disk since they were indexed (size or mtime differ, or
+ * gone: the indexer's own pre-filter), as far as a bounded check got (`complete` false when it stopped).
+ */
+export type StaleFiles = (repoId: string) => { paths: string[]; complete: boolean };
 
 const TIER_TEXT: Record<string, string> = {
   local: 'a definition nested in the calling scope', self: 'a self/this call bound to the enclosing class',
@@ -47,8 +53,16 @@ export function toNodeRef(n: NodeRow): NodeRef {
 export class GraphReader {
   private nodeCache = new Map<number, NodeRow>();
   private readonly symbols: SymbolLookup;
-  constructor(private readonly store: Store) {
+  private staleCache = new Map<string, { paths: string[]; complete: boolean }>();
+  /** `staleFiles`: the engine's check of files changed on disk (none: the graph is taken as current) */
+  constructor(private readonly store: Store, private readonly staleFiles?: StaleFiles) {
     this.symbols = new SymbolLookup(store, cls => this.edges(cls, 'out', ['extends', 'implements']).map(e => e.neighbour).filter(n => n.kind !== 'file'));
+  }
+
+  private stale(repoId: string): { paths: string[]; complete: boolean } {
+    let v = this.staleCache.get(repoId);
+    if (!v) { v = this.staleFiles?.(repoId) ?? { paths: [], complete: true }; this.staleCache.set(repoId, v); }
+    return v;
   }
 
   /** Every node a `symbol` argument may name (an id, a qualified or module-qualified path, or a name); overload sets collapsed. */
@@ -177,6 +191,16 @@ export class GraphReader {
       for (const [name, n] of sites) out.push({ kind: 'dynamic_names', detail: `${n} call site(s) of ${name}() could not be bound: more than ${AMBIGUOUS_MAX} definitions share the name` });
       if (this.store.graphPending(repo)) {
         out.push({ kind: 'stale_graph', detail: `files of ${repo} changed after its heuristic graph was built (an indexing run stopped early); the next index run rebuilds it` });
+      }
+      // Files edited since indexing: the graph describes their indexed version.
+      const stale = this.stale(repo);
+      if (stale.paths.length) {
+        const changed = new Set(stale.paths);
+        const inTargets = [...new Set(targets.filter(t => t.repo_id === repo && changed.has(t.path)).map(t => t.path))];
+        const others = stale.paths.filter(p => !inTargets.includes(p));
+        const list = (ps: string[]) => `${ps.slice(0, 5).join(', ')}${ps.length > 5 ? ', …' : ''}`;
+        if (inTargets.length) out.push({ kind: 'stale_files', detail: `the target's file changed on disk since it was indexed (${list(inTargets)}): its definitions and edges describe the indexed version; run index_repo` });
+        if (others.length) out.push({ kind: 'stale_files', detail: `${stale.complete ? '' : 'at least '}${others.length} other indexed file(s) of ${repo} changed on disk since indexing (${list(others)}): references added or removed there are not in the graph; run index_repo` });
       }
       const skipped = this.store.skippedFiles(repo);
       if (skipped) out.push({ kind: 'unparsed_files', detail: `${skipped} file(s) of ${repo} were not parsed (see index_status diagnostics)` });

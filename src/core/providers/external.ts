@@ -9,9 +9,10 @@
  * - stdout and stderr are drained concurrently while the process runs, each capped at 16 MiB: more
  *   stdout kills the process tree (`provider_output_too_large`); stderr keeps only its last 2 KiB;
  * - `timeout_ms` covers writing stdin and the process finishing; on timeout or abort the whole process
- *   tree is killed: on Linux/macOS the child leads its own process group (SIGTERM to the group, SIGKILL
- *   after a short grace), on Windows `taskkill /T /F`. Processes the provider left behind in its group
- *   after exiting are terminated too;
+ *   tree is killed (util/proctree.ts): its process group and every descendant found by parent pid,
+ *   including those that called setsid() (SIGTERM, SIGKILL after a short grace), on Windows
+ *   `taskkill /T /F`. Processes the provider left behind after exiting (its group, and descendants seen
+ *   while it ran) are terminated too;
  * - stdout must be exactly one JSON object; a non-zero exit is `provider_failed` with the stderr tail.
  * It never throws for anything the provider does; every outcome is a `ProviderRunResult`.
  */
@@ -19,6 +20,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { SightlineError } from '../errors';
+import { ProcessTree, killProcessTree, killProcessTreeSync } from '../util/proctree';
 import {
   providerSpecSchema, validateProviderOutput, type ProviderInput, type ProviderSpec, type ProviderSpecInput,
   type ProviderSymbol, type ValidatedOutput, type ValidEdge, type Endpoint, type EdgeError, type ProviderEdgeKind,
@@ -30,6 +32,8 @@ export const PROVIDER_STREAM_CAP_BYTES = 16 * 1024 * 1024;
 export const PROVIDER_STDERR_TAIL_BYTES = 2048;
 /** SIGTERM → SIGKILL grace when killing a process tree. */
 export const PROVIDER_KILL_GRACE_MS = 500;
+/** How often the descendants of a running provider are scanned (see util/proctree.ts). */
+const TREE_SCAN_MS = 1000;
 /** After the provider exits, how long its stdout/stderr may stay open (held by a stray descendant). */
 const POST_EXIT_DRAIN_MS = 2000;
 
@@ -57,57 +61,20 @@ const isWindows = process.platform === 'win32';
 
 // ---- process-tree bookkeeping ------------------------------------------------------------------
 
-/** Process groups (POSIX) that may still be alive; killed synchronously if this process exits first. */
-const liveGroups = new Set<number>();
+/** Trees of providers that may still be alive; killed synchronously if this process exits first. */
+const liveTrees = new Set<ProcessTree>();
 let exitHookInstalled = false;
-function trackGroup(pid: number) {
-  if (isWindows) return;
-  liveGroups.add(pid);
+function track(tree: ProcessTree) {
+  liveTrees.add(tree);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
-    process.once('exit', () => { for (const g of liveGroups) signalGroup(g, 'SIGKILL'); });
+    process.once('exit', () => { for (const t of liveTrees) killProcessTreeSync(t); });
   }
 }
 
-/** Sends a signal to a process group; false when no process of the group is left. */
-function signalGroup(pgid: number, sig: NodeJS.Signals | 0): boolean {
-  try { process.kill(-pgid, sig); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
-}
-
-const delay = (ms: number, ref: boolean) => new Promise<void>(r => { const t = setTimeout(r, ms); if (!ref) t.unref(); });
-
-/**
- * Kills the process tree rooted at `pid` and resolves when it is gone (or SIGKILL was sent).
- * POSIX: the child is a process-group leader (spawned detached), so the group holds every descendant
- * that did not start its own session.
- */
-async function killTree(pid: number, background = false): Promise<void> {
-  if (isWindows) {
-    await new Promise<void>(res => {
-      try {
-        const k = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' });
-        const t = setTimeout(() => { k.kill(); res(); }, 5000);
-        k.once('error', () => { clearTimeout(t); res(); });
-        k.once('exit', () => { clearTimeout(t); res(); });
-      } catch { res(); }
-    });
-    return;
-  }
-  if (!signalGroup(pid, 'SIGTERM')) { liveGroups.delete(pid); return; }
-  const deadline = Date.now() + PROVIDER_KILL_GRACE_MS;
-  while (Date.now() < deadline) {
-    await delay(25, !background);
-    if (!signalGroup(pid, 0)) { liveGroups.delete(pid); return; }
-  }
-  signalGroup(pid, 'SIGKILL');
-  liveGroups.delete(pid);
-}
-
-/** Leftovers of a provider that already exited: terminate them in the background. */
-function reapGroup(pid: number) {
-  if (isWindows) return; // the parent link is gone; nothing reliable to do without a Job Object
-  if (!signalGroup(pid, 0)) { liveGroups.delete(pid); return; }
-  void killTree(pid, true);
+/** Kills the tree (util/proctree.ts: descendants by parent pid, setsid() ones too) and forgets it. */
+async function killTree(tree: ProcessTree, background = false): Promise<void> {
+  try { await killProcessTree(tree, { graceMs: PROVIDER_KILL_GRACE_MS, background }); } finally { liveTrees.delete(tree); }
 }
 
 // ---- running ----------------------------------------------------------------------------------
@@ -174,12 +141,19 @@ export async function runProvider(specIn: ProviderSpecInput | ProviderSpec, inpu
     let stdoutTotal = 0;
     let drainTimer: NodeJS.Timeout | undefined;
 
-    if (pid !== undefined) trackGroup(pid);
+    // Descendants are remembered while the provider runs (a scan every second), so that one that left
+    // the process group with setsid() is still known once its parent is gone.
+    const tree = pid !== undefined && !isWindows ? new ProcessTree(pid) : undefined;
+    if (tree) track(tree);
+    const scanner = tree ? setInterval(() => tree.scan(), TREE_SCAN_MS) : undefined;
+    scanner?.unref();
 
     const stop = (reason: 'timeout' | 'cancelled' | 'too_large') => {
       if (stopReason || settled) return;
       stopReason = reason;
-      if (pid !== undefined) killing = killTree(pid);
+      clearInterval(scanner);
+      if (tree) killing = killTree(tree);
+      else if (pid !== undefined) killing = killProcessTree(pid, { graceMs: PROVIDER_KILL_GRACE_MS });
     };
     const timer = setTimeout(() => stop('timeout'), spec.timeout_ms);
     const onAbort = () => stop('cancelled');
@@ -190,6 +164,7 @@ export async function runProvider(specIn: ProviderSpecInput | ProviderSpec, inpu
       settled = true;
       clearTimeout(timer);
       clearTimeout(drainTimer);
+      clearInterval(scanner);
       opts.signal?.removeEventListener('abort', onAbort);
       child.stdout?.removeAllListeners('data');
       child.stderr?.removeAllListeners('data');
@@ -241,7 +216,9 @@ export async function runProvider(specIn: ProviderSpecInput | ProviderSpec, inpu
 
     child.once('exit', (code, signal) => {
       exit = { code, signal };
-      if (pid !== undefined && !killing) reapGroup(pid);
+      // what the provider left behind (its group, descendants seen while it ran) is terminated in the background
+      clearInterval(scanner);
+      if (tree && !killing) void killTree(tree, true);
       // a descendant that escaped the group may hold the pipes open: do not wait for it forever
       drainTimer = setTimeout(() => { child.stdout?.destroy(); child.stderr?.destroy(); void settle(); }, POST_EXIT_DRAIN_MS);
     });

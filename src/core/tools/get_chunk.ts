@@ -14,7 +14,7 @@ export const getChunk = defineTool({
   input: z.object({
     chunk_id: z.string().min(1).describe('Chunk id from another tool, e.g. chunk:<repo_id>:src/lib.rs:run.'),
     max_tokens: z.number().int().min(100).max(100_000).default(DEFAULT_MAX_TOKENS).describe('Most text to return, in tokens (~4 characters).'),
-    start_line: z.number().int().min(1).optional().describe('Read on from this file line (a previous next_start_line; before the chunk: its start).'),
+    start_line: z.number().int().min(1).optional().describe('Read on from this line (a previous next_start_line).'),
   }),
   // The location fields are a search hit's (minus its ranking), plus the text itself.
   output: searchHitSchema.omit({ score: true, signals: true, qualified_name: true }).extend({

@@ -7,13 +7,23 @@ const nullableBool = z.boolean().nullable();
 export const indexStatus = defineTool({
   name: 'index_status',
   title: 'Index status',
-  description: 'Freshness and size of the index: indexed commit, branch and dirty flag, when, node and edge counts, per-root counts, the last run and its per-file diagnostics (paged). '
+  description: 'Freshness and size of the index: indexed commit, branch, dirty flag, when, files changed on disk since, node and edge counts, per-root counts, the writer, the last run and its diagnostics (paged). '
     + 'Call it before trusting an empty answer.',
   input: z.object({ ...pageInput(20, 200) }),
   output: z.object({
     indexed_commit: z.string().nullable().describe('Commit indexed (single-root workspace), null when unknown or multi-root.'),
     branch: z.string().nullable().describe('Branch indexed (single-root workspace), null when detached, unknown or multi-root.'),
-    dirty: nullableBool.describe('Whether any working tree had uncommitted changes at index time; null when unknown.'),
+    dirty: nullableBool.describe('Whether any working tree had uncommitted changes at index time (git); null when unknown. Files edited since indexing are in changed_since_index.'),
+    changed_since_index: z.object({
+      count: z.number().int().describe('Files that changed on disk since they were indexed, as the next index_repo would see them (size or mtime differ, new, or gone); 0 means the index is current.'),
+      complete: z.boolean().describe('False when the check stopped at its time budget (2 s): count is then a lower bound and removed files are not counted.'),
+      files: z.array(z.object({
+        repo_id: z.string().describe('Repository of the file.'),
+        path: z.string().describe('Repository-relative path.'),
+        change: z.enum(['modified', 'added', 'removed']).describe('modified: size or mtime differ; added: not indexed yet; removed: indexed but gone (deleted, now ignored or too large).'),
+      })).describe('The first 20 changed files.'),
+      truncated: z.boolean().describe('True when more files changed than are listed.'),
+    }).describe('Files changed on disk since indexing (checked now): when count > 0, re-run index_repo before trusting graph answers about them.'),
     indexed_at: z.string().nullable().describe('ISO time of the newest indexing run, null when never indexed.'),
     node_count: z.number().int().describe('Graph nodes: files plus symbols.'),
     edge_count: z.number().int().describe('Graph edges of every provider.'),
@@ -33,6 +43,7 @@ export const indexStatus = defineTool({
       commit: z.string().nullable().describe('Indexed commit.'), branch: z.string().nullable().describe('Indexed branch.'), dirty: nullableBool.describe('Dirty at index time.'),
       file_count: z.number().int().describe('Files.'), chunk_count: z.number().int().describe('Chunks.'), symbol_count: z.number().int().describe('Symbols.'),
       nested_repositories: z.array(z.string()).describe('Git repositories nested in the root.'),
+      changed_files: z.number().int().nullable().describe('Files of this root changed on disk since indexing; null when never indexed or not checked within the budget.'),
       last_run: z.record(z.string(), z.unknown()).nullable().describe('Counters of the last indexing run (files_parsed, files_unchanged, …).'),
     })).describe('Per-root details.'),
     diagnostics_count: z.number().int().describe('Diagnostics recorded by the last runs.'),
@@ -55,9 +66,13 @@ export const indexStatus = defineTool({
   async run(args, ctx) {
     const { limit, offset } = args;
     const s = await ctx.engine.status();
+    const changed = await ctx.engine.changedSinceIndex();
     const all = ctx.engine.diagnostics();
     const diagnostics = all.slice(offset, offset + limit);
-    return { ...s, roots: s.roots.map(r => ({ ...r, last_run: r.last_run as unknown as Record<string, unknown> | null })), diagnostics, ...page(all.length, offset, limit, diagnostics.length) };
+    const { per_root, ...changed_since_index } = changed;
+    return { ...s, changed_since_index,
+      roots: s.roots.map(r => ({ ...r, last_run: r.last_run as unknown as Record<string, unknown> | null, changed_files: per_root[r.repo_id] ?? null })),
+      diagnostics, ...page(all.length, offset, limit, diagnostics.length) };
   },
   render(s) {
     const lines = [
@@ -67,6 +82,11 @@ export const indexStatus = defineTool({
     lines.push(mdTable(['root', 'repo_id', 'files', 'chunks', 'indexed'], s.roots.map(r => [r.path, r.repo_id, String(r.file_count), String(r.chunk_count), r.indexed_at ?? 'never'])));
     if (s.languages.length) lines.push(`languages: ${s.languages.map(l => `${l.language} ${l.files}`).join(', ')}`);
     if (s.file_count === 0) lines.push('⚠ nothing is indexed yet: run index_repo.');
+    const c = s.changed_since_index;
+    if (c.count > 0) {
+      const some = c.files.slice(0, 5).map(f => `${code(f.path)} ${f.change}`).join(', ');
+      lines.push(`⚠ ${c.complete ? '' : 'at least '}${c.count} file(s) changed on disk since indexing (${some}${c.count > 5 ? ', …' : ''}): run index_repo before trusting answers about them.`);
+    } else if (!c.complete) lines.push('changes on disk since indexing: not fully checked (time budget).');
     if (s.writer) {
       const who = `pid ${s.writer.pid} on ${s.writer.host} since ${s.writer.since}, last heartbeat ${s.writer.heartbeat_at}`;
       lines.push(s.writer.state === 'active' ? `indexing is in progress (${s.writer.this_process ? 'this process' : who}).`

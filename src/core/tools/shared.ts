@@ -48,7 +48,7 @@ export const nodeSchema = z.object({
 });
 
 export const boundarySchema = z.object({
-  kind: z.enum(['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph']).describe('What limits the answer.'),
+  kind: z.enum(['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph', 'stale_files']).describe('What limits the answer (stale_files: files changed on disk since indexing, run index_repo).'),
   detail: z.string().describe('What exactly, in a sentence.'),
 });
 
