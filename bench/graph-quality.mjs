@@ -363,7 +363,8 @@ async function runRepo(repo) {
     const nested = (n) => { const x = symbols.get(n); return !!x && (within(x, s) || spInside(x, s)); };
     const container = (n) => { const x = symbols.get(n); return containerSeeds && !!x && x.id !== s.id && (within(s, x) || spInside(s, x)); };
     const gtDist = reverseClosure(id, gtImpactIn, opts.depth);
-    const G = new Set([...gtDist.keys()].filter(n => !isTestPath(symbols.get(n)?.path ?? '') && !nested(n) && !container(n)));
+    // The target's own overload set (`f`, `f~2`, …) is the target itself (impact resolves a name to the whole set).
+    const G = new Set([...gtDist.keys()].filter(n => !isTestPath(symbols.get(n)?.path ?? '') && !nested(n) && !container(n) && !sameName(n, id)));
     // The same closure without walking through the target's members or its container seeds: impact
     // reaches dependents of a container only as via_container, and never walks through the target's members.
     const Gagg = reverseClosure(id, new Map([...gtImpactIn].filter(([to]) => to === id || (!nested(to) && !container(to)))), opts.depth);

@@ -7,7 +7,7 @@ import type { Store, NodeRow } from '../store/store';
 import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { SightlineError } from '../errors';
 import { AMBIGUOUS_MAX } from './resolve';
-import { SymbolLookup, overloadBase, type LookupOptions, type Resolved } from './lookup';
+import { SymbolLookup, overloadBase, parseNodeId, type LookupOptions, type Resolved } from './lookup';
 
 export const EXACT_THRESHOLD = 0.9;
 export type Resolution = 'exact' | 'best_effort';
@@ -120,7 +120,9 @@ export class GraphReader {
         evidence: this.evidence(e.kind, e.evidence, src, dir === 'in' ? self : other, e.line), path: src.path, line: e.line } });
     }
     const ids = new Map(nodes.map(n => [this.idOf(n), n]));
-    for (const e of this.store.providerEdges([...ids.keys()], dir, kinds)) {
+    const prov = this.store.providerEdges([...ids.keys()], dir, kinds);
+    this.resolveIds(prov.map(e => (dir === 'in' ? e.from_id : e.to_id)));
+    for (const e of prov) {
       const self = ids.get(dir === 'in' ? e.to_id : e.from_id);
       const other = this.nodeById(dir === 'in' ? e.from_id : e.to_id);
       if (!self || !other) continue;
@@ -132,6 +134,19 @@ export class GraphReader {
   }
 
   private idCache = new Map<string, NodeRow | null>();
+  /** Resolves many symbol ids into the cache in batched queries (split at the last ':'; others fall back to lookup). */
+  private resolveIds(ids: string[]): void {
+    const keys: { repo_id: string; path: string; symbol_path: string; id: string }[] = [];
+    for (const id of new Set(ids)) {
+      if (this.idCache.has(id)) continue;
+      const p = parseNodeId(id);
+      const cut = p?.type === 'symbol' ? p.rest.lastIndexOf(':') : -1;
+      if (p && cut > 0) keys.push({ repo_id: p.repo_id, path: p.rest.slice(0, cut), symbol_path: p.rest.slice(cut + 1), id });
+    }
+    if (!keys.length) return;
+    const found = this.store.symbolsByKeys(keys);
+    for (const k of keys) { const n = found.get(`${k.repo_id}\0${k.path}\0${k.symbol_path}`); if (n) this.idCache.set(k.id, n); }
+  }
   /** The node of a public id (provider edges name their ends by id), cached for the reader's life. */
   private nodeById(id: string): NodeRow | undefined {
     let n = this.idCache.get(id);

@@ -573,6 +573,31 @@ export class Store {
       FROM symbols s JOIN files f USING (file_id) ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''} ORDER BY f.path, s.start_line LIMIT ?`, [...params, limit]);
     return rows.map(r => ({ ...r, node: r.rowid }));
   }
+  /**
+   * Symbols by (repo, path, symbol_path), many at once (provider edges name their ends by id): two
+   * batched queries instead of one or more per id. Keys that match nothing are absent from the map.
+   */
+  symbolsByKeys(keys: { repo_id: string; path: string; symbol_path: string }[]): Map<string, NodeRow> {
+    const out = new Map<string, NodeRow>();
+    const byRepo = new Map<string, Set<string>>();
+    for (const k of keys) (byRepo.get(k.repo_id) ?? byRepo.set(k.repo_id, new Set()).get(k.repo_id)!).add(k.path);
+    const fileIds: number[] = [];
+    for (const [repo, paths] of byRepo) {
+      for (const r of this.inBatches<{ file_id: number }>([...paths], marks => `SELECT file_id FROM files WHERE path IN (${marks}) AND repo_id = ?`, [repo])) fileIds.push(r.file_id);
+    }
+    if (!fileIds.length) return out;
+    const wanted = new Set(keys.map(k => `${k.repo_id}\0${k.path}\0${k.symbol_path}`));
+    const sps = [...new Set(keys.map(k => k.symbol_path))];
+    for (let i = 0; i < fileIds.length; i += 300) {
+      const part = fileIds.slice(i, i + 300);
+      for (const r of this.inBatches<NodeRow & { rowid: number }>(sps, marks => `SELECT ${Store.NODE_COLS}
+          FROM symbols s JOIN files f USING (file_id) WHERE s.symbol_path IN (${marks}) AND s.file_id IN (${part.map(() => '?').join(',')})`, part)) {
+        const key = `${r.repo_id}\0${r.path}\0${r.symbol_path}`;
+        if (wanted.has(key) && !out.has(key)) out.set(key, { ...r, node: r.rowid });
+      }
+    }
+    return out;
+  }
   /** Distinct definition names matching a LIKE pattern (case-insensitive for ASCII), for "did you mean" suggestions. */
   symbolNames(like: string, repoId: string | undefined, limit: number): string[] {
     return this.rows<{ name: string }>(`SELECT DISTINCT s.name AS name FROM symbols s${repoId ? ' JOIN files f USING (file_id) WHERE f.repo_id = ? AND' : ' WHERE'} s.name LIKE ? LIMIT ?`,
