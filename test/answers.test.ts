@@ -346,7 +346,7 @@ describe('answers: get_chunk on a long chunk', () => {
   it('returns at most max_tokens of whole lines, numbered in the Markdown, and says how to read on', async () => {
     // One function of 140 lines (generated data): with max_tokens 500 it takes several answers.
     const body = Array.from({ length: 140 }, (_, i) => `    value_${i} = compute(${i}, "${'x'.repeat(30)}")`).join('\n');
-    const t = await open({ 'big.py': `def huge():\n${body}\n    return 1\n`, 'min.js': `var a = [${Array.from({ length: 20000 }, (_, i) => i).join(',')}];\n` });
+    const t = await open({ 'big.py': `def huge():\n${body}\n    return 1\n`, 'min.js': `var minified_values = [${Array.from({ length: 20000 }, (_, i) => i).join(',')}];\n` });
     try {
       const hits = await t.call('search_code', { query: 'huge', limit: 1 });
       const id = hits.results[0].chunk_id;
@@ -371,7 +371,7 @@ describe('answers: get_chunk on a long chunk', () => {
       const bad = await t.fail('get_chunk', { chunk_id: id, start_line: 999999 });
       assert.equal(bad.error.code, 'invalid_arguments');
       // A minified line longer than the whole default budget is cut, not returned whole.
-      const minHit = (await t.call('search_code', { query: 'var a', limit: 5 })).results.find((h: Json) => h.path === 'min.js');
+      const minHit = (await t.call('search_code', { query: 'minified_values', limit: 5 })).results.find((h: Json) => h.path === 'min.js');
       const min = await t.call('get_chunk', { chunk_id: minHit.chunk_id });
       assert.ok(min.text.length <= 8000 * 4, `${min.text.length} ${min.text.split('\n').length} lines ${min.text.slice(-80)}`);
       assert.match(min.text, /line cut at \d+ characters/);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
 import { CLI_JS, requireBuilt } from './helpers/mcp';
 import { TOOL_NAMES, TOOLS } from '../src/core/tools/registry';
-import { searchOutput } from '../src/core/tools/search_code';
+import { searchCodeOutput } from '../src/core/tools/search_code';
 import { languageForPath } from '../src/core/languages';
 
 const SOURCE_FILES = Object.keys(SAMPLE_FILES).filter(p => languageForPath(p) !== undefined);
@@ -72,9 +72,13 @@ describe('sightline CLI (dist/cli.js)', function () {
   });
 
   it('search honours --limit and --language', () => {
-    const data = json<{ results: Hit[]; limit: number }>(ok(cli(['search', 'name', '--db', ws.db, '--json', '--limit', '1'])));
-    assert.equal(data.results.length, 1);
+    const data = json<{ files: { path: string }[]; results: Hit[]; limit: number }>(ok(cli(['search', 'name', '--db', ws.db, '--json', '--limit', '1'])));
+    assert.equal(data.files.length, 1, 'limit counts files');
+    assert.ok(data.results.every(h => h.path === data.files[0]!.path), 'the chunks listed are that file\'s');
     assert.equal(data.limit, 1);
+    const chunks = json<{ files: unknown[]; results: Hit[] }>(ok(cli(['search', 'name', '--db', ws.db, '--json', '--limit', '1', '--group', 'chunk'])));
+    assert.equal(chunks.results.length, 1);
+    assert.equal(chunks.files.length, 0);
     const py = json<{ results: (Hit & { language: string })[] }>(ok(cli(['search', 'retry', '--language', 'python', '--db', ws.db, '--json'])));
     assert.ok(py.results.length > 0);
     assert.ok(py.results.every(h => h.language === 'python'), JSON.stringify(py.results.map(h => h.language)));
@@ -90,7 +94,7 @@ describe('sightline CLI (dist/cli.js)', function () {
   it('call search_code --args JSON prints the structured result', () => {
     const r = ok(cli(['call', 'search_code', '--args', '{"query":"retry payment"}', '--db', ws.db]));
     const data = json<{ query: string; results: Hit[] }>(r);
-    assert.doesNotThrow(() => searchOutput.strict().parse(data));
+    assert.doesNotThrow(() => searchCodeOutput.strict().parse(data));
     assert.equal(data.query, 'retry payment');
     assert.equal(data.results[0]!.path, 'src/payments/retry.py');
   });

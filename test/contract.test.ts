@@ -157,7 +157,7 @@ describe('tool contract', () => {
     assert.ok(d.total > 1);
     assert.equal(d.truncated, true);
     assert.equal(d.next_offset, 1);
-    assert.match(first.markdown, new RegExp(`Showing 1–1 of ${d.total} results\\. Call again with offset=1`));
+    assert.match(first.markdown, new RegExp(`Showing 1–1 of ${d.total} files\\. Call again with offset=1`));
     const last = await invokeTool(TOOL_LIST.find(t => t.name === 'search_code')!, { query: 'id name user', limit: 100, offset: d.total - 1 }, { engine });
     assert.ok(last.ok && (last.data as { truncated: boolean }).truncated === false && (last.data as { next_offset: null }).next_offset === null);
   });

@@ -12,7 +12,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
 import { requireBuilt, stdioTransport, startHttpServer, rawPost, rawRequest, errorOf, textOf, INITIALIZE_REQUEST, type HttpServerProcess } from './helpers/mcp';
 import { TOOL_NAMES, TOOLS } from '../src/core/tools/registry';
-import { searchOutput } from '../src/core/tools/search_code';
+import { searchCodeOutput, searchOutput } from '../src/core/tools/search_code';
 import { languageForPath } from '../src/core/languages';
 
 /** Fixture files Sightline parses (README.md is not source). */
@@ -105,7 +105,7 @@ describe('MCP server over stdio (dist/mcp.js)', function () {
     const r = await call(client, 'search_code', { query: 'user name' });
     const data = structured<SearchResult>(r);
     // structuredContent conforms to the tool's output schema (the SDK client also validates it)
-    assert.doesNotThrow(() => searchOutput.strict().parse(data));
+    assert.doesNotThrow(() => searchCodeOutput.strict().parse(data));
     assert.equal(data.query, 'user name');
     userHit = data.results.find(h => h.path === 'src/users.ts' && h.symbol_path === 'UserService.getUserName');
     assert.ok(userHit, `expected UserService.getUserName in ${JSON.stringify(data.results.map(h => `${h.path}:${h.symbol_path}`))}`);

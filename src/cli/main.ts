@@ -81,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'search': {
       const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, limit: { type: 'string' }, offset: { type: 'string' }, vector: { type: 'boolean' },
-        repo: { type: 'string' }, language: { type: 'string' }, json: { type: 'boolean' } });
+        repo: { type: 'string' }, language: { type: 'string' }, json: { type: 'boolean' }, path: { type: 'string' }, 'include-tests': { type: 'boolean' }, group: { type: 'string' } });
       const query = positionals.join(' ').trim();
       if (!query) throw new UsageError('search needs a QUERY');
       const engine = await openEngine(values, [], log);
@@ -90,6 +90,9 @@ async function main(argv: string[]): Promise<number> {
       if (values.offset !== undefined) args.offset = Number(values.offset);
       if (values.repo) args.repo = values.repo;
       if (values.language) args.language = values.language;
+      if (values.path) args.path = values.path;
+      if (values['include-tests']) args.include_tests = true;
+      if (values.group) args.group = values.group;
       try { return await runTool(engine, 'search_code', args, !!values.json); } finally { engine.close(); }
     }
     case 'call': {

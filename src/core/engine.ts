@@ -17,8 +17,9 @@ import { repoIdFor } from './util/ids';
 import { gitState } from './git';
 import { SightlineError } from './errors';
 import { isInside, readContainedSync } from './util/contained';
-import { searchCode, vectorSearch, type SearchFilter, type SearchPage, type VectorIndex } from './search/search';
+import { searchCode, vectorSearch, type SearchFilter, type SearchPage, type VectorIndex, type CodeSearchPage } from './search/search';
 import { HASH_VECTOR_DIMS } from './search/hashvec';
+import type { FileIndex } from './search/files';
 import { sha1 } from './util/hash';
 import { symbolId } from './util/ids';
 import { resolveGraph, type GEdge, type GFile, type GraphOutput } from './graph/resolve';
@@ -98,6 +99,7 @@ export class Engine {
   private store!: Store;
   private stamp: string | null = null;
   private vectorCache: VectorIndex | null = null;
+  private fileIndexCache: FileIndex | null = null;
   private readonly lock: WriterLock;
   private writing = false;
   /** true when the in-memory index differs from the file on disk */
@@ -165,7 +167,7 @@ export class Engine {
     this.store = store;
     this.stamp = stamp;
     this.rebuiltFromScratch = rebuilt;
-    this.vectorCache = null;
+    this.vectorCache = null; this.fileIndexCache = null;
     this.graphTables.clear();
     old?.close();
   }
@@ -422,7 +424,7 @@ export class Engine {
     this.lastRuns.set(r.repo_id, report);
     timings.write_ms += writeMs + performance.now() - tdel;
     diagnostics.push(...repoDiags);
-    this.vectorCache = null;
+    this.vectorCache = null; this.fileIndexCache = null;
     this.log('info', `indexed ${r.name}: ${report.files_parsed} parsed, ${report.files_unchanged} unchanged, ${report.files_deleted} deleted, ${report.files_skipped} skipped`);
     return { report, edited };
   }
@@ -537,14 +539,45 @@ export class Engine {
     return this.vectorCache;
   };
 
+  private fileIndex = (): FileIndex => {
+    if (!this.fileIndexCache) {
+      const files = this.store.fileTable();
+      let total = 0; for (const f of files.values()) total += f.line_count;
+      this.fileIndexCache = { files, total_lines: total };
+    }
+    return this.fileIndexCache;
+  };
+
+  /**
+   * The first non-blank line of each of a file's chunks, read now under the walk's containment rules
+   * (one read per file); absent when the file cannot be read.
+   */
+  chunkHeads(repoId: string, path: string, chunks: { start_line: number; end_line: number }[]): (string | null)[] {
+    const root = this.roots.find(r => r.repo_id === repoId);
+    if (!root) return chunks.map(() => null);
+    let base: string;
+    try { base = realpathSync(root.root); } catch { return chunks.map(() => null); }
+    const read = readContainedSync(base, path, this.settings.max_file_bytes);
+    if (!read.ok) return chunks.map(() => null);
+    const lines = new TextDecoder('utf-8').decode(read.bytes).split('\n');
+    return chunks.map(c => {
+      for (let l = c.start_line; l <= c.end_line && l <= lines.length; l++) {
+        const t = lines[l - 1]!.trim();
+        if (t) return t.length > 160 ? `${t.slice(0, 157)}…` : t;
+      }
+      return null;
+    });
+  }
+
   private filter(repo?: string, language?: string): SearchFilter {
     const root = this.resolveRepo(repo);
     return { ...(root ? { repo_id: root.repo_id } : {}), ...(language ? { language } : {}) };
   }
 
-  async search(q: { query: string; limit: number; offset: number; vector: boolean; repo?: string; language?: string }): Promise<SearchPage> {
+  async search(q: { query: string; limit: number; offset: number; vector: boolean; repo?: string; language?: string; group?: 'file' | 'chunk'; include_tests?: boolean; path?: string; chunks_per_file?: number }): Promise<CodeSearchPage> {
     await this.refresh();
-    return searchCode(this.store, this.vectors, q.query, { limit: q.limit, offset: q.offset, vector: q.vector, filter: this.filter(q.repo, q.language) });
+    return searchCode(this.store, this.vectors, this.fileIndex, q.query, { limit: q.limit, offset: q.offset, vector: q.vector, filter: this.filter(q.repo, q.language),
+      group: q.group ?? 'chunk', include_tests: q.include_tests ?? true, path_glob: q.path, chunks_per_file: q.chunks_per_file ?? 3 });
   }
 
   async vectorSearch(q: { query: string; limit: number; offset: number; repo?: string; language?: string }): Promise<SearchPage> {

@@ -6,9 +6,9 @@ import type { Store, ChunkRow } from '../store/store';
 import { queryTerms, weightedQueryTerms } from '../util/tokens';
 import { symbolId } from '../util/ids';
 import { HASH_VECTOR_DIMS, queryVector } from './hashvec';
-
-/** Column weights for (definition name, path, body): names and paths count above bodies. */
-export const FIELD_WEIGHTS: [number, number, number] = [4, 2, 1];
+import { searchFiles, TEST_FACTOR, type FileIndex } from './files';
+export { FIELD_WEIGHTS, CANDIDATE_BUDGET, pruneCommonTerms } from './files';
+import type { QueryPlan } from './query';
 
 /** Words that carry no signal in natural-language queries; dropped unless the query has nothing else. */
 export const STOPWORDS = new Set(('a an and are as at be but by for from has have if in into is it its of on or so that the their then there these this '
@@ -38,29 +38,6 @@ export function searchTerms(query: string): { term: string; weight: number }[] {
   return (kept.length ? kept : all).slice(0, 64);
 }
 
-/**
- * Scoring runs BM25 for every chunk that contains any query term, so a query whose terms together
- * match most of a large index (a project's own name, `self`, `return`) would touch every row. When
- * the summed document frequencies exceed this budget, the most common terms are dropped, one at a
- * time, while at least one term remains. Common terms carry the least information, and small or
- * specific queries are never changed.
- */
-export const CANDIDATE_BUDGET = Number(process.env.SIGHTLINE_CANDIDATE_BUDGET ?? 20000);
-
-export function pruneCommonTerms(store: Store, terms: { term: string; weight: number }[]): { term: string; weight: number }[] {
-  if (terms.length < 2) return terms;
-  const { df } = store.documentFrequencies(terms.map(t => t.term));
-  const kept = [...terms];
-  let sum = kept.reduce((a, t) => a + (df.get(t.term) ?? 0), 0);
-  while (sum > CANDIDATE_BUDGET && kept.length > 1) {
-    let worst = 0;
-    for (let i = 1; i < kept.length; i++) if ((df.get(kept[i]!.term) ?? 0) > (df.get(kept[worst]!.term) ?? 0)) worst = i;
-    sum -= df.get(kept[worst]!.term) ?? 0;
-    kept.splice(worst, 1);
-  }
-  return kept;
-}
-
 export interface VectorIndex { rowids: Int32Array; vectors: Int8Array; files: Int32Array; fileMeta: Map<number, { repo_id: string; language: string }> }
 
 function vectorRank(vi: VectorIndex, query: string, filter: SearchFilter, limit: number): { top: { rowid: number; sim: number }[]; total: number } {
@@ -86,36 +63,63 @@ function vectorRank(vi: VectorIndex, query: string, filter: SearchFilter, limit:
   return { top: idx.slice(0, limit).map(i => ({ rowid: vi.rowids[i]!, sim: sims[i]! })), total: idx.length };
 }
 
-export function searchCode(store: Store, vectors: () => VectorIndex, query: string, opts: { limit: number; offset: number; vector: boolean; filter: SearchFilter }): SearchPage {
-  const weighted = pruneCommonTerms(store, searchTerms(query));
-  const terms = weighted.map(t => t.term);
-  if (!terms.length) return { results: [], total: 0, terms };
+export interface CodeSearchOptions {
+  limit: number; offset: number; vector: boolean; filter: SearchFilter;
+  /** file: rank files (each with its best chunks); chunk: rank chunks */
+  group: 'file' | 'chunk'; include_tests: boolean; path_glob?: string; chunks_per_file: number;
+}
+export interface FileHit { repo_id: string; path: string; language: string; score: number; signals: string[]; test: boolean; chunks: SearchHit[] }
+export interface CodeSearchPage { files: FileHit[]; results: SearchHit[]; total: number; terms: string[]; plan: QueryPlan }
+
+/**
+ * search_code: files ranked by the fusion in files.ts (group file), or their chunks ranked by BM25
+ * (group chunk). The local hash vector (vector: true) only orders exact ties and backfills when the
+ * lexical hits run out.
+ */
+export function searchCode(store: Store, vectors: () => VectorIndex, fileIndex: () => FileIndex, query: string, opts: CodeSearchOptions): CodeSearchPage {
+  const fs = searchFiles(store, fileIndex, query, { filter: opts.filter, include_tests: opts.include_tests, path_glob: opts.path_glob, chunks_per_file: opts.chunks_per_file });
   const want = opts.offset + opts.limit;
-  const { hits, total } = store.ftsSearch(terms.join(' OR '), FIELD_WEIGHTS, weighted.map(t => t.weight), opts.filter, opts.vector ? Math.max(want * 4, 200) : want);
-  let ordered: { rowid: number; score: number; signals: string[] }[] = hits.map(h => ({ rowid: h.rowid, score: h.score, signals: ['bm25'] }));
-  let fullTotal = total;
-  if (opts.vector) {
-    const vi = vectors();
-    const vrank = vectorRank(vi, query, opts.filter, Math.max(want * 4, 200)).top;
-    const sim = new Map(vrank.map(v => [v.rowid, v.sim]));
-    const simOf = (rowid: number) => sim.get(rowid) ?? 0;
-    // Lexicographic: BM25 score first; the vector only orders exact ties.
-    ordered.sort((a, b) => b.score - a.score || simOf(b.rowid) - simOf(a.rowid) || a.rowid - b.rowid);
+  const vrank = opts.vector ? vectorRank(vectors(), query, opts.filter, Math.max(want * 4, 200)).top : [];
+  const sim = new Map(vrank.map(v => [v.rowid, v.sim]));
+  if (opts.group === 'chunk') {
+    const demote = new Set(fs.files.filter(f => f.test).flatMap(f => f.file_id));
+    const fileOf = store.chunkFiles(fs.chunks.map(c => c.rowid));
+    const factor = (rowid: number) => (!opts.include_tests && !fs.plan.wants_tests && demote.has(fileOf.get(rowid) ?? -1) ? TEST_FACTOR : 1);
+    let ordered = fs.chunks.map(c => ({ rowid: c.rowid, score: c.score * factor(c.rowid), signals: ['bm25'] }));
+    ordered.sort((a, b) => b.score - a.score || (sim.get(b.rowid) ?? 0) - (sim.get(a.rowid) ?? 0) || a.rowid - b.rowid);
     for (const o of ordered) if (sim.has(o.rowid)) o.signals = ['bm25', 'local_hash_vector'];
-    if (ordered.length < want) {
+    let total = ordered.length;
+    if (opts.vector && ordered.length < want) {
       const have = new Set(ordered.map(o => o.rowid));
-      for (const v of vrank) {
-        if (ordered.length >= want) break;
-        if (have.has(v.rowid)) continue;
-        ordered.push({ rowid: v.rowid, score: v.sim, signals: ['local_hash_vector'] });
-        fullTotal++;
-      }
+      for (const v of vrank) { if (ordered.length >= want) break; if (!have.has(v.rowid)) { ordered.push({ rowid: v.rowid, score: v.sim, signals: ['local_hash_vector'] }); total++; } }
+    }
+    ordered = ordered.slice(opts.offset, want);
+    const rows = store.chunksByRowids(ordered.map(o => o.rowid));
+    return { files: [], results: ordered.flatMap(o => { const r = rows.get(o.rowid); return r ? [toHit(r, o.score, o.signals)] : []; }), total, terms: fs.terms, plan: fs.plan };
+  }
+  const files = fs.files.slice();
+  let total = files.length;
+  if (opts.vector && files.length < want) {
+    // Backfill: files of the chunks most similar to the query, after every lexical hit.
+    const have = new Set(files.map(f => f.file_id));
+    const fileOf = store.chunkFiles(vrank.map(v => v.rowid));
+    const fi = fileIndex();
+    for (const v of vrank) {
+      if (files.length >= want) break;
+      const id = fileOf.get(v.rowid);
+      const meta = id === undefined ? undefined : fi.files.get(id);
+      if (id === undefined || !meta || have.has(id)) continue;
+      have.add(id); total++;
+      files.push({ file_id: id, repo_id: meta.repo_id, path: meta.path, language: meta.language, score: Math.round(v.sim * 10000) / 10000, signals: ['local_hash_vector'], chunks: [{ rowid: v.rowid, score: v.sim }], test: false });
     }
   }
-  const page = ordered.slice(opts.offset, want);
-  const rows = store.chunksByRowids(page.map(p => p.rowid));
-  const results = page.flatMap(p => { const r = rows.get(p.rowid); return r ? [toHit(r, p.score, p.signals)] : []; });
-  return { results, total: fullTotal, terms };
+  const page = files.slice(opts.offset, want);
+  const rows = store.chunksByRowids(page.flatMap(f => f.chunks.map(c => c.rowid)));
+  const hits = page.map(f => ({
+    repo_id: f.repo_id, path: f.path, language: f.language, score: f.score, signals: f.signals, test: f.test,
+    chunks: f.chunks.flatMap(c => { const r = rows.get(c.rowid); return r ? [toHit(r, c.score, sim.has(c.rowid) ? ['bm25', 'local_hash_vector'] : f.signals.includes('local_hash_vector') && f.signals.length === 1 ? ['local_hash_vector'] : ['bm25'])] : []; }),
+  }));
+  return { files: hits, results: hits.flatMap(f => f.chunks), total, terms: fs.terms, plan: fs.plan };
 }
 
 export function vectorSearch(store: Store, vectors: () => VectorIndex, query: string, opts: { limit: number; offset: number; filter: SearchFilter }): SearchPage {

@@ -465,6 +465,49 @@ export class Store {
     return { rowids, vectors, files };
   }
 
+  /** The file of each chunk rowid. */
+  chunkFiles(rowids: number[]): Map<number, number> {
+    const m = new Map<number, number>();
+    for (const r of this.inBatches<{ rowid: number; file_id: number }>(rowids, marks => `SELECT rowid, file_id FROM chunks WHERE rowid IN (${marks})`)) m.set(r.rowid, r.file_id);
+    return m;
+  }
+
+  /** Every file's identity and size, for file-level ranking (kept by the engine until the next write). */
+  fileTable(): Map<number, { repo_id: string; path: string; language: string; line_count: number }> {
+    const m = new Map<number, { repo_id: string; path: string; language: string; line_count: number }>();
+    for (const r of this.all<{ file_id: number; repo_id: string; path: string; language: string; line_count: number }>('SELECT file_id, repo_id, path, language, line_count FROM files')) m.set(r.file_id, r);
+    return m;
+  }
+
+  /**
+   * Every chunk matching an FTS query, with its file and per-row statistics (`matchinfo 'pcnaly'`:
+   * phrases, columns, rows, average and own column lengths, hits per phrase and column), plus the
+   * per-phrase, per-column document counts (`x`, the same for every row) read once.
+   */
+  ftsCandidates(match: string, filter: { repo_id?: string; language?: string }): { rows: { rowid: number; file_id: number; mi: Uint32Array }[]; docs: Uint32Array | null } {
+    const conds: string[] = ['chunks_fts MATCH ?'];
+    const params: SqlValue[] = [match];
+    let join = ' JOIN chunks c ON c.rowid = chunks_fts.docid';
+    if (filter.repo_id || filter.language) {
+      join += ' JOIN files f ON f.file_id = c.file_id';
+      if (filter.repo_id) { conds.push('f.repo_id = ?'); params.push(filter.repo_id); }
+      if (filter.language) { conds.push('f.language = ?'); params.push(filter.language); }
+    }
+    const rows: { rowid: number; file_id: number; mi: Uint32Array }[] = [];
+    const s = this.stmt(`SELECT chunks_fts.docid, c.file_id, matchinfo(chunks_fts, 'pcnaly') FROM chunks_fts${join} WHERE ${conds.join(' AND ')}`);
+    try {
+      s.bind(params);
+      while (s.step()) {
+        const r = s.get();
+        const b = r[2] as Uint8Array;
+        rows.push({ rowid: r[0] as number, file_id: r[1] as number, mi: new Uint32Array(b.buffer, b.byteOffset, b.byteLength >> 2) });
+      }
+    } finally { s.reset(); }
+    const x = this.one<{ mi: Uint8Array }>(`SELECT matchinfo(chunks_fts, 'x') AS mi FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1`, [match]);
+    const docs = x ? new Uint32Array(x.mi.buffer, x.mi.byteOffset, x.mi.byteLength >> 2) : null;
+    return { rows, docs };
+  }
+
   fileLanguages(): Map<number, { repo_id: string; language: string }> {
     const m = new Map<number, { repo_id: string; language: string }>();
     for (const r of this.all<{ file_id: number; repo_id: string; language: string }>('SELECT file_id, repo_id, language FROM files')) m.set(r.file_id, r);

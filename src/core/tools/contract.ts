@@ -40,7 +40,7 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   examples: z.input<I>[];
   run(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
   /** The output field holding the paged list (offset/next_offset apply to it), if any. */
-  paged?: keyof z.output<O> & string;
+  paged?: (keyof z.output<O> & string) | ((out: z.output<O>) => keyof z.output<O> & string);
   render(result: z.output<O>, budget: RenderBudget): string;
 }
 
@@ -163,7 +163,7 @@ export async function invokeTool(def: ToolDef, rawArgs: unknown, ctx: ToolContex
     }
     const declared = Object.keys(def.input.shape);
     const full = await def.run(accessor(def.name, declared, parsed.data as object) as never, ctx) as Record<string, unknown>;
-    const data = fitJson(full, jsonBudget(budget), def.paged);
+    const data = fitJson(full, jsonBudget(budget), typeof def.paged === 'function' ? def.paged(full as never) : def.paged);
     return { ok: true, data, markdown: def.render(data as never, { max_chars: budget.max_chars ?? DEFAULT_MAX_CHARS }) };
   } catch (e) {
     const shape = toErrorShape(e);
@@ -180,24 +180,29 @@ export function fitJson(data: Record<string, unknown>, maxChars: number, paged?:
   let size = JSON.stringify(data).length;
   if (size <= maxChars) return data;
   const out: Record<string, unknown> = { ...data };
+  // Each list item's serialised length, measured once: the sizes below are kept by arithmetic.
+  const lens = new Map<string, number[]>();
+  for (const [k, v] of Object.entries(out)) if (Array.isArray(v) && v.length) { lens.set(k, v.map(x => JSON.stringify(x)?.length ?? 4)); out[k] = v.slice(); }
+  const listSize = (k: string) => { const l = lens.get(k)!; const n = (out[k] as unknown[]).length; let s = 2 + Math.max(0, n - 1); for (let i = 0; i < n; i++) s += l[i]!; return s; };
   const cut = new Set<string>();
-  const sizeOf = (k: string) => JSON.stringify(out[k]).length;
   // The side lists go first, down to a few items each; then the paged list; then whatever is left.
   const stages: { fields: (k: string) => boolean; floor: number }[] = [
     { fields: k => k !== paged, floor: 10 }, { fields: k => k === paged, floor: 1 }, { fields: () => true, floor: 0 },
   ];
   for (const stage of stages) {
     while (size > maxChars) {
-      const lists = Object.keys(out).filter(k => Array.isArray(out[k]) && (out[k] as unknown[]).length > stage.floor && stage.fields(k))
-        .map(k => ({ k, s: sizeOf(k) })).sort((a, b) => b.s - a.s);
+      const lists = [...lens.keys()].filter(k => (out[k] as unknown[]).length > stage.floor && stage.fields(k))
+        .map(k => ({ k, s: listSize(k) })).sort((a, b) => b.s - a.s);
       if (!lists.length) break;
       const { k } = lists[0]!; const below = lists[1]?.s ?? 0;
-      const list = (out[k] as unknown[]).slice();
+      const list = out[k] as unknown[]; const l = lens.get(k)!;
       // Shed the excess from this list, but not below the next-largest one (they shrink in turn).
-      let excess = size - maxChars; let listSize = lists[0]!.s;
-      while (list.length > stage.floor && excess > 0 && listSize >= below) { const n = JSON.stringify(list.pop()).length + 1; excess -= n; listSize -= n; }
-      out[k] = list; cut.add(k);
-      size = JSON.stringify(out).length;
+      let listSize0 = lists[0]!.s;
+      while (list.length > stage.floor && size > maxChars && listSize0 >= below) {
+        const n = l[list.length - 1]! + (list.length > 1 ? 1 : 0);
+        list.pop(); size -= n; listSize0 -= n;
+      }
+      cut.add(k);
     }
   }
   if ('truncated' in out) out.truncated = true;

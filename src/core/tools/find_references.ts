@@ -26,8 +26,7 @@ const referenceSchema = z.object({
 export const findReferences = defineTool({
   name: 'find_references',
   title: 'Find references',
-  description: 'Every use of a symbol: calls, imports, type and value references, subclassing, in source and tests. '
-    + 'One row per using definition, providers merged (strongest first), per-kind counts, resolution exact or best_effort. complete=false with boundaries means a lower bound.',
+  description: 'Every use of a symbol (calls, imports, type and value references, subclassing; source and tests), one row per using definition, providers merged, per-kind counts. complete=false with boundaries: a lower bound.',
   input: z.object({
     symbol: symbolParam,
     path: pathParam,

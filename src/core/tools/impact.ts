@@ -17,9 +17,7 @@ const affectedSchema = z.object({
 export const impact = defineTool({
   name: 'impact',
   title: 'Impact of changing a symbol',
-  description: 'What breaks if this symbol changes: transitive dependents (callers, referrers, importers, subclasses), direct first, by module, entry points, tests. '
-    + 'A method also seeds its class, module and file (via_container, last). Name-only bindings are marked, not expanded. '
-    + 'complete=false means a lower bound: zero dependents is not "no impact".',
+  description: 'What breaks if this symbol changes: transitive dependents (callers, referrers, importers, subclasses), direct first, by module, entry points, tests. A method also seeds its class, module and file (via_container, last); name-only bindings are marked. complete=false: a lower bound, not "no impact".',
   input: z.object({
     symbol: symbolParam,
     path: pathParam,

@@ -11,7 +11,7 @@ const CAP = 200;
 export const impactAnalysis = defineTool({
   name: 'impact_analysis',
   title: 'Impact analysis of a change set',
-  description: 'Risk of a change set (changed files and symbols): risk level, affected symbols and files (as impact), recommended tests (as related_tests), evidence naming each edge\'s provider. '
+  description: 'Risk of a change set (changed files and symbols): risk level, affected symbols and files (as impact), tests to run (as related_tests), evidence with providers. '
     + 'Risk is "unknown", never "low", when nothing was found but the answer is a lower bound.',
   input: z.object({
     changed_files: z.array(z.string().min(1)).max(500).default([]).describe('Repository-relative paths of changed files: every definition in them counts as changed.'),

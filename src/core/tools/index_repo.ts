@@ -16,12 +16,12 @@ const DIAG_CAP = 50;
 export const indexRepo = defineTool({
   name: 'index_repo',
   title: 'Index repository',
-  description: 'Indexes the workspace roots (or one repository) with tree-sitter: files, chunks, symbols, the call graph. '
-    + 'Incremental; force=true rebuilds. Writes only the index in the per-user cache, never the repository. Returns counts, timings, per-file diagnostics.',
+  description: 'Indexes the workspace roots (or one repository): files, chunks, symbols, the call graph. '
+    + 'Incremental; force=true rebuilds. Writes only the index in the user cache, never the repository. Returns counts, timings, diagnostics.',
   input: z.object({
     repo: repoParam,
     force: z.boolean().default(false).describe('Rebuild from scratch.'),
-    reference_providers: z.array(providerSpecSchema).max(20).default([]).describe('Commands (argv, no shell) reading symbols as JSON on stdin, writing edges on stdout. Refused unless reference providers are allowed (VS Code: trusted workspace + sightline.providers.allowExternal).'),
+    reference_providers: z.array(providerSpecSchema).max(20).default([]).describe('Commands (argv, no shell) reading symbols as JSON on stdin, writing edges on stdout; only if reference providers are allowed (VS Code: trusted workspace, sightline.providers.allowExternal).'),
   }),
   output: z.object({
     repos: z.array(z.object({

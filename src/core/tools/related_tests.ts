@@ -7,8 +7,7 @@ import { testsOf } from '../graph/tests';
 export const relatedTests = defineTool({
   name: 'related_tests',
   title: 'Related tests',
-  description: 'Tests to run after changing a symbol: test functions or test-file bodies reaching it through any number of calls, nearest first, and test files named after its file. '
-    + 'Test-file helpers are not tests (they appear in via). complete=false (depth_limit: search cut) means a lower bound.',
+  description: 'Tests to run after changing a symbol: test functions or test-file bodies reaching it through any number of calls, nearest first; test-file helpers appear in via. complete=false (depth_limit: search cut) means a lower bound.',
   input: z.object({
     symbol: symbolParam,
     path: pathParam,

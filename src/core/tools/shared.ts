@@ -9,7 +9,7 @@ import { readableName, type Resolved } from '../graph/lookup';
 export const repoParam = z.string().min(1).optional()
   .describe('One repository (repo_id or a path in a root; default: all).');
 export const languageParam = z.enum(LANGUAGE_IDS).optional().describe('Only this language.');
-export const queryParam = z.string().min(1).max(2000).describe('Words, identifiers (getUserName also matches "user name") or a question.');
+export const queryParam = z.string().min(1).max(1_000_000).describe('Words, identifiers or a question; you may paste a whole issue, stack trace or log.');
 
 export const rangeSchema = z.object({
   start_line: z.number().int().describe('First line, 1-based.'),

@@ -1,0 +1,190 @@
+/**
+ * search_code's file ranking: an agent decides per file, so `limit: 10` names ten files. One pass over
+ * every chunk that matches any query term (a single FTS4 query with `matchinfo`) gives, per file:
+ *   - bm25_file:  Okapi BM25 of the file's whole text (its chunks' bodies summed: chunks partition the
+ *                 file's lines), with document frequencies over files;
+ *   - bm25_chunk: the best chunk's BM25 with definition names and paths weighted above bodies;
+ *   - name:       query terms that name a definition in the file;
+ *   - path:       query terms in the file's path, and paths the text names (a traceback's frames,
+ *                 `pkg/mod.py`), matched by suffix;
+ * fused as a weighted sum of the signals, each normalised by its best value among the candidates. Test
+ * files rank below source unless the query is about tests or `include_tests` asks for them. Each file
+ * comes with its best chunks, so one call shows where in the file to look.
+ */
+import picomatch from 'picomatch';
+import type { Store } from '../store/store';
+import { BM25_B, BM25_K1 } from '../store/bm25';
+import { isTestPath } from '../graph/languages';
+import { analyseQuery, type QueryPlan } from './query';
+import type { SearchFilter } from './search';
+
+/** Column weights for (definition name, path, body): names and paths count above bodies. */
+export const FIELD_WEIGHTS: [number, number, number] = [4, 2, 1];
+
+/**
+ * Scoring runs BM25 for every chunk that contains any query term, so a query whose terms together
+ * match most of a large index (a project's own name, `self`, `return`) would touch every row. When
+ * the summed document frequencies exceed this budget, the most common terms are dropped, one at a
+ * time, while at least one term remains. Common terms carry the least information, and small or
+ * specific queries are never changed.
+ */
+export const CANDIDATE_BUDGET = Number(process.env.SIGHTLINE_CANDIDATE_BUDGET ?? 20000);
+
+export function pruneCommonTerms(store: Store, terms: { term: string; weight: number }[]): { term: string; weight: number }[] {
+  if (terms.length < 2) return terms;
+  const { df } = store.documentFrequencies(terms.map(t => t.term));
+  const kept = [...terms];
+  let sum = kept.reduce((a, t) => a + (df.get(t.term) ?? 0), 0);
+  while (sum > CANDIDATE_BUDGET && kept.length > 1) {
+    let worst = 0;
+    for (let i = 1; i < kept.length; i++) if ((df.get(kept[i]!.term) ?? 0) > (df.get(kept[worst]!.term) ?? 0)) worst = i;
+    sum -= df.get(kept[worst]!.term) ?? 0;
+    kept.splice(worst, 1);
+  }
+  return kept;
+}
+
+export interface FileIndex { files: Map<number, { repo_id: string; path: string; language: string; line_count: number }>; total_lines: number }
+
+export interface RankedChunk { rowid: number; score: number }
+export interface RankedFile {
+  file_id: number; repo_id: string; path: string; language: string; score: number; signals: string[];
+  chunks: RankedChunk[]; test: boolean;
+}
+export interface FileSearch { files: RankedFile[]; total: number; plan: QueryPlan; terms: string[]; chunks: RankedChunk[]; candidates: number }
+
+/** Weights of the fused signals (each normalised to 0..1 over the candidates). */
+export const FUSION = { bm25_file: 1.0, bm25_chunk: 0.7, name: 0.35, path: 0.25, path_hint: 1.0 };
+/** Score factor of test files when the query does not ask for tests. */
+export const TEST_FACTOR = 0.55;
+const COL_NAME = 0, COL_PATH = 1, COL_BODY = 2;
+
+export interface FileSearchOptions { filter: SearchFilter; include_tests: boolean; path_glob?: string; chunks_per_file: number }
+
+export function searchFiles(store: Store, index: () => FileIndex, query: string, opts: FileSearchOptions): FileSearch {
+  const plan = analyseQuery(query, terms => store.documentFrequencies(terms));
+  const weighted = pruneCommonTerms(store, plan.terms);
+  const terms = weighted.map(t => t.term);
+  const empty: FileSearch = { files: [], total: 0, plan, terms, chunks: [], candidates: 0 };
+  if (!terms.length && !plan.paths.length) return empty;
+  const fi = index();
+  const glob = opts.path_glob ? picomatch(opts.path_glob, { dot: true }) : null;
+  const keep = (fileId: number) => {
+    const f = fi.files.get(fileId);
+    return !!f && (!glob || glob(f.path));
+  };
+  interface Acc { file_id: number; tf: Float64Array; name: Set<number>; path: Set<number>; chunks: RankedChunk[] }
+  const acc = new Map<number, Acc>();
+  let candidates = 0;
+  let avgBodyPerChunk = 0; let chunkCount = 0;
+  const p = terms.length;
+  const pw = weighted.map(t => t.weight);
+  let idfChunk: Float64Array[] = [];
+  if (p) {
+    const { rows, docs } = store.ftsCandidates(terms.join(' OR '), opts.filter);
+    candidates = rows.length;
+    if (rows.length && docs) {
+      const c = rows[0]!.mi[1]!; const n = rows[0]!.mi[2]!;
+      chunkCount = n;
+      // x[i][j] = (hits in row, hits in all rows, rows with hits): the last is the column's document frequency.
+      idfChunk = Array.from({ length: p }, (_, i) => Float64Array.from({ length: c }, (_, j) => {
+        const df = docs[3 * (i * c + j) + 2]!;
+        return Math.max(0.01, Math.log((n - df + 0.5) / (df + 0.5) + 1));
+      }));
+      avgBodyPerChunk = rows[0]!.mi[3 + COL_BODY]!;
+      for (const r of rows) {
+        if (!keep(r.file_id)) continue;
+        const mi = r.mi; const aOff = 3, lOff = 3 + c, yOff = 3 + 2 * c;
+        let score = 0;
+        let a = acc.get(r.file_id);
+        if (!a) { a = { file_id: r.file_id, tf: new Float64Array(p), name: new Set(), path: new Set(), chunks: [] }; acc.set(r.file_id, a); }
+        for (let i = 0; i < p; i++) {
+          for (let j = 0; j < c; j++) {
+            const tf = mi[yOff + i * c + j]!;
+            if (!tf) continue;
+            const avg = mi[aOff + j]! || 1; const len = mi[lOff + j]!;
+            score += pw[i]! * FIELD_WEIGHTS[j]! * idfChunk[i]![j]! * (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * len / avg));
+            if (j === COL_BODY) a.tf[i] = a.tf[i]! + tf;
+            else if (j === COL_NAME) a.name.add(i);
+            else if (j === COL_PATH) a.path.add(i);
+          }
+        }
+        a.chunks.push({ rowid: r.rowid, score });
+      }
+    }
+  }
+  // Files the text names by path (a traceback's frames): candidates even when no term matched them.
+  const hinted = new Map<number, number>();
+  if (plan.paths.length) {
+    for (const [id, f] of fi.files) {
+      if (opts.filter.repo_id && f.repo_id !== opts.filter.repo_id) continue;
+      if (opts.filter.language && f.language !== opts.filter.language) continue;
+      if (glob && !glob(f.path)) continue;
+      const h = pathHint(f.path, plan.paths);
+      if (h > 0) { hinted.set(id, h); if (!acc.has(id)) acc.set(id, { file_id: id, tf: new Float64Array(p), name: new Set(), path: new Set(), chunks: [] }); }
+    }
+  }
+  if (!acc.size) return empty;
+
+  // Whole-file BM25 over the bodies: document frequency over files, file length from its lines.
+  const N = Math.max(1, fi.files.size);
+  const tokensPerLine = chunkCount && fi.total_lines ? (avgBodyPerChunk * chunkCount) / fi.total_lines : 8;
+  const avgdl = Math.max(1, (avgBodyPerChunk * chunkCount) / N);
+  const dfFile = new Float64Array(p);
+  for (const a of acc.values()) for (let i = 0; i < p; i++) if (a.tf[i]! > 0) dfFile[i] = dfFile[i]! + 1;
+  const idfFile = Array.from(dfFile, d => Math.max(0.01, Math.log((N - d + 0.5) / (d + 0.5) + 1)));
+  interface Scored { a: Acc; body: number; chunk: number; name: number; path: number; hint: number }
+  const scored: Scored[] = [];
+  for (const a of acc.values()) {
+    const f = fi.files.get(a.file_id)!;
+    const dl = Math.max(1, f.line_count * tokensPerLine);
+    let body = 0; let name = 0; let path = 0;
+    for (let i = 0; i < p; i++) {
+      const tf = a.tf[i]!;
+      if (tf) body += pw[i]! * idfFile[i]! * (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * dl / avgdl));
+      if (a.name.has(i)) name += pw[i]! * idfFile[i]!;
+      if (a.path.has(i)) path += pw[i]! * idfFile[i]!;
+    }
+    a.chunks.sort((x, y) => y.score - x.score || x.rowid - y.rowid);
+    const chunk = (a.chunks[0]?.score ?? 0) + 0.25 * (a.chunks[1]?.score ?? 0);
+    scored.push({ a, body, chunk, name, path, hint: hinted.get(a.file_id) ?? 0 });
+  }
+  const max = (k: keyof Omit<Scored, 'a'>) => Math.max(1e-9, ...scored.map(s => s[k]));
+  const mBody = max('body'), mChunk = max('chunk'), mName = max('name'), mPath = max('path');
+  const demoteTests = !opts.include_tests && !plan.wants_tests;
+  const files: RankedFile[] = scored.map(s => {
+    const f = fi.files.get(s.a.file_id)!;
+    const test = isTestPath(f.path);
+    const signals: string[] = [];
+    if (s.body) signals.push('bm25_file');
+    if (s.chunk) signals.push('bm25_chunk');
+    if (s.name) signals.push('name');
+    if (s.path) signals.push('path');
+    if (s.hint) signals.push('path_hint');
+    let score = FUSION.bm25_file * s.body / mBody + FUSION.bm25_chunk * s.chunk / mChunk + FUSION.name * s.name / mName + FUSION.path * s.path / mPath + FUSION.path_hint * s.hint;
+    if (test && demoteTests) score *= TEST_FACTOR;
+    return { file_id: s.a.file_id, repo_id: f.repo_id, path: f.path, language: f.language, score: Math.round(score * 10000) / 10000, signals, chunks: s.a.chunks.slice(0, opts.chunks_per_file), test };
+  });
+  files.sort((x, y) => y.score - x.score || x.path.localeCompare(y.path));
+  const chunks = [...acc.values()].flatMap(a => a.chunks).sort((x, y) => y.score - x.score || x.rowid - y.rowid);
+  return { files, total: files.length, plan, terms, chunks, candidates };
+}
+
+/** How strongly the paths a query names point at a file: a full suffix match 1, the file's name alone 0.5. */
+export function pathHint(path: string, hints: readonly string[]): number {
+  let best = 0;
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  for (const h of hints) {
+    if (path === h || path.endsWith(`/${h}`) || (h.includes('/') && h.endsWith(`/${path}`))) return 1;
+    if (!h.includes('/') && h === base) best = Math.max(best, 0.5);
+    else if (h.includes('/')) {
+      // Trailing segments in common (`lib/python3.11/site-packages/pkg/mod.py` vs `src/pkg/mod.py`).
+      const a = h.split('/'), b = path.split('/');
+      let k = 0;
+      while (k < a.length && k < b.length && a[a.length - 1 - k] === b[b.length - 1 - k]) k++;
+      if (k >= 2) best = Math.max(best, 0.9);
+      else if (k === 1) best = Math.max(best, 0.4);
+    }
+  }
+  return best;
+}
