@@ -257,6 +257,10 @@ describe('answers: find_references, related_tests, impact, symbol lookup', () =>
       assert.equal((await s.call('related_tests', { symbol: 'pkg.util.format_request' })).resolved[0].symbol_path, 'format_request');
       assert.equal((await s.call('find_references', { symbol: 'Client::request' })).resolved[0].symbol_path, 'Client.request');
       assert.equal((await s.call('find_references', { symbol: 'pkg.client.Client' })).resolved[0].kind, 'class');
+      const reexported = await s.call('find_references', { symbol: 'pkg.Client.request' });
+      assert.equal(reexported.resolved[0].symbol_path, 'Client.request', 'through the package that re-exports it');
+      const viaUtil = await s.call('impact', { symbol: 'pkg.util.BaseClient' });
+      assert.equal(viaUtil.resolved[0].path, 'pkg/base.py', 'a module that imports the name resolves to its definition');
     });
 
     it('a plain name shared by several definitions returns the candidates in every graph tool', async () => {
@@ -338,6 +342,9 @@ describe('answers: every answer fits its budget', () => {
       const next = await invokeTool(TOOLS.impact as never, { symbol: 'hub', limit: 500, offset: data.next_offset }, { engine: t.e });
       const first = (next as Json).data.affected[0].node.id;
       assert.ok(!data.affected.some((a: Json) => a.node.id === first), 'the next page starts after the last item shown');
+      const ia = await t.call('impact_analysis', { changed_symbols: ['hub'] });
+      assert.equal(ia.truncated, true, 'impact_analysis says its lists are cut');
+      assert.match(ia.markdown, /Lists show \d+ of 660 affected symbols/);
     } finally { t.e.close(); t.ws.remove(); }
   });
 });
@@ -376,6 +383,41 @@ describe('answers: get_chunk on a long chunk', () => {
       assert.ok(min.text.length <= 8000 * 4, `${min.text.length} ${min.text.split('\n').length} lines ${min.text.slice(-80)}`);
       assert.match(min.text, /line cut at \d+ characters/);
       assert.ok(min.markdown.length <= 24_000 + 600, String(min.markdown.length));
+    } finally { t.e.close(); t.ws.remove(); }
+  });
+});
+
+describe('answers: what impact follows, and chunks that go on', () => {
+  it('a chain of imports is listed once, not followed: importers of the importer are no dependents', async () => {
+    const t = await open({
+      'pkg/core.py': 'def target(x):\n    return x\n',
+      'pkg/api.py': 'from pkg.core import target\n\n\ndef wrapped(x):\n    return target(x)\n',
+      'pkg/__init__.py': 'from pkg import api\n',
+      'app/one.py': 'import pkg\n\n\ndef run():\n    return 1\n',
+      'app/two.py': 'import pkg.api\n',
+    });
+    try {
+      const r = await t.call('impact', { symbol: 'target' });
+      const names = r.affected.map((a: Json) => a.node.symbol_path ?? a.node.path).sort();
+      assert.ok(names.includes('wrapped') && names.includes('pkg/api.py'), names.join(','));
+      assert.ok(!names.includes('app/one.py') && !names.includes('pkg/__init__.py') && !names.includes('app/two.py'), `import chains are not dependents: ${names.join(',')}`);
+    } finally { t.e.close(); t.ws.remove(); }
+  });
+
+  it('get_chunk names the next part of a split definition, and takes a symbol id', async () => {
+    const body = Array.from({ length: 400 }, (_, i) => `    step_${i} = ${i}`).join('\n');
+    const t = await open({ 'long.py': `def long_one():\n${body}\n    return 0\n` });
+    try {
+      const g = await t.e.graph();
+      const sym = g.resolveOne('long_one').target!;
+      const id = `symbol:${sym.repo_id}:long.py:long_one`;
+      const r = await t.call('get_chunk', { chunk_id: id });
+      assert.equal(r.symbol_path, 'long_one');
+      assert.equal(r.truncated, false);
+      assert.match(r.next_chunk_id, /long_one#2$/);
+      assert.match(r.markdown, /The definition goes on in/);
+      const second = await t.call('get_chunk', { chunk_id: r.next_chunk_id });
+      assert.equal(second.start_line, r.end_line + 1);
     } finally { t.e.close(); t.ws.remove(); }
   });
 });

@@ -594,7 +594,8 @@ export class Engine {
     range: { start_line: number; end_line: number }; symbol_path: string | null; kind: string; text: string; stale: boolean; file_hash: string;
   }> {
     await this.refresh();
-    const row = this.store.chunkById(chunkIdArg);
+    // A symbol id names the definition's (first) chunk.
+    const row = this.store.chunkById(chunkIdArg.startsWith('symbol:') ? `chunk:${chunkIdArg.slice(7)}` : chunkIdArg);
     if (!row) throw new SightlineError('not_found', `no chunk with id ${chunkIdArg}; use search_code to find chunk ids`);
     const root = this.roots.find(r => r.repo_id === row.repo_id);
     const repoRow = root ? undefined : this.store.repo(row.repo_id);

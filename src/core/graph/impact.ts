@@ -36,7 +36,8 @@ export const affectedOrder = (a: Affected, b: Affected) => Number(a.via_containe
 /**
  * Transitive dependents of `targets` (each target with its overload set already included). Name-only
  * bindings (confidence < 0.5) are listed with their confidence but seed no further expansion: one
- * shared method name must not pull in the callers of every class that has it.
+ * shared method name must not pull in the callers of every class that has it. A file reached through
+ * an import is listed and not followed either: a chain of `import pkg` lines is no dependency.
  */
 export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number, opts: { withContainers: boolean }): ImpactResult {
   const seeds: { node: NodeRow; container: boolean }[] = targets.map(t => ({ node: t, container: false }));
@@ -66,10 +67,13 @@ export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number,
           const confidence = Math.min(f.confidence, edge.confidence);
           const nameOnly = edge.confidence < NAME_ONLY;
           if (nameOnly) lowSeen++;
+          // A file that imports a module depends on it; the files importing that file do not (their own
+          // uses of the target are edges of their own). Imports are listed, not followed.
+          const follow = !nameOnly && !(edge.kind === 'imports' && neighbour.kind === 'file');
           const prev = reached.get(neighbour.node);
           if (!prev) {
             reached.set(neighbour.node, { node: neighbour, distance: d, confidence, via_container: viaContainer, via: edge, name_only: nameOnly });
-            if (!nameOnly) next.push({ node: neighbour, confidence });
+            if (follow) next.push({ node: neighbour, confidence });
           } else if (prev.name_only && !nameOnly) {
             // First reached by name only (not expanded), now through a real binding: that path counts, and is followed.
             reached.set(neighbour.node, { ...prev, distance: d, confidence, via: edge, name_only: false });

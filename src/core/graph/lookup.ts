@@ -47,7 +47,9 @@ export function normaliseQualified(symbol: string): string {
 }
 
 export class SymbolLookup {
-  constructor(private readonly store: Store, private readonly bases: (cls: NodeRow) => NodeRow[]) {}
+  constructor(private readonly store: Store, private readonly bases: (cls: NodeRow) => NodeRow[],
+    /** What a file imports (its import edges' targets): a module re-exporting a name names it too. */
+    private readonly imported: (fileId: number) => NodeRow[] = () => []) {}
 
   /** Every node the argument may name, each overload set collapsed to its implementation. */
   candidates(symbol: string, opts: LookupOptions = {}): { rows: NodeRow[]; matched_by: string | null; tried: string[] } {
@@ -150,6 +152,19 @@ export class SymbolLookup {
       const sp = parts.slice(i).join('.');
       const rows = this.store.findSymbols({ ...q, symbol_path: sp }, 2000).filter(r => fileNamesModule(r.path, mod));
       if (rows.length) return rows;
+    }
+    // `pkg.utils.helper` (or `pkg.Client.request`) where the module only imports the name from where it
+    // is defined (a re-export): follow the module file's import to the definition, then the rest of the path.
+    for (let i = parts.length - 1; i >= 1; i--) {
+      const mod = parts.slice(0, i).join('/'); const head = parts[i]!; const rest = parts.slice(i + 1).join('.');
+      for (const stem of [mod, `${mod}/__init__`, `${mod}/index`, `${mod}/mod`]) {
+        for (const f of this.store.filesByStem(stem)) {
+          if (q.repo_id && f.repo_id !== q.repo_id) continue;
+          const defs = this.imported(f.file_id).filter(n => n.name === head && n.kind !== 'file' && n.symbol_path);
+          const hit = rest ? defs.flatMap(d => this.store.findSymbols({ repo_id: d.repo_id, path: d.path, symbol_path: `${d.symbol_path}.${rest}` }, 5)) : defs;
+          if (hit.length) return uniqueNodes(hit);
+        }
+      }
     }
     return [];
   }

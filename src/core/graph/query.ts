@@ -56,7 +56,8 @@ export class GraphReader {
   private staleCache = new Map<string, { paths: string[]; complete: boolean }>();
   /** `staleFiles`: the engine's check of files changed on disk (none: the graph is taken as current) */
   constructor(private readonly store: Store, private readonly staleFiles?: StaleFiles) {
-    this.symbols = new SymbolLookup(store, cls => this.edges(cls, 'out', ['extends', 'implements']).map(e => e.neighbour).filter(n => n.kind !== 'file'));
+    this.symbols = new SymbolLookup(store, cls => this.edges(cls, 'out', ['extends', 'implements']).map(e => e.neighbour).filter(n => n.kind !== 'file'),
+      fileId => { const f = this.nodes([-fileId]).get(-fileId); return f ? this.edges(f, 'out', ['imports']).map(e => e.neighbour) : []; });
   }
 
   private stale(repoId: string): { paths: string[]; complete: boolean } {

@@ -641,6 +641,10 @@ export class Store {
     }
     return out;
   }
+  /** Files whose path (without its extension) is `stem` or ends with `/stem` (module files of a dotted name). */
+  filesByStem(stem: string, limit = 50): { file_id: number; repo_id: string; path: string }[] {
+    return this.all<{ file_id: number; repo_id: string; path: string }>(`SELECT file_id, repo_id, path FROM files WHERE path LIKE ? OR path LIKE ? LIMIT ?`, [`${stem}.%`, `%/${stem}.%`, limit]);
+  }
   /** Distinct definition names matching a LIKE pattern (case-insensitive for ASCII), for "did you mean" suggestions. */
   symbolNames(like: string, repoId: string | undefined, limit: number): string[] {
     return this.rows<{ name: string }>(`SELECT DISTINCT s.name AS name FROM symbols s${repoId ? ' JOIN files f USING (file_id) WHERE f.repo_id = ? AND' : ' WHERE'} s.name LIKE ? LIMIT ?`,

@@ -12,7 +12,7 @@ export const getChunk = defineTool({
   description: 'The source text of one chunk by chunk_id, read from the file now (stale=true: the file changed since indexing, lines may have shifted). '
     + 'A long chunk is returned up to max_tokens; next_start_line says where to read on.',
   input: z.object({
-    chunk_id: z.string().min(1).describe('Chunk id from another tool, e.g. chunk:<repo_id>:src/lib.rs:run.'),
+    chunk_id: z.string().min(1).describe('Chunk id (or a symbol id) from another tool.'),
     max_tokens: z.number().int().min(100).max(100_000).default(DEFAULT_MAX_TOKENS).describe('Most text to return, in tokens (~4 characters).'),
     start_line: z.number().int().min(1).optional().describe('Read on from this line (a previous next_start_line).'),
   }),
@@ -21,6 +21,7 @@ export const getChunk = defineTool({
     text: z.string().describe('Source text of text_range (whole lines).'),
     text_range: rangeSchema.describe('File lines the text covers: the whole chunk unless max_tokens or start_line cut it.'),
     truncated: z.boolean().describe('True when the chunk goes on after text_range.'),
+    next_chunk_id: z.string().nullable().describe('The next part of the same definition (a long one is split into chunks), or null.'),
     next_start_line: z.number().int().nullable().describe('Pass as start_line to read on, or null.'),
     estimated_tokens: z.number().int().describe('Estimated tokens of the returned text.'),
     chunk_estimated_tokens: z.number().int().describe('Estimated tokens of the whole chunk.'),
@@ -49,7 +50,10 @@ export const getChunk = defineTool({
     }
     const last = from + out.length - 1;
     const text = out.join('\n');
-    return { ...c, text, text_range: { start_line: from, end_line: last }, truncated: last < c.end_line, next_start_line: last < c.end_line ? last + 1 : null,
+    const part = /^(.*?)(?:#(\d+))?$/.exec(c.chunk_id)!;
+    const next = c.symbol_path ? `${part[1]}#${Number(part[2] ?? 1) + 1}` : null;
+    const nextChunk = next && (await ctx.engine.getChunkRow(next)) ? next : null;
+    return { ...c, next_chunk_id: nextChunk, text, text_range: { start_line: from, end_line: last }, truncated: last < c.end_line, next_start_line: last < c.end_line ? last + 1 : null,
       estimated_tokens: estimateTokens(text), chunk_estimated_tokens: estimateTokens(c.text) };
   },
   render(r, budget) {
@@ -67,7 +71,8 @@ export const getChunk = defineTool({
     }
     const shownEnd = r.text_range.start_line + out.length - 1;
     const more = shownEnd < r.end_line
-      ? `\n_Lines ${r.text_range.start_line}-${shownEnd} of ${r.start_line}-${r.end_line} (${r.chunk_estimated_tokens} tokens in all); call again with start_line=${shownEnd + 1} to read on._` : '';
+      ? `\n_Lines ${r.text_range.start_line}-${shownEnd} of ${r.start_line}-${r.end_line} (${r.chunk_estimated_tokens} tokens in all); call again with start_line=${shownEnd + 1} to read on._`
+      : r.next_chunk_id ? `\n_The definition goes on in ${code(r.next_chunk_id)}._` : '';
     const head = `**${r.path}:${r.start_line}-${r.end_line}** ${r.symbol_path ? `${r.kind} ${code(nodeLabel({ symbol_path: r.symbol_path, path: r.path, kind: r.kind }))}` : 'top-level code'}${r.stale ? ' ⚠ stale: the file changed since indexing' : ''}`;
     return `${head}\n${fence}${r.language}\n${out.join('\n')}\n${fence}${more}`;
   },

@@ -12,6 +12,7 @@ const affectedSchema = z.object({
   via_container: z.boolean().describe('True when this node depends only on a container of the target (its class, module or file), not on the target itself.'),
   name_only: z.boolean().describe('True when reached only through a name-only binding (receiver type unknown; confidence < 0.5): maybe not real, and not expanded further.'),
   via: z.string().describe('The edge that reached it, with its provider.'),
+  provider: z.string().describe('Provider of that edge.'),
 });
 
 export const impact = defineTool({
@@ -77,7 +78,7 @@ export const impact = defineTool({
     const truncated = r.affected.length > offset + limit || files.length > limit || modules.length > limit || r.entryPoints.length > limit || r.tests.length > limit;
     return {
       target: symbol, resolved: [toNodeRef(res.target)], ambiguous: [], matched_by: res.matched_by,
-      affected: page.map(a => ({ node: toNodeRef(a.node), distance: a.distance, resolution: resolutionOf(a.confidence), confidence: a.confidence, via_container: a.via_container, name_only: a.name_only, via: a.via.evidence })),
+      affected: page.map(a => ({ node: toNodeRef(a.node), distance: a.distance, resolution: resolutionOf(a.confidence), confidence: a.confidence, via_container: a.via_container, name_only: a.name_only, via: a.via.evidence, provider: a.via.provider })),
       affected_by_module: Object.fromEntries(modules.slice(0, limit)),
       via_container_by_module: Object.fromEntries(count(viaContainer).slice(0, limit)),
       affected_entry_points: r.entryPoints.slice(0, limit).map(a => toNodeRef(a.node)),
@@ -96,8 +97,8 @@ export const impact = defineTool({
     if (!r.resolved.length) return renderUnresolved('impact', r.target, r.ambiguous);
     const t = r.resolved[0]!;
     const nameOnly = r.total_direct_name_only ? ` (+${r.total_direct_name_only} bound by name only)` : '';
-    const head = `**impact** of ${t.kind} ${code(nodeLabel(t))} (${t.path}:${t.range.start_line}) — ${r.total_direct} direct dependent(s)${nameOnly}, ${r.total_affected - r.total_via_container} in all, in ${r.total_affected_files} file(s); ${r.complete ? 'complete' : '**lower bound**'}`;
-    const items = r.affected.filter(a => !a.via_container).map(a => `- d${a.distance} ${a.node.kind} ${code(nodeLabel(a.node))} ${a.node.path}:${a.node.range.start_line} · ${a.name_only ? `name-only ${a.confidence}` : `${a.resolution} ${a.confidence}`}`);
+    const head = `**impact** of ${t.kind} ${code(nodeLabel(t))} (${t.path}:${t.range.start_line}) — ${r.total_direct} direct dependent(s)${nameOnly}, ${r.total_affected - r.total_via_container} in all${r.total_via_container ? ` (+${r.total_via_container} through its containers)` : ''}, in ${r.total_affected_files} file(s); ${r.complete ? 'complete' : '**lower bound**'}`;
+    const items = r.affected.filter(a => !a.via_container).map(a => `- d${a.distance} ${a.node.kind} ${code(nodeLabel(a.node))} ${a.node.path}:${a.node.range.start_line} · ${a.name_only ? `name-only ${a.confidence}` : `${a.resolution} ${a.confidence}`} ${a.provider}`);
     const vc = Object.entries(r.via_container_by_module);
     const footer = [
       Object.keys(r.affected_by_module).length ? `by module: ${Object.entries(r.affected_by_module).map(([m, n]) => `${m} ${n}`).join(', ')}` : '',

@@ -30,6 +30,8 @@ export const impactAnalysis = defineTool({
     evidence: z.array(z.string()).describe('Why the direct dependents depend on the change, naming each edge\'s provider.'),
     total_affected_symbols: z.number().int().describe('All dependents.'),
     total_affected_files: z.number().int().describe('All affected files.'),
+    total_recommended_tests: z.number().int().describe('All recommended tests.'),
+    truncated: z.boolean().describe('True when a list holds fewer items than its total (raise nothing: narrow the change set, or use impact per symbol, which pages).'),
     ...completeness,
   }),
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
@@ -65,16 +67,18 @@ export const impactAnalysis = defineTool({
       changed: [...seeds.values()].slice(0, CAP).map(toNodeRef), unresolved, ambiguous: ambiguous.map(a => ({ symbol: a.symbol, candidates: a.candidates.slice(0, 20).map(toNodeRef) })), risk_level: risk as 'low' | 'medium' | 'high' | 'unknown',
       affected_symbols: r.affected.slice(0, CAP).map(a => ({ node: toNodeRef(a.node), distance: a.distance, resolution: resolutionOf(a.confidence), provider: a.via.provider, name_only: a.name_only })),
       affected_files: files.slice(0, CAP), recommended_tests: r.tests.slice(0, 50).map(toTestRef), evidence,
-      total_affected_symbols: n, total_affected_files: files.length,
+      total_affected_symbols: n, total_affected_files: files.length, total_recommended_tests: r.tests.length,
+      truncated: n > CAP || files.length > CAP || r.tests.length > 50,
       complete, boundaries: [...r.boundaries, ...(unresolved.length ? [{ kind: 'unparsed_files' as const, detail: `not in the index: ${unresolved.slice(0, 10).join(', ')}` }] : []),
         ...ambiguous.map(a => ({ kind: 'ambiguous_target' as const, detail: `${a.symbol} matches ${a.candidates.length} definitions; pass one of their ids` }))],
     };
   },
   render(r, budget) {
     const head = `**impact_analysis** risk ${r.risk_level.toUpperCase()} — ${r.total_affected_symbols} affected symbol(s) in ${r.total_affected_files} file(s) from ${r.changed.length} changed node(s); ${r.complete ? 'complete' : '**lower bound**'}`;
-    const items = r.affected_symbols.map(a => `- d${a.distance} ${a.node.kind} ${code(nodeLabel(a.node))} ${a.node.path}:${a.node.range.start_line} · ${a.resolution} (${a.provider})`);
+    const items = r.affected_symbols.map(a => `- d${a.distance} ${a.node.kind} ${code(nodeLabel(a.node))} ${a.node.path}:${a.node.range.start_line} · ${a.name_only ? 'name-only' : a.resolution} (${a.provider})`);
     const footer = [
-      r.recommended_tests.length ? `recommended tests: ${r.recommended_tests.slice(0, 15).map(t => `${code(nodeLabel(t.node))} (${t.node.path})`).join(', ')}` : 'recommended tests: none found',
+      r.recommended_tests.length ? `recommended tests (${r.total_recommended_tests}): ${r.recommended_tests.slice(0, 15).map(t => `${code(nodeLabel(t.node))} (${t.node.path})`).join(', ')}${r.total_recommended_tests > 15 ? ', …' : ''}` : 'recommended tests: none found',
+      r.truncated || r.affected_symbols.length < r.total_affected_symbols ? `_Lists show ${r.affected_symbols.length} of ${r.total_affected_symbols} affected symbols; call impact per symbol to page through all._` : '',
       ...r.ambiguous.map(a => `ambiguous ${code(a.symbol)}: ${a.candidates.slice(0, 5).map(c => code(c.id)).join(', ')}`),
       r.evidence.length ? `evidence:\n${r.evidence.slice(0, 8).map(e => `  - ${e}`).join('\n')}` : '',
       r.unresolved.length ? `not in the index: ${r.unresolved.join(', ')}` : '',
