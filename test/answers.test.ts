@@ -421,3 +421,20 @@ describe('answers: what impact follows, and chunks that go on', () => {
     } finally { t.e.close(); t.ws.remove(); }
   });
 });
+
+describe('answers: Go types', () => {
+  it('uses of a struct from other files of its package are references (same folder = same package)', async () => {
+    const t = await open({
+      'go.mod': 'module example.com/x\n',
+      'command.go': 'package cli\n\ntype Command struct {\n\tName string\n}\n\nfunc (cmd *Command) Run() error {\n\treturn nil\n}\n',
+      'app.go': 'package cli\n\nfunc NewApp() *Command {\n\treturn &Command{Name: "x"}\n}\n\nfunc use(c *Command) {\n\tc.Run()\n}\n',
+    });
+    try {
+      const r = await t.call('find_references', { symbol: 'Command' });
+      assert.deepEqual(r.references.map((x: Json) => x.from.symbol_path).sort(), ['NewApp', 'use']);
+      assert.equal(r.counts.references, 2);
+      const im = await t.call('impact', { symbol: 'Command' });
+      assert.ok(im.total_direct >= 2, String(im.total_direct));
+    } finally { t.e.close(); t.ws.remove(); }
+  });
+});

@@ -388,7 +388,8 @@ export function resolveGraph(input: GraphInput): GraphOutput {
       const sameLang = global.list;
       const inDir = global.byDir.get(fileDir) ?? [];
       if (inDir.length === 1) return { syms: inDir, tier: 'same_dir', detail: fileDir };
-      if (sameLang.length === 1) return { syms: sameLang, tier: 'unique', detail: '' };
+      // The only definition in the repository, and it is in this folder (a Go package, a Python package): same_dir, the more specific tier.
+      if (sameLang.length === 1) return dirOf.get(sameLang[0]!.fileId) === fileDir ? { syms: sameLang, tier: 'same_dir', detail: fileDir } : { syms: sameLang, tier: 'unique', detail: '' };
       if (sameLang.length > 1 && sameLang.length <= AMBIGUOUS_MAX) return { syms: sameLang, tier: 'ambiguous', detail: String(sameLang.length) };
       return { unbound: sameLang.length };
     };
