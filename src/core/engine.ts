@@ -543,7 +543,7 @@ export class Engine {
     if (!this.fileIndexCache) {
       const files = this.store.fileTable();
       let total = 0; for (const f of files.values()) total += f.line_count;
-      this.fileIndexCache = { files, total_lines: total };
+      this.fileIndexCache = { files, total_lines: total, chunk_file: this.store.chunkFileTable() };
     }
     return this.fileIndexCache;
   };

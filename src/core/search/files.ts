@@ -44,7 +44,7 @@ export function pruneCommonTerms(store: Store, terms: { term: string; weight: nu
   return kept;
 }
 
-export interface FileIndex { files: Map<number, { repo_id: string; path: string; language: string; line_count: number }>; total_lines: number }
+export interface FileIndex { files: Map<number, { repo_id: string; path: string; language: string; line_count: number }>; total_lines: number; chunk_file: Int32Array }
 
 export interface RankedChunk { rowid: number; score: number }
 export interface RankedFile {
@@ -69,9 +69,15 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
   if (!terms.length && !plan.paths.length) return empty;
   const fi = index();
   const glob = opts.path_glob ? picomatch(opts.path_glob, { dot: true }) : null;
+  const kept = new Map<number, boolean>();
   const keep = (fileId: number) => {
-    const f = fi.files.get(fileId);
-    return !!f && (!glob || glob(f.path));
+    let k = kept.get(fileId);
+    if (k === undefined) {
+      const f = fi.files.get(fileId);
+      k = !!f && (!opts.filter.repo_id || f.repo_id === opts.filter.repo_id) && (!opts.filter.language || f.language === opts.filter.language) && (!glob || glob(f.path));
+      kept.set(fileId, k);
+    }
+    return k;
   };
   interface Acc { file_id: number; tf: Float64Array; name: Set<number>; path: Set<number>; chunks: RankedChunk[] }
   const acc = new Map<number, Acc>();
@@ -81,7 +87,7 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
   const pw = weighted.map(t => t.weight);
   let idfChunk: Float64Array[] = [];
   if (p) {
-    const { rows, docs } = store.ftsCandidates(terms.join(' OR '), opts.filter);
+    const { rows, docs } = store.ftsCandidates(terms.join(' OR '));
     candidates = rows.length;
     if (rows.length && docs) {
       const c = rows[0]!.mi[1]!; const n = rows[0]!.mi[2]!;
@@ -93,11 +99,12 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
       }));
       avgBodyPerChunk = rows[0]!.mi[3 + COL_BODY]!;
       for (const r of rows) {
-        if (!keep(r.file_id)) continue;
+        const fileId = fi.chunk_file[r.rowid] ?? 0;
+        if (!fileId || !keep(fileId)) continue;
         const mi = r.mi; const aOff = 3, lOff = 3 + c, yOff = 3 + 2 * c;
         let score = 0;
-        let a = acc.get(r.file_id);
-        if (!a) { a = { file_id: r.file_id, tf: new Float64Array(p), name: new Set(), path: new Set(), chunks: [] }; acc.set(r.file_id, a); }
+        let a = acc.get(fileId);
+        if (!a) { a = { file_id: fileId, tf: new Float64Array(p), name: new Set(), path: new Set(), chunks: [] }; acc.set(fileId, a); }
         for (let i = 0; i < p; i++) {
           for (let j = 0; j < c; j++) {
             const tf = mi[yOff + i * c + j]!;

@@ -465,6 +465,14 @@ export class Store {
     return { rowids, vectors, files };
   }
 
+  /** Every chunk's file, indexed by chunk rowid (0: no such chunk). */
+  chunkFileTable(): Int32Array {
+    const max = this.one<{ m: number | null }>('SELECT max(rowid) AS m FROM chunks')?.m ?? 0;
+    const out = new Int32Array(max + 1);
+    const s = this.stmt('SELECT rowid, file_id FROM chunks');
+    try { while (s.step()) { const r = s.get(); out[r[0] as number] = r[1] as number; } } finally { s.reset(); }
+    return out;
+  }
   /** The file of each chunk rowid. */
   chunkFiles(rowids: number[]): Map<number, number> {
     const m = new Map<number, number>();
@@ -484,23 +492,15 @@ export class Store {
    * phrases, columns, rows, average and own column lengths, hits per phrase and column), plus the
    * per-phrase, per-column document counts (`x`, the same for every row) read once.
    */
-  ftsCandidates(match: string, filter: { repo_id?: string; language?: string }): { rows: { rowid: number; file_id: number; mi: Uint32Array }[]; docs: Uint32Array | null } {
-    const conds: string[] = ['chunks_fts MATCH ?'];
-    const params: SqlValue[] = [match];
-    let join = ' JOIN chunks c ON c.rowid = chunks_fts.docid';
-    if (filter.repo_id || filter.language) {
-      join += ' JOIN files f ON f.file_id = c.file_id';
-      if (filter.repo_id) { conds.push('f.repo_id = ?'); params.push(filter.repo_id); }
-      if (filter.language) { conds.push('f.language = ?'); params.push(filter.language); }
-    }
-    const rows: { rowid: number; file_id: number; mi: Uint32Array }[] = [];
-    const s = this.stmt(`SELECT chunks_fts.docid, c.file_id, matchinfo(chunks_fts, 'pcnaly') FROM chunks_fts${join} WHERE ${conds.join(' AND ')}`);
+  ftsCandidates(match: string): { rows: { rowid: number; mi: Uint32Array }[]; docs: Uint32Array | null } {
+    const rows: { rowid: number; mi: Uint32Array }[] = [];
+    const s = this.stmt(`SELECT docid, matchinfo(chunks_fts, 'pcnaly') FROM chunks_fts WHERE chunks_fts MATCH ?`);
     try {
-      s.bind(params);
+      s.bind([match]);
       while (s.step()) {
         const r = s.get();
-        const b = r[2] as Uint8Array;
-        rows.push({ rowid: r[0] as number, file_id: r[1] as number, mi: new Uint32Array(b.buffer, b.byteOffset, b.byteLength >> 2) });
+        const b = r[1] as Uint8Array;
+        rows.push({ rowid: r[0] as number, mi: new Uint32Array(b.buffer, b.byteOffset, b.byteLength >> 2) });
       }
     } finally { s.reset(); }
     const x = this.one<{ mi: Uint8Array }>(`SELECT matchinfo(chunks_fts, 'x') AS mi FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1`, [match]);
