@@ -74,7 +74,7 @@ describe('Sightline in VS Code', function () {
     const search = text(await invoke('sightline_search_code', { query: 'place order reserve inventory', limit: 5 }));
     assert.match(search, /src\/orders\.ts/);
     assert.match(search, /placeOrder/);
-    const chunkId = /chunk `(chunk:[^`]+placeOrder)`/.exec(search);
+    const chunkId = /`(chunk:[^`]+placeOrder)`/.exec(search);
     assert.ok(chunkId, search);
     const chunk = text(await invoke('sightline_get_chunk', { chunk_id: chunkId[1] }));
     assert.match(chunk, /export function placeOrder\(order: Order, inventory: Inventory\)/);
@@ -144,8 +144,8 @@ describe('Sightline in VS Code', function () {
 
   it('VS Code starts the Sightline MCP server from our provider; its tools answer like the language-model tools', async () => {
     const lmAnswer = text(await vscode.lm.invokeTool('sightline_search_code', { input: { query: 'orderTotal', limit: 3 }, toolInvocationToken: undefined }));
-    const lmChunks = [...lmAnswer.matchAll(/chunk `([^`]+)`/g)].map(m => m[1]);
-    assert.equal(lmChunks.length, 3);
+    const lmChunks = [...lmAnswer.matchAll(/`(chunk:[^`]+)`/g)].map(m => m[1]);
+    assert.ok(lmChunks.length >= 3, lmAnswer);
     assert.equal(api.lmToolsEnabled(), true, 'by default VS Code chat gets the language-model tools');
     await vscode.commands.executeCommand('workbench.mcp.startServer', `${EXTENSION_ID}/Sightline`, { waitForLiveTools: true });
     const mcpTool = await until('MCP tools in vscode.lm.tools', () => vscode.lm.tools.find(t => /search_code$/.test(t.name) && t.name !== 'sightline_search_code'), 60000);
@@ -154,7 +154,7 @@ describe('Sightline in VS Code', function () {
     // VS Code hands the model the structured result of an MCP tool with an output schema: the same answer as JSON.
     const data = JSON.parse(mcpAnswer);
     assert.deepEqual(data.results.map(r => r.chunk_id), lmChunks);
-    assert.equal(data.total, Number(/— (\d+) match/.exec(lmAnswer)[1]));
+    assert.equal(data.total, Number(/— (\d+) file/.exec(lmAnswer)[1]));
     // The agent must not see every tool twice: once VS Code runs our server, the language-model tools
     // step aside (their `when` clause reads this context key).
     assert.equal(api.lmToolsEnabled(), false);
