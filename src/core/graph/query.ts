@@ -5,7 +5,6 @@
  */
 import type { Store, NodeRow } from '../store/store';
 import { symbolId, fileNodeId, chunkId } from '../util/ids';
-import { SightlineError } from '../errors';
 import { AMBIGUOUS_MAX } from './resolve';
 import { SymbolLookup, overloadBase, parseNodeId, type LookupOptions, type Resolved } from './lookup';
 

@@ -3,7 +3,7 @@
  * local hash vector may only reorder exact BM25 ties and backfill after the BM25 hits run out.
  */
 import type { Store, ChunkRow } from '../store/store';
-import { queryTerms, weightedQueryTerms } from '../util/tokens';
+import { queryTerms } from '../util/tokens';
 import { symbolId } from '../util/ids';
 import { HASH_VECTOR_DIMS, queryVector } from './hashvec';
 import { searchFiles, TEST_FACTOR, type FileIndex } from './files';
@@ -32,11 +32,6 @@ export function toHit(row: ChunkRow, score: number, signals: string[]): SearchHi
   };
 }
 
-export function searchTerms(query: string): { term: string; weight: number }[] {
-  const all = weightedQueryTerms(query);
-  const kept = all.filter(t => !STOPWORDS.has(t.term));
-  return (kept.length ? kept : all).slice(0, 64);
-}
 
 export interface VectorIndex { rowids: Int32Array; vectors: Int8Array; files: Int32Array; fileMeta: Map<number, { repo_id: string; language: string }> }
 

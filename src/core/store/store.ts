@@ -6,7 +6,6 @@ import initSqlJs, { type Database, type SqlJsStatic, type Statement, type SqlVal
 import { readFileSync, existsSync } from 'node:fs';
 import { assetPath } from '../assets';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
-import { bm25 } from './bm25';
 import { decodeOccurrences } from './occurrences';
 import { unpackFtsText } from './ftstext';
 
@@ -46,7 +45,6 @@ export interface FileContent {
   occurrences: Uint8Array; occurrence_count: number; edges: NewEdge[];
 }
 
-export interface FtsHit { rowid: number; score: number }
 export interface GraphEdgeRow { from_node: number; to_node: number; kind: string; confidence: number; evidence: string; file_id: number; line: number }
 export interface ProviderEdgeRow { from_id: string; to_id: string; kind: string; provider: string; confidence: number; evidence: string; file_id: number | null }
 export interface ProviderCheckRow { symbol_id: string; provider: string; file_hash: string; checked_at: number; results: number; complete: number }
@@ -112,11 +110,7 @@ function collect<T>(s: Statement): T[] {
 
 export class Store {
   private stmts = new Map<string, Statement>();
-  private rank: { columns: readonly number[]; phrases: readonly number[] } = { columns: [1, 1, 1], phrases: [] };
   private constructor(private db: Database) {
-    // The ranking weights of the query being run are read from this object, not passed as SQL arguments:
-    // the function runs once per matching row, and every argument is converted on every call.
-    db.create_function('bm25', (mi: Uint8Array) => bm25(mi, this.rank.columns, this.rank.phrases));
     // FTS4 reads a chunk's token text back (view chunks_fts_src) only when it deletes the chunk's terms,
     // chunk after chunk of one file: the file's text is read and inflated once (the function takes the
     // file id, not the blob: sql.js copies a blob argument into JavaScript on every call).
@@ -409,24 +403,6 @@ export class Store {
     return m;
   }
 
-  /** Full-text hits ranked by BM25 with column weights (name, path, body), filtered by repo/language. */
-  ftsSearch(match: string, weights: [number, number, number], termWeights: number[], filter: { repo_id?: string; language?: string }, limit: number): { hits: FtsHit[]; total: number } {
-    const conds: string[] = ['chunks_fts MATCH ?'];
-    const params: SqlValue[] = [match];
-    let join = '';
-    if (filter.repo_id || filter.language) {
-      join = ' JOIN chunks c ON c.rowid = chunks_fts.docid JOIN files f ON f.file_id = c.file_id';
-      if (filter.repo_id) { conds.push('f.repo_id = ?'); params.push(filter.repo_id); }
-      if (filter.language) { conds.push('f.language = ?'); params.push(filter.language); }
-    }
-    const where = conds.join(' AND ');
-    this.rank = { columns: weights, phrases: termWeights };
-    const hits = this.all<{ rowid: number; score: number }>(
-      `SELECT chunks_fts.docid AS rowid, bm25(matchinfo(chunks_fts, 'pcnalx')) AS score FROM chunks_fts${join}
-       WHERE ${where} ORDER BY score DESC, chunks_fts.docid ASC LIMIT ?`, [...params, limit]);
-    const total = hits.length < limit ? hits.length : this.one<{ n: number }>(`SELECT count(*) AS n FROM chunks_fts${join} WHERE ${where}`, params)!.n;
-    return { hits, total };
-  }
 
   private dfCache = new Map<string, number>();
   private chunkTotal: number | null = null;
