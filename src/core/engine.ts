@@ -548,27 +548,6 @@ export class Engine {
     return this.fileIndexCache;
   };
 
-  /**
-   * The first non-blank line of each of a file's chunks, read now under the walk's containment rules
-   * (one read per file); absent when the file cannot be read.
-   */
-  chunkHeads(repoId: string, path: string, chunks: { start_line: number; end_line: number }[]): (string | null)[] {
-    const root = this.roots.find(r => r.repo_id === repoId);
-    if (!root) return chunks.map(() => null);
-    let base: string;
-    try { base = realpathSync(root.root); } catch { return chunks.map(() => null); }
-    const read = readContainedSync(base, path, this.settings.max_file_bytes);
-    if (!read.ok) return chunks.map(() => null);
-    const lines = new TextDecoder('utf-8').decode(read.bytes).split('\n');
-    return chunks.map(c => {
-      for (let l = c.start_line; l <= c.end_line && l <= lines.length; l++) {
-        const t = lines[l - 1]!.trim();
-        if (t) return t.length > 160 ? `${t.slice(0, 157)}…` : t;
-      }
-      return null;
-    });
-  }
-
   private filter(repo?: string, language?: string): SearchFilter {
     const root = this.resolveRepo(repo);
     return { ...(root ? { repo_id: root.repo_id } : {}), ...(language ? { language } : {}) };

@@ -81,7 +81,7 @@ export function toContent(task: FileTask, hash: string, size: number, ex: Extrac
     const nameTokens = tokenize(nameText); const bodyTokens = tokenize(c.text);
     return {
       key: c.key, symbol_path: c.symbol_path, kind: c.kind, start_line: c.start_line, end_line: c.end_line,
-      est_tokens: c.est_tokens,
+      est_tokens: c.est_tokens, head: firstLine(c.text),
       vec: hashVectorFromTokens(nameTokens, pathTokens, bodyTokens),
       fts_name: ftsFromTokens(nameTokens), fts_body: ftsFromTokens(bodyTokens),
     };
@@ -110,4 +110,15 @@ function shapeHash(symbols: readonly NewSymbol[], ex: Extraction): string {
   const defs = symbols.map(s => [s.symbol_path, s.name, s.kind, s.parent_path]);
   const refs = ex.occurrences.filter(o => CROSS_FILE_KINDS.has(o.kind)).map(o => [o.kind, o.name, o.scope, o.receiver, o.source, o.alias]);
   return sha1(JSON.stringify([defs, refs]));
+}
+
+/** A chunk's first non-blank line (its signature, usually), trimmed and at most 160 characters: search hits show it. */
+export function firstLine(text: string): string | null {
+  for (let i = 0; i < text.length;) {
+    let j = text.indexOf('\n', i); if (j < 0) j = text.length;
+    const t = text.slice(i, j).trim();
+    if (t) return t.length > 160 ? `${t.slice(0, 157)}…` : t;
+    i = j + 1;
+  }
+  return null;
 }

@@ -19,6 +19,8 @@ export interface SearchHit {
   chunk_id: string; id: string; repo_id: string; path: string; language: string; start_line: number; end_line: number;
   range: { start_line: number; end_line: number }; symbol_path: string | null; qualified_name: string | null; kind: string;
   score: number; signals: string[];
+  /** the chunk's first non-blank line when it was indexed */
+  snippet: string | null;
 }
 export interface SearchPage { results: SearchHit[]; total: number; terms: string[] }
 
@@ -28,7 +30,7 @@ export function toHit(row: ChunkRow, score: number, signals: string[]): SearchHi
     id: row.symbol_path ? symbolId(row.repo_id, row.path, row.symbol_path) : row.chunk_id,
     repo_id: row.repo_id, path: row.path, language: row.language, start_line: row.start_line, end_line: row.end_line,
     range: { start_line: row.start_line, end_line: row.end_line }, symbol_path: row.symbol_path, qualified_name: row.symbol_path,
-    kind: row.kind, score: Math.round(score * 10000) / 10000, signals,
+    kind: row.kind, score: Math.round(score * 10000) / 10000, signals, snippet: row.head,
   };
 }
 

@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -24,7 +24,7 @@ CREATE TABLE files (
 CREATE TABLE chunks (
   rowid INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, key TEXT NOT NULL,
   symbol_path TEXT, kind TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
-  est_tokens INTEGER NOT NULL, vec BLOB, ord INTEGER NOT NULL
+  est_tokens INTEGER NOT NULL, head TEXT, vec BLOB, ord INTEGER NOT NULL
 );
 CREATE INDEX chunks_file ON chunks (file_id);
 -- Full text: FTS4 keeps only its index. The token text it was fed lives here, deflated, one row per

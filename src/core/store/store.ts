@@ -18,10 +18,13 @@ export interface FileRow extends FileMeta { repo_id: string; language: string; l
 export interface ChunkRow {
   rowid: number; chunk_id: string; file_id: number; symbol_path: string | null; kind: string;
   start_line: number; end_line: number; est_tokens: number; path: string; language: string; repo_id: string; hash: string;
+  /** the chunk's first non-blank line when it was indexed */
+  head: string | null;
 }
 export interface NewChunk {
   /** symbol_path, `<symbol_path>#N` for a later part, or `<top>#N`: the last segment of the chunk id */
   key: string; symbol_path: string | null; kind: string; start_line: number; end_line: number; est_tokens: number;
+  head: string | null;
   vec: Int8Array | null;
   /** full-text tokens of the name and body (the file's path tokens are in FileContent.fts_path) */
   fts_name: string; fts_body: string;
@@ -315,11 +318,11 @@ export class Store {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [f.repo_id, f.path, f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now(), f.shape_hash]);
       fileId = this.one<{ id: number }>('SELECT last_insert_rowid() AS id')!.id;
     }
-    const insChunk = this.stmt(`INSERT INTO chunks (key, file_id, symbol_path, kind, start_line, end_line, est_tokens, vec, ord)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insChunk = this.stmt(`INSERT INTO chunks (key, file_id, symbol_path, kind, start_line, end_line, est_tokens, head, vec, ord)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const insFts = this.stmt('INSERT INTO chunks_fts (docid, name, path, body) VALUES (last_insert_rowid(), ?, ?, ?)');
     f.chunks.forEach((c, ord) => {
-      insChunk.run([c.key, fileId, c.symbol_path, c.kind, c.start_line, c.end_line, c.est_tokens,
+      insChunk.run([c.key, fileId, c.symbol_path, c.kind, c.start_line, c.end_line, c.est_tokens, c.head,
         c.vec ? new Uint8Array(c.vec.buffer, c.vec.byteOffset, c.vec.byteLength) : null, ord]);
       insFts.run([c.fts_name, f.fts_path, c.fts_body]);
     });
@@ -373,7 +376,7 @@ export class Store {
     s.end_col AS end_col, s.parent_path AS parent_path, s.file_id AS file_id, s.chunk_key AS chunk_key`;
 
   private static readonly CHUNK_COLS = `c.rowid AS rowid, 'chunk:' || f.repo_id || ':' || f.path || ':' || c.key AS chunk_id, c.file_id AS file_id, c.symbol_path AS symbol_path, c.kind AS kind,
-    c.start_line AS start_line, c.end_line AS end_line, c.est_tokens AS est_tokens, f.path AS path, f.language AS language, f.repo_id AS repo_id, f.hash AS hash`;
+    c.start_line AS start_line, c.end_line AS end_line, c.est_tokens AS est_tokens, c.head AS head, f.path AS path, f.language AS language, f.repo_id AS repo_id, f.hash AS hash`;
 
   /** Resolves a public chunk id (`chunk:<repo_id>:<path>:<key>`); a path or key may itself contain ':'. */
   chunkById(chunkId: string): ChunkRow | undefined {

@@ -17,7 +17,7 @@ export const getChunk = defineTool({
     start_line: z.number().int().min(1).optional().describe('Read on from this line (a previous next_start_line).'),
   }),
   // The location fields are a search hit's (minus its ranking), plus the text itself.
-  output: searchHitSchema.omit({ score: true, signals: true, qualified_name: true }).extend({
+  output: searchHitSchema.omit({ score: true, signals: true, qualified_name: true, snippet: true }).extend({
     text: z.string().describe('Source text of text_range (whole lines).'),
     text_range: rangeSchema.describe('File lines the text covers: the whole chunk unless max_tokens or start_line cut it.'),
     truncated: z.boolean().describe('True when the chunk goes on after text_range.'),

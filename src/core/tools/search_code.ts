@@ -23,8 +23,6 @@ export async function emptyIndexWarnings(engine: { status(): Promise<{ file_coun
   return [corrupt ? `${corrupt.message}: run index_repo (or "sightline index DIR")` : 'the index is empty: run index_repo (or "sightline index DIR") first'];
 }
 
-const snippetHit = searchHitSchema.extend({ snippet: z.string().nullable().describe('First non-blank line of the chunk (a signature, usually), read now.') });
-
 const fileSchema = z.object({
   path: z.string().describe('Repository-relative file path.'),
   repo_id: z.string().describe('Repository of the file.'),
@@ -32,7 +30,7 @@ const fileSchema = z.object({
   score: z.number().describe('Fused score (see signals).'),
   signals: z.array(z.string()).describe('Signals that ranked it: bm25_file (whole-file text), bm25_chunk (best chunk, names and paths weighted), name (a definition named like a query term), path (query terms in its path), path_hint (the text names this file), local_hash_vector.'),
   test: z.boolean().describe('A test file (ranked below source unless include_tests or the query is about tests).'),
-  chunks: z.array(snippetHit).describe('Its best chunks, best first.'),
+  chunks: z.array(searchHitSchema).describe('Its best chunks, best first.'),
 });
 
 /** Characters of the query echoed back (a pasted issue is not repeated whole). */
@@ -44,7 +42,7 @@ export const searchCodeOutput = z.object({
     terms: z.array(z.string()).describe('The terms searched, most informative first.'),
     paths_named: z.array(z.string()).describe('File paths the query names (traceback frames, file names).'),
     files: z.array(fileSchema).describe('Files, best first (group=file).'),
-    results: z.array(snippetHit).describe('Chunks: the listed files\' best chunks (group=file), or the ranked chunks (group=chunk).'),
+    results: z.array(searchHitSchema).describe('Chunks: the listed files\' best chunks (group=file), or the ranked chunks (group=chunk).'),
     ...pageOutput,
     warnings: z.array(z.string()).describe('Why a result set may be empty or incomplete.'),
 });
@@ -70,15 +68,8 @@ export const searchCode = defineTool({
   async run(args, ctx) {
     const { query, repo, language, path, include_tests, group, vector, limit, offset } = args;
     const r = await ctx.engine.search({ query, repo, language, path, include_tests, group, vector, limit, offset, chunks_per_file: 3 });
-    const withSnippets = <T extends { repo_id: string; path: string; start_line: number; end_line: number }>(hits: T[]) => {
-      const byFile = new Map<string, T[]>();
-      for (const h of hits) { const k = `${h.repo_id}\0${h.path}`; (byFile.get(k) ?? byFile.set(k, []).get(k)!).push(h); }
-      const heads = new Map<T, string | null>();
-      for (const list of byFile.values()) ctx.engine.chunkHeads(list[0]!.repo_id, list[0]!.path, list).forEach((t, i) => heads.set(list[i]!, t));
-      return hits.map(h => ({ ...h, snippet: heads.get(h) ?? null }));
-    };
-    const files = r.files.map(f => ({ ...f, chunks: withSnippets(f.chunks) }));
-    const results = group === 'file' ? files.flatMap(f => f.chunks) : withSnippets(r.results);
+    const files = r.files;
+    const results = r.results;
     const warnings = r.total === 0 ? await emptyIndexWarnings(ctx.engine) : [];
     if (r.total === 0 && !warnings.length) warnings.push(r.terms.length ? 'no indexed file contains any of the search terms' : 'the query has no searchable words');
     if (r.plan.chars_read < query.length) warnings.push(`only the first ${r.plan.chars_read} characters of the query were read`);
@@ -88,7 +79,7 @@ export const searchCode = defineTool({
   render(r, budget) {
     const q = r.query.replace(/\s+/g, ' ');
     const header = `**search_code** ${code(q.length > 80 ? `${q.slice(0, 80)}…` : q)} — ${r.total} ${r.files.length || !r.results.length ? 'file(s)' : 'chunk(s)'}; terms: ${r.terms.slice(0, 12).join(', ')}${r.terms.length > 12 ? ', …' : ''}`;
-    const chunkLine = (h: z.infer<typeof snippetHit>) => `${h.start_line}-${h.end_line} ${h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : 'top-level'}${h.snippet ? ` — ${code(h.snippet.length > 100 ? `${h.snippet.slice(0, 100)}…` : h.snippet)}` : ''} · ${code(h.chunk_id)}`;
+    const chunkLine = (h: z.infer<typeof searchHitSchema>) => `${h.start_line}-${h.end_line} ${h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : 'top-level'}${h.snippet ? ` — ${code(h.snippet.length > 100 ? `${h.snippet.slice(0, 100)}…` : h.snippet)}` : ''} · ${code(h.chunk_id)}`;
     const items = r.files.length
       ? r.files.map((f, i) => [`${r.offset + i + 1}. ${code(f.path)}${f.test ? ' (test)' : ''} · ${f.score} · ${f.signals.join('+')}`, ...f.chunks.map(h => `   - ${chunkLine(h)}`)].join('\n'))
       : r.results.map((h, i) => `${r.offset + i + 1}. ${code(h.path)} ${chunkLine(h)}`);

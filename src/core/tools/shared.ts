@@ -30,6 +30,7 @@ export const searchHitSchema = z.object({
   kind: z.string().describe('Definition kind (function, method, class, …) or top_level.'),
   score: z.number().describe('Relevance score of the primary signal (BM25, or cosine similarity for local_hash_vector-only hits).'),
   signals: z.array(z.string()).describe('Signals that found this chunk: bm25 and/or local_hash_vector.'),
+  snippet: z.string().nullable().describe('The chunk\'s first non-blank line (a signature, usually), as indexed.'),
 });
 
 export const nodeSchema = z.object({
