@@ -1,128 +1,419 @@
 #!/usr/bin/env node
-// Retrieval quality: commit localization. For each case (query = commit message, gold = files the commit
-// changed), the repository is checked out at the parent commit, indexed (incrementally, case after case),
-// and search_code is asked the message. Files are ranked by their first chunk in the results. The same
-// run computes a plain BM25-over-whole-files baseline (one document per file, plain word tokens, no
-// identifier splitting, no field weights) on the same files. Scores: recall@1/5/10 and MRR.
+// Retrieval quality of search_code, against a standard BM25 baseline computed in the same run.
 //
-// usage: npm run bench:quality [-- --repo NAME=GITDIR]... [--max 60] [--seed 1] [--vector] [--json FILE]
-// Default repositories: the public ones listed in bench/README.md, fetched beside the project.
+// Two kinds of cases, each "which files should change?":
+//   commit — query = a commit message, gold = the source files the commit changed (make-cases.mjs),
+//            index at the parent commit; 5 repositories with their git history.
+//   issue  — SWE-bench Lite instances of django, sympy, matplotlib, scikit-learn, astropy and xarray
+//            (the other Lite repositories are reserved for an independent check and never used):
+//            query = the whole problem statement, gold = the indexable source files the gold patch
+//            changes (their paths at the base commit), index at the base commit.
+// Each repository is cloned (shared, no network) into a temporary folder; per case it is checked out,
+// the engine's index is updated incrementally, the baseline's in-memory index is updated with the files
+// that changed, and both are asked the query. Ours: search_code (limit 100), files in order of first
+// appearance (or its `files` list when it has one). Baseline: Okapi BM25 over whole files
+// (bench/lib/bm25.mjs: k1 1.2, b 0.75, identifier-splitting tokens, no stop list, each distinct query
+// token once), over the same files the engine walks. Scores per distinct file: R@1/5/10, MRR.
+//
+// usage: npm run bench:quality -- [--kinds commit,issue] [--max 60] [--max-issues N] [--seed 1]
+//          [--repo NAME=GITDIR]... [--swe-repo NAME=GITDIR]... [--dataset FILE] [--json FILE]
+//          [--details] [--vector] [--self-check]
+// Exit code: 0 (a report, whatever the verdicts), 2 when data is missing, 1 when something crashed.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { Bm25Index, selfCheck } from './lib/bm25.mjs';
+import { filesFromSearch, patchFiles, pct, readInstances, score, seededSample, summarize } from './lib/retrieval.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const core = require('../dist/core.js');
-const initSqlJs = require('sql.js');
+
+// ---------- options ----------
+const args = process.argv.slice(2);
+const KNOWN = new Set(['--kinds', '--max', '--max-issues', '--seed', '--repo', '--swe-repo', '--dataset', '--json', '--details', '--vector', '--self-check', '--help', '-h']);
+const FLAGS = new Set(['--details', '--vector', '--self-check', '--help', '-h']);
+for (let i = 0; i < args.length; i++) {
+  if (!KNOWN.has(args[i])) die(`unknown argument: ${args[i]} (see the header of bench/quality.mjs)`);
+  if (!FLAGS.has(args[i])) { if (i + 1 >= args.length) die(`missing value for ${args[i]}`); i++; }
+}
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter(l => l.startsWith('//')).map(l => l.slice(3)).join('\n'));
+  process.exit(0);
+}
+const opt = (name, d) => { const i = args.lastIndexOf(`--${name}`); return i >= 0 ? args[i + 1] : d; };
+const many = name => args.flatMap((a, i) => (a === `--${name}` ? [args[i + 1]] : [])).map(s => {
+  const eq = s.indexOf('=');
+  if (eq <= 0) die(`--${name} wants NAME=GITDIR, got ${s}`);
+  return [s.slice(0, eq), resolve(s.slice(eq + 1))];
+});
+const int = (name, d) => { const v = opt(name, d); const n = Number(v); if (!Number.isInteger(n) || n < 0) die(`--${name} wants a whole number, got ${v}`); return n; };
+
+function die(msg, code = 2) { console.error(`bench:quality: ${msg}`); process.exit(code); }
+
+if (args.includes('--self-check')) {
+  const fails = selfCheck();
+  for (const f of fails) console.log(`FAIL ${f}`);
+  console.log(fails.length ? `self-check: ${fails.length} failed` : 'self-check: tokenizer and BM25 OK');
+  process.exit(fails.length ? 1 : 0);
+}
+
+const KINDS = new Set(opt('kinds', 'commit,issue').split(',').map(s => s.trim()).filter(Boolean));
+for (const k of KINDS) if (k !== 'commit' && k !== 'issue') die(`unknown kind ${k} (commit, issue)`);
+const MAX = int('max', '60');
+const MAX_ISSUES = int('max-issues', String(Number.MAX_SAFE_INTEGER));
+const SEED = int('seed', '1');
+const VECTOR = args.includes('--vector');
+const DETAILS = args.includes('--details');
+const JSON_OUT = opt('json');
+const LIMIT = 100;
 
 const MIRRORS = process.env.SIGHTLINE_BENCH_MIRRORS ?? resolve(here, '..', '..', '.mirror');
-const DEFAULT_REPOS = { zod: 'colinhacks+zod', httpx: 'encode+httpx', cobra: 'spf13+cobra', clap: 'clap-rs+clap', jsoup: 'jhy+jsoup' };
+const COMMIT_REPOS = { zod: 'colinhacks+zod', httpx: 'encode+httpx', cobra: 'spf13+cobra', clap: 'clap-rs+clap', jsoup: 'jhy+jsoup' };
+/** The SWE-bench Lite repositories this benchmark may use. The others are reserved: never add them. */
+const SWE_REPOS = ['django/django', 'sympy/sympy', 'matplotlib/matplotlib', 'scikit-learn/scikit-learn', 'astropy/astropy', 'pydata/xarray'];
+const DATASET_MIRROR = join(MIRRORS, 'PaulRoewer+swe-bench-lite-api', 'repo');
+const DATASET_PATH = 'src/main/resources/swe-bench-lite.json';
 
-const args = process.argv.slice(2);
-const opt = (name, d) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : d; };
-const repos = args.flatMap((a, i) => (a === '--repo' ? [args[i + 1]] : [])).map(s => s.split('='));
-const targets = repos.length ? repos : Object.entries(DEFAULT_REPOS).map(([n, m]) => [n, join(MIRRORS, m, 'repo')]);
-const MAX = Number(opt('max', '60'));
-const SEED = opt('seed', '1');
-const VECTOR = args.includes('--vector');
-const JSON_OUT = opt('json');
-
-for (const [name, gitDir] of targets) {
-  if (!existsSync(gitDir)) { console.error(`bench:quality: repository ${name} not found at ${gitDir} (see bench/README.md to fetch it)`); process.exit(2); }
+// ---------- data ----------
+const commitRepos = many('repo');
+const commitTargets = commitRepos.length ? commitRepos : Object.entries(COMMIT_REPOS).map(([n, m]) => [n, join(MIRRORS, m, 'repo')]);
+const sweDirs = new Map(SWE_REPOS.map(r => [r, join(MIRRORS, r.replace('/', '+'), 'repo')]));
+for (const [name, dir] of many('swe-repo')) {
+  const full = SWE_REPOS.find(r => r === name || r.split('/')[1] === name);
+  if (!full) die(`--swe-repo ${name}: only ${SWE_REPOS.join(', ')} may be used (the other SWE-bench Lite repositories are reserved)`);
+  if (!existsSync(dir)) die(`--swe-repo ${name}: ${dir} not found`);
+  sweDirs.set(full, dir);
+}
+if (KINDS.has('commit')) {
+  for (const [name, gitDir] of commitTargets) {
+    if (!existsSync(gitDir)) die(`repository ${name} not found at ${gitDir} (see bench/README.md to fetch it, or pass --repo ${name}=GITDIR)`);
+  }
 }
 
-const git = (cwd, ...a) => execFileSync('git', a, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
-const SQL = await initSqlJs({ locateFile: f => join(here, '..', 'dist', f) });
+if (!existsSync(join(here, '..', 'dist', 'core.js'))) die('dist/core.js is missing: run "npm run build" first');
+const core = require('../dist/core.js');
+const gitIn = (dir, a, input) => execFileSync('git', ['-C', dir, ...a], { encoding: 'utf8', maxBuffer: 1 << 30, input, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+const firstLine = q => (q.split('\n').map(l => l.trim()).find(Boolean) ?? '').slice(0, 160);
+const short = r => r.split('/')[1];
 
-/** The baseline: whole files, plain tokens, one BM25 column. Kept incrementally in memory. */
-class Baseline {
-  constructor() {
-    this.db = new SQL.Database();
-    this.db.run('CREATE VIRTUAL TABLE docs USING fts4(body, tokenize=simple)');
-    this.db.create_function('bm25', (mi) => core.bm25(mi, [1]));
-    this.ids = new Map(); this.hash = new Map(); this.next = 1;
+/** Issue cases: the Lite instances of the permitted repositories that have a mirror here. */
+function issueCases() {
+  let text;
+  const file = opt('dataset');
+  if (file) {
+    if (!existsSync(file)) die(`--dataset ${file} not found`);
+    text = readFileSync(file, 'utf8');
+  } else {
+    if (!existsSync(DATASET_MIRROR)) die(`the SWE-bench Lite data (${DATASET_PATH} of ${DATASET_MIRROR}) is missing: pass --dataset FILE or see bench/README.md`);
+    text = gitIn(DATASET_MIRROR, ['show', `HEAD:${DATASET_PATH}`]);
   }
-  sync(files) {
-    const seen = new Set();
-    this.db.run('BEGIN');
-    for (const f of files) {
-      seen.add(f.path);
-      const text = readFileSync(f.abs, 'utf8');
-      const h = `${f.size}:${text.length}:${text.slice(0, 64)}:${text.slice(-64)}`;
-      if (this.hash.get(f.path) === h) continue;
-      const old = this.ids.get(f.path);
-      if (old) this.db.run('DELETE FROM docs WHERE docid = ?', [old]);
-      const id = this.next++;
-      this.db.run('INSERT INTO docs (docid, body) VALUES (?, ?)', [id, text]);
-      this.ids.set(f.path, id); this.hash.set(f.path, h);
+  const all = readInstances(text);
+  const info = { dataset: file ?? `${DATASET_MIRROR}:${DATASET_PATH}`, instances: all.length, repos: [], unavailable: [], excluded: [] };
+  const eligible = [];
+  for (const repo of SWE_REPOS) {
+    const inst = all.filter(i => i.repo === repo).sort((a, b) => (a.id < b.id ? -1 : 1));
+    if (!inst.length) continue;
+    const dir = sweDirs.get(repo);
+    if (!existsSync(dir)) { info.unavailable.push({ repo, instances: inst.length, dir }); continue; }
+    info.repos.push({ repo, instances: inst.length, dir });
+    // Gold candidates: files the patch changes that exist at the base commit and are in a supported language.
+    const cand = inst.map(i => ({ i, files: patchFiles(i.patch).before.filter(p => core.languageForPath(p)) }));
+    const probes = cand.flatMap(({ i, files }) => files.map(p => `${i.base}:${p}`));
+    const types = probes.length ? gitIn(dir, ['cat-file', '--batch-check=%(objecttype)'], probes.join('\n') + '\n').split('\n') : [];
+    const exists = new Set(probes.filter((p, k) => types[k] === 'blob'));
+    const noCommit = new Set(gitIn(dir, ['cat-file', '--batch-check=%(objecttype)'], inst.map(i => `${i.base}^{commit}`).join('\n') + '\n').split('\n').slice(0, inst.length).flatMap((t, k) => (t === 'commit' ? [] : [inst[k].id])));
+    for (const { i, files } of cand) {
+      const gold = files.filter(p => exists.has(`${i.base}:${p}`));
+      if (noCommit.has(i.id)) info.excluded.push({ id: i.id, why: 'base commit not in the mirror' });
+      else if (!gold.length) info.excluded.push({ id: i.id, why: 'the patch changes no source file in a supported language' });
+      else eligible.push({ kind: 'issue', repo: short(repo), id: i.id, rev: i.base, query: i.query, gold });
     }
-    for (const [p, id] of this.ids) if (!seen.has(p)) { this.db.run('DELETE FROM docs WHERE docid = ?', [id]); this.ids.delete(p); this.hash.delete(p); }
-    this.db.run('COMMIT');
-    this.byId = new Map([...this.ids].map(([p, id]) => [id, p]));
   }
-  rank(query) {
-    const words = [...new Set((query.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter(w => !core.STOPWORDS.has(w)))].slice(0, 64);
-    if (!words.length) return [];
-    const res = this.db.exec("SELECT docid, bm25(matchinfo(docs, 'pcnalx')) AS s FROM docs WHERE docs MATCH ? ORDER BY s DESC LIMIT 100", [words.join(' OR ')]);
-    return res.length ? res[0].values.map(v => this.byId.get(v[0])) : [];
+  const picked = seededSample(eligible, MAX_ISSUES, SEED);
+  info.eligible = eligible.length;
+  // Per repository, in commit order: neighbouring base commits keep each incremental re-index small.
+  const byRepo = new Map();
+  for (const repo of info.repos) {
+    const cs = picked.filter(c => c.repo === short(repo.repo));
+    if (!cs.length) continue;
+    const when = new Map(gitIn(repo.dir, ['show', '-s', '--format=%H %ct', ...new Set(cs.map(c => c.rev))]).trim().split('\n').map(l => l.split(' ')).map(([h, t]) => [h, Number(t)]));
+    cs.sort((a, b) => when.get(a.rev) - when.get(b.rev) || (a.id < b.id ? -1 : 1));
+    byRepo.set(short(repo.repo), { dir: repo.dir, cases: cs });
   }
+  return { info, byRepo };
 }
 
-function score(ranked, gold) {
-  const g = new Set(gold);
-  const first = ranked.findIndex(p => g.has(p));
-  const recall = k => ranked.slice(0, k).filter(p => g.has(p)).length / g.size;
-  return { rr: first >= 0 ? 1 / (first + 1) : 0, r1: recall(1), r5: recall(5), r10: recall(10) };
+/** Commit cases of one repository, mined by make-cases.mjs (same seed and sampling as always). */
+function commitCases(name, gitDir, work) {
+  const file = join(work, `${name}.jsonl`);
+  try {
+    execFileSync(process.execPath, [join(here, 'make-cases.mjs'), '--repo', gitDir, '--name', name, '--out', file, '--max', String(MAX), '--seed', String(SEED)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (e) { throw new Error(`make-cases failed for ${name}: ${e.stderr?.toString() ?? e.message}`); }
+  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map(l => JSON.parse(l))
+    .map(c => ({ kind: 'commit', repo: name, id: c.commit, rev: c.parent, query: c.query, gold: c.gold }));
 }
-const mean = xs => xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
-const summarize = rows => ({ n: rows.length, r1: mean(rows.map(r => r.r1)), r5: mean(rows.map(r => r.r5)), r10: mean(rows.map(r => r.r10)), mrr: mean(rows.map(r => r.rr)) });
 
-const results = [];
+// ---------- running ----------
+/** Brings the baseline's index to the walked files: re-reads only files whose git blob id changed. */
+function syncBaseline(bm, tree, files) {
+  const blob = new Map();
+  for (const e of gitIn(tree, ['ls-files', '-s', '-z']).split('\0')) {
+    const tab = e.indexOf('\t');
+    if (tab > 0) blob.set(e.slice(tab + 1), e.slice(0, tab).split(' ')[1]);
+  }
+  const seen = new Set();
+  let read = 0;
+  for (const f of files) {
+    seen.add(f.path);
+    let key = blob.get(f.path), text = null;
+    if (!key) { text = readFileSync(f.abs, 'utf8'); key = 'sha1:' + createHash('sha1').update(text).digest('hex'); }
+    if (bm.keyOf(f.path) === key) continue;
+    bm.set(f.path, text ?? readFileSync(f.abs, 'utf8'), key);
+    read++;
+  }
+  for (const p of [...bm.docs.keys()]) if (!seen.has(p)) bm.remove(p);
+  return read;
+}
+
+/**
+ * Checks `rev` out into `tree`. A mirror snapshot may lack its largest blobs (data files); those paths
+ * are left out of the checkout (sparse checkout) and returned, so a missing blob never stops the run.
+ */
+function checkout(tree, rev) {
+  const entries = gitIn(tree, ['ls-tree', '-r', '-z', rev]).split('\0').filter(Boolean)
+    .map(e => { const tab = e.indexOf('\t'); const [, type, sha] = e.slice(0, tab).split(' '); return { type, sha, path: e.slice(tab + 1) }; })
+    .filter(e => e.type === 'blob');
+  const state = entries.length ? gitIn(tree, ['cat-file', '--batch-check=%(objecttype)'], entries.map(e => e.sha).join('\n') + '\n').split('\n') : [];
+  const missing = entries.filter((e, i) => state[i] !== 'blob').map(e => e.path);
+  const sparse = join(tree, '.git', 'info', 'sparse-checkout');
+  mkdirSync(dirname(sparse), { recursive: true });
+  if (missing.length) {
+    const esc = p => p.replace(/[\\*?[\]!# ]/g, c => `\\${c}`);
+    writeFileSync(sparse, ['/*', ...missing.map(p => `!/${esc(p)}`)].join('\n') + '\n');
+    gitIn(tree, ['config', 'core.sparseCheckout', 'true']);
+  } else if (existsSync(sparse)) {
+    writeFileSync(sparse, '/*\n');
+  }
+  gitIn(tree, ['checkout', '-q', '-f', '--detach', rev]);
+  gitIn(tree, ['clean', '-q', '-f', '-d', '-x']);
+  return missing;
+}
+
+async function runRepo(kind, name, gitDir, cases, work, rows, skipped) {
+  const tree = join(work, `${kind}-${name}`);
+  execFileSync('git', ['clone', '-q', '--shared', '--no-checkout', gitDir, tree], { stdio: 'ignore' });
+  const engine = await core.Engine.open({ roots: [tree], dbPath: join(work, `${kind}-${name}.sqlite`) });
+  const s = engine.settings;
+  const bm = new Bm25Index();
+  const t0 = performance.now();
+  let n = 0;
+  try {
+    for (const c of cases) {
+      n++;
+      let absent;
+      try { absent = checkout(tree, c.rev); } catch (e) {
+        skipped.push({ kind, repo: name, id: c.id, why: `checkout of ${c.rev} failed: ${String(e.stderr ?? e.message).trim().split('\n')[0]}` });
+        continue;
+      }
+      const ti = performance.now();
+      await engine.index();
+      const indexS = (performance.now() - ti) / 1000;
+      const walked = await core.walk(tree, { excludes: s.excludes, languages: s.languages ? new Set(s.languages) : null, maxFileBytes: s.max_file_bytes });
+      const tb = performance.now();
+      syncBaseline(bm, tree, walked.files);
+      const baselineSyncS = (performance.now() - tb) / 1000;
+      const indexed = new Set(walked.files.map(f => f.path));
+      const notIndexed = c.gold.filter(p => !indexed.has(p));
+      // Issue gold: only files the engine indexes (commit gold stays as make-cases wrote it; counted).
+      const gold = kind === 'issue' ? c.gold.filter(p => indexed.has(p)) : c.gold;
+      if (!gold.length) { skipped.push({ kind, repo: name, id: c.id, why: `no gold file is indexed (${notIndexed.join(', ')})` }); continue; }
+
+      let ours = [], error = null;
+      const tq = performance.now();
+      try {
+        const out = await core.invokeTool(core.TOOLS.search_code, { query: c.query, limit: LIMIT, vector: VECTOR }, { engine });
+        if (out.ok) ours = filesFromSearch(out.data);
+        else error = { code: out.error?.code ?? 'error', message: String(out.error?.message ?? JSON.stringify(out.error)) };
+      } catch (e) { error = { code: 'exception', message: String(e?.message ?? e) }; }
+      const oursMs = performance.now() - tq;
+      const tr = performance.now();
+      const base = bm.search(c.query, LIMIT).map(x => x.path);
+      const baseMs = performance.now() - tr;
+      const row = {
+        kind, repo: name, id: c.id, rev: c.rev, query_chars: c.query.length, first_line: firstLine(c.query),
+        gold, gold_not_indexed: notIndexed, files_indexed: indexed.size, blobs_absent: absent,
+        ours: { ...score(ours, gold), ms: oursMs, error, top: ours.slice(0, 10) },
+        baseline: { ...score(base, gold), ms: baseMs, top: base.slice(0, 10) },
+        index_s: indexS, baseline_sync_s: baselineSyncS,
+      };
+      rows.push(row);
+      console.error(`[${kind} ${name} ${n}/${cases.length}] ${c.id.slice(0, 40)}: index ${indexS.toFixed(1)} s, ours rank ${error ? `— (${error.code})` : (row.ours.rank ?? '>100')}, baseline rank ${row.baseline.rank ?? '>100'}`);
+    }
+  } finally {
+    engine.close();
+  }
+  return (performance.now() - t0) / 1000;
+}
+
+const started = performance.now();
+const load0 = loadavg()[0];
+const rows = [], skipped = [], timings = [];
+let issues = null;
+if (KINDS.has('issue')) {
+  issues = issueCases();
+  const n = [...issues.byRepo.values()].reduce((a, r) => a + r.cases.length, 0);
+  if (!n) die(`no issue case: none of ${SWE_REPOS.join(', ')} has a mirror here (pass --swe-repo NAME=GITDIR)`);
+}
 const work = mkdtempSync(join(tmpdir(), 'sightline-quality-'));
 try {
-  for (const [name, gitDir] of targets) {
-    const casesFile = join(work, `${name}.jsonl`);
-    execFileSync(process.execPath, [join(here, 'make-cases.mjs'), '--repo', gitDir, '--name', name, '--out', casesFile, '--max', String(MAX), '--seed', SEED], { stdio: ['ignore', 'ignore', 'ignore'] });
-    const cases = readFileSync(casesFile, 'utf8').trim().split('\n').filter(Boolean).map(l => JSON.parse(l));
-    const tree = join(work, name);
-    execFileSync('git', ['clone', '-q', '--shared', '--no-checkout', gitDir, tree], { stdio: 'ignore' });
-    const engine = await core.Engine.open({ roots: [tree], dbPath: join(work, `${name}.sqlite`) });
-    const baseline = new Baseline();
-    const ours = [], base = [];
-    const t0 = Date.now();
-    for (const c of cases) {
-      git(tree, 'checkout', '-q', '-f', '--detach', c.parent);
-      git(tree, 'clean', '-q', '-f', '-d', '-x');
-      await engine.index();
-      const walked = await core.walk(tree, { excludes: [], languages: null, maxFileBytes: engine.settings.max_file_bytes });
-      baseline.sync(walked.files);
-      const out = await core.invokeTool(core.TOOLS.search_code, { query: c.query, limit: 100, vector: VECTOR }, { engine });
-      if (!out.ok) throw new Error(JSON.stringify(out.error));
-      const files = [...new Set(out.data.results.map(r => r.path))];
-      ours.push(score(files, c.gold));
-      base.push(score(baseline.rank(c.query), c.gold));
+  if (KINDS.has('commit')) {
+    for (const [name, gitDir] of commitTargets) {
+      const cases = commitCases(name, gitDir, work);
+      const sec = await runRepo('commit', name, gitDir, cases, work, rows, skipped);
+      timings.push({ kind: 'commit', repo: name, cases: cases.length, seconds: sec });
+      console.error(`commit ${name}: ${cases.length} cases in ${sec.toFixed(1)} s`);
     }
-    engine.close();
-    results.push({ repo: name, language: [...new Set(cases.flatMap(c => c.gold.map(p => core.languageForPath(p))))].join('/'), ours: summarize(ours), baseline: summarize(base), seconds: (Date.now() - t0) / 1000 });
-    console.error(`${name}: ${cases.length} cases in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  if (issues) {
+    for (const [name, { dir, cases }] of issues.byRepo) {
+      const sec = await runRepo('issue', name, dir, cases, work, rows, skipped);
+      timings.push({ kind: 'issue', repo: name, cases: cases.length, seconds: sec });
+      console.error(`issue ${name}: ${cases.length} cases in ${sec.toFixed(1)} s`);
+    }
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
+const totalS = (performance.now() - started) / 1000;
 
-const f = x => x.toFixed(3);
-const all = (k) => { const rows = results.map(r => r[k]); const n = rows.reduce((a, r) => a + r.n, 0); const w = m => rows.reduce((a, r) => a + r[m] * r.n, 0) / n; return { n, r1: w('r1'), r5: w('r5'), r10: w('r10'), mrr: w('mrr') }; };
-const lines = ['| repo | lang | cases | ours R@1 | R@5 | R@10 | MRR | baseline R@1 | R@5 | R@10 | MRR |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |'];
-for (const r of results) lines.push(`| ${r.repo} | ${r.language} | ${r.ours.n} | ${f(r.ours.r1)} | ${f(r.ours.r5)} | ${f(r.ours.r10)} | **${f(r.ours.mrr)}** | ${f(r.baseline.r1)} | ${f(r.baseline.r5)} | ${f(r.baseline.r10)} | ${f(r.baseline.mrr)} |`);
-const O = all('ours'), B = all('baseline');
-lines.push(`| **all** | | ${O.n} | ${f(O.r1)} | ${f(O.r5)} | ${f(O.r10)} | **${f(O.mrr)}** | ${f(B.r1)} | ${f(B.r5)} | ${f(B.r10)} | ${f(B.mrr)} |`);
-console.log(`search_code${VECTOR ? ' (vector: true)' : ''} vs plain BM25 over whole files — commit localization, seed ${SEED}`);
-console.log(lines.join('\n'));
-const verdict = O.mrr > B.mrr ? 'PASS' : 'FAIL';
-console.log(`${verdict}: MRR ${f(O.mrr)} vs baseline ${f(B.mrr)} (${O.mrr > B.mrr ? '+' : ''}${f(O.mrr - B.mrr)})`);
-if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify({ seed: SEED, vector: VECTOR, results, all: { ours: O, baseline: B } }, null, 2));
-process.exitCode = verdict === 'PASS' ? 0 : 1;
+// ---------- report ----------
+const f3 = x => (Number.isFinite(x) ? x.toFixed(3) : '—');
+const ms = x => (Number.isFinite(x) ? x.toFixed(1) : '—');
+const langOf = rs => [...new Set(rs.flatMap(r => r.gold.map(p => core.languageForPath(p) ?? '?')))].join('/');
+const groups = [];
+for (const kind of ['commit', 'issue']) {
+  const kr = rows.filter(r => r.kind === kind);
+  if (!kr.length) continue;
+  for (const repo of [...new Set(kr.map(r => r.repo))]) groups.push({ kind, repo, rows: kr.filter(r => r.repo === repo) });
+  groups.push({ kind, repo: `**all ${kind}**`, rows: kr, total: true });
+}
+groups.push({ kind: 'all', repo: '**all**', rows, total: true });
+const table = groups.map(g => ({
+  kind: g.kind, repo: g.repo, language: g.total ? '' : langOf(g.rows), total: !!g.total,
+  ours: summarize(g.rows.map(r => r.ours)), baseline: summarize(g.rows.map(r => r.baseline)),
+  failed: g.rows.filter(r => r.ours.error).length,
+}));
+
+const out = [];
+out.push(`search_code${VECTOR ? ' (vector: true)' : ''} vs Okapi BM25 over whole files (k1 1.2, b 0.75, split identifiers, no stop list) — seed ${SEED}`);
+out.push('');
+out.push('| kind | repo | lang | cases | ours R@1 | R@5 | R@10 | MRR | baseline R@1 | R@5 | R@10 | MRR | ours failed |');
+out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const t of table) {
+  const o = t.ours, b = t.baseline;
+  out.push(`| ${t.kind} | ${t.repo} | ${t.language} | ${o.n} | ${f3(o.r1)} | ${f3(o.r5)} | ${f3(o.r10)} | **${f3(o.mrr)}** | ${f3(b.r1)} | ${f3(b.r5)} | ${f3(b.r10)} | ${f3(b.mrr)} | ${t.failed} |`);
+}
+out.push('');
+out.push('Search latency per query (ms; ours: the search_code tool call, failed calls left out; baseline: ranking in memory):');
+out.push('');
+out.push('| kind | queries | ours p50 | ours p95 | baseline p50 | baseline p95 | index update per case p50 / p95 s |');
+out.push('| --- | --- | --- | --- | --- | --- | --- |');
+const latency = {};
+for (const kind of ['commit', 'issue']) {
+  const kr = rows.filter(r => r.kind === kind);
+  if (!kr.length) continue;
+  const ok = kr.filter(r => !r.ours.error).map(r => r.ours.ms), bl = kr.map(r => r.baseline.ms), ix = kr.map(r => r.index_s);
+  latency[kind] = { ours_p50: pct(ok, 50), ours_p95: pct(ok, 95), baseline_p50: pct(bl, 50), baseline_p95: pct(bl, 95), index_p50_s: pct(ix, 50), index_p95_s: pct(ix, 95) };
+  const l = latency[kind];
+  out.push(`| ${kind} | ${kr.length} | ${ms(l.ours_p50)} | ${ms(l.ours_p95)} | ${ms(l.baseline_p50)} | ${ms(l.baseline_p95)} | ${l.index_p50_s.toFixed(2)} / ${l.index_p95_s.toFixed(2)} |`);
+}
+out.push('');
+const failures = {};
+for (const kind of ['commit', 'issue']) {
+  const kr = rows.filter(r => r.kind === kind);
+  if (!kr.length) continue;
+  const bad = kr.filter(r => r.ours.error);
+  const byCode = new Map();
+  for (const r of bad) {
+    const k = `${r.ours.error.code}: ${r.ours.error.message.replace(/\s+/g, ' ').slice(0, 200)}`;
+    byCode.set(k, [...(byCode.get(k) ?? []), r]);
+  }
+  failures[kind] = { failed: bad.length, of: kr.length, errors: [...byCode].map(([k, rs]) => ({ error: k, count: rs.length, query_chars: rs.map(r => r.query_chars) })) };
+  out.push(`Failed search_code calls, ${kind}: ${bad.length} of ${kr.length} (counted as misses)` + (bad.length ? ':' : '.'));
+  for (const [k, rs] of byCode) out.push(`  ${rs.length} × ${k} (query lengths ${Math.min(...rs.map(r => r.query_chars))}–${Math.max(...rs.map(r => r.query_chars))} characters)`);
+}
+out.push('');
+
+const targets = [];
+for (const kind of ['commit', 'issue']) {
+  const t = table.find(x => x.kind === kind && x.total);
+  if (!t) continue;
+  const pass = t.ours.mrr >= t.baseline.mrr + 0.10;
+  targets.push({ target: `${kind}: ours MRR ≥ baseline MRR + 0.10`, pass, ours: t.ours.mrr, baseline: t.baseline.mrr });
+  out.push(`${pass ? 'PASS' : 'FAIL'}: ${kind}: ours MRR ${f3(t.ours.mrr)} vs baseline ${f3(t.baseline.mrr)} + 0.10 = ${f3(t.baseline.mrr + 0.10)} (difference ${t.ours.mrr - t.baseline.mrr >= 0 ? '+' : ''}${f3(t.ours.mrr - t.baseline.mrr)})`);
+}
+{
+  const t = table.find(x => x.kind === 'all');
+  const pass = t.ours.r1 >= 0.5;
+  targets.push({ target: 'overall: ours R@1 ≥ 0.5', pass, ours: t.ours.r1 });
+  out.push(`${pass ? 'PASS' : 'FAIL'}: overall: ours R@1 ${f3(t.ours.r1)} ≥ 0.500 (${t.ours.n} cases)`);
+}
+out.push('');
+
+// Data notes.
+if (issues) {
+  const i = issues.info;
+  out.push(`Issue cases: ${i.dataset} (${i.instances} instances); repositories used: ${i.repos.map(r => `${r.repo} (${r.instances})`).join(', ')}; eligible ${i.eligible}, sampled ${rows.filter(r => r.kind === 'issue').length + skipped.filter(s => s.kind === 'issue').length} (--max-issues ${MAX_ISSUES === Number.MAX_SAFE_INTEGER ? 'all' : MAX_ISSUES}, seed ${SEED}).`);
+  if (i.unavailable.length) out.push(`  not available here (no mirror; add with --swe-repo NAME=GITDIR): ${i.unavailable.map(r => `${r.repo} (${r.instances} instances)`).join(', ')}`);
+  if (i.excluded.length) out.push(`  excluded before sampling: ${i.excluded.map(e => `${e.id} (${e.why})`).join('; ')}`);
+  const dropped = rows.filter(r => r.kind === 'issue' && r.gold_not_indexed.length);
+  if (dropped.length) out.push(`  gold files left out because the engine does not index them: ${dropped.map(r => `${r.id}: ${r.gold_not_indexed.join(', ')}`).join('; ')}`);
+}
+{
+  const absent = rows.filter(r => r.blobs_absent.length);
+  if (absent.length) {
+    const src = [...new Set(absent.flatMap(r => r.blobs_absent.filter(p => core.languageForPath(p))))];
+    out.push(`Files absent from a mirror (largest blobs of the snapshot; left out of the checkout): ${absent.length} cases, ${[...new Set(absent.flatMap(r => r.blobs_absent))].length} distinct paths (${[...new Set(absent.map(r => r.repo))].join(', ')}); in a supported language: ${src.length ? src.join(', ') : 'none'}.`);
+  }
+}
+for (const s of skipped) out.push(`  skipped ${s.kind} case ${s.id} (${s.repo}): ${s.why}`);
+const commitNotIndexed = rows.filter(r => r.kind === 'commit' && r.gold_not_indexed.length);
+if (commitNotIndexed.length) out.push(`Commit cases with gold files the engine does not index (kept, as before): ${commitNotIndexed.length} (${commitNotIndexed.map(r => `${r.repo} ${r.id.slice(0, 10)}: ${r.gold_not_indexed.join(', ')}`).join('; ')})`);
+out.push(`Runtime ${totalS.toFixed(0)} s (${timings.map(t => `${t.kind} ${t.repo} ${t.seconds.toFixed(0)} s`).join(', ')}); load average ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${require('node:os').cpus().length} cores.`);
+out.push('');
+
+// Failure analysis: issue cases where our first file is not gold.
+const showMisses = (kind, n) => {
+  const misses = rows.filter(r => r.kind === kind && r.ours.rank !== 1)
+    .sort((a, b) => (b.ours.rank ?? 1e9) - (a.ours.rank ?? 1e9) || (a.id < b.id ? -1 : 1));
+  if (!misses.length) return;
+  const kr = rows.filter(r => r.kind === kind);
+  const failedN = misses.filter(r => r.ours.error).length, outside = misses.filter(r => !r.ours.error && r.ours.rank === null).length;
+  const baseFirst = misses.filter(r => r.baseline.rank === 1).length;
+  out.push(`Misses, ${kind}: ${misses.length} of ${kr.length} cases have no gold file first (${failedN} failed calls, ${outside} with no gold file in our top ${LIMIT}; the baseline has a gold file first in ${baseFirst} of them). ${DETAILS ? 'All' : `The worst ${Math.min(n, misses.length)} (--details for all)`}:`);
+  for (const r of DETAILS ? misses : misses.slice(0, n)) {
+    out.push('');
+    out.push(`- ${r.id} (${r.repo}): ours rank ${r.ours.error ? `— (${r.ours.error.code})` : (r.ours.rank ?? `>${LIMIT}`)}, baseline rank ${r.baseline.rank ?? `>${LIMIT}`}; query ${r.query_chars} characters: "${r.first_line}"`);
+    out.push(`  gold: ${r.gold.join(', ')}`);
+    out.push(`  ours top 5: ${r.ours.top.slice(0, 5).join(', ') || '(none)'}`);
+    out.push(`  baseline top 5: ${r.baseline.top.slice(0, 5).join(', ') || '(none)'}`);
+  }
+  out.push('');
+};
+showMisses('issue', 5);
+if (DETAILS) showMisses('commit', 10);
+
+console.log(out.join('\n'));
+if (JSON_OUT) {
+  writeFileSync(JSON_OUT, JSON.stringify({
+    seed: SEED, vector: VECTOR, kinds: [...KINDS], max: MAX, max_issues: MAX_ISSUES === Number.MAX_SAFE_INTEGER ? null : MAX_ISSUES,
+    baseline: 'Okapi BM25 over whole files: k1 1.2, b 0.75, idf ln(1 + (N - n + 0.5)/(n + 0.5)); tokens /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g lower-cased; distinct query tokens once; no stop list',
+    table, latency, failures, targets, issues: issues?.info ?? null, skipped, timings, runtime_s: totalS, cases: rows,
+  }, null, 2));
+}
+process.exitCode = 0;
