@@ -79,9 +79,9 @@ export function searchCode(store: Store, vectors: () => VectorIndex, fileIndex: 
   const vrank = opts.vector ? vectorRank(vectors(), query, opts.filter, Math.max(want * 4, 200)).top : [];
   const sim = new Map(vrank.map(v => [v.rowid, v.sim]));
   if (opts.group === 'chunk') {
-    const demote = new Set(fs.files.filter(f => f.test).flatMap(f => f.file_id));
-    const fileOf = store.chunkFiles(fs.chunks.map(c => c.rowid));
-    const factor = (rowid: number) => (!opts.include_tests && !fs.plan.wants_tests && demote.has(fileOf.get(rowid) ?? -1) ? TEST_FACTOR : 1);
+    const demote = new Set(fs.files.filter(f => f.test).map(f => f.file_id));
+    const chunkFile = fileIndex().chunk_file;
+    const factor = (rowid: number) => (!opts.include_tests && !fs.plan.wants_tests && demote.has(chunkFile[rowid] ?? 0) ? TEST_FACTOR : 1);
     let ordered = fs.chunks.map(c => ({ rowid: c.rowid, score: c.score * factor(c.rowid), signals: ['bm25'] }));
     ordered.sort((a, b) => b.score - a.score || (sim.get(b.rowid) ?? 0) - (sim.get(a.rowid) ?? 0) || a.rowid - b.rowid);
     for (const o of ordered) if (sim.has(o.rowid)) o.signals = ['bm25', 'local_hash_vector'];
@@ -99,11 +99,10 @@ export function searchCode(store: Store, vectors: () => VectorIndex, fileIndex: 
   if (opts.vector && files.length < want) {
     // Backfill: files of the chunks most similar to the query, after every lexical hit.
     const have = new Set(files.map(f => f.file_id));
-    const fileOf = store.chunkFiles(vrank.map(v => v.rowid));
     const fi = fileIndex();
     for (const v of vrank) {
       if (files.length >= want) break;
-      const id = fileOf.get(v.rowid);
+      const id = fi.chunk_file[v.rowid] || undefined;
       const meta = id === undefined ? undefined : fi.files.get(id);
       if (id === undefined || !meta || have.has(id)) continue;
       have.add(id); total++;

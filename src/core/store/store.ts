@@ -452,13 +452,6 @@ export class Store {
     try { while (s.step()) { const r = s.get(); out[r[0] as number] = r[1] as number; } } finally { s.reset(); }
     return out;
   }
-  /** The file of each chunk rowid. */
-  chunkFiles(rowids: number[]): Map<number, number> {
-    const m = new Map<number, number>();
-    for (const r of this.inBatches<{ rowid: number; file_id: number }>(rowids, marks => `SELECT rowid, file_id FROM chunks WHERE rowid IN (${marks})`)) m.set(r.rowid, r.file_id);
-    return m;
-  }
-
   /** Every file's identity and size, for file-level ranking (kept by the engine until the next write). */
   fileTable(): Map<number, { repo_id: string; path: string; language: string; line_count: number }> {
     const m = new Map<number, { repo_id: string; path: string; language: string; line_count: number }>();
