@@ -9,6 +9,8 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class SightlineError extends Error {
+  /** the indexing phase it was raised in (set by the pipeline runner, see pipeline/runner.ts) */
+  phase?: string;
   constructor(readonly code: ErrorCode, message: string, readonly details?: Record<string, unknown>) {
     super(message);
     this.name = 'SightlineError';

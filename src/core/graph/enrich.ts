@@ -26,7 +26,7 @@ export function recordLocations(store: Store, roots: { repo_id: string; root: st
   const g = new GraphReader(store);
   const target = g.lookup(targetId)[0];
   if (!target || target.kind === 'file') throw new SightlineError('not_found', `no indexed symbol ${targetId}`);
-  const targetFile = store.fileById(target.file_id)!;
+  const targetFile = store.files.fileById(target.file_id)!;
   const edges = new Map<string, { from_id: string; to_id: string; kind: string; provider: string; confidence: number; evidence: string; file_id: number }>();
   let ignored = 0;
   const symbolsByFile = new Map<number, NodeRow[]>();
@@ -34,10 +34,10 @@ export function recordLocations(store: Store, roots: { repo_id: string; root: st
     const root = roots.find(r => !isAbsolute(loc.path) || loc.path === r.root || loc.path.startsWith(r.root + sep));
     if (!root) { ignored++; continue; }
     const rel = (isAbsolute(loc.path) ? relative(root.root, loc.path) : loc.path).split(sep).join('/');
-    const file = store.fileByPath(root.repo_id, rel);
+    const file = store.files.fileByPath(root.repo_id, rel);
     if (!file) { ignored++; continue; } // outside the index (node_modules, excluded, …)
     let syms = symbolsByFile.get(file.file_id);
-    if (!syms) { syms = store.symbolsInFile(file.file_id); symbolsByFile.set(file.file_id, syms); }
+    if (!syms) { syms = store.symbols.symbolsInFile(file.file_id); symbolsByFile.set(file.file_id, syms); }
     let inner: NodeRow | undefined;
     for (const s of syms) {
       const inside = (loc.line > s.start_line || (loc.line === s.start_line && loc.col >= s.start_col)) && (loc.line < s.end_line || (loc.line === s.end_line && loc.col <= s.end_col));
@@ -59,10 +59,10 @@ export function recordLocations(store: Store, roots: { repo_id: string; root: st
       evidence: `${provider}: ${inner?.symbol_path ?? rel} ${verb} ${target.symbol_path} at ${rel}:${loc.line}`, file_id: file.file_id });
   }
   store.transaction(() => {
-    store.removeProviderEdges(provider, [targetId]);
-    store.removeProviderEdgesFrom(provider, targetId, 'calls');
-    store.addProviderEdges([...edges.values()]);
-    store.setProviderCheck({ symbol_id: targetId, provider, file_hash: targetFile.hash, checked_at: Date.now(), results: edges.size, complete: complete ? 1 : 0 });
+    store.providerEdges.removeProviderEdges(provider, [targetId]);
+    store.providerEdges.removeProviderEdgesFrom(provider, targetId, 'calls');
+    store.providerEdges.addProviderEdges([...edges.values()]);
+    store.providerEdges.setProviderCheck({ symbol_id: targetId, provider, file_hash: targetFile.hash, checked_at: Date.now(), results: edges.size, complete: complete ? 1 : 0 });
   });
   return { stored: edges.size, ignored };
 }
@@ -73,13 +73,13 @@ export function enrichmentTargets(store: Store, roots: { repo_id: string; root: 
   // Without a symbol: first the symbols whose check went stale (their file changed: re-validate), then
   // the most depended-on ones.
   const rows: NodeRow[] = opts.symbol ? (() => { const r = g.resolveOne(opts.symbol, { repo_id: opts.repo_id, path: opts.path }); return r.target ? [r.target] : r.ambiguous.slice(0, opts.limit); })()
-    : [...store.staleLspChecks(opts.limit).flatMap(id => g.lookup(id).slice(0, 1)), ...store.centralSymbols(opts.limit * 3)];
+    : [...store.providerEdges.staleLspChecks(opts.limit).flatMap(id => g.lookup(id).slice(0, 1)), ...store.graph.centralSymbols(opts.limit * 3)];
   const ids = rows.map(r => toNodeRef(r).id);
-  const checks = store.providerChecks(ids);
+  const checks = store.providerEdges.providerChecks(ids);
   const out: EnrichmentTarget[] = [];
   for (const r of rows) {
     const id = toNodeRef(r).id;
-    const file = store.fileById(r.file_id);
+    const file = store.files.fileById(r.file_id);
     const root = roots.find(x => x.repo_id === r.repo_id);
     if (!file || !root) continue;
     const checked = checks.some(c => c.symbol_id === id && c.provider.startsWith('lsp:') && c.file_hash === file.hash && c.complete === 1);

@@ -15,6 +15,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { Store, NodeRow } from '../store/store';
 import { SightlineError } from '../errors';
+import { parseId, pathKeySplits } from '../util/ids';
 
 export interface Resolved {
   /** The one node meant, or null when several match (see ambiguous). */
@@ -35,8 +36,8 @@ export const overloadBase = (sp: string): string => sp.replace(OVERLOAD, '');
 
 /** `symbol:<repo>:<path>:<symbol_path>` or `file:<repo>:<path>` → its parts (path/symbol_path may contain ':'). */
 export function parseNodeId(id: string): { type: 'symbol' | 'file'; repo_id: string; rest: string } | null {
-  const m = /^(symbol|file):([^:]+):(.+)$/.exec(id);
-  return m ? { type: m[1] as 'symbol' | 'file', repo_id: m[2]!, rest: m[3]! } : null;
+  const p = parseId(id);
+  return p && p.type !== 'chunk' ? { type: p.type, repo_id: p.repo_id, rest: p.rest } : null;
 }
 
 /** Other languages' qualifiers as dots: `Foo::bar`, `Foo#bar`, `Ns\Foo->bar` → `Foo.bar` (ids are left alone). */
@@ -58,11 +59,11 @@ export class SymbolLookup {
     if (id) {
       tried.push('id');
       if (id.type === 'file') {
-        const f = this.store.fileByPath(id.repo_id, id.rest);
-        return { rows: f ? [...this.store.nodes([-f.file_id]).values()] : [], matched_by: null, tried };
+        const f = this.store.files.fileByPath(id.repo_id, id.rest);
+        return { rows: f ? [...this.store.symbols.nodes([-f.file_id]).values()] : [], matched_by: null, tried };
       }
-      for (let i = id.rest.indexOf(':'); i > 0; i = id.rest.indexOf(':', i + 1)) {
-        const rows = this.store.findSymbols({ repo_id: id.repo_id, path: id.rest.slice(0, i), symbol_path: id.rest.slice(i + 1) }, 2);
+      for (const { path, key } of pathKeySplits(id.rest)) {
+        const rows = this.store.symbols.findSymbols({ repo_id: id.repo_id, path, symbol_path: key }, 2);
         if (rows.length) return { rows, matched_by: null, tried };
       }
       return { rows: [], matched_by: null, tried };
@@ -72,16 +73,16 @@ export class SymbolLookup {
     const parts = name.split('.').filter(Boolean);
     const last = parts[parts.length - 1] ?? name;
     tried.push(`qualified path ${JSON.stringify(name)}`);
-    let rows = this.store.findSymbols({ ...q, symbol_path: name }, 200);
+    let rows = this.store.symbols.findSymbols({ ...q, symbol_path: name }, 200);
     let matched_by: string | null = name === symbol ? null : `read as ${name}`;
     if (parts.length <= 1) {
       // A plain name: every definition with that name (a top-level `run` and `Worker.run` are both candidates).
       tried.push(`name ${JSON.stringify(last)}`);
-      rows = uniqueNodes([...rows, ...this.store.findSymbols({ ...q, name: last }, 200)]);
+      rows = uniqueNodes([...rows, ...this.store.symbols.findSymbols({ ...q, name: last }, 200)]);
     } else {
       if (!rows.length) {
         tried.push(`a definition whose qualified path ends with ${JSON.stringify(name)}`);
-        rows = this.store.findSymbols({ ...q, name: last }, 500).filter(r => r.symbol_path?.endsWith(`.${name}`));
+        rows = this.store.symbols.findSymbols({ ...q, name: last }, 500).filter(r => r.symbol_path?.endsWith(`.${name}`));
         if (rows.length) matched_by = `qualified path ending with ${name}`;
       }
       if (!rows.length) {
@@ -119,7 +120,7 @@ export class SymbolLookup {
   overloadSet(n: NodeRow): NodeRow[] {
     if (!n.symbol_path) return [n];
     const base = overloadBase(n.symbol_path);
-    const set = this.store.findSymbols({ repo_id: n.repo_id, path: n.path, name: n.name }, 200).filter(r => r.symbol_path && overloadBase(r.symbol_path) === base);
+    const set = this.store.symbols.findSymbols({ repo_id: n.repo_id, path: n.path, name: n.name }, 200).filter(r => r.symbol_path && overloadBase(r.symbol_path) === base);
     return set.length ? set : [n];
   }
 
@@ -130,7 +131,7 @@ export class SymbolLookup {
     if (last.length < 2) return [];
     const pool = new Set<string>();
     for (const pattern of [`${last.slice(0, 2)}%`, `%${last.slice(Math.max(0, last.length - 4))}%`, `%${last.slice(0, 4)}%`]) {
-      for (const n of this.store.symbolNames(pattern, opts.repo_id, 3000)) pool.add(n);
+      for (const n of this.store.symbols.symbolNames(pattern, opts.repo_id, 3000)) pool.add(n);
     }
     const lower = last.toLowerCase();
     const scored = [...pool].map(n => ({ n, d: n.toLowerCase() === lower ? 0 : distance(n.toLowerCase(), lower) }))
@@ -138,7 +139,7 @@ export class SymbolLookup {
       .sort((a, b) => a.d - b.d || a.n.length - b.n.length || a.n.localeCompare(b.n));
     const out: string[] = [];
     for (const { n } of scored) {
-      const rows = this.store.findSymbols({ repo_id: opts.repo_id, name: n }, 3);
+      const rows = this.store.symbols.findSymbols({ repo_id: opts.repo_id, name: n }, 3);
       for (const r of rows) if (r.symbol_path && !out.includes(r.symbol_path)) out.push(r.symbol_path);
       if (out.length >= max) break;
     }
@@ -150,7 +151,7 @@ export class SymbolLookup {
     for (let i = parts.length - 1; i >= 1; i--) {
       const mod = parts.slice(0, i).join('/');
       const sp = parts.slice(i).join('.');
-      const rows = this.store.findSymbols({ ...q, symbol_path: sp }, 2000).filter(r => fileNamesModule(r.path, mod));
+      const rows = this.store.symbols.findSymbols({ ...q, symbol_path: sp }, 2000).filter(r => fileNamesModule(r.path, mod));
       if (rows.length) return rows;
     }
     // `pkg.utils.helper` (or `pkg.Client.request`) where the module only imports the name from where it
@@ -158,10 +159,10 @@ export class SymbolLookup {
     for (let i = parts.length - 1; i >= 1; i--) {
       const mod = parts.slice(0, i).join('/'); const head = parts[i]!; const rest = parts.slice(i + 1).join('.');
       for (const stem of [mod, `${mod}/__init__`, `${mod}/index`, `${mod}/mod`]) {
-        for (const f of this.store.filesByStem(stem)) {
+        for (const f of this.store.files.filesByStem(stem)) {
           if (q.repo_id && f.repo_id !== q.repo_id) continue;
           const defs = this.imported(f.file_id).filter(n => n.name === head && n.kind !== 'file' && n.symbol_path);
-          const hit = rest ? defs.flatMap(d => this.store.findSymbols({ repo_id: d.repo_id, path: d.path, symbol_path: `${d.symbol_path}.${rest}` }, 5)) : defs;
+          const hit = rest ? defs.flatMap(d => this.store.symbols.findSymbols({ repo_id: d.repo_id, path: d.path, symbol_path: `${d.symbol_path}.${rest}` }, 5)) : defs;
           if (hit.length) return uniqueNodes(hit);
         }
       }
@@ -174,8 +175,8 @@ export class SymbolLookup {
     const member = parts[parts.length - 1]!;
     const clsPath = parts.slice(0, -1).join('.');
     const classes = uniqueNodes([
-      ...this.store.findSymbols({ ...q, symbol_path: clsPath }, 50),
-      ...this.store.findSymbols({ ...q, name: parts[parts.length - 2]! }, 200).filter(r => r.symbol_path?.endsWith(`.${clsPath}`)),
+      ...this.store.symbols.findSymbols({ ...q, symbol_path: clsPath }, 50),
+      ...this.store.symbols.findSymbols({ ...q, name: parts[parts.length - 2]! }, 200).filter(r => r.symbol_path?.endsWith(`.${clsPath}`)),
       ...this.moduleQualified(parts.slice(0, -1), q),
     ]).filter(r => r.kind !== 'method' && r.kind !== 'function' && r.kind !== 'file');
     const out: NodeRow[] = [];
@@ -188,7 +189,7 @@ export class SymbolLookup {
           for (const base of this.bases(c)) {
             if (seen.has(base.node)) continue;
             seen.add(base.node);
-            const hit = this.store.findSymbols({ repo_id: base.repo_id, path: base.path, symbol_path: `${base.symbol_path}.${member}` }, 5);
+            const hit = this.store.symbols.findSymbols({ repo_id: base.repo_id, path: base.path, symbol_path: `${base.symbol_path}.${member}` }, 5);
             if (hit.length) out.push(...hit); else next.push(base);
           }
         }

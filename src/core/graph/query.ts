@@ -80,13 +80,13 @@ export class GraphReader {
 
   nodes(nodes: number[]): Map<number, NodeRow> {
     const missing = nodes.filter(n => !this.nodeCache.has(n));
-    if (missing.length) for (const [k, v] of this.store.nodes([...new Set(missing)])) this.nodeCache.set(k, v);
+    if (missing.length) for (const [k, v] of this.store.symbols.nodes([...new Set(missing)])) this.nodeCache.set(k, v);
     const m = new Map<number, NodeRow>();
     for (const n of nodes) { const v = this.nodeCache.get(n); if (v) m.set(n, v); }
     return m;
   }
 
-  symbolsIn(fileId: number): NodeRow[] { return this.store.symbolsInFile(fileId); }
+  symbolsIn(fileId: number): NodeRow[] { return this.store.symbols.symbolsInFile(fileId); }
 
   /** Integer node of a public id (for the heuristic graph). */
   nodeOf(id: string): number | undefined {
@@ -107,7 +107,7 @@ export class GraphReader {
     if (!nodes.length) return result;
     const byNode = new Map(nodes.map(n => [n.node, n]));
     for (const n of nodes) result.set(n.node, []);
-    const heur = this.store.graphEdges([...byNode.keys()], dir, kinds);
+    const heur = this.store.graph.graphEdges([...byNode.keys()], dir, kinds);
     const nb = this.nodes(heur.map(e => (dir === 'in' ? e.from_node : e.to_node)));
     for (const e of heur) {
       const self = byNode.get(dir === 'in' ? e.to_node : e.from_node);
@@ -120,7 +120,7 @@ export class GraphReader {
         evidence: this.evidence(e.kind, e.evidence, src, dir === 'in' ? self : other, e.line), path: src.path, line: e.line } });
     }
     const ids = new Map(nodes.map(n => [this.idOf(n), n]));
-    const prov = this.store.providerEdges([...ids.keys()], dir, kinds);
+    const prov = this.store.providerEdges.providerEdges([...ids.keys()], dir, kinds);
     this.resolveIds(prov.map(e => (dir === 'in' ? e.from_id : e.to_id)));
     for (const e of prov) {
       const self = ids.get(dir === 'in' ? e.to_id : e.from_id);
@@ -144,7 +144,7 @@ export class GraphReader {
       if (p && cut > 0) keys.push({ repo_id: p.repo_id, path: p.rest.slice(0, cut), symbol_path: p.rest.slice(cut + 1), id });
     }
     if (!keys.length) return;
-    const found = this.store.symbolsByKeys(keys);
+    const found = this.store.symbols.symbolsByKeys(keys);
     for (const k of keys) { const n = found.get(`${k.repo_id}\0${k.path}\0${k.symbol_path}`); if (n) this.idCache.set(k.id, n); }
   }
   /** The node of a public id (provider edges name their ends by id), cached for the reader's life. */
@@ -175,7 +175,7 @@ export class GraphReader {
     const out: NodeRow[] = [];
     let p = n.parent_path;
     while (p) {
-      const c = this.store.findSymbols({ repo_id: n.repo_id, path: n.path, symbol_path: p }, 1)[0];
+      const c = this.store.symbols.findSymbols({ repo_id: n.repo_id, path: n.path, symbol_path: p }, 1)[0];
       if (!c) break;
       out.push(c);
       p = c.parent_path;
@@ -188,9 +188,9 @@ export class GraphReader {
   boundaries(targets: NodeRow[], lowConfidenceSeen: number): Boundary[] {
     const out: Boundary[] = [];
     const symbols = targets.filter(t => t.kind !== 'file');
-    const checks = this.store.providerChecks(symbols.map(t => this.idOf(t)));
+    const checks = this.store.providerEdges.providerChecks(symbols.map(t => this.idOf(t)));
     const unchecked = symbols.filter(t => {
-      const file = this.store.fileById(t.file_id);
+      const file = this.store.files.fileById(t.file_id);
       return !checks.some(c => c.symbol_id === this.idOf(t) && c.complete === 1 && c.file_hash === file?.hash);
     });
     if (unchecked.length) {
@@ -202,9 +202,9 @@ export class GraphReader {
     const repos = [...new Set(targets.map(t => t.repo_id))];
     for (const repo of repos) {
       const names = [...new Set(symbols.filter(t => t.repo_id === repo).map(t => t.name))];
-      const sites = this.store.unboundSites(repo, names);
+      const sites = this.store.graph.unboundSites(repo, names);
       for (const [name, n] of sites) out.push({ kind: 'dynamic_names', detail: `${n} call site(s) of ${name}() could not be bound: more than ${AMBIGUOUS_MAX} definitions share the name` });
-      if (this.store.graphPending(repo)) {
+      if (this.store.graph.graphPending(repo)) {
         out.push({ kind: 'stale_graph', detail: `files of ${repo} changed after its heuristic graph was built (an indexing run stopped early); the next index run rebuilds it` });
       }
       // Files edited since indexing: the graph describes their indexed version.
@@ -217,7 +217,7 @@ export class GraphReader {
         if (inTargets.length) out.push({ kind: 'stale_files', detail: `the target's file changed on disk since it was indexed (${list(inTargets)}): its definitions and edges describe the indexed version; run index_repo` });
         if (others.length) out.push({ kind: 'stale_files', detail: `${stale.complete ? '' : 'at least '}${others.length} other indexed file(s) of ${repo} changed on disk since indexing (${list(others)}): references added or removed there are not in the graph; run index_repo` });
       }
-      const skipped = this.store.skippedFiles(repo);
+      const skipped = this.store.meta.skippedFiles(repo);
       if (skipped) out.push({ kind: 'unparsed_files', detail: `${skipped} file(s) of ${repo} were not parsed (see index_status diagnostics)` });
     }
     if (lowConfidenceSeen) out.push({ kind: 'ambiguous_dispatch', detail: `${lowConfidenceSeen} edge(s) on the way were bound by name only (receiver type unknown or name shared); some listed dependents may not be real and others may be missing` });

@@ -4,7 +4,7 @@ import { completeness } from './shared';
 import { toNodeRef } from '../graph/query';
 import type { NodeRow } from '../store/store';
 import { SightlineError } from '../errors';
-import { symbolId } from '../util/ids';
+import { symbolId, parseId } from '../util/ids';
 
 const itemSchema = z.object({
   chunk_id: z.string().describe('Chunk id (for get_chunk).'),
@@ -56,8 +56,7 @@ export const expandContext = defineTool({
     };
     let frontier: NodeRow[] = [];
     for (const id of chunk_ids) {
-      const m = /^chunk:([^:]+):(.+)$/.exec(id);
-      const chunk = m ? await ctx.engine.getChunkRow(id) : undefined;
+      const chunk = parseId(id)?.type === 'chunk' ? await ctx.engine.getChunkRow(id) : undefined;
       if (!chunk) { unresolved.push(id); continue; }
       const syms = chunk.symbol_path ? g.lookup(symbolId(chunk.repo_id, chunk.path, chunk.symbol_path)) : [];
       if (!syms.length) {

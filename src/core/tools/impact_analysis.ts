@@ -1,3 +1,4 @@
+import { fileNodeId, parseId } from '../util/ids';
 import { z } from 'zod';
 import { defineTool, code, budgeted } from './contract';
 import { completeness, nodeSchema, repoParam, testSchema, toTestRef, nodeLabel } from './shared';
@@ -45,7 +46,7 @@ export const impactAnalysis = defineTool({
     const unresolved: string[] = [];
     for (const f of changed_files) {
       const { root, rel } = ctx.engine.relativeToRoot(f);
-      const rows = g.lookup(`file:${repoId ?? root.repo_id}:${rel}`);
+      const rows = g.lookup(fileNodeId(repoId ?? root.repo_id, rel));
       if (!rows.length) { unresolved.push(f); continue; }
       for (const r of rows) { seeds.set(r.node, r); for (const s of g.symbolsIn(r.file_id)) seeds.set(s.node, s); } // its definitions change with it
     }
@@ -53,7 +54,7 @@ export const impactAnalysis = defineTool({
     for (const s of changed_symbols) {
       const rows = g.lookup(s, { repo_id: repoId });
       if (!rows.length) unresolved.push(s);
-      else if (rows.length > 1 && !s.startsWith('symbol:')) ambiguous.push({ symbol: s, candidates: rows });
+      else if (rows.length > 1 && parseId(s)?.type !== 'symbol') ambiguous.push({ symbol: s, candidates: rows });
       else for (const r of g.overloadSet(rows[0]!)) seeds.set(r.node, r);
     }
     const r = computeImpact(g, [...seeds.values()], depth, { withContainers: false });

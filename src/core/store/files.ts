@@ -1,0 +1,283 @@
+/**
+ * Files, chunks and the full-text index (FTS4 over chunks, its token text in file_text), and the packed
+ * occurrences of each file: what the scan phase writes and search reads.
+ */
+import type { SqlValue } from 'sql.js';
+import type { Db } from './db';
+import type { TableSpec } from './tables';
+import type { ChunkRow, FileContent, FileMeta, FileRow, NewEdge, NewOccurrence } from './rows';
+import { decodeOccurrences } from './occurrences';
+import { unpackFtsText } from './ftstext';
+import { sqlId, parseId, pathKeySplits } from '../util/ids';
+
+export const FILE_TABLES: TableSpec[] = [
+  { name: 'files', owner: 'files', clear: db => db.run('DELETE FROM files') }, // a file's own row goes last (FileTables.deleteFile)
+  // FTS4 deletes a chunk's terms by reading its token text back (chunks_fts_src): before chunks and file_text.
+  { name: 'chunks_fts', owner: 'files',
+    deleteFile: (db, fileId) => { for (const r of db.all<{ rowid: number }>('SELECT rowid FROM chunks WHERE file_id = ?', [fileId])) db.exec('DELETE FROM chunks_fts WHERE docid = ?', [r.rowid]); },
+    // emptied last, once chunks is empty: a rebuild resets the index at once instead of deleting every chunk's terms
+    clear: db => db.run("INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild')") },
+  { name: 'chunks', owner: 'files', deleteFile: (db, fileId) => db.exec('DELETE FROM chunks WHERE file_id = ?', [fileId]), clear: db => db.run('DELETE FROM chunks') },
+  { name: 'file_text', owner: 'files', deleteFile: (db, fileId) => db.exec('DELETE FROM file_text WHERE file_id = ?', [fileId]), clear: db => db.run('DELETE FROM file_text') },
+  { name: 'symbols', owner: 'files', deleteFile: (db, fileId, keepSymbols) => { if (!keepSymbols) db.exec('DELETE FROM symbols WHERE file_id = ?', [fileId]); },
+    clear: db => db.run('DELETE FROM symbols') },
+  { name: 'file_occurrences', owner: 'files', deleteFile: (db, fileId) => db.exec('DELETE FROM file_occurrences WHERE file_id = ?', [fileId]),
+    clear: db => db.run('DELETE FROM file_occurrences') },
+];
+
+/** Columns of a ChunkRow, for `FROM chunks c JOIN files f`. */
+const CHUNK_COLS = `c.rowid AS rowid, ${sqlId.chunk('f.repo_id', 'f.path', 'c.key')} AS chunk_id, c.file_id AS file_id, c.symbol_path AS symbol_path, c.kind AS kind,
+    c.start_line AS start_line, c.end_line AS end_line, c.est_tokens AS est_tokens, c.head AS head, f.path AS path, f.language AS language, f.repo_id AS repo_id, f.hash AS hash`;
+
+export interface FileTablesDeps {
+  /** every table's rows of a file but its own row (the registry walk; see tables.ts) */
+  deleteContent: (fileId: number, keepSymbols: boolean) => void;
+  /** edges a parser emits with a file (stored with the provider edges) */
+  insertFileEdges: (fileId: number, edges: readonly NewEdge[]) => void;
+}
+
+export class FileTables {
+  private ftsCache: { fileId: number; parts: string[] } | null = null;
+  private dfCache = new Map<string, number>();
+  private chunkTotal: number | null = null;
+
+  constructor(private readonly db: Db, private readonly deps: FileTablesDeps) {
+    // FTS4 reads a chunk's token text back (view chunks_fts_src) only when it deletes the chunk's terms,
+    // chunk after chunk of one file: the file's text is read and inflated once (the function takes the
+    // file id, not the blob: sql.js copies a blob argument into JavaScript on every call).
+    db.raw.create_function('fts_text', (fileId: number, i: number) => {
+      if (this.ftsCache?.fileId !== fileId) {
+        const data = this.db.one<{ data: Uint8Array }>('SELECT data FROM file_text WHERE file_id = ?', [fileId])?.data;
+        this.ftsCache = { fileId, parts: data ? unpackFtsText(data) : [] };
+      }
+      return this.ftsCache.parts[i] ?? '';
+    });
+  }
+
+  /** Forget what was read of the tables (after a write or a delete: a file id may be given to a new file). */
+  invalidate(): void { this.dfCache.clear(); this.chunkTotal = null; this.ftsCache = null; }
+
+  // ---- writes ------------------------------------------------------------------------------------
+  fileMetas(repoId: string): Map<string, FileMeta> {
+    const m = new Map<string, FileMeta>();
+    for (const r of this.db.all<FileMeta>('SELECT file_id, path, hash, size, mtime_ms FROM files WHERE repo_id = ?', [repoId])) m.set(r.path, r);
+    return m;
+  }
+  touchFile(fileId: number, mtimeMs: number, size: number): void {
+    this.db.exec('UPDATE files SET mtime_ms = ?, size = ? WHERE file_id = ?', [mtimeMs, size, fileId]);
+  }
+  deleteFile(fileId: number): void {
+    this.deleteContent(fileId, false);
+    this.db.exec('DELETE FROM files WHERE file_id = ?', [fileId]);
+  }
+  /** Everything stored for a file but its row (the registry walk), and the caches that read it. */
+  private deleteContent(fileId: number, keepSymbols: boolean): void {
+    this.invalidate();
+    this.deps.deleteContent(fileId, keepSymbols);
+    this.invalidate(); // the full-text delete read this file's text; its id may be given to a new file
+  }
+  filesOfRepo(repoId: string): number[] {
+    return this.db.all<{ file_id: number }>('SELECT file_id FROM files WHERE repo_id = ?', [repoId]).map(r => r.file_id);
+  }
+  /** Whether another repository has files (deleting the only one empties the tables at once). */
+  othersHaveFiles(repoId: string): boolean { return this.db.count('SELECT count(*) AS n FROM files WHERE repo_id <> ?', [repoId]) > 0; }
+
+  /**
+   * Stores a file's new content (call inside a transaction). A file already indexed keeps its id;
+   * `same_shape` says whether its definitions, imports and base classes are unchanged (equal shape
+   * hashes): its symbols then keep their ids too, and other files' graph edges stay valid.
+   */
+  writeFile(f: FileContent, existing: FileMeta | undefined): { file_id: number; same_shape: boolean } {
+    const db = this.db;
+    this.invalidate();
+    let fileId: number; let sameShape = false;
+    if (existing) {
+      fileId = existing.file_id;
+      sameShape = db.one<{ shape_hash: string }>('SELECT shape_hash FROM files WHERE file_id = ?', [fileId])?.shape_hash === f.shape_hash;
+      this.deleteContent(fileId, sameShape);
+      db.exec(`UPDATE files SET language = ?, hash = ?, size = ?, mtime_ms = ?, line_count = ?, syntax_errors = ?, occurrence_count = ?, indexed_at = ?, shape_hash = ?
+        WHERE file_id = ?`, [f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now(), f.shape_hash, fileId]);
+    } else {
+      db.exec(`INSERT INTO files (repo_id, path, language, hash, size, mtime_ms, line_count, syntax_errors, occurrence_count, indexed_at, shape_hash)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [f.repo_id, f.path, f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now(), f.shape_hash]);
+      fileId = db.one<{ id: number }>('SELECT last_insert_rowid() AS id')!.id;
+    }
+    const insChunk = db.stmt(`INSERT INTO chunks (key, file_id, symbol_path, kind, start_line, end_line, est_tokens, head, vec, ord)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insFts = db.stmt('INSERT INTO chunks_fts (docid, name, path, body) VALUES (last_insert_rowid(), ?, ?, ?)');
+    f.chunks.forEach((c, ord) => {
+      insChunk.run([c.key, fileId, c.symbol_path, c.kind, c.start_line, c.end_line, c.est_tokens, c.head,
+        c.vec ? new Uint8Array(c.vec.buffer, c.vec.byteOffset, c.vec.byteLength) : null, ord]);
+      insFts.run([c.fts_name, f.fts_path, c.fts_body]);
+    });
+    if (f.chunks.length) db.stmt('INSERT INTO file_text (file_id, data) VALUES (?, ?)').run([fileId, f.fts_text]);
+    if (sameShape) {
+      const ids = db.all<{ rowid: number }>('SELECT rowid FROM symbols WHERE file_id = ? ORDER BY rowid', [fileId]);
+      const upd = db.stmt('UPDATE symbols SET start_line = ?, start_col = ?, end_line = ?, end_col = ?, chunk_key = ? WHERE rowid = ?');
+      f.symbols.forEach((s, i) => upd.run([s.start_line, s.start_col, s.end_line, s.end_col, s.chunk_key, ids[i]!.rowid]));
+    } else {
+      const insSym = db.stmt(`INSERT INTO symbols (file_id, name, symbol_path, kind, start_line, start_col, end_line, end_col, parent_path, chunk_key)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      for (const s of f.symbols) insSym.run([fileId, s.name, s.symbol_path, s.kind, s.start_line, s.start_col, s.end_line, s.end_col, s.parent_path, s.chunk_key]);
+    }
+    if (f.occurrence_count) db.stmt('INSERT INTO file_occurrences (file_id, data) VALUES (?, ?)').run([fileId, f.occurrences]);
+    this.deps.insertFileEdges(fileId, f.edges);
+    return { file_id: fileId, same_shape: sameShape };
+  }
+
+  // ---- reads -------------------------------------------------------------------------------------
+  file(repoId: string, path: string): FileRow | undefined {
+    return this.db.one<FileRow>('SELECT * FROM files WHERE repo_id = ? AND path = ?', [repoId, path]);
+  }
+  fileByPath(repoId: string, path: string): { file_id: number; language: string; hash: string; line_count: number } | undefined {
+    return this.db.one('SELECT file_id, language, hash, line_count FROM files WHERE repo_id = ? AND path = ?', [repoId, path]);
+  }
+  fileById(fileId: number): { file_id: number; repo_id: string; path: string; language: string; hash: string } | undefined {
+    return this.db.one('SELECT file_id, repo_id, path, language, hash FROM files WHERE file_id = ?', [fileId]);
+  }
+  /** Files whose path (without its extension) is `stem` or ends with `/stem` (module files of a dotted name). */
+  filesByStem(stem: string, limit = 50): { file_id: number; repo_id: string; path: string }[] {
+    return this.db.all<{ file_id: number; repo_id: string; path: string }>(`SELECT file_id, repo_id, path FROM files WHERE path LIKE ? OR path LIKE ? LIMIT ?`, [`${stem}.%`, `%/${stem}.%`, limit]);
+  }
+  languageCounts(): { language: string; files: number; lines: number }[] {
+    return this.db.all('SELECT language, count(*) AS files, sum(line_count) AS lines FROM files GROUP BY language ORDER BY files DESC');
+  }
+  /** Every file's identity and size, for file-level ranking (kept by the engine until the next write). */
+  fileTable(): Map<number, { repo_id: string; path: string; language: string; line_count: number }> {
+    const m = new Map<number, { repo_id: string; path: string; language: string; line_count: number }>();
+    for (const r of this.db.all<{ file_id: number; repo_id: string; path: string; language: string; line_count: number }>('SELECT file_id, repo_id, path, language, line_count FROM files')) m.set(r.file_id, r);
+    return m;
+  }
+  fileLanguages(): Map<number, { repo_id: string; language: string }> {
+    const m = new Map<number, { repo_id: string; language: string }>();
+    for (const r of this.db.all<{ file_id: number; repo_id: string; language: string }>('SELECT file_id, repo_id, language FROM files')) m.set(r.file_id, r);
+    return m;
+  }
+  /** A repository's files in path order (the graph resolver's input). */
+  graphFiles(repoId: string): { id: number; path: string; language: string }[] {
+    return this.db.all('SELECT file_id AS id, path, language FROM files WHERE repo_id = ? ORDER BY path', [repoId]);
+  }
+  /** Raw occurrences of one file (decoded). */
+  occurrences(fileId: number, kinds?: ReadonlySet<string>): NewOccurrence[] {
+    const row = this.db.one<{ data: Uint8Array }>('SELECT data FROM file_occurrences WHERE file_id = ?', [fileId]);
+    return row ? decodeOccurrences(row.data, kinds) : [];
+  }
+
+  /** Resolves a public chunk id (`chunk:<repo_id>:<path>:<key>`); a path or key may itself contain ':'. */
+  chunkById(chunkId: string): ChunkRow | undefined {
+    const id = parseId(chunkId);
+    if (id?.type !== 'chunk') return undefined;
+    for (const { path, key } of pathKeySplits(id.rest)) {
+      const row = this.db.one<ChunkRow>(`SELECT ${CHUNK_COLS} FROM files f JOIN chunks c USING (file_id) WHERE f.repo_id = ? AND f.path = ? AND c.key = ?`, [id.repo_id, path, key]);
+      if (row) return row;
+    }
+    return undefined;
+  }
+  chunksByRowids(rowids: number[]): Map<number, ChunkRow> {
+    const m = new Map<number, ChunkRow>();
+    for (let i = 0; i < rowids.length; i += 200) {
+      const part = rowids.slice(i, i + 200);
+      const rows = this.db.raw.exec(`SELECT ${CHUNK_COLS} FROM chunks c JOIN files f USING (file_id) WHERE c.rowid IN (${part.map(() => '?').join(',')})`, part);
+      if (!rows.length) continue;
+      const cols = rows[0]!.columns;
+      for (const v of rows[0]!.values) {
+        const o: Record<string, unknown> = {};
+        cols.forEach((c, k) => { o[c] = v[k]; });
+        m.set(o.rowid as number, o as unknown as ChunkRow);
+      }
+    }
+    return m;
+  }
+
+  /** Number of chunks, and of chunks containing each term (cached until the next write). */
+  documentFrequencies(terms: string[]): { total: number; df: Map<string, number> } {
+    this.chunkTotal ??= this.db.count('SELECT count(*) AS n FROM chunks');
+    const df = new Map<string, number>();
+    for (const t of terms) {
+      let n = this.dfCache.get(t);
+      if (n === undefined) {
+        n = this.db.one<{ n: number }>('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?', [t])?.n ?? 0;
+        if (this.dfCache.size > 5000) this.dfCache.clear();
+        this.dfCache.set(t, n);
+      }
+      df.set(t, n);
+    }
+    return { total: this.chunkTotal, df };
+  }
+
+  /** All chunk vectors, packed, with their rowids (for brute-force vector search). */
+  allVectors(dims: number): { rowids: Int32Array; vectors: Int8Array; files: Int32Array } {
+    const n = this.db.count('SELECT count(*) AS n FROM chunks WHERE vec IS NOT NULL');
+    const rowids = new Int32Array(n); const files = new Int32Array(n); const vectors = new Int8Array(n * dims);
+    const s = this.db.stmt('SELECT rowid, file_id, vec FROM chunks WHERE vec IS NOT NULL ORDER BY rowid');
+    let i = 0;
+    try {
+      while (s.step() && i < n) {
+        const row = s.get();
+        rowids[i] = row[0] as number; files[i] = row[1] as number;
+        const v = row[2] as Uint8Array;
+        vectors.set(new Int8Array(v.buffer, v.byteOffset, Math.min(v.byteLength, dims)), i * dims);
+        i++;
+      }
+    } finally { s.reset(); }
+    return { rowids, vectors, files };
+  }
+
+  /** Every chunk's file, indexed by chunk rowid (0: no such chunk). */
+  chunkFileTable(): Int32Array {
+    const max = this.db.one<{ m: number | null }>('SELECT max(rowid) AS m FROM chunks')?.m ?? 0;
+    const out = new Int32Array(max + 1);
+    const s = this.db.stmt('SELECT rowid, file_id FROM chunks');
+    try { while (s.step()) { const r = s.get(); out[r[0] as number] = r[1] as number; } } finally { s.reset(); }
+    return out;
+  }
+
+  /**
+   * Every chunk matching an FTS query, with its file and per-row statistics (`matchinfo 'pcnaly'`:
+   * phrases, columns, rows, average and own column lengths, hits per phrase and column), plus the
+   * per-phrase, per-column document counts (`x`, the same for every row) read once.
+   */
+  ftsCandidates(match: string): { rows: { rowid: number; mi: Uint32Array }[]; docs: Uint32Array | null } {
+    const rows: { rowid: number; mi: Uint32Array }[] = [];
+    const s = this.db.stmt(`SELECT docid, matchinfo(chunks_fts, 'pcnaly') FROM chunks_fts WHERE chunks_fts MATCH ?`);
+    try {
+      s.bind([match]);
+      while (s.step()) {
+        const r = s.get();
+        const b = r[1] as Uint8Array;
+        rows.push({ rowid: r[0] as number, mi: new Uint32Array(b.buffer, b.byteOffset, b.byteLength >> 2) });
+      }
+    } finally { s.reset(); }
+    const x = this.db.one<{ mi: Uint8Array }>(`SELECT matchinfo(chunks_fts, 'x') AS mi FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1`, [match]);
+    const docs = x ? new Uint32Array(x.mi.buffer, x.mi.byteOffset, x.mi.byteLength >> 2) : null;
+    return { rows, docs };
+  }
+
+  /** Every symbol and chunk of a repository, in the external provider protocol's shape. */
+  providerInput(repoId: string): { symbols: ProviderInputSymbol[]; chunks: ProviderInputChunk[] } {
+    const symbols = this.db.rows<ProviderInputSymbol>(
+      `SELECT ${sqlId.symbol('f.repo_id', 'f.path', 's.symbol_path')} AS id, f.path AS path, s.name AS name, s.symbol_path AS symbol_path, s.kind AS kind, f.language AS language,
+        s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line, s.end_col AS end_col, f.file_id AS file_id, f.hash AS hash
+       FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY f.path, s.start_line`, [repoId]);
+    const chunks = this.db.rows<ProviderInputChunk>(
+      `SELECT ${sqlId.chunk('f.repo_id', 'f.path', 'c.key')} AS id, f.path AS path, f.language AS language, c.start_line AS start_line, c.end_line AS end_line, c.symbol_path AS symbol_path, c.kind AS kind
+       FROM chunks c JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY f.path, c.start_line`, [repoId]);
+    return { symbols, chunks };
+  }
+
+  /** Rows of one repository (or all) in the files, chunks and symbols tables, and their occurrences. */
+  counts(repoId?: string): { files: number; chunks: number; symbols: number; occurrences: number } {
+    const where = repoId ? ' WHERE f.repo_id = ?' : '';
+    const p: SqlValue[] = repoId ? [repoId] : [];
+    const n = (sql: string) => this.db.count(sql, p);
+    return {
+      files: n(`SELECT count(*) AS n FROM files f${where}`),
+      chunks: n(`SELECT count(*) AS n FROM chunks c JOIN files f USING (file_id)${where}`),
+      symbols: n(`SELECT count(*) AS n FROM symbols s JOIN files f USING (file_id)${where}`),
+      occurrences: n(`SELECT coalesce(sum(occurrence_count), 0) AS n FROM files f${where}`),
+    };
+  }
+}
+
+export interface ProviderInputSymbol { id: string; path: string; name: string; symbol_path: string; kind: string; language: string; start_line: number; start_col: number; end_line: number; end_col: number; file_id: number; hash: string }
+export interface ProviderInputChunk { id: string; path: string; language: string; start_line: number; end_line: number; symbol_path: string | null; kind: string }

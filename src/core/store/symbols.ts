@@ -1,0 +1,86 @@
+/** Definitions (the symbols table) as graph nodes: lookups by name, path, id and rowid. */
+import type { Db } from './db';
+import type { NodeRow } from './rows';
+
+/** Columns of a NodeRow (a symbol with its file), for `FROM symbols s JOIN files f`. */
+const NODE_COLS = `s.rowid AS rowid, f.repo_id AS repo_id, f.path AS path, f.language AS language, s.name AS name,
+    s.symbol_path AS symbol_path, s.kind AS kind, s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line,
+    s.end_col AS end_col, s.parent_path AS parent_path, s.file_id AS file_id, s.chunk_key AS chunk_key`;
+export const SYMBOL_NODE_COLS = NODE_COLS;
+
+const asNodes = (rows: (NodeRow & { rowid: number })[]): NodeRow[] => rows.map(r => ({ ...r, node: r.rowid }));
+
+export class SymbolTables {
+  constructor(private readonly db: Db) {}
+
+  /** Public identity and location of graph nodes (symbols by rowid, files by -file_id). */
+  nodes(nodes: number[]): Map<number, NodeRow> {
+    const m = new Map<number, NodeRow>();
+    const syms = nodes.filter(n => n > 0); const files = nodes.filter(n => n < 0).map(n => -n);
+    for (const r of this.db.inBatches<NodeRow & { rowid: number }>(syms, marks => `SELECT ${NODE_COLS}
+        FROM symbols s JOIN files f USING (file_id) WHERE s.rowid IN (${marks})`)) m.set(r.rowid, { ...r, node: r.rowid });
+    for (const r of this.db.inBatches<{ file_id: number; repo_id: string; path: string; language: string; line_count: number }>(files,
+      marks => `SELECT file_id, repo_id, path, language, line_count FROM files WHERE file_id IN (${marks})`)) {
+      m.set(-r.file_id, { node: -r.file_id, repo_id: r.repo_id, path: r.path, language: r.language, name: r.path.slice(r.path.lastIndexOf('/') + 1), symbol_path: null, kind: 'file',
+        start_line: 1, start_col: 0, end_line: Math.max(1, r.line_count), end_col: 0, parent_path: null, file_id: r.file_id, chunk_key: null });
+    }
+    return m;
+  }
+
+  /** Symbols matching a name or qualified path, optionally narrowed by repo and path. */
+  findSymbols(q: { repo_id?: string; path?: string; symbol_path?: string; name?: string }, limit = 50): NodeRow[] {
+    const conds: string[] = []; const params: (string | number)[] = [];
+    if (q.repo_id) { conds.push('f.repo_id = ?'); params.push(q.repo_id); }
+    if (q.path) { conds.push('f.path = ?'); params.push(q.path); }
+    if (q.symbol_path) { conds.push('s.symbol_path = ?'); params.push(q.symbol_path); }
+    if (q.name) { conds.push('s.name = ?'); params.push(q.name); }
+    return asNodes(this.db.rows<NodeRow & { rowid: number }>(`SELECT ${NODE_COLS}
+      FROM symbols s JOIN files f USING (file_id) ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''} ORDER BY f.path, s.start_line LIMIT ?`, [...params, limit]));
+  }
+
+  /**
+   * Symbols by (repo, path, symbol_path), many at once (provider edges name their ends by id): two
+   * batched queries instead of one or more per id. Keys that match nothing are absent from the map.
+   */
+  symbolsByKeys(keys: { repo_id: string; path: string; symbol_path: string }[]): Map<string, NodeRow> {
+    const out = new Map<string, NodeRow>();
+    const byRepo = new Map<string, Set<string>>();
+    for (const k of keys) (byRepo.get(k.repo_id) ?? byRepo.set(k.repo_id, new Set()).get(k.repo_id)!).add(k.path);
+    const fileIds: number[] = [];
+    for (const [repo, paths] of byRepo) {
+      for (const r of this.db.inBatches<{ file_id: number }>([...paths], marks => `SELECT file_id FROM files WHERE path IN (${marks}) AND repo_id = ?`, [repo])) fileIds.push(r.file_id);
+    }
+    if (!fileIds.length) return out;
+    const wanted = new Set(keys.map(k => `${k.repo_id}\0${k.path}\0${k.symbol_path}`));
+    const sps = [...new Set(keys.map(k => k.symbol_path))];
+    for (let i = 0; i < fileIds.length; i += 300) {
+      const part = fileIds.slice(i, i + 300);
+      for (const r of this.db.inBatches<NodeRow & { rowid: number }>(sps, marks => `SELECT ${NODE_COLS}
+          FROM symbols s JOIN files f USING (file_id) WHERE s.symbol_path IN (${marks}) AND s.file_id IN (${part.map(() => '?').join(',')})`, part)) {
+        const key = `${r.repo_id}\0${r.path}\0${r.symbol_path}`;
+        if (wanted.has(key) && !out.has(key)) out.set(key, { ...r, node: r.rowid });
+      }
+    }
+    return out;
+  }
+
+  /** Distinct definition names matching a LIKE pattern (case-insensitive for ASCII), for "did you mean" suggestions. */
+  symbolNames(like: string, repoId: string | undefined, limit: number): string[] {
+    return this.db.rows<{ name: string }>(`SELECT DISTINCT s.name AS name FROM symbols s${repoId ? ' JOIN files f USING (file_id) WHERE f.repo_id = ? AND' : ' WHERE'} s.name LIKE ? LIMIT ?`,
+      repoId ? [repoId, like, limit] : [like, limit]).map(r => r.name);
+  }
+
+  symbolsInFile(fileId: number): NodeRow[] {
+    return asNodes(this.db.rows<NodeRow & { rowid: number }>(`SELECT ${NODE_COLS}
+      FROM symbols s JOIN files f USING (file_id) WHERE s.file_id = ? ORDER BY s.start_line`, [fileId]));
+  }
+
+  /**
+   * Symbols in a stable order (by path, then in the order the parser found them): where two candidates
+   * tie, the graph takes the first, and the order files finish parsing in must not change which.
+   */
+  graphSymbols(repoId: string): { id: number; fileId: number; name: string; sp: string; kind: string; parent: string | null; line: number }[] {
+    return this.db.all(`SELECT s.rowid AS id, s.file_id AS fileId, s.name AS name, s.symbol_path AS sp, s.kind AS kind, s.parent_path AS parent, s.start_line AS line
+      FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY f.path, s.rowid`, [repoId]);
+  }
+}
