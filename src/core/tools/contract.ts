@@ -4,11 +4,12 @@
  * Surfaces (MCP, language-model tools, CLI) only translate; they add no behaviour.
  */
 import { z } from 'zod';
-import type { Engine } from '../engine';
+import type { ToolServices } from './services';
 import { SightlineError, toErrorShape, type ErrorShape } from '../errors';
 
 export interface ToolContext {
-  engine: Engine;
+  /** the services tools call (services.ts); surfaces pass the Engine */
+  engine: ToolServices;
   signal?: AbortSignal;
   /** progress for long work (indexing): surfaces show it (notification, stderr, MCP progress) */
   onProgress?: (message: string, done?: number, total?: number) => void;

@@ -1,0 +1,164 @@
+/**
+ * The index file's lifecycle: open (refusing a file that is not a Sightline index outside the cache),
+ * its stamp (readers reload a file another process saved), the writer lock, the atomic save and a
+ * deferred save for writes that come in bursts. The index is a cache of the workspace: it may be
+ * rebuilt at any time (schema change, `force`, corruption in the cache folder).
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Store, type Diagnostic, type IndexFileProblem } from './store/store';
+import { atomicWrite, cleanLeftoverTemps, fileStamp, IndexLockedError, LockLostError, WriterLock, type LockHolder } from './store/persist';
+import { SightlineError } from './errors';
+import type { IndexFilePort } from './pipeline/env';
+
+type Log = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+/** A full garbage collection, when the runtime allows one (V8: the gc function made available on demand). */
+let gcFn: (() => void) | null | undefined;
+function collectGarbage(): void {
+  if (gcFn === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require('node:v8').setFlagsFromString('--expose-gc');
+      gcFn = require('node:vm').runInNewContext('gc') as () => void; // eslint-disable-line @typescript-eslint/no-require-imports
+    } catch { gcFn = null; }
+  }
+  gcFn?.();
+}
+
+export class IndexFile implements IndexFilePort {
+  store!: Store;
+  private stamp: string | null = null;
+  private readonly lock: WriterLock;
+  /** an indexing run is under way (readers do not reload under it) */
+  writing = false;
+  /** true when the in-memory index differs from the file on disk */
+  unsaved = false;
+  /** set when an index file of another schema version (or a corrupt one in the cache) was found and set aside */
+  rebuiltFromScratch = false;
+  /** a corrupt index file in the cache, replaced by an empty index: reported until the next save */
+  openProblem: Diagnostic | null = null;
+  private pendingSave: NodeJS.Timeout | undefined;
+  private readonly loaded: (() => void)[] = [];
+
+  private constructor(readonly dbPath: string, private readonly inCache: boolean, private readonly log: Log) {
+    this.lock = new WriterLock(`${dbPath}.lock`);
+  }
+
+  /** Opens (or starts) the index file; `inCache`: it is in Sightline's cache folder (a corrupt one is rebuilt, not refused). */
+  static async open(dbPath: string, inCache: boolean, log: Log): Promise<IndexFile> {
+    const f = new IndexFile(dbPath, inCache, log);
+    await f.load();
+    const removed = cleanLeftoverTemps(dbPath);
+    if (removed.length) log('warn', `removed ${removed.length} temp file(s) left by an interrupted save: ${removed.join(', ')}`);
+    return f;
+  }
+
+  /** Roots recorded in an existing index file (lets `--db FILE` alone name a workspace). */
+  static async rootsInDb(dbPath: string): Promise<string[]> {
+    if (!existsSync(dbPath)) return [];
+    const { store, problem } = await Store.open(dbPath);
+    try {
+      if (problem) throw corruptError(resolve(dbPath), problem);
+      return store.meta.repos().map(r => r.root).filter(r => existsSync(r));
+    } finally { store.close(); }
+  }
+
+  /** Called after every (re)load: what was derived from the previous store is stale. */
+  onLoad(fn: () => void): void { this.loaded.push(fn); }
+
+  private async load(): Promise<void> {
+    const old = this.store as Store | undefined;
+    const stamp = fileStamp(this.dbPath);
+    const { store, rebuilt, problem } = await Store.open(existsSync(this.dbPath) ? this.dbPath : null);
+    if (problem) {
+      // A file in Sightline's own cache is rebuilt (saying so); any other file is the user's: refused,
+      // and left as it is (no lock, temp file or save is ever made beside it).
+      if (!this.inCache) { store.close(); throw corruptError(this.dbPath, problem); }
+      this.openProblem = { repo_id: '', path: this.dbPath, code: 'index_corrupt',
+        message: `the index file was ${problem.kind === 'foreign' ? 'not a Sightline index' : 'corrupt'} (${problem.reason}); the index is empty until the next index run rebuilds it` };
+      this.log('warn', this.openProblem.message);
+    }
+    this.store = store;
+    this.stamp = stamp;
+    this.rebuiltFromScratch = rebuilt;
+    for (const fn of this.loaded) fn();
+    old?.close();
+  }
+
+  /** Readers pick up an index file that another process wrote since we loaded ours. */
+  async refresh(): Promise<void> {
+    if (this.writing) return;
+    if (fileStamp(this.dbPath) !== this.stamp) await this.load();
+  }
+
+  /** A writer starts from the file on disk: another writer may have saved since we loaded. */
+  async reloadIfChanged(): Promise<void> {
+    if (fileStamp(this.dbPath) !== this.stamp) await this.load();
+  }
+
+  markUnsaved(): void { this.unsaved = true; }
+
+  get lockHeld(): boolean { return this.lock.isHeld; }
+  inspectLock(): LockHolder | null { return this.lock.inspect(); }
+  releaseLock(): void { this.lock.release(); }
+
+  /** Takes the writer lock, or says who holds it (index_locked). */
+  acquireLock(): void {
+    try { this.lock.acquire(); }
+    catch (e) {
+      if (e instanceof IndexLockedError) {
+        const h = e.holder;
+        throw new SightlineError('index_locked', `${e.message}; try again when it finishes`, {
+          holder_pid: h.pid, holder_host: h.host, since: new Date(h.since).toISOString(), heartbeat_at: new Date(h.heartbeat_at).toISOString(), lock_path: e.lockPath,
+        });
+      }
+      throw e;
+    }
+  }
+
+  save(): void {
+    // A writer judged stale (a frozen or very slow process) may have lost the lock to another: never
+    // overwrite that writer's file.
+    try { this.lock.assertHeld(); }
+    catch (e) { if (e instanceof LockLostError) throw new SightlineError('index_locked', e.message, { lock_path: this.lock.lockPath }); throw e; }
+    // Temp files of saves that crashed (ours or another dead writer's) go before this one is written.
+    const removed = cleanLeftoverTemps(this.dbPath);
+    if (removed.length) this.log('warn', `removed ${removed.length} temp file(s) left by an interrupted save: ${removed.join(', ')}`);
+    this.store.meta.setMeta('saved_at', String(Date.now()));
+    // The export copies the whole database; collect the indexing run's garbage first so that the copy
+    // does not stack on top of it (this is the memory peak of a cold index).
+    collectGarbage();
+    const bytes = this.store.export();
+    atomicWrite(this.dbPath, bytes);
+    this.stamp = fileStamp(this.dbPath);
+    this.unsaved = false;
+    this.openProblem = null; // the corrupt file is replaced
+  }
+
+  /** Writes that come in bursts save once the burst is over (`delayMs` after the last), holding the lock until then. */
+  scheduleSave(delayMs: number): void {
+    if (this.pendingSave) clearTimeout(this.pendingSave);
+    this.pendingSave = setTimeout(() => this.flushScheduledSave(), delayMs);
+  }
+
+  /** Saves what a scheduled save would have, now, and releases the writer lock (unless a run holds it). */
+  flushScheduledSave(): void {
+    if (!this.pendingSave) return;
+    clearTimeout(this.pendingSave);
+    this.pendingSave = undefined;
+    try { if (this.unsaved) this.save(); } catch (e) { this.log('error', `saving language-server edges failed: ${(e as Error).message}`); }
+    finally { if (!this.writing) this.lock.release(); }
+  }
+
+  close(): void {
+    this.flushScheduledSave();
+    this.store?.close();
+    this.lock.release();
+  }
+}
+
+export function corruptError(dbPath: string, problem: IndexFileProblem): SightlineError {
+  return new SightlineError('index_corrupt', `${dbPath} is not a readable Sightline index: ${problem.reason}. It was left untouched; `
+    + 'point --db (or sightline.index.location) at a Sightline index file or at a new path, or remove the file', { db_path: dbPath, kind: problem.kind, reason: problem.reason });
+}

@@ -1,0 +1,37 @@
+/** What every indexing phase may use: the run's environment, handed out by the indexing service. */
+import type { Store, Diagnostic } from '../store/store';
+import type { IndexSettings } from '../settings';
+import type { ProviderSpec } from '../providers/protocol';
+import type { Root } from '../workspace';
+import type { GraphTablesCache } from './phases/graph';
+
+/** The index file as phases see it: whether it differs from disk, and saving it (the writer holds the lock). */
+export interface IndexFilePort {
+  readonly store: Store;
+  /** the in-memory index now differs from the file on disk */
+  markUnsaved(): void;
+  readonly unsaved: boolean;
+  /** writes the index file atomically (checks the lock is still held) */
+  save(): void;
+  /** a problem found when the file was opened (reported until the next save) */
+  readonly openProblem: Diagnostic | null;
+}
+
+export interface IndexEnv {
+  readonly indexFile: IndexFilePort;
+  /** the roots this run indexes (one, or all of the workspace) */
+  readonly roots: readonly Root[];
+  readonly force: boolean;
+  readonly settings: IndexSettings;
+  /** parser threads (0: on the calling thread) */
+  readonly threads: number;
+  readonly signal?: AbortSignal;
+  readonly providers: readonly ProviderSpec[];
+  /** the resolver's tables of the last partial graph update, kept between runs */
+  readonly graphTables: GraphTablesCache;
+  /** the last run's report per repository is published here as soon as it is known (index_status) */
+  readonly publishRun: (report: import('./report').RepoRunReport) => void;
+  /** what search and vector search cached of the index is stale */
+  readonly invalidateReads: () => void;
+  readonly log: (level: 'info' | 'warn' | 'error', message: string) => void;
+}

@@ -1,0 +1,84 @@
+/**
+ * Phase "graph": once every root is parsed (and the parser workers are gone), each repository the scan
+ * changed gets its heuristic graph rebuilt (`full`) or its edited files re-resolved (`partial`); a
+ * repository whose files did not change keeps its graph (`none`). Resolution itself is
+ * graph/resolve.ts `resolveGraph`; this phase streams its edges into the graph store.
+ */
+import type { Store } from '../../store/store';
+import { resolveGraph, type GEdge, type GFile, type GraphOutput } from '../../graph/resolve';
+import { phase } from '../runner';
+import type { IndexEnv } from '../env';
+import { scanPhase } from './scan';
+
+/** The graph part of a repository's run report. */
+export interface GraphRepoReport {
+  /** edges the heuristic wrote this run (null: the graph was kept) */
+  edges_written: number | null;
+  /** how the heuristic graph was brought up to date: rebuilt, only the edited files' own edges, or kept */
+  graph_update: 'full' | 'partial' | 'none';
+}
+
+/** The graph tables of the last partial update are dropped after this long without another one. */
+const GRAPH_TABLES_IDLE_MS = 5 * 60_000;
+
+/**
+ * Per repository, the resolver's tables of its last partial update (`GraphOutput.resume`): the next
+ * body-only edit is resolved against them without rebuilding them. They take ~70 MB per million lines:
+ * a full build, another index file, or GRAPH_TABLES_IDLE_MS without another update drop them.
+ */
+export class GraphTablesCache {
+  private readonly tables = new Map<string, { store: Store; resume: NonNullable<GraphOutput['resume']> }>();
+  private timer: NodeJS.Timeout | undefined;
+  get(repoId: string, store: Store) { const t = this.tables.get(repoId); return t && t.store === store ? t.resume : undefined; }
+  set(repoId: string, store: Store, resume: NonNullable<GraphOutput['resume']>): void { this.tables.set(repoId, { store, resume }); }
+  delete(repoId: string): void { this.tables.delete(repoId); }
+  /** after an update: the tables are kept while edits keep coming */
+  touch(): void {
+    if (!this.tables.size) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tables.clear(), GRAPH_TABLES_IDLE_MS);
+    this.timer.unref?.();
+  }
+  clear(): void { clearTimeout(this.timer); this.tables.clear(); }
+}
+
+export interface GraphPhaseOutput { edges_written: Map<string, number> }
+
+export const graphPhase = phase({
+  name: 'graph', deps: [scanPhase],
+  run({ scan }, env: IndexEnv, ctx): GraphPhaseOutput {
+    const written = new Map<string, number>();
+    for (const { report, edited } of scan.repos) {
+      if (report.graph_update === 'none') continue; // no file changed: the stored graph stands
+      ctx.progress('graph', report.repo_id, 0, 1);
+      report.edges_written = buildGraph(env, report.repo_id, report.graph_update === 'partial' ? edited : undefined);
+      written.set(report.repo_id, report.edges_written);
+    }
+    return { edges_written: written };
+  },
+});
+
+/** Rebuilds the heuristic graph of one repository from its stored symbols and occurrences. */
+function buildGraph(env: IndexEnv, repoId: string, only?: readonly number[]): number {
+  const store = env.indexFile.store;
+  const cache = env.graphTables;
+  let count = 0;
+  const sink = (edges: GEdge[]) => { store.graph.insertGraphEdges(repoId, edges); count += edges.length; };
+  // A partial update reuses the tables of the previous partial update of this repository when nothing
+  // but bodies changed since (a full build, or another index file, discards them).
+  const cached = only ? cache.get(repoId, store) : undefined;
+  if (!only) cache.delete(repoId);
+  store.transaction(() => {
+    store.graph.beginGraph(repoId, only);
+    const graph = cached ? cached(new Set(only), sink) : resolveGraph({
+      files: store.files.graphFiles(repoId) as GFile[], symbols: store.symbols.graphSymbols(repoId), occurrences: (fileId, kinds) => store.files.occurrences(fileId, kinds),
+      sink, only: only ? new Set(only) : undefined,
+    });
+    store.graph.finishGraph(repoId, graph.unbound);
+    store.graph.setGraphPending(repoId, false);
+    if (only && !cached && graph.resume) cache.set(repoId, store, graph.resume);
+  });
+  cache.touch();
+  env.indexFile.markUnsaved();
+  return count;
+}

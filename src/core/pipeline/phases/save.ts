@@ -1,0 +1,19 @@
+/**
+ * Phase "save": after the graph and the providers, the index file is written atomically (index file
+ * lifecycle: indexfile.ts `save`). A run that changed nothing (a restart over an unchanged tree) writes
+ * nothing: the file on disk is already this index.
+ */
+import { phase } from '../runner';
+import type { IndexEnv } from '../env';
+import { graphPhase } from './graph';
+import { providersPhase } from './providers';
+
+export const savePhase = phase({
+  name: 'save', deps: [graphPhase, providersPhase],
+  run(_input, env: IndexEnv, ctx): { saved: boolean } {
+    if (!env.indexFile.unsaved) return { saved: false };
+    ctx.progress('save', env.roots[0]!.repo_id, 0, 1);
+    env.indexFile.save();
+    return { saved: true };
+  },
+});

@@ -1,0 +1,217 @@
+/**
+ * Phase "scan": per root, walk, decide, parse and write — one phase because the real flow is streamed:
+ * each file the walk finds goes to a parser worker at once, and results are written in walk order
+ * while the walk and the other workers go on (see ARCHITECTURE.md, Flow). Splitting these into phases
+ * would mean waiting for the whole walk before parsing, and for all parsing before writing. Its stages
+ * (walk, parse, write) are timed here: the walk's time is its wall time less the writes done meanwhile,
+ * parsing's what follows the walk less the writes, so the three cover the phase once.
+ *
+ * Output: per repository, the run report (what the graph phase must do: `graph_update`) and the files
+ * whose bodies alone changed (a partial graph update resolves them again); the run's diagnostics.
+ */
+import type { FileMeta, Diagnostic } from '../../store/store';
+import { walk, type WalkedFile } from '../../index/walker';
+import { ParsePool } from '../../index/pool';
+import type { FileOutcome, FileTask } from '../../index/process';
+import { gitState } from '../../git';
+import { SightlineError } from '../../errors';
+import type { Root } from '../../workspace';
+import { phase, type PhaseContext } from '../runner';
+import type { IndexEnv } from '../env';
+import type { RepoRunReport } from '../report';
+
+/** Diagnostics that come from parsing a file's content (the others come from the walk, every run). */
+const PARSE_DIAGNOSTICS = new Set(['syntax_errors', 'invalid_utf8']);
+
+/** What the scan counted of one repository (the rest of its run report is the graph phase's). */
+export interface ScanRepoReport {
+  repo_id: string; root: string; files_seen: number; files_parsed: number; files_unchanged: number; files_deleted: number;
+  files_skipped: number; chunks_written: number; symbols_written: number; duration_ms: number; forced: boolean;
+}
+
+export interface ScannedRepo { report: RepoRunReport; edited: number[] }
+export interface ScanOutput { repos: ScannedRepo[]; diagnostics: Diagnostic[] }
+
+export const scanPhase = phase({
+  name: 'scan', deps: [], stages: ['walk', 'parse', 'write'],
+  async run(_input, env: IndexEnv, ctx): Promise<ScanOutput> {
+    const repos: ScannedRepo[] = [];
+    const diagnostics: Diagnostic[] = [];
+    const pool = new ParsePool(env.threads);
+    try {
+      for (const r of env.roots) {
+        if (env.signal?.aborted) throw new SightlineError('cancelled', 'indexing was cancelled');
+        repos.push(await scanRoot(r, env.force, pool, env, ctx, diagnostics));
+      }
+    } finally {
+      // Parsing is over: release the workers (and their parser memory) before the graph and the save.
+      await pool.close();
+    }
+    return { repos, diagnostics };
+  },
+});
+
+async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv, ctx: PhaseContext<'walk' | 'parse' | 'write'>, diagnostics: Diagnostic[]): Promise<ScannedRepo> {
+    const started = performance.now();
+    const store = env.indexFile.store; const signal = env.signal;
+    // A repository whose files change is marked graph-pending until its graph is rebuilt: whatever stops a
+    // run between the two (a cancel, an error, another root failing), the next run rebuilds it whole. The
+    // mark is set in every transaction that changes a file (a rolled-back batch must not leave a later one
+    // unmarked).
+    const pendingBefore = store.graph.graphPending(r.repo_id);
+    const markPending = () => store.graph.setGraphPending(r.repo_id, true);
+    if (force) { store.transaction(() => { store.deleteRepo(r.repo_id); markPending(); }); env.indexFile.markUnsaved(); }
+    const metas: Map<string, FileMeta> = force ? new Map() : store.files.fileMetas(r.repo_id);
+    const report: RepoRunReport = { repo_id: r.repo_id, root: r.root, files_seen: 0, files_parsed: 0, files_unchanged: 0,
+      files_deleted: 0, files_skipped: 0, chunks_written: 0, symbols_written: 0, edges_written: null, graph_update: 'none', duration_ms: 0, forced: force };
+    // What the graph needs after this run: files added, deleted or reshaped (definitions, imports, bases)
+    // mean a rebuild; files whose bodies alone changed mean resolving just their own occurrences again.
+    let reshaped = force; const edited: number[] = [];
+    const repoDiags: Diagnostic[] = [];
+
+    const seen = new Set<string>();
+    const tasks: FileTask[] = [];
+    // Parse diagnostics of files that are not parsed again this run carry over from the last run.
+    const carried = new Set<string>();
+
+    let writeMs = 0;
+    let done = 0;
+    let touched = 0; let dropped = 0;
+    const batch: { task: FileTask; outcome: FileOutcome }[] = [];
+    const flush = () => {
+      if (!batch.length) return;
+      const t = performance.now();
+      store.transaction(() => {
+        for (const { task, outcome } of batch) {
+          const existing = metas.get(task.path);
+          if (outcome.status === 'unchanged') { if (existing) { store.files.touchFile(existing.file_id, outcome.mtime_ms, outcome.size); touched++; } report.files_unchanged++; carried.add(task.path); }
+          else if (outcome.status === 'skipped') {
+            if (existing) { store.files.deleteFile(existing.file_id); dropped++; reshaped = true; markPending(); }
+            report.files_skipped++;
+            for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
+          } else {
+            const w = store.files.writeFile(outcome.content, existing);
+            markPending();
+            if (w.same_shape) edited.push(w.file_id); else reshaped = true;
+            report.files_parsed++;
+            report.chunks_written += outcome.content.chunks.length;
+            report.symbols_written += outcome.content.symbols.length;
+            for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
+          }
+        }
+      });
+      batch.length = 0;
+      writeMs += performance.now() - t;
+    };
+    // Files are parsed as the walk finds them; a bounded window of files in flight keeps memory flat.
+    const WINDOW = 64;
+    let next = 0; let inFlight = 0; let walking = true;
+    let resolveAll!: () => void; let rejectAll!: (e: unknown) => void;
+    const parsed = new Promise<void>((res, rej) => { resolveAll = res; rejectAll = rej; });
+    parsed.catch(() => { /* awaited below; this keeps a failure during the walk from going unhandled */ });
+    // A write that fails (or a progress callback that throws) stops the run: no more files are started,
+    // and once those in flight are back the run fails with that error instead of waiting forever.
+    let failure: { error: unknown } | null = null;
+    const settle = () => {
+      if (inFlight > 0) return;
+      if (failure) rejectAll(failure.error);
+      else if (!walking && (next >= tasks.length || signal?.aborted)) resolveAll();
+    };
+    // Results are stored in walk order, whatever order the workers finish in, so the same tree always gets
+    // the same row ids (ties in search and in the graph never depend on timing). A result that arrives
+    // early waits here; at most LOOKAHEAD files are started past the first one not yet stored.
+    const LOOKAHEAD = 256;
+    const ready = new Map<number, { task: FileTask; outcome: FileOutcome }>();
+    let stored = 0;
+    const onDone = (i: number, task: FileTask, outcome: FileOutcome) => {
+      inFlight--; done++;
+      if (!failure) {
+        try {
+          ready.set(i, { task, outcome });
+          for (let item = ready.get(stored); item; item = ready.get(stored)) {
+            ready.delete(stored++);
+            batch.push(item);
+            if (batch.length >= 64) flush();
+          }
+          if (done % 100 === 0) ctx.progress('parse', r.repo_id, done, tasks.length);
+        } catch (e) { failure = { error: e }; }
+      }
+      launch(); settle();
+    };
+    const launch = () => {
+      while (!failure && inFlight < WINDOW && next < tasks.length && next - stored < LOOKAHEAD && !signal?.aborted) {
+        const i = next++; const task = tasks[i]!;
+        inFlight++;
+        pool.run(task).then(o => onDone(i, task, o), (e: unknown) => onDone(i, task, { status: 'skipped', diagnostics: [{ code: 'parse_failed', message: String(e) }] }));
+      }
+    };
+    const onFile = (f: WalkedFile) => {
+      seen.add(f.path);
+      const m = metas.get(f.path);
+      if (m && m.size === f.size && m.mtime_ms === f.mtime_ms) { report.files_unchanged++; carried.add(f.path); return; }
+      tasks.push({ root: r.root, repo_id: r.repo_id, abs: f.abs, path: f.path, language: f.language, size: f.size, mtime_ms: f.mtime_ms,
+        known_hash: m?.hash ?? null, max_file_bytes: env.settings.max_file_bytes });
+      launch();
+    };
+
+    const tw = performance.now();
+    ctx.progress('walk', r.repo_id, 0, 0);
+    let walked: Awaited<ReturnType<typeof walk>>; let git: Awaited<ReturnType<typeof gitState>>;
+    try {
+      [walked, git] = await Promise.all([
+        walk(r.root, { excludes: env.settings.excludes, languages: env.settings.languages ? new Set(env.settings.languages) : null, maxFileBytes: env.settings.max_file_bytes, signal, onFile }),
+        gitState(r.root),
+      ]);
+    } finally { walking = false; }
+    // Parsing starts during the walk: the walk's time is its wall time less the writes done meanwhile,
+    // and parsing's is what follows the walk less the writes; walk + parse + write cover the phase once.
+    const walkEnd = performance.now();
+    const writesDuringWalk = writeMs;
+    ctx.time('walk', walkEnd - tw - writesDuringWalk);
+    report.files_seen = walked.files.length;
+    repoDiags.unshift(...walked.diagnostics.map(d => ({ repo_id: r.repo_id, ...d })));
+    // Files that were indexed but are gone (deleted, now ignored, or now unreadable) disappear.
+    const gone = [...metas.values()].filter(m => !seen.has(m.path));
+    settle();
+    await parsed;
+    flush();
+    if (signal?.aborted) {
+      // Completed batches are kept (they are real work); the next run picks up the rest and, as the
+      // graph-pending mark says, rebuilds the graph.
+      env.indexFile.save();
+      throw new SightlineError('cancelled', `indexing of ${r.name} was cancelled after ${done} of ${tasks.length} files; completed files were kept`);
+    }
+    ctx.time('parse', performance.now() - walkEnd - (writeMs - writesDuringWalk));
+    const tdel = performance.now();
+    if (!force) for (const d of store.meta.diagnostics(r.repo_id)) if (carried.has(d.path) && PARSE_DIAGNOSTICS.has(d.code)) repoDiags.push(d);
+    report.files_deleted = gone.length;
+    report.duration_ms = Math.round(performance.now() - started);
+    const prev = store.meta.repo(r.repo_id);
+    // The graph is brought up to date once every root is parsed (see index()).
+    if (reshaped || gone.length || !prev || pendingBefore) report.graph_update = 'full';
+    else if (edited.length) report.graph_update = 'partial';
+    if (report.graph_update !== 'none') report.edges_written = 0;
+    const dirtyFlag = git.dirty === null ? null : git.dirty ? 1 : 0;
+    const nestedJson = JSON.stringify(walked.nested_repos);
+    const diagKey = (ds: Diagnostic[]) => JSON.stringify(ds.map(d => [d.path, d.code, d.message]).sort());
+    const diagJson = diagKey(repoDiags);
+    const changed = force || report.files_parsed > 0 || report.files_deleted > 0 || touched > 0 || dropped > 0 || !prev
+      || prev.indexed_commit !== git.commit || prev.branch !== git.branch || prev.dirty !== dirtyFlag || prev.nested_repos !== nestedJson
+      || diagKey(store.meta.diagnostics(r.repo_id)) !== diagJson;
+    if (changed) {
+      store.transaction(() => {
+        for (const m of gone) store.files.deleteFile(m.file_id);
+        if (gone.length) markPending();
+        store.meta.replaceDiagnostics(r.repo_id, repoDiags);
+        store.meta.upsertRepo({ repo_id: r.repo_id, root: r.root, name: r.name, indexed_at: Date.now(), indexed_commit: git.commit, branch: git.branch,
+          dirty: dirtyFlag, nested_repos: nestedJson, last_run: JSON.stringify(report) });
+      });
+      env.indexFile.markUnsaved();
+    }
+    env.publishRun(report);
+    ctx.time('write', writeMs + performance.now() - tdel);
+    diagnostics.push(...repoDiags);
+    env.invalidateReads();
+    env.log('info', `indexed ${r.name}: ${report.files_parsed} parsed, ${report.files_unchanged} unchanged, ${report.files_deleted} deleted, ${report.files_skipped} skipped`);
+    return { report, edited };
+  }

@@ -1,0 +1,5 @@
+/** A repository's run report: the parts the phases that count something declare, joined. */
+import type { ScanRepoReport } from './phases/scan';
+import type { GraphRepoReport } from './phases/graph';
+
+export type RepoRunReport = ScanRepoReport & GraphRepoReport;

@@ -1,0 +1,33 @@
+/**
+ * What tools call: the read services (and index_repo's indexing run) a surface hands to
+ * `invokeTool` as `ctx.engine`. The Engine implements it; a tool depends on this list, not on the
+ * engine class, so a tool can be tested against any implementation and the engine can change shape.
+ */
+import type { IndexReport, IndexRequest } from '../pipeline';
+import type { CodeSearchPage, SearchPage } from '../search/search';
+import type { ChunkText, SearchRequest } from '../services/reads';
+import type { StatusReport } from '../services/status';
+import type { ChangedSinceIndex } from '../services/freshness';
+import type { ChunkRow, Diagnostic } from '../store/store';
+import type { GraphReader } from '../graph/query';
+import type { Root } from '../workspace';
+
+export interface ToolServices {
+  /** index_repo: one indexing run */
+  index(opts: IndexRequest): Promise<IndexReport>;
+  search(q: SearchRequest): Promise<CodeSearchPage>;
+  vectorSearch(q: { query: string; limit: number; offset: number; repo?: string; language?: string }): Promise<SearchPage>;
+  /** the stored row of a chunk id (no file read) */
+  getChunkRow(id: string): Promise<ChunkRow | undefined>;
+  /** a chunk's source text, read from the file now */
+  getChunk(id: string): Promise<ChunkText>;
+  /** a reader over the current graph */
+  graph(): Promise<GraphReader>;
+  status(): Promise<StatusReport>;
+  diagnostics(repoId?: string): Diagnostic[];
+  changedSinceIndex(opts?: { budgetMs?: number; sample?: number }): Promise<ChangedSinceIndex>;
+  /** a `repo` argument as a repo_id filter (undefined: every repository) */
+  repoFilter(repo?: string): string | undefined;
+  /** a path argument as (root, path relative to it) */
+  relativeToRoot(path: string): { root: Root; rel: string };
+}
