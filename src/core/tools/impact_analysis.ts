@@ -1,4 +1,4 @@
-import { fileNodeId, parseId } from '../util/ids';
+import { fileNodeId, hasIdPrefix } from '../util/ids';
 import { z } from 'zod';
 import { defineTool, code, budgeted } from './contract';
 import { completeness, nodeSchema, repoParam, testSchema, toTestRef, nodeLabel } from './shared';
@@ -54,7 +54,7 @@ export const impactAnalysis = defineTool({
     for (const s of changed_symbols) {
       const rows = g.lookup(s, { repo_id: repoId });
       if (!rows.length) unresolved.push(s);
-      else if (rows.length > 1 && parseId(s)?.type !== 'symbol') ambiguous.push({ symbol: s, candidates: rows });
+      else if (rows.length > 1 && !hasIdPrefix(s, 'symbol')) ambiguous.push({ symbol: s, candidates: rows });
       else for (const r of g.overloadSet(rows[0]!)) seeds.set(r.node, r);
     }
     const r = computeImpact(g, [...seeds.values()], depth, { withContainers: false });

@@ -37,6 +37,9 @@ export function parseId(id: string): { type: IdType; repo_id: string; rest: stri
   return m ? { type: m[1] as IdType, repo_id: m[2]!, rest: m[3]! } : null;
 }
 
+/** Whether an argument is written as an id of this type (its prefix; it may still name nothing). */
+export const hasIdPrefix = (id: string, type: IdType): boolean => id.startsWith(`${type}:`);
+
 /** Every way `<path>:<key>` can split at a ':' (path first, shortest path first). */
 export function* pathKeySplits(rest: string): Generator<{ path: string; key: string }> {
   for (let i = rest.indexOf(':'); i > 0; i = rest.indexOf(':', i + 1)) yield { path: rest.slice(0, i), key: rest.slice(i + 1) };
