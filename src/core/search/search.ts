@@ -66,7 +66,11 @@ export interface CodeSearchOptions {
   group: 'file' | 'chunk'; include_tests: boolean; path_glob?: string; chunks_per_file: number;
 }
 export interface FileHit { repo_id: string; path: string; language: string; score: number; signals: string[]; test: boolean; chunks: SearchHit[] }
-export interface CodeSearchPage { files: FileHit[]; results: SearchHit[]; total: number; terms: string[]; plan: QueryPlan }
+export interface CodeSearchPage {
+  files: FileHit[]; results: SearchHit[]; total: number; terms: string[]; plan: QueryPlan;
+  /** files in the index (within no filter): 0 means nothing was indexed yet */
+  indexed_files: number;
+}
 
 /**
  * search_code: files ranked by the fusion in files.ts (group file), or their chunks ranked by BM25
@@ -74,7 +78,7 @@ export interface CodeSearchPage { files: FileHit[]; results: SearchHit[]; total:
  * lexical hits run out.
  */
 export function searchCode(store: Store, vectors: () => VectorIndex, fileIndex: () => FileIndex, query: string, opts: CodeSearchOptions): CodeSearchPage {
-  const fs = searchFiles(store, fileIndex, query, { filter: opts.filter, include_tests: opts.include_tests, path_glob: opts.path_glob, chunks_per_file: opts.chunks_per_file });
+  const fs = searchFiles(store, fileIndex, query, { filter: opts.filter, include_tests: opts.include_tests, path_glob: opts.path_glob, chunks_per_file: opts.chunks_per_file, rank_chunks: opts.group === 'chunk' });
   const want = opts.offset + opts.limit;
   const vrank = opts.vector ? vectorRank(vectors(), query, opts.filter, Math.max(want * 4, 200)).top : [];
   const sim = new Map(vrank.map(v => [v.rowid, v.sim]));
@@ -92,7 +96,7 @@ export function searchCode(store: Store, vectors: () => VectorIndex, fileIndex: 
     }
     ordered = ordered.slice(opts.offset, want);
     const rows = store.chunksByRowids(ordered.map(o => o.rowid));
-    return { files: [], results: ordered.flatMap(o => { const r = rows.get(o.rowid); return r ? [toHit(r, o.score, o.signals)] : []; }), total, terms: fs.terms, plan: fs.plan };
+    return { files: [], results: ordered.flatMap(o => { const r = rows.get(o.rowid); return r ? [toHit(r, o.score, o.signals)] : []; }), total, terms: fs.terms, plan: fs.plan, indexed_files: fileIndex().files.size };
   }
   const files = fs.files.slice();
   let total = files.length;
@@ -115,7 +119,7 @@ export function searchCode(store: Store, vectors: () => VectorIndex, fileIndex: 
     repo_id: f.repo_id, path: f.path, language: f.language, score: f.score, signals: f.signals, test: f.test,
     chunks: f.chunks.flatMap(c => { const r = rows.get(c.rowid); return r ? [toHit(r, c.score, sim.has(c.rowid) ? ['bm25', 'local_hash_vector'] : f.signals.includes('local_hash_vector') && f.signals.length === 1 ? ['local_hash_vector'] : ['bm25'])] : []; }),
   }));
-  return { files: hits, results: hits.flatMap(f => f.chunks), total, terms: fs.terms, plan: fs.plan };
+  return { files: hits, results: hits.flatMap(f => f.chunks), total, terms: fs.terms, plan: fs.plan, indexed_files: fileIndex().files.size };
 }
 
 export function vectorSearch(store: Store, vectors: () => VectorIndex, query: string, opts: { limit: number; offset: number; filter: SearchFilter }): SearchPage {

@@ -407,21 +407,29 @@ export class Store {
   }
 
 
-  private dfCache = new Map<string, number>();
+  private dfCache = new Map<string, { n: number; exact: boolean }>();
   private chunkTotal: number | null = null;
 
   /** Number of chunks, and of chunks containing each term (cached until the next write). */
-  documentFrequencies(terms: string[]): { total: number; df: Map<string, number> } {
+  /**
+   * Chunks containing each term. With `cap`, counting stops at `cap` rows (FTS4 reads a long doclist
+   * incrementally, so a capped count of a common term costs the cap, not the term's whole doclist): a
+   * value ≥ `cap` then means "at least that many". Counts are cached until the next write.
+   */
+  documentFrequencies(terms: string[], cap = Infinity): { total: number; df: Map<string, number> } {
     this.chunkTotal ??= this.one<{ n: number }>('SELECT count(*) AS n FROM chunks')!.n;
     const df = new Map<string, number>();
     for (const t of terms) {
-      let n = this.dfCache.get(t);
-      if (n === undefined) {
-        n = this.one<{ n: number }>('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?', [t])?.n ?? 0;
-        if (this.dfCache.size > 5000) this.dfCache.clear();
-        this.dfCache.set(t, n);
+      let e = this.dfCache.get(t);
+      if (!e || (!e.exact && e.n < cap)) {
+        const n = Number.isFinite(cap)
+          ? this.one<{ n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [t, cap])?.n ?? 0
+          : this.one<{ n: number }>('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?', [t])?.n ?? 0;
+        e = { n, exact: n < cap };
+        if (this.dfCache.size > 20000) this.dfCache.clear();
+        this.dfCache.set(t, e);
       }
-      df.set(t, n);
+      df.set(t, e.n);
     }
     return { total: this.chunkTotal, df };
   }
@@ -464,20 +472,43 @@ export class Store {
    * phrases, columns, rows, average and own column lengths, hits per phrase and column), plus the
    * per-phrase, per-column document counts (`x`, the same for every row) read once.
    */
-  ftsCandidates(match: string): { rows: { rowid: number; mi: Uint32Array }[]; docs: Uint32Array | null } {
-    const rows: { rowid: number; mi: Uint32Array }[] = [];
-    const s = this.stmt(`SELECT docid, matchinfo(chunks_fts, 'pcnaly') FROM chunks_fts WHERE chunks_fts MATCH ?`);
+  /**
+   * Every chunk matching `match`, with FTS4 `matchinfo` 'ly' per row (column lengths, then hits per
+   * phrase and column) packed into one array (`stride` numbers a row), and the index's constants read
+   * once: `c` columns, `n` rows, `avg` column lengths. Document frequencies follow from the rows (a
+   * column's hits > 0), so neither 'x' (which makes FTS4 load every doclist whole before the first row)
+   * nor per-row 'n'/'a' lookups are needed.
+   */
+  ftsCandidates(match: string, phrases: number): { rowids: Int32Array; mi: Uint32Array; stride: number; count: number; c: number; n: number; avg: Uint32Array } | null {
+    const head = this.one<{ mi: Uint8Array }>(`SELECT matchinfo(chunks_fts, 'cna') AS mi FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1`, [match]);
+    if (!head) return null;
+    const h = new Uint32Array(head.mi.buffer, head.mi.byteOffset, head.mi.byteLength >> 2);
+    const c = h[0]!, n = h[1]!;
+    const avg = h.slice(2, 2 + c);
+    const stride = c + phrases * c;
+    let cap = 1024;
+    let rowids = new Int32Array(cap);
+    let mi = new Uint32Array(cap * stride);
+    let count = 0;
+    const s = this.stmt(`SELECT docid, matchinfo(chunks_fts, 'ly') FROM chunks_fts WHERE chunks_fts MATCH ?`);
     try {
       s.bind([match]);
       while (s.step()) {
         const r = s.get();
         const b = r[1] as Uint8Array;
-        rows.push({ rowid: r[0] as number, mi: new Uint32Array(b.buffer, b.byteOffset, b.byteLength >> 2) });
+        if (count === cap) {
+          cap *= 2;
+          const ids = new Int32Array(cap); ids.set(rowids); rowids = ids;
+          const m = new Uint32Array(cap * stride); m.set(mi); mi = m;
+        }
+        rowids[count] = r[0] as number;
+        // Little-endian 32-bit words, read without a typed-array view per row.
+        const o = count * stride;
+        for (let k = 0, q = 0; k < stride; k++, q += 4) mi[o + k] = b[q]! | (b[q + 1]! << 8) | (b[q + 2]! << 16) | (b[q + 3]! << 24) >>> 0;
+        count++;
       }
     } finally { s.reset(); }
-    const x = this.one<{ mi: Uint8Array }>(`SELECT matchinfo(chunks_fts, 'x') AS mi FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1`, [match]);
-    const docs = x ? new Uint32Array(x.mi.buffer, x.mi.byteOffset, x.mi.byteLength >> 2) : null;
-    return { rows, docs };
+    return { rowids, mi, stride, count, c, n, avg };
   }
 
   fileLanguages(): Map<number, { repo_id: string; language: string }> {
