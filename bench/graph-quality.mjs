@@ -55,7 +55,7 @@ import { tmpdir, cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { PR, fmt, pr, rng, sample, tierOf, reverseClosure, within } from './lib/graph-metrics.mjs';
+import { PR, fmt, pr, rng, sample, reverseClosure, within } from './lib/graph-metrics.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PROJECT = resolve(here, '..');
@@ -288,7 +288,7 @@ async function runRepo(repo) {
       if (x.from.kind === 'file' || !x.edge.from.startsWith('symbol:')) { topLevelH++; continue; }
       let k = hBy.get(x.edge.from); if (!k) hBy.set(x.edge.from, k = new Map());
       const prev = k.get(x.edge.kind);
-      if (!prev || prev.confidence < x.edge.confidence) k.set(x.edge.kind, { confidence: x.edge.confidence, evidence: x.edge.evidence, tier: tierOf(x.edge.evidence), line: x.edge.line, path: x.edge.path });
+      if (!prev || prev.confidence < x.edge.confidence) k.set(x.edge.kind, { confidence: x.edge.confidence, evidence: x.edge.evidence, tier: x.edge.tier ?? 'other', line: x.edge.line, path: x.edge.path });
     }
     const tBy = gtIn.get(id) ?? new Map();
 
