@@ -1,5 +1,26 @@
-; Sightline tags query — calls and imports shared by JavaScript, TypeScript and TSX (their grammars
-; name these nodes alike). Loaded after each language's own query (see ../index.ts).
+; Sightline tags query — definitions, calls, imports and identifiers shared by JavaScript, TypeScript
+; and TSX (their grammars name these nodes alike). Loaded after each language's own query (see ../index.ts).
+
+; ---------------------------------------------------------------- definitions
+
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(generator_function_declaration
+  name: (identifier) @name) @definition.function
+
+; const f = () => {} / const f = function () {} (the variable_declarator is the definition)
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+
+; const K = class {}
+(variable_declarator
+  name: (identifier) @name
+  value: (class)) @definition.class
+
+(method_definition
+  name: (_) @name) @definition.method
 
 ; ---------------------------------------------------------------- calls
 
@@ -83,3 +104,9 @@
 (call_expression
   function: (import)
   arguments: (arguments . (string) @import.source)) @reference.import
+
+; ---------------------------------------------------------------- identifiers
+
+(identifier) @reference.identifier
+(property_identifier) @reference.identifier
+(shorthand_property_identifier) @reference.identifier

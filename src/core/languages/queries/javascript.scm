@@ -3,17 +3,6 @@
 
 ; ---------------------------------------------------------------- definitions
 
-(function_declaration
-  name: (identifier) @name) @definition.function
-
-(generator_function_declaration
-  name: (identifier) @name) @definition.function
-
-; const f = () => {} / var f = function () {} (the variable_declarator is the definition)
-(variable_declarator
-  name: (identifier) @name
-  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
-
 ; obj.m = function () {} / Foo.prototype.bar = () => {}
 (assignment_expression
   left: (member_expression
@@ -22,14 +11,6 @@
 
 (class_declaration
   name: (identifier) @name) @definition.class
-
-; const K = class {}
-(variable_declarator
-  name: (identifier) @name
-  value: (class)) @definition.class
-
-(method_definition
-  name: (_) @name) @definition.method
 
 ; class fields holding functions: onDone = () => {}
 (field_definition
@@ -85,8 +66,4 @@
   (member_expression
     property: (property_identifier) @name @reference.extends))
 
-; ---------------------------------------------------------------- identifiers
-
-(identifier) @reference.identifier
-(property_identifier) @reference.identifier
-(shorthand_property_identifier) @reference.identifier
+; definitions, calls, imports and identifiers JavaScript shares with TypeScript: ecmascript.scm

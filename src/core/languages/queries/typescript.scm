@@ -3,33 +3,14 @@
 
 ; ---------------------------------------------------------------- definitions
 
-(function_declaration
-  name: (identifier) @name) @definition.function
-
-(generator_function_declaration
-  name: (identifier) @name) @definition.function
-
 (function_signature
   name: (identifier) @name) @definition.function
-
-; const f = () => {} / const f = function () {} (the variable_declarator is the definition)
-(variable_declarator
-  name: (identifier) @name
-  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 
 (class_declaration
   name: (type_identifier) @name) @definition.class
 
 (abstract_class_declaration
   name: (type_identifier) @name) @definition.class
-
-; const K = class {}
-(variable_declarator
-  name: (identifier) @name
-  value: (class)) @definition.class
-
-(method_definition
-  name: (_) @name) @definition.method
 
 (abstract_method_signature
   name: (_) @name) @definition.method
@@ -123,9 +104,6 @@
     (generic_type name: (nested_type_identifier name: (type_identifier) @name @reference.extends))
   ])
 
-; ---------------------------------------------------------------- identifiers
+; ---------------------------------------------------------------- identifiers (the others: ecmascript.scm)
 
-(identifier) @reference.identifier
 (type_identifier) @reference.identifier
-(property_identifier) @reference.identifier
-(shorthand_property_identifier) @reference.identifier
