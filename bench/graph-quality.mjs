@@ -31,7 +31,7 @@
 //     averaged (summed over targets): "calls" (calls vs calls), "refs" (references vs references) and
 //     "calls+refs" (the (from, to) pair, kind ignored: the adapters classify `new X()`, decorators, JSX,
 //     Python `X()` … slightly differently from the parser). Also at heuristic confidence ≥ 0.5 and
-//     ≥ 0.75 (tiers: resolve.ts), with 95% bootstrap intervals over targets (a few targets with many
+//     ≥ 0.75 (tiers: src/core/graph/tiers.ts), with 95% bootstrap intervals over targets (a few targets with many
 //     callers weigh a lot).
 //  4. Impact: the ground-truth impact set of a target is the reverse closure (depth --depth, default 3)
 //     over ground-truth calls/references/extends/implements edges (heritage clauses are their own kinds
