@@ -44,29 +44,4 @@
   .
   declarator: (type_identifier) @name)
 
-; typedef struct tag { ... } name;  → name is a type (node = the typedef name only)
-(type_definition
-  type: [
-    (struct_specifier name: (_) body: (_))
-    (union_specifier name: (_) body: (_))
-    (enum_specifier name: (_) body: (_))
-  ]
-  .
-  declarator: (type_identifier) @name @definition.type)
-
-; other typedefs
-(type_definition
-  type: [
-    (primitive_type) (type_identifier) (sized_type_specifier)
-    (struct_specifier !body) (union_specifier !body) (enum_specifier !body)
-  ]
-  .
-  declarator: [
-    (type_identifier) @name
-    (pointer_declarator declarator: (type_identifier) @name)
-    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
-    (function_declarator declarator: (type_identifier) @name)
-    (array_declarator declarator: (type_identifier) @name)
-  ]) @definition.type
-
-; macros, constants, calls, includes and identifiers: c-family.scm
+; typedefs of tagged and plain types, macros, constants, calls, includes and identifiers: c-family.scm

@@ -132,23 +132,14 @@
   .
   declarator: (type_identifier) @name)
 
-; typedef struct tag { ... } name;  → name is a type (node = the typedef name only)
+; typedef class tag { ... } name; and typedefs of C++-only types (the C ones: c-family.scm)
 (type_definition
-  type: [
-    (struct_specifier name: (_) body: (_))
-    (class_specifier name: (_) body: (_))
-    (union_specifier name: (_) body: (_))
-    (enum_specifier name: (_) body: (_))
-  ]
+  type: (class_specifier name: (_) body: (_))
   .
   declarator: (type_identifier) @name @definition.type)
 
-; other typedefs
 (type_definition
-  type: [
-    (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier) (template_type)
-    (struct_specifier !body) (class_specifier !body) (union_specifier !body) (enum_specifier !body)
-  ]
+  type: [(qualified_identifier) (template_type) (class_specifier !body)]
   .
   declarator: [
     (type_identifier) @name

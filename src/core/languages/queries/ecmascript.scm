@@ -22,6 +22,33 @@
 (method_definition
   name: (_) @name) @definition.method
 
+; top-level UPPER_CASE constants with a non-function value (TypeScript adds its own expressions)
+(program
+  [
+    (lexical_declaration
+      kind: "const"
+      (variable_declarator
+        name: (identifier) @name
+        value: [
+          (number) (string) (template_string) (true) (false) (null) (undefined) (regex)
+          (object) (array) (identifier) (member_expression) (subscript_expression)
+          (call_expression) (new_expression) (binary_expression) (unary_expression)
+          (ternary_expression) (parenthesized_expression) (await_expression)
+        ]) @definition.constant)
+    (export_statement
+      declaration: (lexical_declaration
+        kind: "const"
+        (variable_declarator
+          name: (identifier) @name
+          value: [
+            (number) (string) (template_string) (true) (false) (null) (undefined) (regex)
+            (object) (array) (identifier) (member_expression) (subscript_expression)
+            (call_expression) (new_expression) (binary_expression) (unary_expression)
+            (ternary_expression) (parenthesized_expression) (await_expression)
+          ]) @definition.constant))
+  ]
+  (#match? @name "^[A-Z][A-Z0-9_]*$"))
+
 ; ---------------------------------------------------------------- calls
 
 (call_expression

@@ -17,20 +17,7 @@
   property: (_) @name
   value: [(arrow_function) (function_expression)]) @definition.method
 
-; top-level UPPER_CASE constants with a non-function value
-(program
-  (lexical_declaration
-    kind: "const"
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-        (number) (string) (template_string) (true) (false) (null) (undefined) (regex)
-        (object) (array) (identifier) (member_expression) (subscript_expression)
-        (call_expression) (new_expression) (binary_expression) (unary_expression)
-        (ternary_expression) (parenthesized_expression) (await_expression)
-      ]) @definition.constant)
-  (#match? @name "^[A-Z][A-Z0-9_]*$"))
-
+; top-level `var` UPPER_CASE constants with a non-function value (`const` ones: ecmascript.scm)
 (program
   (variable_declaration
     (variable_declarator
@@ -41,20 +28,6 @@
         (call_expression) (new_expression) (binary_expression) (unary_expression)
         (ternary_expression) (parenthesized_expression) (await_expression)
       ]) @definition.constant)
-  (#match? @name "^[A-Z][A-Z0-9_]*$"))
-
-(program
-  (export_statement
-    declaration: (lexical_declaration
-      kind: "const"
-      (variable_declarator
-        name: (identifier) @name
-        value: [
-          (number) (string) (template_string) (true) (false) (null) (undefined) (regex)
-          (object) (array) (identifier) (member_expression) (subscript_expression)
-          (call_expression) (new_expression) (binary_expression) (unary_expression)
-          (ternary_expression) (parenthesized_expression) (await_expression)
-        ]) @definition.constant))
   (#match? @name "^[A-Z][A-Z0-9_]*$"))
 
 ; ---------------------------------------------------------------- inheritance

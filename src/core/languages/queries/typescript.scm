@@ -41,34 +41,21 @@
 (module
   name: (string (string_fragment) @name)) @definition.module
 
-; top-level UPPER_CASE constants with a non-function value
+; top-level UPPER_CASE constants whose value is a TypeScript expression (the others: ecmascript.scm)
 (program
-  (lexical_declaration
-    kind: "const"
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-        (number) (string) (template_string) (true) (false) (null) (undefined) (regex)
-        (object) (array) (identifier) (member_expression) (subscript_expression)
-        (call_expression) (new_expression) (binary_expression) (unary_expression)
-        (ternary_expression) (parenthesized_expression) (as_expression)
-        (satisfies_expression) (non_null_expression) (await_expression)
-      ]) @definition.constant)
-  (#match? @name "^[A-Z][A-Z0-9_]*$"))
-
-(program
-  (export_statement
-    declaration: (lexical_declaration
+  [
+    (lexical_declaration
       kind: "const"
       (variable_declarator
         name: (identifier) @name
-        value: [
-          (number) (string) (template_string) (true) (false) (null) (undefined) (regex)
-          (object) (array) (identifier) (member_expression) (subscript_expression)
-          (call_expression) (new_expression) (binary_expression) (unary_expression)
-          (ternary_expression) (parenthesized_expression) (as_expression)
-          (satisfies_expression) (non_null_expression) (await_expression)
-        ]) @definition.constant))
+        value: [(as_expression) (satisfies_expression) (non_null_expression)]) @definition.constant)
+    (export_statement
+      declaration: (lexical_declaration
+        kind: "const"
+        (variable_declarator
+          name: (identifier) @name
+          value: [(as_expression) (satisfies_expression) (non_null_expression)]) @definition.constant))
+  ]
   (#match? @name "^[A-Z][A-Z0-9_]*$"))
 
 ; ---------------------------------------------------------------- imports (TypeScript only; the rest: ecmascript.scm)
