@@ -17,6 +17,6 @@ export { tokenize, queryTerms } from './util/tokens';
 export { manifestTools, lmToolName, LM_TOOL_PREFIX } from './tools/manifest';
 export { loadLanguage } from './parse/treesitter';
 export { resolveGraph } from './graph/resolve';
-export { isTestPath } from './graph/languages';
+export { isTestPath } from './languages';
 export { isTestCase, TESTS_MAX_DEPTH } from './graph/tests';
 export { toNodeRef } from './graph/query';

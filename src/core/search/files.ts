@@ -14,7 +14,7 @@
 import picomatch from 'picomatch';
 import type { Store } from '../store/store';
 import { BM25_B, BM25_K1 } from '../store/bm25';
-import { isTestPath } from '../graph/languages';
+import { isTestPath } from '../languages';
 import { analyseQuery, type QueryPlan } from './query';
 import type { SearchFilter } from './search';
 

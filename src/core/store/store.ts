@@ -7,6 +7,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { assetPath } from '../assets';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 import { decodeOccurrences } from './occurrences';
+import type { Occurrence } from '../parse/occurrence';
 import { unpackFtsText } from './ftstext';
 
 export interface RepoRow {
@@ -33,7 +34,6 @@ export interface NewSymbol {
   name: string; symbol_path: string; kind: string; start_line: number; start_col: number;
   end_line: number; end_col: number; parent_path: string | null; chunk_key: string | null;
 }
-export interface NewOccurrence { kind: string; name: string; line: number; col: number; scope: string | null; receiver: string | null; source: string | null; alias: string | null }
 export interface NewEdge { from_id: string; to_id: string; kind: string; provider: string; confidence: number; evidence: string }
 export interface Diagnostic { repo_id: string; path: string; code: string; message: string }
 
@@ -767,7 +767,7 @@ export class Store {
   }
 
   /** Raw occurrences of one file (decoded). */
-  occurrences(fileId: number, kinds?: ReadonlySet<string>): NewOccurrence[] {
+  occurrences(fileId: number, kinds?: ReadonlySet<string>): Occurrence[] {
     const row = this.one<{ data: Uint8Array }>('SELECT data FROM file_occurrences WHERE file_id = ?', [fileId]);
     return row ? decodeOccurrences(row.data, kinds) : [];
   }
