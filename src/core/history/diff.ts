@@ -100,7 +100,7 @@ export function parseDiff(input: string): ParsedDiff {
     }
     const s: Section = sec;
     if (s.inBinaryData) {
-      if (l === '' ) { s.inBinaryData = false; continue; }
+      if (l === '') continue; // between the forward and the reverse data
       if (/^(literal|delta) \d+$/.test(l) || /^[A-Za-z][0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]*$/.test(l)) continue;
       s.inBinaryData = false;
     }

@@ -45,6 +45,12 @@ function classify(stderr: string, fallback: GitErrorCode = 'failed'): GitErrorCo
   return fallback;
 }
 
+/** The git command of an argv (its first word that is neither an option nor a `-c` value). */
+function verb(args: string[]): string {
+  for (let i = 0; i < args.length; i++) { if (args[i] === '-c') { i++; continue; } if (!args[i]!.startsWith('-')) return args[i]!; }
+  return 'git';
+}
+
 function fail(code: GitErrorCode, message: string, stderr?: string): GitFailure {
   return { ok: false, code, message, ...(stderr ? { stderr: stderr.slice(0, 2000) } : {}) };
 }
@@ -61,9 +67,9 @@ export function runGit(cwd: string, args: string[], opts: GitOptions = {}): Prom
         if (e.code === 'ENOENT' || e.code === 'ENOTDIR') {
           return resolve(existsDirSync(cwd) ? fail('git_missing', `git not found (${opts.gitPath ?? 'git'})`) : fail('not_a_repository', `no such folder: ${cwd}`));
         }
-        if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return resolve(fail('output_too_large', `git ${args[0]}: more than ${maxBuffer} bytes of output`));
-        if (e.killed || e.signal === 'SIGKILL') return resolve(fail('timeout', `git ${args[0]}: no answer within ${timeout} ms`));
-        resolve(fail(classify(stderr), `git ${args[0]} failed: ${stderr.trim().split('\n')[0] ?? e.message}`, stderr));
+        if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return resolve(fail('output_too_large', `git ${verb(args)}: more than ${maxBuffer} bytes of output`));
+        if (e.killed || e.signal === 'SIGKILL') return resolve(fail('timeout', `git ${verb(args)}: no answer within ${timeout} ms`));
+        resolve(fail(classify(stderr), `git ${verb(args)} failed: ${stderr.trim().split('\n')[0] ?? e.message}`, stderr));
       });
   });
 }
@@ -83,25 +89,25 @@ export function streamGit(cwd: string, args: string[], onData: (chunk: Buffer) =
     }
     let bytes = 0, stderr = '', outcome: GitFailure | 'stopped' | null = null, settled = false;
     const finish = (r: GitResult<number>) => { if (!settled) { settled = true; clearTimeout(timer); resolve(r); } };
-    const timer = setTimeout(() => { outcome = fail('timeout', `git ${args[0]}: not done within ${timeout} ms`); child.kill('SIGKILL'); }, timeout);
+    const timer = setTimeout(() => { outcome = fail('timeout', `git ${verb(args)}: not done within ${timeout} ms`); child.kill('SIGKILL'); }, timeout);
     child.stdout.on('data', (chunk: Buffer) => {
       if (outcome) return;
       bytes += chunk.length;
-      if (bytes > maxBytes) { outcome = fail('output_too_large', `git ${args[0]}: more than ${maxBytes} bytes of output`); child.kill('SIGKILL'); return; }
+      if (bytes > maxBytes) { outcome = fail('output_too_large', `git ${verb(args)}: more than ${maxBytes} bytes of output`); child.kill('SIGKILL'); return; }
       let more: boolean | void;
-      try { more = onData(chunk); } catch (e) { outcome = fail('failed', `parsing git ${args[0]} output: ${(e as Error).message}`); child.kill('SIGKILL'); return; }
+      try { more = onData(chunk); } catch (e) { outcome = fail('failed', `parsing git ${verb(args)} output: ${(e as Error).message}`); child.kill('SIGKILL'); return; }
       if (more === false) { outcome = 'stopped'; child.kill('SIGKILL'); }
     });
     child.stderr.on('data', (chunk: Buffer) => { if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8'); });
     child.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') finish(fail(existsDirSync(cwd) ? 'git_missing' : 'not_a_repository', existsDirSync(cwd) ? `git not found (${opts.gitPath ?? 'git'})` : `no such folder: ${cwd}`));
-      else finish(fail('failed', `git ${args[0]}: ${e.message}`));
+      else finish(fail('failed', `git ${verb(args)}: ${e.message}`));
     });
     child.on('close', (code) => {
       if (outcome === 'stopped') return finish({ ok: true, value: bytes });
       if (outcome) return finish(outcome);
       if (code === 0) return finish({ ok: true, value: bytes });
-      finish(fail(classify(stderr), `git ${args[0]} failed: ${stderr.trim().split('\n')[0] ?? `exit ${code}`}`, stderr));
+      finish(fail(classify(stderr), `git ${verb(args)} failed: ${stderr.trim().split('\n')[0] ?? `exit ${code}`}`, stderr));
     });
   });
 }

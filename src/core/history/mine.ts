@@ -1,8 +1,9 @@
 /**
  * The log miner: one repository's recent history in one `git log` call, parsed as it streams.
  *
- *   git -c core.quotepath=off log --no-merges --topo-order -M -p -U0 --no-color --no-ext-diff
- *       --no-textconv --diff-filter=ACDMRT --encoding=UTF-8 -n <limit>
+ *   git -c core.quotepath=off -c diff.interHunkContext=0 log --no-merges --topo-order -M -p -U0
+ *       --no-color --no-ext-diff --no-textconv --src-prefix=a/ --dst-prefix=b/
+ *       --diff-filter=ACDMRT --encoding=UTF-8 -n <limit>
  *       --format=%x00%H%x00%P%x00%at%x00%aN%x00%s [<since>..]HEAD --
  *
  * Choices:
@@ -82,7 +83,10 @@ export const DEFAULT_SWEEP_LIMIT = 50;
 export const LOG_FORMAT = '%x00%H%x00%P%x00%at%x00%aN%x00%s';
 
 export function logArgs(limit: number, range: string): string[] {
-  return ['log', '--no-merges', '--topo-order', '-M', '-p', '-U0', '--no-color', '--no-ext-diff', '--no-textconv',
+  // -c diff.interHunkContext=0: a user's setting would otherwise merge nearby -U0 hunks with context
+  // lines between them; explicit prefixes override diff.noprefix / diff.mnemonicPrefix.
+  return ['-c', 'diff.interHunkContext=0', 'log', '--no-merges', '--topo-order', '-M', '-p', '-U0', '--no-color', '--no-ext-diff', '--no-textconv',
+    '--src-prefix=a/', '--dst-prefix=b/',
     '--diff-filter=ACDMRT', '--encoding=UTF-8', `-n${limit}`, `--format=${LOG_FORMAT}`, range, '--'];
 }
 
