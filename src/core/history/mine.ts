@@ -3,7 +3,7 @@
  *
  *   git -c core.quotepath=off -c diff.interHunkContext=0 log --no-merges --topo-order -M -p -U0
  *       --no-color --no-ext-diff --no-textconv --src-prefix=a/ --dst-prefix=b/
- *       --diff-filter=ACDMRT --encoding=UTF-8 -n <limit>
+ *       --encoding=UTF-8 -n <limit>
  *       --format=%x00%H%x00%P%x00%at%x00%aN%x00%s [<since>..]HEAD --
  *
  * Choices:
@@ -14,6 +14,8 @@
  * - **Topological order**, newest first: no commit before one of its children, which the line
  *   mapping (`lines.ts`) needs to carry line numbers back commit by commit.
  * - **`-U0`**: hunk headers give exactly the changed lines; the patch text is read past, never kept.
+ * - **No `--diff-filter`**: it would also drop commits that change no file (`--allow-empty`), which
+ *   then would not count toward `limit`; they are listed with no files and count as touching nothing.
  * - **Sweeping commits** (more than `sweepLimit` = 50 files for which `isIndexed` holds) are kept in
  *   the list with `sweeping: true` and their hunks, so the line mapping can shift line numbers
  *   through a reformat, but `cochange.ts` and `lines.ts` never count them as touching anything.
@@ -87,7 +89,7 @@ export function logArgs(limit: number, range: string): string[] {
   // lines between them; explicit prefixes override diff.noprefix / diff.mnemonicPrefix.
   return ['-c', 'diff.interHunkContext=0', 'log', '--no-merges', '--topo-order', '-M', '-p', '-U0', '--no-color', '--no-ext-diff', '--no-textconv',
     '--src-prefix=a/', '--dst-prefix=b/',
-    '--diff-filter=ACDMRT', '--encoding=UTF-8', `-n${limit}`, `--format=${LOG_FORMAT}`, range, '--'];
+    '--encoding=UTF-8', `-n${limit}`, `--format=${LOG_FORMAT}`, range, '--'];
 }
 
 /** Mine one repository (cwd: anywhere inside its work tree; paths come back relative to its top). */
