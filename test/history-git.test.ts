@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { gitEnv, headCommit, isAncestor, probeRepository, runGit, streamGit } from '../src/core/history/git';
-import { mineRepository, type MinedCommit, type MineResult } from '../src/core/history/mine';
+import { gitEnv, headCommit, isAncestor, probeRepository, readHeadNoSpawn, runGit, streamGit } from '../src/core/history/git';
+import { LogParser, logArgs, mergeMined, mineRepository, type MinedCommit, type MineResult } from '../src/core/history/mine';
 import { buildCoChange, coupling } from '../src/core/history/cochange';
 import { symbolCommits } from '../src/core/history/lines';
 
@@ -119,7 +119,45 @@ describe('history: git runner, miner, co-change on real repositories', function 
     });
   });
 
+  describe('HEAD without a git process', () => {
+    it('reads loose and packed refs, a detached HEAD, a worktree; null with no commits', async () => {
+      const r = Repo.init(tmp, 'nospawn');
+      assert.equal(readHeadNoSpawn(r.dir), null);
+      const one = r.commit('one', { 'a': '1\n' });
+      assert.deepEqual(readHeadNoSpawn(r.dir), { head: one, branch: 'main' });
+      r.git('pack-refs', '--all');
+      assert.ok(!existsSync(join(r.dir, '.git/refs/heads/main')));
+      assert.deepEqual(readHeadNoSpawn(r.dir), { head: one, branch: 'main' });
+      const two = r.commit('two', { 'a': '2\n' });
+      assert.deepEqual(readHeadNoSpawn(r.dir), { head: two, branch: 'main' });
+      const wt = join(tmp, 'nospawn-wt');
+      r.git('worktree', 'add', '-q', '-b', 'side', wt, one);
+      assert.deepEqual(readHeadNoSpawn(wt), { head: one, branch: 'side' });
+      r.git('checkout', '-q', '--detach', one);
+      assert.deepEqual(readHeadNoSpawn(r.dir), { head: one, branch: null });
+      assert.equal(readHeadNoSpawn(join(tmp, 'plain-nothing')), null);
+      const probe = await probeRepository(wt);
+      assert.ok(probe.ok && probe.value.head === one);
+    });
+  });
+
   describe('miner', () => {
+    it('the stream parser gives the same commits however the output is cut into chunks', async () => {
+      const r = Repo.init(tmp, 'chunks');
+      r.commit('add', { 'a b.txt': lines(5), 'é.md': 'x\r\n', 'bin': Buffer.from([0, 1]) });
+      r.commit('edit', { 'a b.txt': lines(5).replace('l3\n', 'L3\n'), 'é.md': 'y\r\n' });
+      const out = execFileSync('git', ['-c', 'core.quotepath=off', ...logArgs(500, 'HEAD')], { cwd: r.dir, env: { ...process.env, ...TEST_ENV } });
+      const whole = new LogParser(); whole.push(out);
+      const expected = whole.end();
+      assert.equal(expected.length, 2);
+      for (const size of [1, 2, 3, 7, 64]) {
+        const p = new LogParser();
+        for (let i = 0; i < out.length; i += size) p.push(out.subarray(i, i + size));
+        assert.deepEqual(p.end(), expected, `chunks of ${size}`);
+        assert.deepEqual(p.unknown, []);
+      }
+    });
+
     it('parses renames, spaces, unicode, tabs, CRLF, binary, mode-only, empty and deleting commits', async () => {
       const r = Repo.init(tmp, 'parse');
       r.commit('add', { 'src/a.py': lines(10), 'dir with space/naïve 日本.md': 'x\n', 'tab\tname.txt': 't\n', 'win.txt': 'a\r\nb\r\nc\r\n', 'bin.dat': Buffer.from([0, 1, 2, 0, 255]), 'gone.txt': 'bye\n' });
@@ -224,6 +262,9 @@ describe('history: git runner, miner, co-change on real repositories', function 
       r.commit('c6', { 'b.txt': 'b\n' });
       const next = await mined(r.dir, { since: first.head });
       assert.deepEqual([subjects(next.commits), next.incremental, next.truncated], [['c6', 'c5'], true, false]);
+      // Merged with what was kept, the list equals a fresh mine's.
+      assert.deepEqual(subjects(mergeMined(next.commits, first.commits, 3)), subjects((await mined(r.dir, { limit: 3 })).commits));
+      assert.deepEqual(subjects(mergeMined(next.commits, first.commits)), ['c6', 'c5', 'c4', 'c3', 'c2']);
     });
 
     it('a rewritten history (amend, reset, an unknown commit) says rewritten', async () => {

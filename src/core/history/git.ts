@@ -8,7 +8,8 @@
  * chunk (the miner parses `git log -p` as it arrives and keeps no patch text).
  */
 import { execFile, spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 
 export type GitErrorCode =
   | 'git_missing' // no `git` executable on PATH
@@ -163,4 +164,46 @@ export async function isAncestor(cwd: string, old: string, next: string, opts: G
   if (r.ok) return { ok: true, value: true };
   if (r.code === 'git_missing' || r.code === 'not_a_repository' || r.code === 'timeout') return r;
   return { ok: true, value: false };
+}
+
+/**
+ * HEAD's commit read from the repository's files, with no git process: `.git` (a folder, or a
+ * `gitdir:` file for worktrees and submodules), `HEAD`, the loose ref, `packed-refs` (in the common
+ * folder of a worktree). So a warm restart can see "no new commit" without spawning git. Returns null
+ * whenever anything is unusual (no commits, a reftable repository, a symbolic ref chain, unreadable
+ * files): then ask `headCommit`.
+ */
+export function readHeadNoSpawn(top: string): { head: string; branch: string | null } | null {
+  try {
+    let gitDir = join(top, '.git');
+    if (!statSync(gitDir).isDirectory()) {
+      const m = /^gitdir: (.+?)\r?\n?$/.exec(readFileSync(gitDir, 'utf8'));
+      if (!m) return null;
+      gitDir = isAbsolute(m[1]!) ? m[1]! : resolve(top, m[1]!);
+    }
+    let common = gitDir;
+    try { const c = readFileSync(join(gitDir, 'commondir'), 'utf8').trim(); if (c) common = isAbsolute(c) ? c : resolve(gitDir, c); } catch { /* not a worktree */ }
+    try { if (/^\s*format\s*=\s*reftable/m.test(readFileSync(join(common, 'config'), 'utf8'))) return null; } catch { /* no config: fine */ }
+    const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
+    if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(head)) return { head, branch: null };
+    const ref = /^ref: (refs\/\S+)$/.exec(head)?.[1];
+    if (!ref) return null;
+    const branch = ref.startsWith('refs/heads/') ? ref.slice(11) : null;
+    for (const dir of ref.startsWith('refs/bisect/') || ref.startsWith('refs/worktree/') ? [gitDir] : [gitDir, common]) {
+      try {
+        const v = readFileSync(join(dir, ref), 'utf8').trim();
+        if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(v)) return { head: v, branch };
+        return null; // a symbolic ref or junk
+      } catch { /* not loose here */ }
+    }
+    let packed: string;
+    try { packed = readFileSync(join(common, 'packed-refs'), 'utf8'); } catch { return null; }
+    for (const line of packed.split('\n')) {
+      const sp = line.indexOf(' ');
+      if (sp > 0 && line.slice(sp + 1).replace(/\r$/, '') === ref && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(line.slice(0, sp))) return { head: line.slice(0, sp), branch };
+    }
+    return null; // unborn branch
+  } catch {
+    return null;
+  }
 }

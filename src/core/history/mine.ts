@@ -73,7 +73,9 @@ export interface MineOptions extends GitOptions {
 }
 
 export type MineResult =
-  | { kind: 'mined'; head: string; branch: string | null; detached: boolean; shallow: boolean; incremental: boolean; commits: MinedCommit[]; truncated: boolean }
+  | { kind: 'mined'; head: string; branch: string | null; detached: boolean; shallow: boolean; incremental: boolean; commits: MinedCommit[]; truncated: boolean;
+      /** Lines of the log the parser could not place (at most 20; empty on every git we know). */
+      diagnostics: string[] }
   /** `since` is HEAD: nothing new (one git call spent, `rev-parse`). */
   | { kind: 'unchanged'; head: string; branch: string | null; detached: boolean; shallow: boolean; commits: [] }
   /** `since` is no longer an ancestor of HEAD: mine again from scratch. */
@@ -113,7 +115,17 @@ export async function mineRepository(cwd: string, opts: MineOptions = {}): Promi
   if (!run.ok) return run;
   const commits = parser.end();
   finishCommits(commits, { shallow, isIndexed: opts.isIndexed, sweepLimit: opts.sweepLimit });
-  return { ok: true, value: { kind: 'mined', ...base, incremental, commits, truncated: commits.length >= limit } };
+  return { ok: true, value: { kind: 'mined', ...base, incremental, commits, truncated: commits.length >= limit, diagnostics: parser.unknown.slice(0, 20) } };
+}
+
+/**
+ * The commits to keep after an incremental mine: the new ones (newest first) before the ones kept
+ * from last time, at most `limit`. (Both lists are topological, and none of the old commits descends
+ * from a new one, so the result is topological too.)
+ */
+export function mergeMined(newer: readonly MinedCommit[], older: readonly MinedCommit[], limit = DEFAULT_LIMIT): MinedCommit[] {
+  const seen = new Set(newer.map(c => c.sha));
+  return [...newer, ...older.filter(c => !seen.has(c.sha))].slice(0, limit);
 }
 
 /** Mark sweeping and boundary commits (exported for tests and for callers that parse a log themselves). */
@@ -135,8 +147,9 @@ export class LogParser {
   /** Lines of the current hunk still to skip: old ('-') and new ('+'). */
   private oldLeft = 0;
   private newLeft = 0;
-  /** Lines that could not be read (kept for diagnostics; the miner never throws on them). */
+  /** Lines that could not be read (kept for diagnostics, at most 100; the miner never throws on them). */
   readonly unknown: string[] = [];
+  private note(text: string): void { if (this.unknown.length < 100) this.unknown.push(text.slice(0, 200)); }
 
   push(chunk: Buffer): void {
     let buf = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
@@ -174,10 +187,10 @@ export class LogParser {
     if (text === '') return;
     if (text.startsWith('diff --git ')) return this.openFile(text.slice(11));
     const f = this.file;
-    if (!f) { if (this.commit) this.unknown.push(text); return; }
+    if (!f) { if (this.commit) this.note(text); return; }
     if (text.startsWith('@@ ')) {
       const h = parseHunkHeader(text);
-      if (!h) { this.unknown.push(text); return; }
+      if (!h) { this.note(text); return; }
       f.hunks.push(h);
       this.oldLeft = h.old_lines;
       this.newLeft = h.new_lines;
@@ -194,7 +207,7 @@ export class LogParser {
     if (text.startsWith('Binary files ') || text === 'GIT binary patch') { f.binary = true; return; }
     if (/^(index |old mode |new mode |similarity index |dissimilarity index )/.test(text)) return;
     if (/^(literal|delta) \d+$/.test(text) || f.binary) return; // base85 lines of a binary patch
-    this.unknown.push(text);
+    this.note(text);
   }
 
   private commitLine(text: string): void {
@@ -206,7 +219,7 @@ export class LogParser {
 
   private openFile(rest: string): void {
     this.closeFile();
-    if (!this.commit) { this.unknown.push('diff --git ' + rest); return; }
+    if (!this.commit) { this.note('diff --git ' + rest); return; }
     const names = splitGitHeader(rest);
     this.file = { status: 'modified', path: '', old_path: null, binary: false, hunks: [], _old: names?.[0] ?? null, _new: names?.[1] ?? null, _hdrOld: null, _hdrNew: null, _renameFrom: null, _renameTo: null, _deleted: false, _added: false, _copy: false };
   }
@@ -218,7 +231,7 @@ export class LogParser {
     if (!f || !this.commit) return;
     const change = resolveNames(f);
     if (change) this.commit.files.push(change);
-    else this.unknown.push(`diff --git ${f._old} ${f._new}`);
+    else this.note(`diff --git ${f._old} ${f._new}`);
   }
 
   private closeCommit(): void {
