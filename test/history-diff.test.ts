@@ -92,14 +92,14 @@ describe('history: diff parser', () => {
       'diff --git a/logo.png b/logo.png', 'index 1a2b..3c4d 100644', 'Binary files a/logo.png and b/logo.png differ',
       'diff --git a/data.bin b/data.bin', 'new file mode 100644', 'index 0000000..7e8f9a0', 'GIT binary patch', 'literal 12', 'TcmZQzWMXDuWn^V!WdZ;I00;m9', '', 'literal 0', 'HcmV?d00001', '',
       'diff --git a/after.txt b/after.txt', '--- a/after.txt', '+++ b/after.txt', '@@ -1 +1 @@', '-a', '+b'));
-    assert.deepEqual(r.files.map(f => [f.path, f.status]), [['logo.png', 'binary'], ['data.bin', 'binary'], ['after.txt', 'modified']]);
+    assert.deepEqual(r.files.map(f => [f.path, f.status, f.binary_change]), [['logo.png', 'binary', 'modified'], ['data.bin', 'binary', 'added'], ['after.txt', 'modified', undefined]]);
     assert.deepEqual(r.diagnostics, []);
     assert.deepEqual(spans(r.files[2]!.new_ranges), ['1-1']);
   });
 
   it('a renamed binary keeps its old path', () => {
     const f = only(lines('diff --git a/a.png b/b.png', 'similarity index 90%', 'rename from a.png', 'rename to b.png', 'index 1..2 100644', 'Binary files a/a.png and b/b.png differ'));
-    assert.deepEqual([f.path, f.old_path, f.status], ['b.png', 'a.png', 'binary']);
+    assert.deepEqual([f.path, f.old_path, f.status, f.binary_change], ['b.png', 'a.png', 'binary', 'renamed']);
   });
 
   it('malformed hunks are skipped with a diagnostic; the good ones around them stay', () => {

@@ -325,6 +325,14 @@ describe('history: git runner, miner, co-change on real repositories', function 
       const names = (id: string) => out.get(id)!.map(i => m.commits[i]!.subject);
       assert.deepEqual(names('f'), ['rename, edit f', 'create']);
       assert.deepEqual(names('g'), ['edit g again', 'edit g', 'create']);
+      // A sweeping commit that shifts every file by a header line: the ranges move through it, and it is not listed.
+      r.commit('sweep: add headers', Object.fromEntries([['n.js', '// header\n' + src(['  const x = 1;', '  return x;'], ['  return 222;'], 3)], ...Array.from({ length: 55 }, (_, i) => [`gen/f${i}.js`, `${i}\n`])]));
+      const m2 = await mined(r.dir);
+      assert.equal(m2.commits[0]!.sweeping, true);
+      const out2 = symbolCommits(m2.commits, new Map([['n.js', [{ id: 'f', start_line: 5, end_line: 8 }, { id: 'g', start_line: 1, end_line: 1 }]]]));
+      assert.deepEqual(out2.get('f')!.map(i => m2.commits[i]!.subject), ['rename, edit f', 'create']);
+      assert.deepEqual(out2.get('g'), []); // the header line exists only since the sweeping commit
+      r.git('reset', '-q', '--hard', 'HEAD~1');
       // The oracle: git's own line-history walk, slow but exact on this linear history.
       for (const [id, range] of [['f', '4,7'], ['g', '9,11']] as const) {
         const oracle = r.git('log', '--format=%s', '-s', '-L', `${range}:n.js`).split('\n').filter(Boolean);

@@ -30,6 +30,8 @@ export interface DiffFile {
   /** The path before the change: the old name of a rename or copy source, `path` for edits and deletions, null for additions. */
   old_path: string | null;
   status: DiffStatus;
+  /** For a binary file only: what happened to it (added, deleted, modified, renamed). */
+  binary_change?: Exclude<DiffStatus, 'binary'>;
   new_ranges: DiffRange[];
   old_ranges: DiffRange[];
 }
@@ -244,7 +246,7 @@ function finish(s: Section, diagnostics: DiffDiagnostic[]): DiffFile | null {
   if (!r) { diagnostics.push({ line: s.line, message: 'a file section with no readable path: skipped' }); return null; }
   const status: DiffStatus = s.binary ? 'binary' : r.kind;
   return {
-    path: r.path, old_path: r.old_path, status,
+    path: r.path, old_path: r.old_path, status, ...(s.binary ? { binary_change: r.kind } : {}),
     new_ranges: r.kind === 'deleted' ? [] : merge(s.newRanges),
     old_ranges: r.kind === 'added' ? [] : merge(s.oldRanges),
   };
