@@ -151,18 +151,46 @@ export class LogParser {
   readonly unknown: string[] = [];
   private note(text: string): void { if (this.unknown.length < 100) this.unknown.push(text.slice(0, 200)); }
 
+  /** The first byte of a hunk line cut by a chunk end, whose bytes were dropped (-1: none). */
+  private cutHunkLine = -1;
+
   push(chunk: Buffer): void {
-    let buf = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
     let start = 0;
+    if (this.cutHunkLine >= 0) {
+      // The rest of a long content line (minified code): find its end without keeping its bytes.
+      const nl = chunk.indexOf(10);
+      if (nl < 0) return;
+      this.hunkLine(this.cutHunkLine);
+      this.cutHunkLine = -1;
+      start = nl + 1;
+    }
+    const buf = this.rest ? Buffer.concat([this.rest, chunk.subarray(start)]) : chunk;
+    if (this.rest) start = 0;
     for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
       this.line(buf, start, nl);
       start = nl + 1;
     }
-    this.rest = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
-    buf = Buffer.alloc(0);
+    this.rest = null;
+    if (start < buf.length) {
+      const first = buf[start]!;
+      if (this.inHunkLine(first)) this.cutHunkLine = first;
+      else this.rest = Buffer.from(buf.subarray(start));
+    }
+  }
+
+  /** Would a line starting with this byte be one of the current hunk's lines? */
+  private inHunkLine(first: number): boolean {
+    return (first === 45 && this.oldLeft > 0) || (first === 43 && this.newLeft > 0) || (first === 32 && this.oldLeft > 0 && this.newLeft > 0);
+  }
+
+  private hunkLine(first: number): void {
+    if (first === 45) this.oldLeft--;
+    else if (first === 43) this.newLeft--;
+    else { this.oldLeft--; this.newLeft--; }
   }
 
   end(): MinedCommit[] {
+    if (this.cutHunkLine >= 0) { this.hunkLine(this.cutHunkLine); this.cutHunkLine = -1; }
     if (this.rest) { const r = this.rest; this.rest = null; this.line(r, 0, r.length); }
     this.closeFile();
     this.closeCommit();
@@ -173,9 +201,7 @@ export class LogParser {
     const first = end > start ? buf[start]! : -1;
     if (this.oldLeft > 0 || this.newLeft > 0) {
       // Inside a -U0 hunk: '-' lines, then '+' lines, and '\ No newline' notes; skip without decoding.
-      if (first === 45 /* - */ && this.oldLeft > 0) { this.oldLeft--; return; }
-      if (first === 43 /* + */ && this.newLeft > 0) { this.newLeft--; return; }
-      if (first === 32 /* ' ' */ && this.oldLeft > 0 && this.newLeft > 0) { this.oldLeft--; this.newLeft--; return; }
+      if (this.inHunkLine(first)) { this.hunkLine(first); return; }
       if (first === 92 /* \ */) return;
       // The hunk ended early (should not happen with git): fall through and read the line as a header.
       this.oldLeft = this.newLeft = 0;
