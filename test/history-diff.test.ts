@@ -68,6 +68,11 @@ describe('history: diff parser', () => {
     assert.deepEqual(r.diagnostics, []);
   });
 
+  it('a copy is an addition that knows its source', () => {
+    const f = only(lines('diff --git a/src/x.ts b/src/y.ts', 'similarity index 95%', 'copy from src/x.ts', 'copy to src/y.ts', 'index 1..2 100644', '--- a/src/x.ts', '+++ b/src/y.ts', '@@ -3 +3 @@', '-a', '+b'));
+    assert.deepEqual([f.path, f.old_path, f.status, spans(f.new_ranges)], ['src/y.ts', 'src/x.ts', 'added', ['3-3']]);
+  });
+
   it('a rename between two names with spaces, unquoted', () => {
     const f = only(lines('diff --git a/my file.txt b/your file.txt', 'similarity index 100%', 'rename from my file.txt', 'rename to your file.txt'));
     assert.deepEqual([f.path, f.old_path, f.status], ['your file.txt', 'my file.txt', 'renamed']);

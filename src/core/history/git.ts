@@ -41,7 +41,7 @@ export function gitEnv(): NodeJS.ProcessEnv {
 function classify(stderr: string, fallback: GitErrorCode = 'failed'): GitErrorCode {
   const s = stderr.toLowerCase();
   if (s.includes('not a git repository')) return 'not_a_repository';
-  if (s.includes('does not have any commits') || s.includes("ambiguous argument 'head'") || s.includes('unknown revision or path not in the working tree') && s.includes('head')) return 'no_commits';
+  if (s.includes('does not have any commits') || s.includes("ambiguous argument 'head'")) return 'no_commits';
   if (s.includes('bad object') || s.includes('bad revision') || s.includes('unknown revision') || s.includes('not a valid object name') || s.includes('invalid upstream') || s.includes('no such commit')) return 'bad_revision';
   return fallback;
 }
