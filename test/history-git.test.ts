@@ -4,10 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { gitEnv, headCommit, isAncestor, probeRepository, readHeadNoSpawn, runGit, streamGit } from '../src/core/history/git';
+import { diffAgainst, gitEnv, headCommit, isAncestor, probeRepository, readHeadNoSpawn, runGit, streamGit } from '../src/core/history/git';
 import { LogParser, logArgs, mergeMined, mineRepository, type MinedCommit, type MineResult } from '../src/core/history/mine';
 import { buildCoChange, coupling } from '../src/core/history/cochange';
 import { symbolCommits } from '../src/core/history/lines';
+import { parseDiff } from '../src/core/history/diff';
 
 const TEST_ENV = { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 let time = 1_700_000_000;
@@ -107,6 +108,25 @@ describe('history: git runner, miner, co-change on real repositories', function 
       assert.ok(res.ok);
       assert.equal(res.value, '');
       for (const f of ['pwned', 'pwned2', 'pwned3']) assert.ok(!existsSync(join(r.dir, f)), f);
+    });
+
+    it('diffAgainst: the working tree against a base, a branch against its merge base, a missing ref', async () => {
+      const r = Repo.init(tmp, 'diffbase');
+      r.commit('base', { 'a.py': lines(5), 'b py.py': 'x\n' });
+      r.git('checkout', '-q', '-b', 'topic');
+      r.commit('topic', { 'a.py': lines(5).replace('l2\n', 'L2\n') });
+      r.git('checkout', '-q', 'main');
+      r.write({ 'b py.py': 'y\n' });
+      const wt = await diffAgainst(r.dir, 'HEAD');
+      assert.ok(wt.ok);
+      assert.deepEqual(parseDiff(wt.value).files.map(f => [f.path, f.new_ranges]), [['b py.py', [{ start_line: 1, end_line: 1 }]]]);
+      const br = await diffAgainst(r.dir, 'main', { branch: 'topic' });
+      assert.ok(br.ok);
+      assert.deepEqual(parseDiff(br.value).files.map(f => [f.path, f.new_ranges]), [['a.py', [{ start_line: 2, end_line: 2 }]]]);
+      const missing = await diffAgainst(r.dir, 'no-such-branch');
+      assert.ok(!missing.ok && missing.code === 'bad_revision', JSON.stringify(missing));
+      const option = await diffAgainst(r.dir, '--output=/tmp/x');
+      assert.ok(!option.ok && option.code === 'bad_revision');
     });
 
     it('isAncestor and headCommit', async () => {

@@ -159,6 +159,7 @@ export async function headCommit(cwd: string, opts: GitOptions = {}): Promise<Gi
 /** Is commit `old` an ancestor of (or equal to) `next`? false when `old` is unknown (gc'd after a rewrite). */
 export async function isAncestor(cwd: string, old: string, next: string, opts: GitOptions = {}): Promise<GitResult<boolean>> {
   if (old === next) return { ok: true, value: true };
+  if (!/^[0-9a-f]{4,64}$/i.test(old)) return { ok: true, value: false }; // never an option or a ref expression
   // Exit 0: ancestor; 1: not; anything else (e.g. 128 for a missing object): an error we map to false.
   const r = await runGit(cwd, ['merge-base', '--is-ancestor', old, next], opts);
   if (r.ok) return { ok: true, value: true };
@@ -206,4 +207,20 @@ export function readHeadNoSpawn(top: string): { head: string; branch: string | n
   } catch {
     return null;
   }
+}
+
+/**
+ * Diff text for `context_for_change(base)`: the working tree against `base` (tracked files; untracked
+ * ones are not in `git diff`), or with `branch` the branch against its merge base with `base`
+ * (`base...branch`, as a pull request shows it). `bad_revision` when the repository lacks a ref,
+ * so the caller can skip that repository and say so. Feed the text to `parseDiff`.
+ */
+export async function diffAgainst(cwd: string, base: string, opts: GitOptions & { branch?: string } = {}): Promise<GitResult<string>> {
+  for (const ref of opts.branch ? [base, opts.branch] : [base]) {
+    if (ref.startsWith('-')) return fail('bad_revision', `not a revision: ${ref}`);
+    const r = await runGit(cwd, ['rev-parse', '--verify', '-q', `${ref}^{commit}`], opts);
+    if (!r.ok) return r.code === 'failed' ? fail('bad_revision', `${cwd}: no commit ${ref}`) : r;
+  }
+  const range = opts.branch ? [`${base}...${opts.branch}`] : [base];
+  return runGit(cwd, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '--src-prefix=a/', '--dst-prefix=b/', '-U0', ...range, '--'], { maxBytes: 64 * 1024 * 1024, timeoutMs: 30_000, ...opts });
 }

@@ -3,7 +3,7 @@
  * co-change, symbol ↔ commit mapping and the diff input parser. No store, no engine, no tools: a
  * history phase and a store port plug these in. The contract is in `README.md` beside this file.
  */
-export { runGit, streamGit, probeRepository, headCommit, isAncestor, readHeadNoSpawn, gitEnv, GIT_BASE_ARGS } from './git';
+export { runGit, streamGit, probeRepository, headCommit, isAncestor, readHeadNoSpawn, diffAgainst, gitEnv, GIT_BASE_ARGS } from './git';
 export type { GitErrorCode, GitFailure, GitResult, GitOptions, RepoProbe } from './git';
 export { mineRepository, mergeMined, finishCommits, LogParser, logArgs, DEFAULT_LIMIT, DEFAULT_SWEEP_LIMIT } from './mine';
 export type { Hunk, ChangeStatus, FileChange, MinedCommit, MineOptions, MineResult } from './mine';
