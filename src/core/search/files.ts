@@ -60,9 +60,18 @@ export function setSignalSink(sink: SignalSink | null): void { signalSink = sink
 const fanIns = new WeakMap<FileIndex, Map<number, number>>();
 
 /** Weights of the fused signals (each normalised to 0..1 over the candidates). */
-export const FUSION = { bm25_file: 1.0, bm25_chunk: 0.7, name: 0.35, path: 0.25, path_hint: 1.0 };
+export const FUSION = { bm25_file: 1.0, bm25_chunk: 0.7, name: 0.2, path: 0.25, path_hint: 1.0 };
+/**
+ * A prior for larger files, added as SIZE_PRIOR × ln(1 + lines) / 10 (0.2 for a 800-line file): changes
+ * concentrate in the big, central files of a project. Measured on bench:quality with a held-out half
+ * (tuned on the even cases, checked on the odd ones): MRR +0.04 on both halves. File fan-in from the
+ * graph (a centrality) was measured the same way and added nothing beside it, so it is not used.
+ */
+export const SIZE_PRIOR = 0.3;
 /** Score factor of test files when the query does not ask for tests. */
 export const TEST_FACTOR = 0.55;
+/** … and when it mentions tests (an issue that says "the test fails" is still fixed in source). */
+export const TEST_FACTOR_MENTIONED = 0.7;
 const COL_NAME = 0, COL_PATH = 1, COL_BODY = 2;
 
 export interface FileSearchOptions {
@@ -180,7 +189,7 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
   }
   const max = (k: keyof Omit<Scored, 'a'>) => Math.max(1e-9, ...scored.map(s => s[k]));
   const mBody = max('body'), mChunk = max('chunk'), mName = max('name'), mPath = max('path');
-  const demoteTests = !opts.include_tests && !plan.wants_tests;
+  const testFactor = opts.include_tests ? 1 : plan.wants_tests ? TEST_FACTOR_MENTIONED : TEST_FACTOR;
   if (signalSink) {
     let fan = fanIns.get(fi);
     if (!fan) { fan = store.fileFanIn(); fanIns.set(fi, fan); }
@@ -199,8 +208,9 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
     if (s.name) signals.push('name');
     if (s.path) signals.push('path');
     if (s.hint) signals.push('path_hint');
-    let score = FUSION.bm25_file * s.body / mBody + FUSION.bm25_chunk * s.chunk / mChunk + FUSION.name * s.name / mName + FUSION.path * s.path / mPath + FUSION.path_hint * s.hint;
-    if (test && demoteTests) score *= TEST_FACTOR;
+    let score = FUSION.bm25_file * s.body / mBody + FUSION.bm25_chunk * s.chunk / mChunk + FUSION.name * s.name / mName + FUSION.path * s.path / mPath + FUSION.path_hint * s.hint
+      + SIZE_PRIOR * Math.log1p(f.line_count) / 10;
+    if (test) score *= testFactor;
     return { file_id: s.a.file_id, repo_id: f.repo_id, path: f.path, language: f.language, score: Math.round(score * 10000) / 10000, signals, chunks: s.a.chunks.slice(0, opts.chunks_per_file), test };
   });
   files.sort((x, y) => y.score - x.score || x.path.localeCompare(y.path));

@@ -6,7 +6,7 @@ import type { Store, ChunkRow } from '../store/store';
 import { queryTerms } from '../util/tokens';
 import { symbolId } from '../util/ids';
 import { HASH_VECTOR_DIMS, queryVector } from './hashvec';
-import { searchFiles, TEST_FACTOR, type FileIndex } from './files';
+import { searchFiles, TEST_FACTOR, TEST_FACTOR_MENTIONED, type FileIndex } from './files';
 export { FIELD_WEIGHTS, CANDIDATE_BUDGET, pruneCommonTerms } from './files';
 import type { QueryPlan } from './query';
 
@@ -85,7 +85,8 @@ export function searchCode(store: Store, vectors: () => VectorIndex, fileIndex: 
   if (opts.group === 'chunk') {
     const demote = new Set(fs.files.filter(f => f.test).map(f => f.file_id));
     const chunkFile = fileIndex().chunk_file;
-    const factor = (rowid: number) => (!opts.include_tests && !fs.plan.wants_tests && demote.has(chunkFile[rowid] ?? 0) ? TEST_FACTOR : 1);
+    const testFactor = opts.include_tests ? 1 : fs.plan.wants_tests ? TEST_FACTOR_MENTIONED : TEST_FACTOR;
+    const factor = (rowid: number) => (demote.has(chunkFile[rowid] ?? 0) ? testFactor : 1);
     let ordered = fs.chunks.map(c => ({ rowid: c.rowid, score: c.score * factor(c.rowid), signals: ['bm25'] }));
     ordered.sort((a, b) => b.score - a.score || (sim.get(b.rowid) ?? 0) - (sim.get(a.rowid) ?? 0) || a.rowid - b.rowid);
     for (const o of ordered) if (sim.has(o.rowid)) o.signals = ['bm25', 'local_hash_vector'];
