@@ -22,8 +22,8 @@ const common = {
 await Promise.all([
   build({ ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: out, external: ['vscode'] }),
   // typescript and pyright are loaded at run time by `sightline provider` (the analysed repo's copy first).
-  build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: out, external: ['typescript', 'pyright'], banner: { js: '#!/usr/bin/env node\n' + common.banner.js } }),
-  build({ ...common, entryPoints: { mcp: 'src/mcp/main.ts' }, outdir: out }),
+  build({ ...common, entryPoints: { cli: 'src/bin/sightline.ts' }, outdir: out, external: ['typescript', 'pyright'], banner: { js: '#!/usr/bin/env node\n' + common.banner.js } }),
+  build({ ...common, entryPoints: { mcp: 'src/bin/mcp.ts' }, outdir: out }),
   build({ ...common, entryPoints: { worker: 'src/core/index/worker.ts' }, outdir: out }),
   build({ ...common, entryPoints: { core: 'src/core/index.ts' }, outdir: out }),
 ]);

@@ -31,7 +31,7 @@
 //     averaged (summed over targets): "calls" (calls vs calls), "refs" (references vs references) and
 //     "calls+refs" (the (from, to) pair, kind ignored: the adapters classify `new X()`, decorators, JSX,
 //     Python `X()` … slightly differently from the parser). Also at heuristic confidence ≥ 0.5 and
-//     ≥ 0.75 (tiers: resolve.ts), with 95% bootstrap intervals over targets (a few targets with many
+//     ≥ 0.75 (tiers: src/core/graph/tiers.ts), with 95% bootstrap intervals over targets (a few targets with many
 //     callers weigh a lot).
 //  4. Impact: the ground-truth impact set of a target is the reverse closure (depth --depth, default 3)
 //     over ground-truth calls/references/extends/implements edges (heritage clauses are their own kinds
@@ -55,7 +55,7 @@ import { tmpdir, cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { PR, fmt, pr, rng, sample, tierOf, reverseClosure, within } from './lib/graph-metrics.mjs';
+import { PR, fmt, pr, rng, sample, reverseClosure, within } from './lib/graph-metrics.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PROJECT = resolve(here, '..');
@@ -288,7 +288,7 @@ async function runRepo(repo) {
       if (x.from.kind === 'file' || !x.edge.from.startsWith('symbol:')) { topLevelH++; continue; }
       let k = hBy.get(x.edge.from); if (!k) hBy.set(x.edge.from, k = new Map());
       const prev = k.get(x.edge.kind);
-      if (!prev || prev.confidence < x.edge.confidence) k.set(x.edge.kind, { confidence: x.edge.confidence, evidence: x.edge.evidence, tier: tierOf(x.edge.evidence), line: x.edge.line, path: x.edge.path });
+      if (!prev || prev.confidence < x.edge.confidence) k.set(x.edge.kind, { confidence: x.edge.confidence, evidence: x.edge.evidence, tier: x.edge.tier ?? 'other', line: x.edge.line, path: x.edge.path });
     }
     const tBy = gtIn.get(id) ?? new Map();
 

@@ -18,7 +18,7 @@ import { dirname, join, relative } from 'node:path';
 import { CLI_JS, requireBuilt } from './helpers/mcp';
 import { extractSource } from '../src/core/parse/extract';
 import { languageForPath } from '../src/core/languages';
-import { parseScipIndex, parseScipSymbol, scipSymbolName, SYMBOL_ROLE_DEFINITION } from '../src/cli/providers/scip';
+import { parseScipIndex, parseScipSymbol, scipSymbolName, SYMBOL_ROLE_DEFINITION } from '../src/core/providers/adapters/scip';
 
 const FIXTURES = join(__dirname, 'fixtures', 'adapters');
 const TS_PROJECT = join(FIXTURES, 'ts-project');

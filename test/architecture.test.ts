@@ -1,7 +1,7 @@
 /** The invariants ARCHITECTURE.md states, checked. */
 import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { LANGUAGES, GRAMMAR_SOURCES } from '../src/core/languages';
 import { LANGUAGE_IDS } from '../src/core/languages/types';
 import { PIPELINE } from '../src/core/pipeline';
@@ -29,6 +29,43 @@ describe('architecture invariants', () => {
         assert.ok(!/\.\.\/(mcp|cli|extension)\//.test(i) && !/^\.\.\/\.\.\/(mcp|cli|extension)/.test(i), `${relative(ROOT, f)} imports a surface: ${i}`);
       }
     }
+  });
+
+  // A relative import resolved to a repository path (no extension), e.g. src/cli/main.
+  const target = (file: string, spec: string) => relative(ROOT, resolve(dirname(file), spec)).split('\\').join('/');
+  const SURFACES = ['src/cli', 'src/mcp', 'src/extension'];
+  const surfaceOf = (path: string) => SURFACES.find(s => path === s || path.startsWith(`${s}/`));
+
+  it('surfaces (src/cli, src/mcp, src/extension) never import each other; shared options live in src/surface', () => {
+    for (const dir of [...SURFACES, 'src/surface']) {
+      for (const f of files(join(ROOT, dir))) {
+        const own = surfaceOf(relative(ROOT, f).split('\\').join('/'));
+        for (const i of imports(f).filter(x => x.startsWith('.'))) {
+          const other = surfaceOf(target(f, i));
+          assert.ok(!other || other === own, `${relative(ROOT, f)} imports another surface: ${i}`);
+        }
+      }
+    }
+    // Only process entries (src/bin) compose surfaces.
+    for (const f of files(join(ROOT, 'src'))) {
+      const rel = relative(ROOT, f).split('\\').join('/');
+      if (rel.startsWith('src/bin/') || surfaceOf(rel)) continue;
+      for (const i of imports(f).filter(x => x.startsWith('.'))) assert.ok(!surfaceOf(target(f, i)), `${rel} imports a surface: ${i}`);
+    }
+  });
+
+  it('provider adapters live beside the protocol, outside surfaces; a surface only starts them', () => {
+    const adapters = files(join(ROOT, 'src/core/providers/adapters')).map(f => relative(ROOT, f).split('\\').join('/'));
+    for (const a of ['common', 'typescript', 'python', 'scip', 'index']) assert.ok(adapters.includes(`src/core/providers/adapters/${a}.ts`), `adapter ${a} missing`);
+    const ANALYSIS = ['typescript', 'pyright', 'vscode-jsonrpc', 'protobufjs'];
+    for (const dir of SURFACES) {
+      for (const f of files(join(ROOT, dir))) {
+        const text = readFileSync(f, 'utf8');
+        for (const i of imports(f)) assert.ok(!ANALYSIS.some(m => i === m || i.startsWith(`${m}/`)), `${relative(ROOT, f)} imports analysis code: ${i}`);
+        assert.ok(!/function run\w+Provider\(/.test(text), `${relative(ROOT, f)} implements a provider adapter`);
+      }
+    }
+    assert.ok(!existsSync(join(ROOT, 'src/cli/providers')), 'src/cli/providers is gone');
   });
 
   it('one registry: surfaces list tools only through it', () => {
@@ -105,8 +142,8 @@ describe('architecture invariants', () => {
     }
   });
 
-  // Files split by another part of issue 11 (branch arch-graph); their entry goes when it lands.
-  const LONG_PENDING: Record<string, string> = { 'src/core/graph/resolve.ts': 'split into repository tables, imports, call-tier rules and test edges (issue 11, part B)' };
+  // A file that must stay long for a while (being split elsewhere) is listed here with why, until then.
+  const LONG_PENDING: Record<string, string> = {};
   it('no source file is longer than ~450 lines without a reason at its top', () => {
     for (const f of files(join(ROOT, 'src'))) {
       const rel = relative(ROOT, f).split('\\').join('/');

@@ -44,8 +44,9 @@ describe('bench: BM25 baseline and scoring', () => {
 
   it('scores recall@k as the share of gold files and MRR from the first gold file', () => {
     const s = r.score(['x', 'g1', 'y', 'z', 'w', 'g2'], ['g1', 'g2']);
-    assert.deepEqual(s, { rank: 2, rr: 0.5, r1: 0, r5: 0.5, r10: 1 });
-    assert.deepEqual(r.score([], ['g']), { rank: null, rr: 0, r1: 0, r5: 0, r10: 0 });
+    assert.deepEqual(s, { rank: 2, rr: 0.5, r1: 0, r5: 0.5, r10: 1, hit1: 0, r1_max: 0.5 });
+    assert.deepEqual(r.score([], ['g']), { rank: null, rr: 0, r1: 0, r5: 0, r10: 0, hit1: 0, r1_max: 1 });
+    assert.deepEqual(r.score(['g2', 'g1'], ['g1', 'g2', 'g3', 'g4']), { rank: 1, rr: 1, r1: 0.25, r5: 0.5, r10: 0.5, hit1: 1, r1_max: 0.25 });
   });
 
   it('reads gold files from a patch at their paths before it (renames included, created files apart)', () => {

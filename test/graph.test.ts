@@ -169,7 +169,7 @@ describe('graph: heuristic provider', () => {
   });
 
   it('C#, Ruby, PHP, C and C++: same-class calls, constructed receivers, includes', async () => {
-    const { call } = await make({
+    const { call, e } = await make({
       'App/Repo.cs': 'namespace App {\n  class Repo {\n    public int Get() { return Load(); }\n    int Load() { return 1; }\n  }\n  class Main { void Run() { new Repo().Get(); } }\n}\n',
       'lib/store.rb': 'class Store\n  def save\n    self.flush\n  end\n  def flush; end\nend\ndef main\n  Store.new.save\nend\n',
       'src/Store.php': '<?php\nclass Store {\n  function save() { return $this->validate(); }\n  function validate() { return 1; }\n}\nfunction main() { return (new Store())->save(); }\n',
@@ -190,6 +190,11 @@ describe('graph: heuristic provider', () => {
     assert.equal(open.references[0].from.symbol_path, 'use');
     assert.match(open.references[0].evidence, /the one class the calling scope names/, 'b is declared as a Box in use(): scope_type');
     assert.ok(open.references[0].confidence < 0.9);
+    // the core edge record carries the tier read from the stored evidence code (the tools' output does not)
+    const g = await e.graph();
+    const box = g.lookup('Box.open')[0]!;
+    assert.deepEqual(g.edges(box, 'in', ['calls']).map(e => e.edge.tier), ['scope_type']);
+    assert.ok(!('tier' in open.references[0]));
     const inc = await call('find_references', { symbol: 'file:' + (await call('index_status', {})).roots[0].repo_id + ':c/util.h', kinds: ['imports'] });
     assert.deepEqual(inc.references.map((x: Json) => x.from.path).sort(), ['c/run.c', 'c/util.c']);
   });

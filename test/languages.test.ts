@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractSource } from '../src/core/parse/extract';
-import { isLanguageId, LANGUAGE_IDS } from '../src/core/languages';
+import { isLanguageId, LANGUAGE_IDS, LANGUAGES, isTestPath, testedBaseNames, sameFamily, type LanguageId } from '../src/core/languages';
 
 interface ExpectedImport { source: string; name?: string; alias?: string }
 interface Expected {
@@ -68,4 +68,38 @@ describe('languages (fixtures)', () => {
       });
     });
   }
+});
+
+// One example of each language's test naming: [test file, the source file it is named after]; null: none.
+const TEST_NAMING = {
+  typescript: ['src/util.test.ts', 'util.ts'], tsx: ['src/View.spec.tsx', 'View.tsx'], javascript: ['lib/a.test.mjs', 'a.mjs'],
+  python: ['pkg/test_store.py', 'store.py'], java: ['src/WorkerTest.java', 'Worker.java'], rust: null, go: ['pkg/store_test.go', 'store.go'],
+  c: null, cpp: null, csharp: ['App/RepoTests.cs', 'Repo.cs'], ruby: ['lib/store_spec.rb', 'store.rb'], php: ['src/StoreTest.php', 'Store.php'],
+} as const satisfies Record<LanguageId, readonly [string, string] | null>;
+
+describe('the language table is complete: adding a language touches one place', () => {
+  it('every language has its graph rules and family in the table', () => {
+    for (const id of LANGUAGE_IDS) {
+      const spec = LANGUAGES[id] as (typeof LANGUAGES)[LanguageId];
+      assert.equal(typeof spec.family, 'string', `${id}: family`);
+      assert.ok(spec.graph, `${id}: graph rules`);
+      assert.ok(Array.isArray(spec.graph.selfReceivers), `${id}: selfReceivers`);
+      assert.equal(typeof spec.graph.constructed, 'function', `${id}: constructed`);
+      assert.ok(!('separator' in spec) && !('containerKinds' in spec), `${id}: no unused fields`);
+    }
+    assert.ok(sameFamily('typescript', 'javascript') && sameFamily('c', 'cpp') && !sameFamily('python', 'ruby'));
+  });
+
+  it('test naming comes from the table: each language\'s example is a test of its source file', () => {
+    for (const id of LANGUAGE_IDS) {
+      const example = TEST_NAMING[id];
+      const naming = (LANGUAGES[id] as { tests?: unknown }).tests;
+      if (!example) { assert.equal(naming, undefined, `${id}: test naming without an example`); continue; }
+      assert.ok(naming, `${id}: no test naming`);
+      assert.ok(isTestPath(example[0]), `${id}: ${example[0]} is a test file`);
+      assert.ok(testedBaseNames(example[0]).includes(example[1]), `${id}: ${example[0]} tests ${example[1]}`);
+      assert.ok(!isTestPath(`src/${example[1]}`), `${id}: ${example[1]} is no test file`);
+    }
+    assert.ok(isTestPath('tests/helpers.rs') && isTestPath('a/__tests__/x.js') && !isTestPath('src/contest.py'));
+  });
 });

@@ -8,7 +8,7 @@ import {
   providerSpecSchema, providerSpecsSchema, providerApplies, validateProviderOutput, EVIDENCE_MAX_CHARS,
   type ProviderInput, type ProviderSymbol, type ProviderSpecInput,
 } from '../src/core/providers/protocol';
-import { Deadline, findOnPath } from '../src/cli/providers/common';
+import { Deadline, findOnPath } from '../src/core/providers/adapters/common';
 import { runProvider, resolveEndpoints, PROVIDER_KILL_GRACE_MS, PROVIDER_STREAM_CAP_BYTES, PROVIDER_STDERR_TAIL_BYTES, type ProviderRunResult } from '../src/core/providers/external';
 
 const FIXTURES = join(__dirname, 'fixtures', 'providers');

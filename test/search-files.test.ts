@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { Engine } from '../src/core/engine';
 import { TOOLS } from '../src/core/tools/registry';
 import { invokeTool } from '../src/core/tools/contract';
-import { analyseQuery } from '../src/core/search/query';
+import { analyseQuery, FIRST_DF_CAP, SELECTION_DF_CAP } from '../src/core/search/query';
 import { pathHint } from '../src/core/search/files';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
 
@@ -133,5 +133,32 @@ describe('search_code: where to look', () => {
     assert.ok(analyseQuery(log, df).terms.length <= 40);
     assert.equal(pathHint('src/shop/cart.py', ['shop/cart.py']), 1);
     assert.ok(pathHint('shop/cart.py', ['lib/python3.11/site-packages/shop/cart.py']) === 1);
+  });
+
+  it('long queries count common terms cheaply first, and choose the same terms as a full count', () => {
+    // 300 distinct identifiers with document frequencies spread from rare to very common.
+    const words = Array.from({ length: 300 }, (_, i) => `ident${i}value`);
+    const freq = new Map(words.map((w, i) => [w.toLowerCase(), 1 + ((i * 7919) % 9000)]));
+    const text = words.map((w, i) => (i % 3 ? w : `${w}(${w})`)).join(' ');
+    let counted = 0;
+    const capped = (terms: string[], cap: number) => { counted += terms.length; return { total: 100_000, df: new Map(terms.map(t => [t, Math.min(freq.get(t) ?? 0, cap)])) }; };
+    const full = (terms: string[]) => ({ total: 100_000, df: new Map(terms.map(t => [t, Math.min(freq.get(t) ?? 0, SELECTION_DF_CAP)])) });
+    const two = analyseQuery(text, capped);
+    assert.deepEqual(two.terms, analyseQuery(text, full).terms);
+    assert.equal(two.terms.length, 40);
+    assert.ok(counted < 2 * words.length, `each term counted at most about once: ${counted}`);
+    const rare = [...freq].filter(([, n]) => n < 300).map(([t]) => t);
+    assert.ok(rare.length >= 5 && rare.every(t => two.terms.some(x => x.term === t)), 'the rarest terms are chosen');
+  });
+
+  it('a few typed words are all searched, even words that are filler in prose; long prose drops them', () => {
+    const df = (terms: string[]) => ({ total: 1000, df: new Map(terms.map(t => [t, 10])) });
+    const terms = (q: string) => analyseQuery(q, df).terms.map(t => t.term).sort();
+    assert.deepEqual(terms('undefined result'), ['result', 'undefined']);
+    assert.deepEqual(terms('works'), ['works']);
+    assert.deepEqual(terms('the file'), ['file'], 'function words still go');
+    assert.deepEqual(terms('the'), ['the'], 'a query of function words only is still a question');
+    const prose = terms('I tried this and the result works differently from what I expected in the example file');
+    assert.ok(!prose.includes('result') && !prose.includes('works') && prose.includes('differently'), prose.join(','));
   });
 });

@@ -1,5 +1,5 @@
 // Pure helpers of bench/graph-quality.mjs: seeded sampling, precision/recall bookkeeping, the
-// reverse closure over ground-truth edges, and reading the tier back out of a heuristic edge's evidence.
+// reverse closure over ground-truth edges.
 import { rng } from './common.mjs';
 
 export { rng };
@@ -28,25 +28,6 @@ export class PR {
   get recall() { return this.t ? this.tp / this.t : NaN; }
   get f1() { const p = this.precision, r = this.recall; return p + r ? (2 * p * r) / (p + r) : NaN; }
   toJSON() { return { tp: this.tp, h: this.h, t: this.t, precision: this.precision, recall: this.recall }; }
-}
-
-/** Heuristic tier of an edge from the sentence find_references/impact return (see TIER_TEXT in src/core/graph/query.ts). */
-const TIER_PHRASES = [
-  ['a definition nested in the calling scope', 'local'],
-  ['a self/this call bound to the enclosing class', 'self'],
-  ['defined in the same file', 'same_file'],
-  ["a method of the receiver's class", 'receiver'],
-  ['a call chain on the instance of', 'self_chain'],
-  ['the only definition with that name in the repository', 'unique'],
-  ['the only definition with that name in', 'same_dir'],
-  ['the only method with that name', 'method_name'],
-  ['one of several definitions sharing the name', 'ambiguous'],
-  ['(import of', 'import_file'],
-  ['(imported', 'import'],
-];
-export function tierOf(evidence) {
-  for (const [phrase, tier] of TIER_PHRASES) if (evidence.includes(phrase)) return tier;
-  return 'other';
 }
 
 /**

@@ -59,3 +59,47 @@ export function makeQueries(files, n, seed) {
   }
   return out;
 }
+
+const PROSE = [
+  'When I call this with the default settings the result is wrong, and I would expect it to work the same way as before.',
+  'Steps to reproduce: run the snippet below against a fresh checkout; the error appears on the second call.',
+  'This used to work in the previous release. The traceback points into the library, not into my code.',
+  'I looked at the implementation and I think the problem is in how the value is converted before it is stored.',
+  'Environment: latest release, default configuration, nothing unusual installed.',
+];
+
+/**
+ * `n` issue-report-like queries of about `chars` characters each, built from the indexed files: prose,
+ * a traceback whose frames name indexed files and identifiers of them, and code blocks of consecutive
+ * lines of random files (what an agent pastes: the task text with code and a log).
+ */
+export function makeLongQueries(files, n, chars, seed) {
+  const r = rng(seed + 7919);
+  const pick = (a) => a[Math.floor(r() * a.length)];
+  const out = [];
+  for (let attempts = 0; out.length < n && attempts < n * 50; attempts++) {
+    const parts = [pick(PROSE)];
+    const frames = ['Traceback (most recent call last):'];
+    for (let k = 0; k < 4; k++) {
+      const f = pick(files);
+      let text = ''; try { text = readFileSync(f.abs, 'utf8'); } catch { continue; }
+      const ids = identifiers(text);
+      frames.push(`  File "/home/user/project/${f.path}", line ${1 + Math.floor(r() * 400)}, in ${ids.length ? pick(ids) : 'run'}`);
+    }
+    frames.push('ValueError: unexpected value');
+    parts.push(frames.join('\n'));
+    let size = parts.join('\n\n').length;
+    while (size < chars) {
+      const f = pick(files);
+      let lines = []; try { lines = readFileSync(f.abs, 'utf8').split('\n'); } catch { continue; }
+      if (lines.length < 5) continue;
+      const start = Math.floor(r() * Math.max(1, lines.length - 40));
+      const block = lines.slice(start, start + 10 + Math.floor(r() * 40)).join('\n').slice(0, chars - size + 200);
+      parts.push(pick(PROSE), '```\n' + block + '\n```');
+      size += block.length + 120;
+    }
+    const q = parts.join('\n\n').slice(0, chars);
+    if (q.length >= chars * 0.9) out.push(q);
+  }
+  return out;
+}

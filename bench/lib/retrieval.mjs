@@ -14,18 +14,21 @@ export function filesFromSearch(data) {
   return [...new Set(rows.map(r => r.path))];
 }
 
-/** Reciprocal rank of the first gold file and recall@1/5/10 (share of the gold files in the top k). */
+/**
+ * Reciprocal rank of the first gold file, recall@1/5/10 (share of the gold files in the top k), hit@1
+ * (the first file is a gold file) and the best recall@1 any ranking could reach (1 / number of gold files).
+ */
 export function score(ranked, gold) {
   const g = new Set(gold);
   const first = ranked.findIndex(p => g.has(p));
   const recall = k => ranked.slice(0, k).filter(p => g.has(p)).length / g.size;
-  return { rank: first >= 0 ? first + 1 : null, rr: first >= 0 ? 1 / (first + 1) : 0, r1: recall(1), r5: recall(5), r10: recall(10) };
+  return { rank: first >= 0 ? first + 1 : null, rr: first >= 0 ? 1 / (first + 1) : 0, r1: recall(1), r5: recall(5), r10: recall(10), hit1: first === 0 ? 1 : 0, r1_max: Math.min(1, 1 / Math.max(1, g.size)) };
 }
 
 const mean = xs => xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
 /** Mean scores of a list of score() rows. */
 export function summarize(rows) {
-  return { n: rows.length, r1: mean(rows.map(r => r.r1)), r5: mean(rows.map(r => r.r5)), r10: mean(rows.map(r => r.r10)), mrr: mean(rows.map(r => r.rr)) };
+  return { n: rows.length, r1: mean(rows.map(r => r.r1)), r5: mean(rows.map(r => r.r5)), r10: mean(rows.map(r => r.r10)), mrr: mean(rows.map(r => r.rr)), hit1: mean(rows.map(r => r.hit1 ?? 0)), r1_max: mean(rows.map(r => r.r1_max ?? 1)) };
 }
 
 /** Nearest-rank percentile of unsorted numbers (NaN for none). */

@@ -2,11 +2,13 @@
  * The `sightline` command. Machine-readable output (--json, `call`) goes to stdout; progress and
  * messages go to stderr. Exit codes: 0 ok, 1 the tool failed, 2 usage error, 3 index locked by another
  * writer, 130 cancelled.
+ *
+ * Verbs served by another surface (`sightline mcp`) are handed in by the process entry
+ * (src/bin/sightline.ts): surfaces never import each other.
  */
-import { openEngine, parse, WORKSPACE_OPTIONS, UsageError } from './args';
+import { openEngine, parse, WORKSPACE_OPTIONS, UsageError } from '../surface/options';
 import { findTool, TOOL_LIST } from '../core/tools/registry';
 import { invokeTool, type ToolOutcome } from '../core/tools/contract';
-import { runMcp, MCP_USAGE } from '../mcp/run';
 import { VERSION } from '../core/version';
 import type { Engine } from '../core/engine';
 import { SightlineError, toErrorShape } from '../core/errors';
@@ -65,7 +67,10 @@ async function runTool(engine: Engine, name: string, args: unknown, json: boolea
   return exitCodeFor(outcome);
 }
 
-async function main(argv: string[]): Promise<number> {
+/** A verb another surface serves: its usage (for --help) and what runs it (it may keep the process running). */
+export interface ForeignVerb { usage: string; run(argv: string[]): Promise<void> }
+
+async function main(argv: string[], verbs: Readonly<Record<string, ForeignVerb>>): Promise<number> {
   const [command, ...rest] = argv;
   const log = (level: string, msg: string) => { if (level !== 'info') process.stderr.write(`[sightline ${level}] ${msg}\n`); };
   switch (command) {
@@ -118,31 +123,34 @@ async function main(argv: string[]): Promise<number> {
       else for (const t of TOOL_LIST) process.stdout.write(`${t.name.padEnd(16)} ${t.title}\n`);
       return EXIT.ok;
     }
-    case 'mcp':
-      if (rest.includes('--help')) { process.stderr.write(MCP_USAGE + '\n'); return EXIT.ok; }
-      await runMcp(rest);
-      return -1; // keep running
     case 'provider': {
-      const { runProvider } = await import('./providers/main');
+      const { runProvider } = await import('./provider');
       return runProvider(rest);
     }
-    default:
-      throw new UsageError(`unknown command ${command}`);
+    default: {
+      const verb = Object.prototype.hasOwnProperty.call(verbs, command) ? verbs[command] : undefined;
+      if (!verb) throw new UsageError(`unknown command ${command}`);
+      if (rest.includes('--help')) { process.stderr.write(verb.usage + '\n'); return EXIT.ok; }
+      await verb.run(rest);
+      return -1; // keep running
+    }
   }
 }
 
-main(process.argv.slice(2)).then(code => {
-  if (code >= 0) process.exitCode = code;
-}, e => {
-  if (e instanceof UsageError) { process.stderr.write(`sightline: ${e.message}\n\n${USAGE}\n`); process.exitCode = EXIT.usage; return; }
-  if (e instanceof SightlineError) {
-    // before any tool ran (e.g. --db names a file that is not a Sightline index): the one error shape
-    const argv = process.argv.slice(2);
-    if (argv[0] === 'call' || argv.includes('--json')) process.stdout.write(JSON.stringify(toErrorShape(e), null, 2) + '\n');
-    process.stderr.write(`sightline: ${e.message} (${e.code})\n`);
-    process.exitCode = e.code === 'index_locked' ? EXIT.locked : EXIT.tool;
-    return;
-  }
-  process.stderr.write(`sightline: ${(e as Error).stack ?? e}\n`);
-  process.exitCode = EXIT.tool;
-});
+/** Runs the command line (`argv` without node and the script) and sets the exit code. */
+export function runCli(argv: string[], verbs: Readonly<Record<string, ForeignVerb>> = {}): void {
+  main(argv, verbs).then(code => {
+    if (code >= 0) process.exitCode = code;
+  }, e => {
+    if (e instanceof UsageError) { process.stderr.write(`sightline: ${e.message}\n\n${USAGE}\n`); process.exitCode = EXIT.usage; return; }
+    if (e instanceof SightlineError) {
+      // before any tool ran (e.g. --db names a file that is not a Sightline index): the one error shape
+      if (argv[0] === 'call' || argv.includes('--json')) process.stdout.write(JSON.stringify(toErrorShape(e), null, 2) + '\n');
+      process.stderr.write(`sightline: ${e.message} (${e.code})\n`);
+      process.exitCode = e.code === 'index_locked' ? EXIT.locked : EXIT.tool;
+      return;
+    }
+    process.stderr.write(`sightline: ${(e as Error).stack ?? e}\n`);
+    process.exitCode = EXIT.tool;
+  });
+}

@@ -1,5 +1,5 @@
 /** `node dist/mcp.js --workspace DIR [--db FILE] [--http 127.0.0.1:PORT] [--token T]` and `sightline mcp`. */
-import { openEngine, parse, WORKSPACE_OPTIONS, UsageError } from '../cli/args';
+import { openEngine, parse, WORKSPACE_OPTIONS, UsageError } from '../surface/options';
 import { serveHttp, serveStdio } from './server';
 
 export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--idle-timeout SECONDS] [--allow-reference-providers]

@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import type { NodeRow } from '../store/store';
-import { isTestPath } from './languages';
+import { isTestPath } from '../languages';
 import { GraphReader, resolutionOf, type Boundary, type GraphEdge } from './query';
 import { testsOf, NAME_ONLY, type TestHit } from './tests';
 

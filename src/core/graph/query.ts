@@ -5,7 +5,7 @@
  */
 import type { Store, NodeRow } from '../store/store';
 import { symbolId, fileNodeId, chunkId } from '../util/ids';
-import { AMBIGUOUS_MAX } from './resolve';
+import { AMBIGUOUS_MAX, TIERS, parseEvidence, type Tier } from './tiers';
 import { SymbolLookup, overloadBase, parseNodeId, type LookupOptions, type Resolved } from './lookup';
 
 export const EXACT_THRESHOLD = 0.9;
@@ -21,24 +21,20 @@ export interface NodeRef {
 export interface GraphEdge {
   from: string; to: string; kind: string; provider: string; confidence: number; resolution: Resolution;
   evidence: string; path: string | null; line: number | null;
+  /** the heuristic tier the edge was resolved in (from its stored evidence code); null for other providers */
+  tier: Tier | null;
 }
 
-export interface Boundary { kind: 'heuristic_only' | 'ambiguous_dispatch' | 'ambiguous_target' | 'unparsed_files' | 'provider_incomplete' | 'depth_limit' | 'dynamic_names' | 'stale_graph' | 'stale_files'; detail: string }
+/** What can make a graph answer a lower bound (the `boundaries` of every graph tool). */
+export const BOUNDARY_KINDS = ['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph', 'stale_files'] as const;
+export type BoundaryKind = (typeof BOUNDARY_KINDS)[number];
+export interface Boundary { kind: BoundaryKind; detail: string }
 
 /**
  * Which indexed files of a repository changed on disk since they were indexed (size or mtime differ, or
  * gone: the indexer's own pre-filter), as far as a bounded check got (`complete` false when it stopped).
  */
 export type StaleFiles = (repoId: string) => { paths: string[]; complete: boolean };
-
-const TIER_TEXT: Record<string, string> = {
-  local: 'a definition nested in the calling scope', self: 'a self/this call bound to the enclosing class',
-  same_file: 'defined in the same file', import: 'imported', import_file: 'import of', receiver: 'a method of the receiver\'s class',
-  scope_type: 'a method of the one class the calling scope names with that method:', self_chain: 'a call chain on the instance of',
-  same_dir: 'the only definition with that name in', unique: 'the only definition with that name in the repository',
-  method_name: 'the only method with that name (receiver type unknown)', ambiguous: 'one of several definitions sharing the name',
-  naming: 'test file named after',
-};
 
 export function toNodeRef(n: NodeRow): NodeRef {
   return {
@@ -117,7 +113,7 @@ export class GraphReader {
       const from = dir === 'in' ? otherId : selfId; const to = dir === 'in' ? selfId : otherId;
       const src = dir === 'in' ? other : self;
       result.get(self.node)!.push({ neighbour: other, edge: { from, to, kind: e.kind, provider: 'heuristic', confidence: e.confidence, resolution: resolutionOf(e.confidence),
-        evidence: this.evidence(e.kind, e.evidence, src, dir === 'in' ? self : other, e.line), path: src.path, line: e.line } });
+        evidence: this.evidence(e.kind, e.evidence, src, dir === 'in' ? self : other, e.line), path: src.path, line: e.line, tier: parseEvidence(e.evidence).tier } });
     }
     const ids = new Map(nodes.map(n => [this.idOf(n), n]));
     const prov = this.store.providerEdges.providerEdges([...ids.keys()], dir, kinds);
@@ -127,7 +123,7 @@ export class GraphReader {
       const other = this.nodeById(dir === 'in' ? e.from_id : e.to_id);
       if (!self || !other) continue;
       result.get(self.node)!.push({ neighbour: other, edge: { from: e.from_id, to: e.to_id, kind: e.kind, provider: e.provider, confidence: e.confidence, resolution: resolutionOf(e.confidence),
-        evidence: e.evidence, path: (dir === 'in' ? other : self).path, line: null } });
+        evidence: e.evidence, path: (dir === 'in' ? other : self).path, line: null, tier: null } });
     }
     for (const list of result.values()) list.sort((a, b) => b.edge.confidence - a.edge.confidence || a.neighbour.path.localeCompare(b.neighbour.path) || a.neighbour.start_line - b.neighbour.start_line);
     return result;
@@ -162,10 +158,9 @@ export class GraphReader {
 
   /** The stored short evidence code as a sentence. */
   evidence(kind: string, code: string, from: NodeRow, to: NodeRow, line: number): string {
-    const [tier, ...rest] = code.split(':');
-    const detail = rest.join(':');
+    const { tier, detail } = parseEvidence(code);
     const fromName = from.symbol_path ?? from.path; const toName = to.symbol_path ?? to.path;
-    const how = TIER_TEXT[tier!] ?? tier;
+    const how = tier ? TIERS[tier].text : code.split(':')[0];
     const verb = kind === 'calls' ? 'calls' : kind === 'references' ? 'references' : kind === 'imports' ? 'imports' : kind === 'contains_test_for' ? 'tests' : kind;
     return `heuristic: ${fromName} ${verb} ${toName} at ${from.path}:${line} (${how}${detail ? ` ${detail}` : ''})`;
   }

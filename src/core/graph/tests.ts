@@ -14,7 +14,7 @@
  * carries a `depth_limit` boundary. Test files named after the target's file are added last.
  */
 import type { NodeRow } from '../store/store';
-import { isTestPath } from './languages';
+import { isTestPath } from '../languages';
 import type { Boundary, GraphEdge, GraphReader } from './query';
 
 /** Below this an edge was bound by a name only (receiver type unknown, or a shared name). */

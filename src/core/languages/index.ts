@@ -1,13 +1,18 @@
 /**
- * The language table. Adding a language touches this file only:
+ * The language table: everything Sightline knows of a language (grammar, extensions, tags queries,
+ * declaration lines for broken files, repairs, its graph family, import and receiver rules, test
+ * naming). Adding a language touches this file only:
  *   1. put the grammar `.wasm` in GRAMMAR_SOURCES (esbuild.mjs copies it into dist/grammars/),
- *   2. write `queries/<id>.scm` following the capture convention in types.ts,
- *   3. add the id to LANGUAGE_IDS in types.ts and one entry below (tsc fails until you do),
+ *   2. write `queries/<id>.scm` following the capture convention in types.ts (patterns shared with
+ *      another language go in a shared file both list: `ecmascript.scm`, `jsx.scm`, `c-family.scm`),
+ *   3. add the id to LANGUAGE_IDS in types.ts and one entry below (tsc fails until you do), with its
+ *      graph rules (helpers in rules.ts) and test naming,
  *   4. add a fixture + expectations under test/fixtures/languages/<id>/.
  */
-import { type LanguageId, type LanguageSpec, LANGUAGE_IDS } from './types';
-
-const CLASSY = ['class', 'interface', 'struct', 'enum', 'trait', 'module', 'type'] as const;
+import { type LanguageId, type LanguageSpec, type TestNaming, LANGUAGE_IDS } from './types';
+import {
+  GO_GRAPH, JS_GRAPH, JS_TESTS, constructedCall, constructedParen, constructsNothing, firstSegment, includeCandidates, namedTests, pythonCandidates, rustCandidates,
+} from './rules';
 
 // Lines that start a keyword declaration (first matching group = the name); see LanguageSpec.declarationLine.
 const TS_DECL = /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|interface|type|enum|const\s+enum|namespace|module)\s+([A-Za-z_$][\w$]*)/;
@@ -15,30 +20,47 @@ const JS_DECL = /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\s*\*?
 const MODIFIERS = '(?:(?:public|private|protected|internal|static|final|abstract|sealed|non-sealed|partial|readonly|strictfp|unsafe|file)\\s+)*';
 
 export const LANGUAGES = {
-  typescript: { wasm: 'tree-sitter-typescript.wasm', extensions: ['.ts', '.mts', '.cts'], query: ['typescript.scm', 'ecmascript.scm'], separator: '.', containerKinds: CLASSY,
-    declarationLine: TS_DECL, repairs: ['typeMemberSeparators'] },
-  tsx: { wasm: 'tree-sitter-tsx.wasm', extensions: ['.tsx'], query: ['typescript.scm', 'ecmascript.scm', 'jsx.scm'], separator: '.', containerKinds: CLASSY,
-    declarationLine: TS_DECL, repairs: ['typeMemberSeparators'] },
-  javascript: { wasm: 'tree-sitter-javascript.wasm', extensions: ['.js', '.mjs', '.cjs', '.jsx'], query: ['javascript.scm', 'ecmascript.scm', 'jsx.scm'], separator: '.', containerKinds: CLASSY,
-    declarationLine: JS_DECL },
-  python: { wasm: 'tree-sitter-python.wasm', extensions: ['.py', '.pyi'], query: 'python.scm', separator: '.', containerKinds: CLASSY,
-    declarationLine: /^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/ },
-  java: { wasm: 'tree-sitter-java.wasm', extensions: ['.java'], query: 'java.scm', separator: '.', containerKinds: CLASSY,
-    declarationLine: new RegExp(`^\\s*${MODIFIERS}(?:class|interface|enum|record|@interface)\\s+([A-Za-z_$][\\w$]*)`) },
-  rust: { wasm: 'tree-sitter-rust.wasm', extensions: ['.rs'], query: 'rust.scm', separator: '::', containerKinds: CLASSY,
-    declarationLine: /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:async|const|unsafe|extern(?:\s+"[^"]*")?)\s+)*(?:fn|struct|enum|trait|mod|type|union)\s+([A-Za-z_]\w*)/ },
-  go: { wasm: 'tree-sitter-go.wasm', extensions: ['.go'], query: 'go.scm', separator: '.', containerKinds: CLASSY,
-    declarationLine: /^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)|^type\s+([A-Za-z_]\w*)/ },
-  c: { wasm: 'tree-sitter-c.wasm', extensions: ['.c', '.h'], query: 'c.scm', separator: '.', containerKinds: CLASSY,
-    declarationLine: /^\s*(?:typedef\s+)?(?:struct|enum|union)\s+([A-Za-z_]\w*)\s*\{/ },
-  cpp: { wasm: 'tree-sitter-cpp.wasm', extensions: ['.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx', '.ipp'], query: 'cpp.scm', separator: '::', containerKinds: CLASSY,
-    declarationLine: /^\s*(?:template\s*<[^>]*>\s*)?(?:typedef\s+)?(?:struct|enum(?:\s+class)?|union|class|namespace)\s+([A-Za-z_]\w*)\s*(?:final\s*)?[:{]/ },
-  csharp: { wasm: 'tree-sitter-c-sharp.wasm', extensions: ['.cs'], query: 'csharp.scm', separator: '.', containerKinds: CLASSY,
-    declarationLine: new RegExp(`^\\s*${MODIFIERS}(?:class|interface|struct|enum|record(?:\\s+(?:class|struct))?|namespace)\\s+([A-Za-z_@][\\w]*)`) },
-  ruby: { wasm: 'tree-sitter-ruby.wasm', extensions: ['.rb', '.rake', '.gemspec'], fileNames: ['Rakefile', 'Gemfile'], query: 'ruby.scm', separator: '::', containerKinds: CLASSY,
-    declarationLine: /^\s*(?:def\s+(?:self\.)?([A-Za-z_]\w*[?!=]?)|(?:class|module)\s+(?:[A-Z]\w*::)*([A-Z]\w*))/ },
-  php: { wasm: 'tree-sitter-php.wasm', extensions: ['.php'], query: 'php.scm', separator: '\\', containerKinds: CLASSY,
-    declarationLine: /^\s*(?:(?:abstract|final|readonly|public|private|protected|static)\s+)*(?:function\s+&?([A-Za-z_]\w*)|(?:class|interface|trait|enum)\s+([A-Za-z_]\w*))/ },
+  typescript: { wasm: 'tree-sitter-typescript.wasm', extensions: ['.ts', '.mts', '.cts'], query: ['typescript.scm', 'ecmascript.scm'],
+    declarationLine: TS_DECL, repairs: ['typeMemberSeparators'], family: 'js', graph: JS_GRAPH, tests: JS_TESTS },
+  tsx: { wasm: 'tree-sitter-tsx.wasm', extensions: ['.tsx'], query: ['typescript.scm', 'ecmascript.scm', 'jsx.scm'],
+    declarationLine: TS_DECL, repairs: ['typeMemberSeparators'], family: 'js', graph: JS_GRAPH, tests: JS_TESTS },
+  javascript: { wasm: 'tree-sitter-javascript.wasm', extensions: ['.js', '.mjs', '.cjs', '.jsx'], query: ['javascript.scm', 'ecmascript.scm', 'jsx.scm'],
+    declarationLine: JS_DECL, family: 'js', graph: JS_GRAPH, tests: JS_TESTS },
+  python: { wasm: 'tree-sitter-python.wasm', extensions: ['.py', '.pyi'], query: 'python.scm',
+    declarationLine: /^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/, family: 'python',
+    graph: { importCandidates: pythonCandidates, selfReceivers: ['self', 'cls'], constructed: constructedCall, moduleImport: firstSegment },
+    tests: namedTests(/^test_.*\.py$|_test\.py$/, [{ re: /^test_(.+)\.py$/, ext: () => 'py' }, { re: /^(.+)_test\.py$/, ext: () => 'py' }]) },
+  java: { wasm: 'tree-sitter-java.wasm', extensions: ['.java'], query: 'java.scm',
+    declarationLine: new RegExp(`^\\s*${MODIFIERS}(?:class|interface|enum|record|@interface)\\s+([A-Za-z_$][\\w$]*)`), family: 'java',
+    graph: { importCandidates: (source) => { const p = source.replace(/\.\*$/, '').replace(/\./g, '/'); return [`${p}.java`, `src/main/java/${p}.java`]; }, selfReceivers: ['this'], constructed: constructedParen },
+    tests: namedTests(/Tests?\.(java|kt)$/, [{ re: /^(.+?)Tests?\.(java|kt)$/, ext: m => m[2]! }]) },
+  rust: { wasm: 'tree-sitter-rust.wasm', extensions: ['.rs'], query: 'rust.scm',
+    declarationLine: /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:async|const|unsafe|extern(?:\s+"[^"]*")?)\s+)*(?:fn|struct|enum|trait|mod|type|union)\s+([A-Za-z_]\w*)/, family: 'rust',
+    graph: { importCandidates: rustCandidates, selfReceivers: ['self', 'Self'], constructed: (r) => /^([A-Z][\w]*)::new\s*\(/.exec(r.trim())?.[1] ?? null } },
+  go: { wasm: 'tree-sitter-go.wasm', extensions: ['.go'], query: 'go.scm',
+    declarationLine: /^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)|^type\s+([A-Za-z_]\w*)/, family: 'go', graph: GO_GRAPH,
+    tests: namedTests(/_test\.go$/, [{ re: /^(.+)_test\.go$/, ext: () => 'go' }]) },
+  c: { wasm: 'tree-sitter-c.wasm', extensions: ['.c', '.h'], query: ['c.scm', 'c-family.scm'],
+    declarationLine: /^\s*(?:typedef\s+)?(?:struct|enum|union)\s+([A-Za-z_]\w*)\s*\{/, family: 'c',
+    graph: { importCandidates: includeCandidates, selfReceivers: [], constructed: constructsNothing } },
+  cpp: { wasm: 'tree-sitter-cpp.wasm', extensions: ['.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx', '.ipp'], query: ['cpp.scm', 'c-family.scm'],
+    declarationLine: /^\s*(?:template\s*<[^>]*>\s*)?(?:typedef\s+)?(?:struct|enum(?:\s+class)?|union|class|namespace)\s+([A-Za-z_]\w*)\s*(?:final\s*)?[:{]/, family: 'c',
+    graph: { importCandidates: includeCandidates, selfReceivers: ['this'], constructed: constructedParen } },
+  csharp: { wasm: 'tree-sitter-c-sharp.wasm', extensions: ['.cs'], query: 'csharp.scm',
+    declarationLine: new RegExp(`^\\s*${MODIFIERS}(?:class|interface|struct|enum|record(?:\\s+(?:class|struct))?|namespace)\\s+([A-Za-z_@][\\w]*)`), family: 'csharp',
+    graph: { selfReceivers: ['this'], constructed: constructedParen },
+    tests: namedTests(/Tests?\.cs$/, [{ re: /^(.+?)Tests?\.cs$/, ext: () => 'cs' }]) },
+  ruby: { wasm: 'tree-sitter-ruby.wasm', extensions: ['.rb', '.rake', '.gemspec'], fileNames: ['Rakefile', 'Gemfile'], query: 'ruby.scm',
+    declarationLine: /^\s*(?:def\s+(?:self\.)?([A-Za-z_]\w*[?!=]?)|(?:class|module)\s+(?:[A-Z]\w*::)*([A-Z]\w*))/, family: 'ruby',
+    graph: {
+      importCandidates: (source, fromPath) => source.startsWith('.') ? [includeCandidates(source, fromPath)[0] + '.rb'] : [`lib/${source}.rb`, `${source}.rb`],
+      selfReceivers: ['self'], constructed: (r) => /^([A-Z][\w:]*)\.new\b/.exec(r.trim())?.[1]?.split('::').pop() ?? null,
+    },
+    tests: namedTests(/_spec\.rb$|_test\.rb$/, [{ re: /^(.+)_test\.rb$/, ext: () => 'rb' }, { re: /^(.+)_spec\.rb$/, ext: () => 'rb' }]) },
+  php: { wasm: 'tree-sitter-php.wasm', extensions: ['.php'], query: 'php.scm',
+    declarationLine: /^\s*(?:(?:abstract|final|readonly|public|private|protected|static)\s+)*(?:function\s+&?([A-Za-z_]\w*)|(?:class|interface|trait|enum)\s+([A-Za-z_]\w*))/, family: 'php',
+    graph: { importCandidates: (source) => [source.replace(/^\\/, '').replace(/\\/g, '/') + '.php'], selfReceivers: ['$this', 'self', 'static'], constructed: constructedParen },
+    tests: namedTests(/Test\.php$/, [{ re: /^(.+)Test\.php$/, ext: () => 'php' }]) },
 } as const satisfies Record<LanguageId, LanguageSpec>;
 
 /** Where each grammar comes from in node_modules (used by the build and by tests run from source). */
@@ -59,6 +81,29 @@ export const GRAMMAR_SOURCES: Record<string, string> = {
 
 export { LANGUAGE_IDS };
 export type { LanguageId, LanguageSpec };
+
+/** The graph and family rules of a language. */
+export const graphRules = (id: LanguageId) => (LANGUAGES[id] as LanguageSpec).graph;
+export const familyOf = (id: LanguageId): string => LANGUAGES[id].family;
+/** Whether graph resolution lets definitions of `a` and `b` see each other. */
+export const sameFamily = (a: LanguageId, b: LanguageId): boolean => a === b || LANGUAGES[a].family === LANGUAGES[b].family;
+
+// Test files: a folder named like tests anywhere in the path, or a base name of some language's test naming.
+const TEST_DIR = /(^|\/)(tests?|__tests__|spec|specs|testing)\//;
+const TEST_NAMINGS: TestNaming[] = [...new Set(LANGUAGE_IDS.map(id => (LANGUAGES[id] as LanguageSpec).tests).filter((t): t is TestNaming => !!t))];
+const TEST_FILE = new RegExp(TEST_NAMINGS.map(t => t.file.source).join('|'));
+
+/** Test files by the conventions of the common ecosystems (also what the benchmarks count as tests). */
+export function isTestPath(path: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return TEST_DIR.test(path) || TEST_FILE.test(base);
+}
+
+/** The source file a test file is named after (test_foo.py → foo.py, foo_test.go → foo.go, …), as base names. */
+export function testedBaseNames(path: string): string[] {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return TEST_NAMINGS.flatMap(t => t.tested(base));
+}
 
 const byExtension = new Map<string, LanguageId>();
 const byFileName = new Map<string, LanguageId>();

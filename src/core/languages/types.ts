@@ -19,6 +19,9 @@ export const DEFINITION_KINDS = [
 ] as const;
 export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
 
+/** Definition kinds that may contain methods (a function inside one is a method) and whose members calls can name. */
+export const CONTAINER_KINDS: ReadonlySet<DefinitionKind> = new Set<DefinitionKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'module']);
+
 export const LANGUAGE_IDS = [
   'typescript', 'tsx', 'javascript', 'python', 'java', 'rust', 'go', 'c', 'cpp', 'csharp', 'ruby', 'php',
 ] as const;
@@ -33,10 +36,6 @@ export interface LanguageSpec {
   readonly fileNames?: readonly string[];
   /** Tags query file(s) inside `queries/`, concatenated in order (TSX = the TypeScript query + JSX). */
   readonly query: string | readonly string[];
-  /** Separator used when the language's own qualified names are shown (informational). */
-  readonly separator: string;
-  /** Definition kinds that may contain methods (a function inside one of these is a method). */
-  readonly containerKinds: readonly DefinitionKind[];
   /**
    * A line that starts a keyword declaration (`class Foo`, `def run`, …); the first capture group that
    * matched is its name. Only used on files with syntax errors, to report the declarations inside error
@@ -45,4 +44,40 @@ export interface LanguageSpec {
   readonly declarationLine: RegExp;
   /** Source repairs tried when the tree has errors (see parse/repair.ts). */
   readonly repairs?: readonly RepairId[];
+  /**
+   * Languages of one family see each other's definitions in graph resolution (TypeScript, TSX and
+   * JavaScript: `js`; C and C++: `c`); a language alone in its family names itself.
+   */
+  readonly family: string;
+  /** How graph resolution reads this language's imports and receivers (graph/resolve.ts). */
+  readonly graph: GraphRules;
+  /** How this language's test files are named, and the source file a test file is named after. */
+  readonly tests?: TestNaming;
+}
+
+/** Per-language knowledge of the heuristic resolver: imports to files, receivers that mean "this object". */
+export interface GraphRules {
+  /** Repository paths an import specifier may refer to (most likely first); none when it is external. */
+  importCandidates?(source: string, fromPath: string): string[];
+  /**
+   * For a bare specifier that may name a package of the same repository (a monorepo workspace): the
+   * package's folder name and the paths inside that folder it may refer to, most likely first.
+   */
+  packageCandidates?(source: string): { folder: string; paths: string[] } | null;
+  /** An import names a package folder by a path it ends with (Go: the module prefix is unknown): that path. */
+  packageFolder?(source: string): string;
+  /** The import binds a module object (`alias.name()` calls into it): the local name an import without alias binds. */
+  moduleImport?(source: string): string;
+  /** Receivers that mean the enclosing class instance. */
+  readonly selfReceivers: readonly string[];
+  /** A receiver expression that constructs an instance of a named class: `new Worker()`, `Worker()`. */
+  constructed(receiver: string): string | null;
+}
+
+/** Test files of a language: which base names are tests, and the base names of the files they are named after. */
+export interface TestNaming {
+  /** matches the base name of a test file */
+  readonly file: RegExp;
+  /** test_foo.py → foo.py, foo_test.go → foo.go, … */
+  tested(base: string): string[];
 }

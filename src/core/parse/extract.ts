@@ -10,12 +10,14 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { DefinitionKind, LanguageId, LanguageSpec } from '../languages/types';
-import { DEFINITION_KINDS } from '../languages/types';
+import { CONTAINER_KINDS, DEFINITION_KINDS } from '../languages/types';
 import { LANGUAGES } from '../languages';
 import { loadLanguage } from './treesitter';
 import { repairSource } from './repair';
 
-export type OccurrenceKind = 'call' | 'import' | 'extends' | 'implements' | 'identifier';
+import type { Occurrence, OccurrenceKind } from './occurrence';
+
+export type { Occurrence, OccurrenceKind } from './occurrence';
 
 export interface Definition {
   kind: DefinitionKind;
@@ -26,18 +28,6 @@ export interface Definition {
   start_col: number; // 0-based
   end_line: number;
   end_col: number;
-}
-
-export interface Occurrence {
-  kind: OccurrenceKind;
-  name: string;
-  line: number;
-  col: number;
-  /** symbol_path of the innermost enclosing definition, null at top level */
-  scope: string | null;
-  receiver: string | null;
-  source: string | null;
-  alias: string | null;
 }
 
 export interface Chunk {
@@ -78,7 +68,6 @@ export const LIMITS = {
   maxParseMillis: 5000,
 };
 
-const CONTAINER_KINDS = new Set<DefinitionKind>(['class', 'interface', 'struct', 'enum', 'trait', 'module', 'type']);
 const CHUNK_KINDS = new Set<DefinitionKind>(['function', 'method', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'module']);
 const KIND_SET = new Set<string>(DEFINITION_KINDS);
 

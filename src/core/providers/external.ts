@@ -16,11 +16,11 @@
  * - stdout must be exactly one JSON object; a non-zero exit is `provider_failed` with the stderr tail.
  * It never throws for anything the provider does; every outcome is a `ProviderRunResult`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { SightlineError } from '../errors';
-import { ProcessTree, killProcessTree, killProcessTreeSync } from '../util/proctree';
+import { ProcessTree, killProcessTree, killProcessTreeSync, scanTrees, spawnTreeRoot } from '../util/proctree';
 import {
   providerSpecSchema, validateProviderOutput, type ProviderInput, type ProviderSpec, type ProviderSpecInput,
   type ProviderSymbol, type ValidatedOutput, type ValidEdge, type Endpoint, type EdgeError, type ProviderEdgeKind,
@@ -32,8 +32,6 @@ export const PROVIDER_STREAM_CAP_BYTES = 16 * 1024 * 1024;
 export const PROVIDER_STDERR_TAIL_BYTES = 2048;
 /** SIGTERM → SIGKILL grace when killing a process tree. */
 export const PROVIDER_KILL_GRACE_MS = 500;
-/** How often the descendants of a running provider are scanned (see util/proctree.ts). */
-const TREE_SCAN_MS = 1000;
 /** After the provider exits, how long its stdout/stderr may stay open (held by a stray descendant). */
 const POST_EXIT_DRAIN_MS = 2000;
 
@@ -121,10 +119,7 @@ export async function runProvider(specIn: ProviderSpecInput | ProviderSpec, inpu
 
   let child: ChildProcess;
   try {
-    child = spawn(spec.command, spec.args, {
-      shell: false, cwd: opts.cwd, env: opts.env ?? process.env, windowsHide: true, detached: !isWindows,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    child = spawnTreeRoot(spec.command, spec.args, { shell: false, cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
   } catch (e) {
     return fail('provider_spawn_failed', `${who}: could not start ${JSON.stringify(spec.command)}: ${(e as Error).message}`);
   }
@@ -145,13 +140,12 @@ export async function runProvider(specIn: ProviderSpecInput | ProviderSpec, inpu
     // the process group with setsid() is still known once its parent is gone.
     const tree = pid !== undefined && !isWindows ? new ProcessTree(pid) : undefined;
     if (tree) track(tree);
-    const scanner = tree ? setInterval(() => tree.scan(), TREE_SCAN_MS) : undefined;
-    scanner?.unref();
+    const stopScan = tree ? scanTrees(() => [tree]) : () => undefined;
 
     const stop = (reason: 'timeout' | 'cancelled' | 'too_large') => {
       if (stopReason || settled) return;
       stopReason = reason;
-      clearInterval(scanner);
+      stopScan();
       if (tree) killing = killTree(tree);
       else if (pid !== undefined) killing = killProcessTree(pid, { graceMs: PROVIDER_KILL_GRACE_MS });
     };
@@ -164,7 +158,7 @@ export async function runProvider(specIn: ProviderSpecInput | ProviderSpec, inpu
       settled = true;
       clearTimeout(timer);
       clearTimeout(drainTimer);
-      clearInterval(scanner);
+      stopScan();
       opts.signal?.removeEventListener('abort', onAbort);
       child.stdout?.removeAllListeners('data');
       child.stderr?.removeAllListeners('data');
@@ -217,7 +211,7 @@ export async function runProvider(specIn: ProviderSpecInput | ProviderSpec, inpu
     child.once('exit', (code, signal) => {
       exit = { code, signal };
       // what the provider left behind (its group, descendants seen while it ran) is terminated in the background
-      clearInterval(scanner);
+      stopScan();
       if (tree && !killing) void killTree(tree, true);
       // a descendant that escaped the group may hold the pipes open: do not wait for it forever
       drainTimer = setTimeout(() => { child.stdout?.destroy(); child.stderr?.destroy(); void settle(); }, POST_EXIT_DRAIN_MS);

@@ -28,6 +28,20 @@ export const PROSE_STOPWORDS = new Set(('a about above after again against all a
   + 'thing things something anything way example e g eg ie etc ok thanks hi hello issue bug problem report reported description steps reproduce '
   + 'version versions current currently following output result results see note new one two first second line lines code file files').split(' '));
 
+/**
+ * Document frequencies for choosing terms are counted up to this many chunks: beyond it a term is
+ * common whatever its exact count, and counting common terms' whole doclists is what long queries
+ * would otherwise spend their time on. (Measured: a lower cap lets more common terms tie with rarer
+ * ones and be chosen, which makes the search itself slower.)
+ */
+export const SELECTION_DF_CAP = 2000;
+/** The first, cheap count of every candidate term (see analyseQuery). */
+export const FIRST_DF_CAP = 256;
+/** A query of at most this many words is taken as typed keywords, not prose. */
+export const SHORT_QUERY_WORDS = 6;
+/** Words that carry no meaning of their own, dropped even from short queries (unless written as code). */
+const FUNCTION_WORDS = new Set(('a an and are as at be by for from in into is it its of on or the to was were with').split(' '));
+
 /** Keywords of the indexed languages: everywhere in code, so they locate nothing. */
 const KEYWORDS = new Set(('def class return import from as self cls none true false null nil undefined var let const function this new if elif else for while in '
   + 'not and or is try except finally raise with yield lambda pass break continue async await public private protected static void int str bool '
@@ -60,7 +74,7 @@ const WORD = /[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)*(
 const QUOTED = /"([^"\n]{2,120})"|'([^'\n]{2,120})'/g;
 
 /** Reads a query into segments, words, path hints and weighted terms; `df` gives chunk document frequencies. */
-export function analyseQuery(query: string, df: (terms: string[]) => { total: number; df: Map<string, number> }): QueryPlan {
+export function analyseQuery(query: string, df: (terms: string[], cap: number) => { total: number; df: Map<string, number> }): QueryPlan {
   const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
   // Code context: spans of the text that are code (fenced, inline, frames, quoted).
   const codeSpans: [number, number][] = [];
@@ -121,23 +135,36 @@ export function analyseQuery(query: string, df: (terms: string[]) => { total: nu
     add(whole, w, compound, false);
     if (compound) for (const p of parts) add(p, w, false, true);
   }
-  const usable = [...cands.values()].filter(c => {
-    if (/^\d+$/.test(c.term)) return false;
-    if (KEYWORDS.has(c.term) && !c.compound) return false;
-    if (PROSE_STOPWORDS.has(c.term) && !c.code) return false;
-    return true;
-  });
+  // A few typed words are all meant (`undefined result`, `works`): only function words go. Longer text
+  // is prose around the code: its stop words and the languages' keywords go too.
+  const short = words.length <= SHORT_QUERY_WORDS;
+  const all = [...cands.values()].filter(c => !/^\d+$/.test(c.term));
+  const usable = all.filter(c => short
+    ? !FUNCTION_WORDS.has(c.term) || c.code
+    : !(KEYWORDS.has(c.term) && !c.compound) && !(PROSE_STOPWORDS.has(c.term) && !c.code));
+  if (!usable.length && short) usable.push(...all); // `the` alone is still a question
   if (!usable.length) return { terms: [], paths: [...paths.keys()], identifiers: [], wants_tests: wantsTests, chars_read: text.length };
-  const { total, df: dfs } = df(usable.map(c => c.term));
-  const N = Math.max(1, total);
+  // Document frequencies in two steps: every candidate counted up to FIRST_DF_CAP chunks, then, up to
+  // SELECTION_DF_CAP, only the common ones that could still be among the MAX_TERMS heaviest (their
+  // weight at the first cap is an upper bound). The choice equals counting all up to SELECTION_DF_CAP.
+  const firstCap = usable.length > MAX_TERMS ? FIRST_DF_CAP : SELECTION_DF_CAP; // few terms: all are kept anyway
+  const first = df(usable.map(c => c.term), firstCap);
+  const N = Math.max(1, first.total);
+  const idfOf = (n: number) => Math.log(1 + (N - n + 0.5) / (n + 0.5));
   const scored = usable.flatMap(c => {
-    const n = dfs.get(c.term) ?? 0;
+    const n = first.df.get(c.term) ?? 0;
     if (n === 0) return []; // not in the index: nothing to find
-    const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
     const shape = (c.part ? 0.6 : c.compound ? 1.4 : 1) * (c.code ? 1.8 : 1) * (c.exception ? 1.3 : 1) * (c.frame ? 1.5 : 1);
     const boost = shape * (1 + Math.log(Math.min(c.tf, 20)) * 0.35);
-    return [{ c, idf, boost, score: idf * boost }];
+    return [{ c, n, idf: idfOf(n), boost, score: idfOf(n) * boost }];
   });
+  const exact = scored.filter(x => x.n < firstCap).map(x => x.score).sort((a, b) => b - a);
+  const bar = exact.length >= MAX_TERMS ? exact[MAX_TERMS - 1]! : -Infinity;
+  const refine = firstCap < SELECTION_DF_CAP ? scored.filter(x => x.n >= firstCap && x.score >= bar) : [];
+  if (refine.length) {
+    const second = df(refine.map(x => x.c.term), SELECTION_DF_CAP);
+    for (const x of refine) { x.n = second.df.get(x.c.term) ?? x.n; x.idf = idfOf(x.n); x.score = x.idf * x.boost; }
+  }
   // Short queries keep every term; long ones the most informative MAX_TERMS.
   scored.sort((a, b) => b.score - a.score || a.c.first - b.c.first);
   const top = scored.slice(0, MAX_TERMS);

@@ -6,7 +6,7 @@ import type { Store, ChunkRow } from '../store/store';
 import { queryTerms } from '../util/tokens';
 import { symbolId } from '../util/ids';
 import { HASH_VECTOR_DIMS, queryVector } from './hashvec';
-import { searchFiles, TEST_FACTOR, type FileIndex } from './files';
+import { searchFiles, TEST_FACTOR, TEST_FACTOR_MENTIONED, type FileIndex } from './files';
 export { FIELD_WEIGHTS, CANDIDATE_BUDGET, pruneCommonTerms } from './files';
 import type { QueryPlan } from './query';
 
@@ -66,7 +66,11 @@ export interface CodeSearchOptions {
   group: 'file' | 'chunk'; include_tests: boolean; path_glob?: string; chunks_per_file: number;
 }
 export interface FileHit { repo_id: string; path: string; language: string; score: number; signals: string[]; test: boolean; chunks: SearchHit[] }
-export interface CodeSearchPage { files: FileHit[]; results: SearchHit[]; total: number; terms: string[]; plan: QueryPlan }
+export interface CodeSearchPage {
+  files: FileHit[]; results: SearchHit[]; total: number; terms: string[]; plan: QueryPlan;
+  /** files in the index (within no filter): 0 means nothing was indexed yet */
+  indexed_files: number;
+}
 
 /**
  * search_code: files ranked by the fusion in files.ts (group file), or their chunks ranked by BM25
@@ -74,14 +78,15 @@ export interface CodeSearchPage { files: FileHit[]; results: SearchHit[]; total:
  * lexical hits run out.
  */
 export function searchCode(store: Store, vectors: () => VectorIndex, fileIndex: () => FileIndex, query: string, opts: CodeSearchOptions): CodeSearchPage {
-  const fs = searchFiles(store, fileIndex, query, { filter: opts.filter, include_tests: opts.include_tests, path_glob: opts.path_glob, chunks_per_file: opts.chunks_per_file });
+  const fs = searchFiles(store, fileIndex, query, { filter: opts.filter, include_tests: opts.include_tests, path_glob: opts.path_glob, chunks_per_file: opts.chunks_per_file, rank_chunks: opts.group === 'chunk' });
   const want = opts.offset + opts.limit;
   const vrank = opts.vector ? vectorRank(vectors(), query, opts.filter, Math.max(want * 4, 200)).top : [];
   const sim = new Map(vrank.map(v => [v.rowid, v.sim]));
   if (opts.group === 'chunk') {
     const demote = new Set(fs.files.filter(f => f.test).map(f => f.file_id));
     const chunkFile = fileIndex().chunk_file;
-    const factor = (rowid: number) => (!opts.include_tests && !fs.plan.wants_tests && demote.has(chunkFile[rowid] ?? 0) ? TEST_FACTOR : 1);
+    const testFactor = opts.include_tests ? 1 : fs.plan.wants_tests ? TEST_FACTOR_MENTIONED : TEST_FACTOR;
+    const factor = (rowid: number) => (demote.has(chunkFile[rowid] ?? 0) ? testFactor : 1);
     let ordered = fs.chunks.map(c => ({ rowid: c.rowid, score: c.score * factor(c.rowid), signals: ['bm25'] }));
     ordered.sort((a, b) => b.score - a.score || (sim.get(b.rowid) ?? 0) - (sim.get(a.rowid) ?? 0) || a.rowid - b.rowid);
     for (const o of ordered) if (sim.has(o.rowid)) o.signals = ['bm25', 'local_hash_vector'];
@@ -92,7 +97,7 @@ export function searchCode(store: Store, vectors: () => VectorIndex, fileIndex: 
     }
     ordered = ordered.slice(opts.offset, want);
     const rows = store.chunksByRowids(ordered.map(o => o.rowid));
-    return { files: [], results: ordered.flatMap(o => { const r = rows.get(o.rowid); return r ? [toHit(r, o.score, o.signals)] : []; }), total, terms: fs.terms, plan: fs.plan };
+    return { files: [], results: ordered.flatMap(o => { const r = rows.get(o.rowid); return r ? [toHit(r, o.score, o.signals)] : []; }), total, terms: fs.terms, plan: fs.plan, indexed_files: fileIndex().files.size };
   }
   const files = fs.files.slice();
   let total = files.length;
@@ -115,7 +120,7 @@ export function searchCode(store: Store, vectors: () => VectorIndex, fileIndex: 
     repo_id: f.repo_id, path: f.path, language: f.language, score: f.score, signals: f.signals, test: f.test,
     chunks: f.chunks.flatMap(c => { const r = rows.get(c.rowid); return r ? [toHit(r, c.score, sim.has(c.rowid) ? ['bm25', 'local_hash_vector'] : f.signals.includes('local_hash_vector') && f.signals.length === 1 ? ['local_hash_vector'] : ['bm25'])] : []; }),
   }));
-  return { files: hits, results: hits.flatMap(f => f.chunks), total, terms: fs.terms, plan: fs.plan };
+  return { files: hits, results: hits.flatMap(f => f.chunks), total, terms: fs.terms, plan: fs.plan, indexed_files: fileIndex().files.size };
 }
 
 export function vectorSearch(store: Store, vectors: () => VectorIndex, query: string, opts: { limit: number; offset: number; filter: SearchFilter }): SearchPage {

@@ -5,7 +5,8 @@
 import type { SqlValue } from 'sql.js';
 import type { Db } from './db';
 import type { TableSpec } from './tables';
-import type { ChunkRow, FileContent, FileMeta, FileRow, NewEdge, NewOccurrence } from './rows';
+import type { ChunkRow, FileContent, FileMeta, FileRow, NewEdge } from './rows';
+import type { Occurrence } from '../parse/occurrence';
 import { decodeOccurrences } from './occurrences';
 import { unpackFtsText } from './ftstext';
 import { sqlId, parseId, pathKeySplits } from '../util/ids';
@@ -38,7 +39,7 @@ export interface FileTablesDeps {
 
 export class FileTables {
   private ftsCache: { fileId: number; parts: string[] } | null = null;
-  private dfCache = new Map<string, number>();
+  private dfCache = new Map<string, { n: number; exact: boolean }>();
   private chunkTotal: number | null = null;
 
   constructor(private readonly db: Db, private readonly deps: FileTablesDeps) {
@@ -158,7 +159,7 @@ export class FileTables {
     return this.db.all('SELECT file_id AS id, path, language FROM files WHERE repo_id = ? ORDER BY path', [repoId]);
   }
   /** Raw occurrences of one file (decoded). */
-  occurrences(fileId: number, kinds?: ReadonlySet<string>): NewOccurrence[] {
+  occurrences(fileId: number, kinds?: ReadonlySet<string>): Occurrence[] {
     const row = this.db.one<{ data: Uint8Array }>('SELECT data FROM file_occurrences WHERE file_id = ?', [fileId]);
     return row ? decodeOccurrences(row.data, kinds) : [];
   }
@@ -189,18 +190,25 @@ export class FileTables {
     return m;
   }
 
-  /** Number of chunks, and of chunks containing each term (cached until the next write). */
-  documentFrequencies(terms: string[]): { total: number; df: Map<string, number> } {
+  /**
+   * Chunks containing each term. With `cap`, counting stops at `cap` rows (FTS4 reads a long doclist
+   * incrementally, so a capped count of a common term costs the cap, not the term's whole doclist): a
+   * value ≥ `cap` then means "at least that many". Counts are cached until the next write.
+   */
+  documentFrequencies(terms: string[], cap = Infinity): { total: number; df: Map<string, number> } {
     this.chunkTotal ??= this.db.count('SELECT count(*) AS n FROM chunks');
     const df = new Map<string, number>();
     for (const t of terms) {
-      let n = this.dfCache.get(t);
-      if (n === undefined) {
-        n = this.db.one<{ n: number }>('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?', [t])?.n ?? 0;
-        if (this.dfCache.size > 5000) this.dfCache.clear();
-        this.dfCache.set(t, n);
+      let e = this.dfCache.get(t);
+      if (!e || (!e.exact && e.n < cap)) {
+        const n = Number.isFinite(cap)
+          ? this.db.one<{ n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [t, cap])?.n ?? 0
+          : this.db.one<{ n: number }>('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?', [t])?.n ?? 0;
+        e = { n, exact: n < cap };
+        if (this.dfCache.size > 20000) this.dfCache.clear();
+        this.dfCache.set(t, e);
       }
-      df.set(t, n);
+      df.set(t, e.n);
     }
     return { total: this.chunkTotal, df };
   }
@@ -233,24 +241,42 @@ export class FileTables {
   }
 
   /**
-   * Every chunk matching an FTS query, with its file and per-row statistics (`matchinfo 'pcnaly'`:
-   * phrases, columns, rows, average and own column lengths, hits per phrase and column), plus the
-   * per-phrase, per-column document counts (`x`, the same for every row) read once.
+   * Every chunk matching `match`, with FTS4 `matchinfo` 'ly' per row (column lengths, then hits per
+   * phrase and column) packed into one array (`stride` numbers a row), and the index's constants read
+   * once: `c` columns, `n` rows, `avg` column lengths. Document frequencies follow from the rows (a
+   * column's hits > 0), so neither 'x' (which makes FTS4 load every doclist whole before the first row)
+   * nor per-row 'n'/'a' lookups are needed.
    */
-  ftsCandidates(match: string): { rows: { rowid: number; mi: Uint32Array }[]; docs: Uint32Array | null } {
-    const rows: { rowid: number; mi: Uint32Array }[] = [];
-    const s = this.db.stmt(`SELECT docid, matchinfo(chunks_fts, 'pcnaly') FROM chunks_fts WHERE chunks_fts MATCH ?`);
+  ftsCandidates(match: string, phrases: number): FtsCandidates | null {
+    const head = this.db.one<{ mi: Uint8Array }>(`SELECT matchinfo(chunks_fts, 'cna') AS mi FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1`, [match]);
+    if (!head) return null;
+    const h = new Uint32Array(head.mi.buffer, head.mi.byteOffset, head.mi.byteLength >> 2);
+    const c = h[0]!, n = h[1]!;
+    const avg = h.slice(2, 2 + c);
+    const stride = c + phrases * c;
+    let cap = 1024;
+    let rowids = new Int32Array(cap);
+    let mi = new Uint32Array(cap * stride);
+    let count = 0;
+    const s = this.db.stmt(`SELECT docid, matchinfo(chunks_fts, 'ly') FROM chunks_fts WHERE chunks_fts MATCH ?`);
     try {
       s.bind([match]);
       while (s.step()) {
         const r = s.get();
         const b = r[1] as Uint8Array;
-        rows.push({ rowid: r[0] as number, mi: new Uint32Array(b.buffer, b.byteOffset, b.byteLength >> 2) });
+        if (count === cap) {
+          cap *= 2;
+          const ids = new Int32Array(cap); ids.set(rowids); rowids = ids;
+          const m = new Uint32Array(cap * stride); m.set(mi); mi = m;
+        }
+        rowids[count] = r[0] as number;
+        // Little-endian 32-bit words, read without a typed-array view per row.
+        const o = count * stride;
+        for (let k = 0, q = 0; k < stride; k++, q += 4) mi[o + k] = b[q]! | (b[q + 1]! << 8) | (b[q + 2]! << 16) | (b[q + 3]! << 24) >>> 0;
+        count++;
       }
     } finally { s.reset(); }
-    const x = this.db.one<{ mi: Uint8Array }>(`SELECT matchinfo(chunks_fts, 'x') AS mi FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1`, [match]);
-    const docs = x ? new Uint32Array(x.mi.buffer, x.mi.byteOffset, x.mi.byteLength >> 2) : null;
-    return { rows, docs };
+    return { rowids, mi, stride, count, c, n, avg };
   }
 
   /** Every symbol and chunk of a repository, in the external provider protocol's shape. */
@@ -281,3 +307,4 @@ export class FileTables {
 
 export interface ProviderInputSymbol { id: string; path: string; name: string; symbol_path: string; kind: string; language: string; start_line: number; start_col: number; end_line: number; end_col: number; file_id: number; hash: string }
 export interface ProviderInputChunk { id: string; path: string; language: string; start_line: number; end_line: number; symbol_path: string | null; kind: string }
+export interface FtsCandidates { rowids: Int32Array; mi: Uint32Array; stride: number; count: number; c: number; n: number; avg: Uint32Array }

@@ -5,25 +5,17 @@
  *   then count × 8 i32 columns: kind, name, line, col, scope, receiver, source, alias (string indexes, -1 = null).
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { NewOccurrence } from './store';
+import { OCCURRENCE_KINDS, occurrenceKindIndex, type Occurrence } from '../parse/occurrence';
 
-const KINDS = ['call', 'import', 'extends', 'implements', 'identifier'] as const;
-
-/**
- * The occurrence kinds other files' graph resolution reads from a file: its imports (re-exports included)
- * and base classes. The graph's first pass reads only these, and a file whose list of them (and whose
- * definitions) did not change keeps every other file's edges valid.
- */
-export const CROSS_FILE_KINDS: ReadonlySet<string> = new Set(['import', 'extends', 'implements']);
 const VERSION = 2;
 
-export function encodeOccurrences(occ: readonly NewOccurrence[]): Uint8Array {
+export function encodeOccurrences(occ: readonly Occurrence[]): Uint8Array {
   const strings: string[] = []; const index = new Map<string, number>();
   const s = (v: string | null) => { if (v === null) return -1; let i = index.get(v); if (i === undefined) { i = strings.length; strings.push(v.replace(/\0/g, '')); index.set(v, i); } return i; };
   const cols = new Int32Array(occ.length * 8);
   occ.forEach((o, i) => {
     const b = i * 8;
-    cols[b] = Math.max(0, KINDS.indexOf(o.kind as (typeof KINDS)[number])); cols[b + 1] = s(o.name); cols[b + 2] = o.line; cols[b + 3] = o.col;
+    cols[b] = occurrenceKindIndex(o.kind); cols[b + 1] = s(o.name); cols[b + 2] = o.line; cols[b + 3] = o.col;
     cols[b + 4] = s(o.scope); cols[b + 5] = s(o.receiver); cols[b + 6] = s(o.source); cols[b + 7] = s(o.alias);
   });
   const str = Buffer.from(strings.join('\0'), 'utf8');
@@ -34,7 +26,7 @@ export function encodeOccurrences(occ: readonly NewOccurrence[]): Uint8Array {
 }
 
 /** Decodes a file's occurrences; with `kinds`, only those (the others never become objects). */
-export function decodeOccurrences(data: Uint8Array, kinds?: ReadonlySet<string>): NewOccurrence[] {
+export function decodeOccurrences(data: Uint8Array, kinds?: ReadonlySet<string>): Occurrence[] {
   const raw = inflateRawSync(data);
   const head = new Uint32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + 12));
   if (head[0] !== VERSION) throw new Error(`unknown occurrence encoding ${head[0]}`);
@@ -43,10 +35,11 @@ export function decodeOccurrences(data: Uint8Array, kinds?: ReadonlySet<string>)
   const off = 12 + strBytes + ((4 - (strBytes % 4)) % 4);
   const cols = new Int32Array(raw.buffer.slice(raw.byteOffset + off, raw.byteOffset + off + count * 32));
   const str = (i: number) => (i < 0 ? null : strings[i]!);
-  const out: NewOccurrence[] = [];
+  const out: Occurrence[] = [];
   for (let i = 0; i < count; i++) {
     const b = i * 8;
-    const kind = KINDS[cols[b]!]!;
+    const kind = OCCURRENCE_KINDS[cols[b]!];
+    if (kind === undefined) throw new Error(`unknown occurrence kind index ${cols[b]}`);
     if (kinds && !kinds.has(kind)) continue;
     out.push({ kind, name: str(cols[b + 1]!)!, line: cols[b + 2]!, col: cols[b + 3]!, scope: str(cols[b + 4]!), receiver: str(cols[b + 5]!), source: str(cols[b + 6]!), alias: str(cols[b + 7]!) });
   }

@@ -23,7 +23,6 @@ export interface NewSymbol {
   name: string; symbol_path: string; kind: string; start_line: number; start_col: number;
   end_line: number; end_col: number; parent_path: string | null; chunk_key: string | null;
 }
-export interface NewOccurrence { kind: string; name: string; line: number; col: number; scope: string | null; receiver: string | null; source: string | null; alias: string | null }
 export interface NewEdge { from_id: string; to_id: string; kind: string; provider: string; confidence: number; evidence: string }
 export interface Diagnostic { repo_id: string; path: string; code: string; message: string }
 

@@ -18,7 +18,7 @@ import { assetPath } from '../assets';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 import { Db } from './db';
 import { MetaTables } from './meta';
-import { FileTables } from './files';
+import { FileTables, type FtsCandidates } from './files';
 import { SymbolTables } from './symbols';
 import { GraphTables } from './graph';
 import { ProviderEdgeTables } from './provider-edges';
@@ -26,7 +26,7 @@ import { TABLES } from './tables';
 import type { ChunkRow } from './rows';
 
 export type {
-  RepoRow, FileMeta, FileRow, ChunkRow, NewChunk, NewSymbol, NewOccurrence, NewEdge, Diagnostic, FileContent,
+  RepoRow, FileMeta, FileRow, ChunkRow, NewChunk, NewSymbol, NewEdge, Diagnostic, FileContent,
   GraphEdgeRow, ProviderEdgeRow, ProviderCheckRow, NodeRow,
 } from './rows';
 
@@ -177,8 +177,9 @@ export class Store {
     return this.db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map(r => r.name);
   }
 
-  // Search (src/core/search, tuned elsewhere) reads the full-text index through these three.
+  // Search (src/core/search, tuned elsewhere) reads the index through these four.
   chunksByRowids(rowids: number[]): Map<number, ChunkRow> { return this.files.chunksByRowids(rowids); }
-  documentFrequencies(terms: string[]): { total: number; df: Map<string, number> } { return this.files.documentFrequencies(terms); }
-  ftsCandidates(match: string): { rows: { rowid: number; mi: Uint32Array }[]; docs: Uint32Array | null } { return this.files.ftsCandidates(match); }
+  documentFrequencies(terms: string[], cap = Infinity): { total: number; df: Map<string, number> } { return this.files.documentFrequencies(terms, cap); }
+  ftsCandidates(match: string, phrases: number): FtsCandidates | null { return this.files.ftsCandidates(match, phrases); }
+  fileFanIn(): Map<number, number> { return this.graph.fileFanIn(); }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice } from './contract';
 import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved } from './shared';
 import { toNodeRef, type GraphEdge } from '../graph/query';
-import { isTestPath } from '../graph/languages';
+import { isTestPath } from '../languages';
 import { NAME_ONLY } from '../graph/tests';
 import type { NodeRow } from '../store/store';
 

@@ -70,7 +70,7 @@ export const searchCode = defineTool({
     const r = await ctx.engine.search({ query, repo, language, path, include_tests, group, vector, limit, offset, chunks_per_file: 3 });
     const files = r.files;
     const results = r.results;
-    const warnings = r.total === 0 ? await emptyIndexWarnings(ctx.engine) : [];
+    const warnings = r.total === 0 && r.indexed_files === 0 ? await emptyIndexWarnings(ctx.engine) : [];
     if (r.total === 0 && !warnings.length) warnings.push(r.terms.length ? 'no indexed file contains any of the search terms' : 'the query has no searchable words');
     if (r.plan.chars_read < query.length) warnings.push(`only the first ${r.plan.chars_read} characters of the query were read`);
     const shown = group === 'file' ? files.length : results.length;

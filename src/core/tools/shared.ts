@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { LANGUAGE_IDS } from '../languages/types';
 import { code } from './contract';
-import { toNodeRef, resolutionOf, type NodeRef } from '../graph/query';
+import { toNodeRef, resolutionOf, BOUNDARY_KINDS, type NodeRef } from '../graph/query';
 import type { TestHit } from '../graph/tests';
 import { readableName, type Resolved } from '../graph/lookup';
 
@@ -49,7 +49,7 @@ export const nodeSchema = z.object({
 });
 
 export const boundarySchema = z.object({
-  kind: z.enum(['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph', 'stale_files']).describe('What limits the answer (stale_files: files changed on disk since indexing, run index_repo).'),
+  kind: z.enum(BOUNDARY_KINDS).describe('What limits the answer (stale_files: files changed on disk since indexing, run index_repo).'),
   detail: z.string().describe('What exactly, in a sentence.'),
 });
 

@@ -1,6 +1,7 @@
 /**
  * Killing a process tree: the one implementation for the external reference-provider runner
- * (providers/external.ts) and the first-party adapters' child processes (cli/providers/common.ts).
+ * (providers/external.ts) and the first-party adapters' child processes (providers/adapters/common.ts):
+ * spawning a tree's root, remembering its descendants while it runs, and killing it.
  *
  * A process group is not a tree: a descendant that called setsid() (or setpgid) leaves the group and
  * survives a signal to it. So the tree is found by parent pid — Linux: every /proc/<pid>/stat; other
@@ -15,7 +16,7 @@
  * A descendant whose parent exited before it was ever seen (a double fork between two scans) cannot be
  * found by parent pid; `ProcessTree.scan` while the root runs narrows that window.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 const isWindows = process.platform === 'win32';
@@ -159,4 +160,25 @@ export function killProcessTreeSync(rootOrTree: number | ProcessTree): void {
     if (forceRound(tree)) return;
     sleepSync(20);
   }
+}
+
+/** How often a running tree is re-scanned for new descendants. */
+export const TREE_SCAN_MS = 1000;
+
+/**
+ * Spawns `command` as the root of a process tree: on POSIX in a process group of its own (detached), so
+ * that its descendants can be found and killed with it; never a console window on Windows.
+ */
+export function spawnTreeRoot(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
+  return spawn(command, args, { ...options, detached: !isWindows, windowsHide: true });
+}
+
+/**
+ * Scans the trees every TREE_SCAN_MS while their roots run (the timer does not keep the process alive),
+ * so that a descendant that left the process group is still known once its parent is gone. Returns stop.
+ */
+export function scanTrees(trees: () => Iterable<ProcessTree>): () => void {
+  const timer = setInterval(() => { for (const t of trees()) t.scan(); }, TREE_SCAN_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -6,7 +6,7 @@
 ; same syntactically and is reported with @receiver_type = `ns`.
 ; Functions defined/declared inside a class body are @definition.function (the
 ; extractor nests them into methods). Templates: the inner declaration is captured.
-; #include <x> sources keep their <>.
+; Listed with c-family.scm (the patterns C and C++ share), which comes after this file.
 
 ; ---------------------------------------------------------------- definitions: functions
 
@@ -125,22 +125,6 @@
   name: [(type_identifier) @name (template_type name: (type_identifier) @name)]
   body: (field_declaration_list)) @definition.struct
 
-(union_specifier
-  name: (type_identifier) @name
-  body: (field_declaration_list)) @definition.struct
-
-(enum_specifier
-  name: (type_identifier) @name
-  body: (enumerator_list)) @definition.enum
-
-; typedef struct { ... } name;
-(type_definition
-  type: (struct_specifier
-    !name
-    body: (field_declaration_list)) @definition.struct
-  .
-  declarator: (type_identifier) @name)
-
 (type_definition
   type: (class_specifier
     !name
@@ -148,30 +132,14 @@
   .
   declarator: (type_identifier) @name)
 
+; typedef class tag { ... } name; and typedefs of C++-only types (the C ones: c-family.scm)
 (type_definition
-  type: (enum_specifier
-    !name
-    body: (enumerator_list)) @definition.enum
-  .
-  declarator: (type_identifier) @name)
-
-; typedef struct tag { ... } name;  → name is a type (node = the typedef name only)
-(type_definition
-  type: [
-    (struct_specifier name: (_) body: (_))
-    (class_specifier name: (_) body: (_))
-    (union_specifier name: (_) body: (_))
-    (enum_specifier name: (_) body: (_))
-  ]
+  type: (class_specifier name: (_) body: (_))
   .
   declarator: (type_identifier) @name @definition.type)
 
-; other typedefs
 (type_definition
-  type: [
-    (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier) (template_type)
-    (struct_specifier !body) (class_specifier !body) (union_specifier !body) (enum_specifier !body)
-  ]
+  type: [(qualified_identifier) (template_type) (class_specifier !body)]
   .
   declarator: [
     (type_identifier) @name
@@ -190,21 +158,6 @@
 
 ; ---------------------------------------------------------------- definitions: constants
 
-(preproc_def
-  name: (identifier) @name
-  value: (_)) @definition.constant
-
-(preproc_function_def
-  name: (identifier) @name) @definition.function
-
-; const / constexpr UPPER_CASE variables at file or namespace scope
-(translation_unit
-  (declaration
-    (type_qualifier)
-    declarator: (init_declarator
-      declarator: (identifier) @name) @definition.constant)
-  (#match? @name "^[A-Z][A-Z0-9_]*$"))
-
 (declaration_list
   (declaration
     (type_qualifier)
@@ -212,13 +165,7 @@
       declarator: (identifier) @name) @definition.constant)
   (#match? @name "^[A-Z][A-Z0-9_]*$"))
 
-(enumerator
-  name: (identifier) @name) @definition.constant
-
 ; ---------------------------------------------------------------- calls
-
-(call_expression
-  function: (identifier) @name) @reference.call
 
 ; f<T>()
 (call_expression
@@ -242,12 +189,6 @@
         (identifier) @name
         (template_function name: (identifier) @name)
       ]))) @reference.call
-
-; obj.run(), ptr->run(), this->run()
-(call_expression
-  function: (field_expression
-    argument: (_) @receiver
-    field: (field_identifier) @name)) @reference.call
 
 ; obj.template run<T>(), obj.run<T>()
 (call_expression
@@ -273,14 +214,6 @@
       (template_type name: (type_identifier) @name)
     ])) @reference.call
 
-; ---------------------------------------------------------------- imports
-
-(preproc_include
-  path: (string_literal (string_content) @import.source)) @reference.import
-
-(preproc_include
-  path: (system_lib_string) @import.source) @reference.import
-
 ; ---------------------------------------------------------------- inheritance
 
 (base_class_clause
@@ -291,9 +224,6 @@
     (qualified_identifier name: (template_type name: (type_identifier) @name @reference.extends))
   ])
 
-; ---------------------------------------------------------------- identifiers
+; ---------------------------------------------------------------- identifiers (the others: c-family.scm)
 
-(identifier) @reference.identifier
-(type_identifier) @reference.identifier
-(field_identifier) @reference.identifier
 (namespace_identifier) @reference.identifier

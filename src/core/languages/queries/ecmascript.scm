@@ -1,5 +1,53 @@
-; Sightline tags query — calls and imports shared by JavaScript, TypeScript and TSX (their grammars
-; name these nodes alike). Loaded after each language's own query (see ../index.ts).
+; Sightline tags query — definitions, calls, imports and identifiers shared by JavaScript, TypeScript
+; and TSX (their grammars name these nodes alike). Loaded after each language's own query (see ../index.ts).
+
+; ---------------------------------------------------------------- definitions
+
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(generator_function_declaration
+  name: (identifier) @name) @definition.function
+
+; const f = () => {} / const f = function () {} (the variable_declarator is the definition)
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+
+; const K = class {}
+(variable_declarator
+  name: (identifier) @name
+  value: (class)) @definition.class
+
+(method_definition
+  name: (_) @name) @definition.method
+
+; top-level UPPER_CASE constants with a non-function value (TypeScript adds its own expressions)
+(program
+  [
+    (lexical_declaration
+      kind: "const"
+      (variable_declarator
+        name: (identifier) @name
+        value: [
+          (number) (string) (template_string) (true) (false) (null) (undefined) (regex)
+          (object) (array) (identifier) (member_expression) (subscript_expression)
+          (call_expression) (new_expression) (binary_expression) (unary_expression)
+          (ternary_expression) (parenthesized_expression) (await_expression)
+        ]) @definition.constant)
+    (export_statement
+      declaration: (lexical_declaration
+        kind: "const"
+        (variable_declarator
+          name: (identifier) @name
+          value: [
+            (number) (string) (template_string) (true) (false) (null) (undefined) (regex)
+            (object) (array) (identifier) (member_expression) (subscript_expression)
+            (call_expression) (new_expression) (binary_expression) (unary_expression)
+            (ternary_expression) (parenthesized_expression) (await_expression)
+          ]) @definition.constant))
+  ]
+  (#match? @name "^[A-Z][A-Z0-9_]*$"))
 
 ; ---------------------------------------------------------------- calls
 
@@ -83,3 +131,9 @@
 (call_expression
   function: (import)
   arguments: (arguments . (string) @import.source)) @reference.import
+
+; ---------------------------------------------------------------- identifiers
+
+(identifier) @reference.identifier
+(property_identifier) @reference.identifier
+(shorthand_property_identifier) @reference.identifier

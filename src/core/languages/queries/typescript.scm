@@ -3,33 +3,14 @@
 
 ; ---------------------------------------------------------------- definitions
 
-(function_declaration
-  name: (identifier) @name) @definition.function
-
-(generator_function_declaration
-  name: (identifier) @name) @definition.function
-
 (function_signature
   name: (identifier) @name) @definition.function
-
-; const f = () => {} / const f = function () {} (the variable_declarator is the definition)
-(variable_declarator
-  name: (identifier) @name
-  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 
 (class_declaration
   name: (type_identifier) @name) @definition.class
 
 (abstract_class_declaration
   name: (type_identifier) @name) @definition.class
-
-; const K = class {}
-(variable_declarator
-  name: (identifier) @name
-  value: (class)) @definition.class
-
-(method_definition
-  name: (_) @name) @definition.method
 
 (abstract_method_signature
   name: (_) @name) @definition.method
@@ -60,34 +41,21 @@
 (module
   name: (string (string_fragment) @name)) @definition.module
 
-; top-level UPPER_CASE constants with a non-function value
+; top-level UPPER_CASE constants whose value is a TypeScript expression (the others: ecmascript.scm)
 (program
-  (lexical_declaration
-    kind: "const"
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-        (number) (string) (template_string) (true) (false) (null) (undefined) (regex)
-        (object) (array) (identifier) (member_expression) (subscript_expression)
-        (call_expression) (new_expression) (binary_expression) (unary_expression)
-        (ternary_expression) (parenthesized_expression) (as_expression)
-        (satisfies_expression) (non_null_expression) (await_expression)
-      ]) @definition.constant)
-  (#match? @name "^[A-Z][A-Z0-9_]*$"))
-
-(program
-  (export_statement
-    declaration: (lexical_declaration
+  [
+    (lexical_declaration
       kind: "const"
       (variable_declarator
         name: (identifier) @name
-        value: [
-          (number) (string) (template_string) (true) (false) (null) (undefined) (regex)
-          (object) (array) (identifier) (member_expression) (subscript_expression)
-          (call_expression) (new_expression) (binary_expression) (unary_expression)
-          (ternary_expression) (parenthesized_expression) (as_expression)
-          (satisfies_expression) (non_null_expression) (await_expression)
-        ]) @definition.constant))
+        value: [(as_expression) (satisfies_expression) (non_null_expression)]) @definition.constant)
+    (export_statement
+      declaration: (lexical_declaration
+        kind: "const"
+        (variable_declarator
+          name: (identifier) @name
+          value: [(as_expression) (satisfies_expression) (non_null_expression)]) @definition.constant))
+  ]
   (#match? @name "^[A-Z][A-Z0-9_]*$"))
 
 ; ---------------------------------------------------------------- imports (TypeScript only; the rest: ecmascript.scm)
@@ -123,9 +91,6 @@
     (generic_type name: (nested_type_identifier name: (type_identifier) @name @reference.extends))
   ])
 
-; ---------------------------------------------------------------- identifiers
+; ---------------------------------------------------------------- identifiers (the others: ecmascript.scm)
 
-(identifier) @reference.identifier
 (type_identifier) @reference.identifier
-(property_identifier) @reference.identifier
-(shorthand_property_identifier) @reference.identifier

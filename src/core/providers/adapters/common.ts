@@ -1,7 +1,6 @@
 /**
- * Shared pieces of the first-party reference providers (`sightline provider …`): the protocol types
- * (version 1, as Sightline writes them to a provider's stdin and reads them from its stdout), input
- * validation, the symbol table every adapter maps tool results onto, the edge collector (dedupe by
+ * Shared pieces of the first-party reference providers (run as `sightline provider …`, src/cli/provider.ts):
+ * the protocol's types, version and edge kinds (one definition: ../protocol.ts), input validation, the symbol table every adapter maps tool results onto, the edge collector (dedupe by
  * from/to/kind), the overall deadline that kills child processes, and runtime module resolution for
  * tools that are never bundled (typescript, pyright).
  *
@@ -9,28 +8,25 @@
  * the reference (references at top level or inside no input symbol are skipped); `to` is the input
  * symbol the reference resolves to (targets outside the input are skipped).
  */
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { ProcessTree, killProcessTreeSync } from '../../core/util/proctree';
+import { ProcessTree, killProcessTreeSync, scanTrees, spawnTreeRoot } from '../../util/proctree';
+import {
+  PROVIDER_PROTOCOL_VERSION as PROTOCOL_VERSION, type ProviderEdgeKind, type ProviderOutput as WireOutput, type RawEdge,
+  type ProviderSymbol as InputSymbol, type ProviderChunk as InputChunk, type ProviderInput,
+} from '../protocol';
 
-export const PROTOCOL_VERSION = 1;
-
-export type EdgeKind = 'calls' | 'references' | 'implements' | 'extends';
-
-// The protocol's stdin shapes are the engine's own (one definition: src/core/providers/protocol.ts).
-import type { ProviderSymbol as InputSymbol, ProviderChunk as InputChunk, ProviderInput } from '../../core/providers/protocol';
 export type { InputSymbol, InputChunk, ProviderInput };
 
-export interface ProviderEdge {
-  from_id: string;
-  to_id: string;
-  kind: EdgeKind;
-  confidence: number;
-  evidence: string;
-}
+/** The edge kinds the first-party adapters report (a subset of the protocol's). */
+export type EdgeKind = Extract<ProviderEdgeKind, 'calls' | 'references' | 'implements' | 'extends'>;
 
-export interface ProviderOutput { edges: ProviderEdge[]; diagnostics: string[] }
+/** An edge as the adapters write it: the protocol's, by exact ids. */
+export type ProviderEdge = Required<Pick<RawEdge, 'from_id' | 'to_id'>> & Pick<RawEdge, 'confidence' | 'evidence'> & { kind: EdgeKind };
+
+/** What an adapter writes on stdout (the protocol's output, with plain-string diagnostics). */
+export interface ProviderOutput extends WireOutput { edges: ProviderEdge[]; diagnostics: string[] }
 
 /** Bad protocol input or a missing tool: the provider exits non-zero with this message. */
 export class ProviderError extends Error {
@@ -147,7 +143,7 @@ export function describeEdge(from: InputSymbol, kind: EdgeKind, to: InputSymbol,
  */
 export class Deadline {
   private readonly trees = new Map<ProcessTree, ChildProcess>();
-  private scanner: NodeJS.Timeout | undefined;
+  private stopScan: (() => void) | undefined;
   private readonly start = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private rejectExpired: ((e: Error) => void) | undefined;
@@ -177,14 +173,11 @@ export class Deadline {
 
   spawn(command: string, args: string[], options: SpawnOptions): ChildProcess {
     // A process group of its own (POSIX) so that grandchildren die with it.
-    const child = spawn(command, args, { ...options, detached: process.platform !== 'win32', windowsHide: true });
+    const child = spawnTreeRoot(command, args, options);
     if (child.pid !== undefined) {
       // The tree is kept after the child exits: what it left behind is killed with the rest.
       this.trees.set(new ProcessTree(child.pid), child);
-      if (!this.scanner && process.platform !== 'win32') {
-        this.scanner = setInterval(() => { for (const t of this.trees.keys()) t.scan(); }, 1000);
-        this.scanner.unref();
-      }
+      if (!this.stopScan && process.platform !== 'win32') this.stopScan = scanTrees(() => this.trees.keys());
     }
     return child;
   }
@@ -200,7 +193,7 @@ export class Deadline {
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    clearInterval(this.scanner);
+    this.stopScan?.();
     this.killChildren();
   }
 }

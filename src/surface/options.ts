@@ -1,4 +1,9 @@
-/** Command-line options shared by `sightline` subcommands and `dist/mcp.js`. */
+/**
+ * What every surface that starts from a command line shares (the `sightline` verbs, `dist/mcp.js`, the
+ * `sightline provider` adapters): the workspace options, their parsing, the usage error, and opening
+ * the engine from them. Surfaces (src/cli, src/mcp, src/extension) never import each other; what two of
+ * them need lives here, above the engine and below every surface.
+ */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
 import { Engine } from '../core/engine';
@@ -26,7 +31,8 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: s
   }
 }
 
-function intOption(v: string | undefined, name: string): number | undefined {
+/** A non-negative integer option (`--threads 2`), or undefined when absent. */
+export function intOption(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got ${v}`);

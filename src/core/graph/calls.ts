@@ -1,0 +1,162 @@
+/**
+ * The call-tier ladder: a call site is tried against CALL_RULES in order, and the first rule that
+ * answers decides it: bind to definitions in a tier, count it unbound (a name too many definitions
+ * share), or leave it. A rule that does not apply answers nothing and the next one is tried.
+ *
+ *   plain_name    f(): the name from the calling scope (local → same_file → import → same_dir → unique → ambiguous)
+ *   super         super.f(): a member of a base of the enclosing class                 → self
+ *   self          this.f() / self.f(): a member of the enclosing class (bases included) → self
+ *   self_chain    this.a().f(): fluent chains on the instance                           → self_chain
+ *   namespace     ns.f() where ns is imported from a barrel's `export * as ns`          → import
+ *   module        mod.f() where mod is a module import (Go: any file of the package)    → import
+ *   receiver      new Worker().f(), Worker().f(), Worker.f(): a member of the named class → receiver
+ *   scope_type    x.f() where one class the calling scope names has a member f          → scope_type
+ *   method_name   x.f(): the only method f (2–3: ambiguous; more: unbound)              → method_name / ambiguous
+ */
+import type { Occurrence } from '../parse/occurrence';
+import { AMBIGUOUS_MAX, type Tier } from './tiers';
+import { CALLABLE, CLASSY, type GSymbol } from './tables';
+import { parentScope, type FileScope } from './scope';
+
+/** A call site being resolved, with what the rules derive from its receiver (computed once, on first use). */
+export class CallSite {
+  private named_: { constructed: string | null; named: string | null } | undefined;
+  constructor(readonly f: FileScope, readonly o: Occurrence, readonly receiver: string | null) {}
+  /** The class a receiver constructs (`new Worker()` → Worker), or the receiver itself when it is a plain name. */
+  get receiverName(): { constructed: string | null; named: string | null } {
+    if (!this.named_) {
+      const r = this.receiver!;
+      const constructed = this.f.L.constructed(r);
+      this.named_ = { constructed, named: constructed ?? (/^[A-Za-z_$][\w$]*$/.test(r) ? r : null) };
+    }
+    return this.named_;
+  }
+}
+
+export type CallOutcome = { syms: GSymbol[]; tier: Tier; detail: string } | 'unbound' | 'none';
+export interface CallRule { name: string; resolve(c: CallSite): CallOutcome | undefined }
+
+const bound = (syms: GSymbol[], tier: Tier, detail: string): CallOutcome => ({ syms, tier, detail });
+
+export const CALL_RULES: readonly CallRule[] = [
+  {
+    name: 'plain_name',
+    resolve: ({ f, o, receiver }) => {
+      if (receiver) return undefined;
+      const res = f.resolveName(o.name, o.scope, CALLABLE);
+      if ('syms' in res) return bound(res.syms, res.tier, res.detail);
+      return res.unbound > AMBIGUOUS_MAX ? 'unbound' : 'none';
+    },
+  },
+  {
+    name: 'super',
+    resolve: ({ f, o, receiver: r }) => {
+      if (r !== 'super' && r !== 'super()' && !r!.startsWith('super(')) return undefined;
+      const cls = f.classOf(o.scope);
+      const m = cls ? f.t.baseMember(cls, o.name) : undefined;
+      return m ? bound([m], 'self', `super of ${cls!.sp}`) : undefined;
+    },
+  },
+  {
+    name: 'self',
+    resolve: ({ f, o, receiver: r }) => {
+      if (!f.L.selfReceivers.includes(r!)) return undefined;
+      const cls = f.classOf(o.scope);
+      const m = cls ? f.t.memberIn(cls, o.name) : undefined;
+      return m ? bound([m], 'self', cls!.sp) : undefined;
+    },
+  },
+  {
+    name: 'self_chain',
+    resolve: ({ f, o, receiver: r }) => {
+      // this.transform(…).test(…), (opts ? this.resolve(opts) : this).clone(): fluent chains on the instance
+      if (!selfRooted(r!, f.L.selfReceivers)) return undefined;
+      const cls = f.classOf(o.scope);
+      const m = cls ? f.t.memberIn(cls, o.name) : undefined;
+      return m ? bound([m], 'self_chain', cls!.sp) : undefined;
+    },
+  },
+  {
+    name: 'namespace',
+    resolve: (c) => {
+      // `import { util } from './index'` where the barrel does `export * as util from './util'`
+      const { constructed, named } = c.receiverName;
+      const b = named && !constructed ? c.f.bindings.get(named) : undefined;
+      if (!b || b.kind !== 'symbol') return undefined;
+      const imports = c.f.t.imports;
+      for (const t of b.files.flatMap(t => imports.exportedModule(t, b.name))) {
+        const x = imports.exported(t, c.o.name);
+        if (x && CALLABLE.has(x.sym.kind)) return bound([x.sym], 'import', `${b.source} → ${b.name}.${c.o.name}`);
+      }
+      return undefined;
+    },
+  },
+  {
+    name: 'module',
+    resolve: (c) => {
+      const { constructed, named } = c.receiverName;
+      const b = named && !constructed ? c.f.bindings.get(named) : undefined;
+      if (!b || b.kind !== 'module') return undefined;
+      for (const t of b.files) {
+        const x = c.f.t.imports.exported(t, c.o.name);
+        if (x && CALLABLE.has(x.sym.kind)) return bound([x.sym], 'import', `${b.source}${x.via ? ` → ${x.via}` : ''}`);
+      }
+      // Go: a package alias may span several files of the package
+      const inPkg = b.files.flatMap(t => c.f.t.topLevel(t, c.o.name));
+      return inPkg.length === 1 ? bound(inPkg, 'import', b.source) : undefined;
+    },
+  },
+  {
+    name: 'receiver',
+    resolve: (c) => {
+      const { constructed, named } = c.receiverName;
+      if (!named) return undefined;
+      const cls = c.f.resolveName(named, c.o.scope, CLASSY);
+      if (!('syms' in cls) || cls.syms.length !== 1) return undefined;
+      const m = c.f.t.memberIn(cls.syms[0]!, c.o.name);
+      return m ? bound([m], 'receiver', constructed ? `${named}(…)` : named) : undefined;
+    },
+  },
+  {
+    name: 'scope_type',
+    resolve: ({ f, o }) => {
+      // The receiver's type is probably one of the classes the scope names (annotations, constructors).
+      let typed: GSymbol[] = [];
+      for (let p: string | null = o.scope; p !== null; p = parentScope(p)) {
+        typed = f.scopeMembers(p, o.name);
+        if (typed.length) break;
+      }
+      return typed.length === 1 ? bound(typed, 'scope_type', typed[0]!.sp.slice(0, typed[0]!.sp.lastIndexOf('.'))) : undefined;
+    },
+  },
+  {
+    name: 'method_name',
+    resolve: ({ f, o }) => {
+      const cands = f.methodsNamed(o.name);
+      if (cands.length === 1) return bound(cands, 'method_name', '1');
+      if (cands.length > 1 && cands.length <= AMBIGUOUS_MAX) return bound(cands, 'ambiguous', String(cands.length));
+      return cands.length > AMBIGUOUS_MAX ? 'unbound' : 'none';
+    },
+  },
+];
+
+/** The first answer of the ladder for a call site ('none' when no rule binds it). */
+export function resolveCall(c: CallSite): CallOutcome {
+  for (const rule of CALL_RULES) {
+    const r = rule.resolve(c);
+    if (r !== undefined) return r;
+  }
+  return 'none';
+}
+
+/** A call chain on the instance (`this.a(…)`, `this.a(…).b(…)`), or a conditional whose branches all are or start one. */
+export function selfRooted(receiver: string, selves: readonly string[]): boolean {
+  const t = receiver.trim();
+  const chain = (x: string) => selves.some(s => x.startsWith(`${s}.`) && x.endsWith(')') && /^[A-Za-z_$][\w$]*\s*\(/.test(x.slice(s.length + 1)));
+  const paren = /^\((.*)\)$/s.exec(t);
+  if (!paren) return chain(t);
+  const inner = paren[1]!; const q = inner.indexOf('?'); const c = inner.lastIndexOf(':');
+  if (q <= 0 || c <= q) return false;
+  const branches = [inner.slice(q + 1, c).trim(), inner.slice(c + 1).trim()];
+  return branches.some(b => chain(b)) && branches.every(b => selves.includes(b) || chain(b));
+}

@@ -1,0 +1,183 @@
+/**
+ * One file as graph resolution sees it: its imports bound to local names, and plain-name resolution
+ * from a scope of the file through the tiers local → same_file → import → same_dir → unique →
+ * ambiguous (memoised per file: the same name in the same scope resolves the same way).
+ */
+import { familyOf, graphRules, sameFamily } from '../languages';
+import type { GraphRules } from '../languages/types';
+import type { Occurrence } from '../parse/occurrence';
+import { AMBIGUOUS_MAX, type Tier } from './tiers';
+import { CLASSY, symbolKey, type GFile, type GSymbol, type RepoTables } from './tables';
+import type { EdgeBuffer } from './edges';
+
+/** Node id of a file in graph_edges (symbols use their positive row id). */
+export const fileNode = (fileId: number) => -fileId;
+
+/** What a local name of a file is bound to by its imports. */
+export interface Binding { kind: 'symbol' | 'module' | 'default'; files: number[]; name: string; source: string }
+
+/** A name resolved to definitions in a tier, or left unbound (`unbound`: how many definitions share it). */
+export type Resolution = { syms: GSymbol[]; tier: Tier; detail: string } | { unbound: number };
+
+const NO_MEMBERS: GSymbol[] = [];
+
+/** The scope enclosing a scope path (`A.b.c` → `A.b`), null at the outermost. */
+export const parentScope = (p: string): string | null => (p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : null);
+
+export class FileScope {
+  readonly L: GraphRules;
+  readonly dir: string;
+  readonly family: string;
+  /** names of nested definitions in this file: only these can resolve through the scope chain */
+  private readonly localNames: Set<string>;
+  readonly bindings = new Map<string, Binding>();
+  /**
+   * Names imported by a bare specifier that is no package of this repository (`import { join } from 'path'`)
+   * belong to that outside module: never bound to a same-named definition of the repository.
+   */
+  private readonly external = new Set<string>();
+  private readonly fromMemo = new Map<string, number>();
+  // filter → scope → name → resolution (nested maps: no key strings built per occurrence)
+  private readonly memo = new Map<ReadonlySet<string>, Map<string | null, Map<string, Resolution>>>();
+  /** Classes each scope names (type annotations, constructor calls, references), for scope_type. */
+  private readonly scopeClasses = new Map<string, GSymbol[]>();
+
+  constructor(readonly t: RepoTables, readonly file: GFile) {
+    this.L = graphRules(file.language);
+    this.dir = t.dirOf.get(file.id)!;
+    this.family = familyOf(file.language);
+    this.localNames = new Set((t.byFile.get(file.id) ?? []).filter(x => x.parent !== null).map(x => x.name));
+  }
+
+  /** The graph node a scope stands for: its definition, or the file at top level. */
+  fromOf(scope: string | null): number {
+    if (!scope) return fileNode(this.file.id);
+    let id = this.fromMemo.get(scope);
+    if (id === undefined) { id = this.t.byFilePath.get(symbolKey(this.file.id, scope))?.id ?? fileNode(this.file.id); this.fromMemo.set(scope, id); }
+    return id;
+  }
+
+  /** The innermost class (not module) enclosing a scope. */
+  classOf(scope: string | null): GSymbol | undefined {
+    for (let p: string | null = scope; p; p = parentScope(p)) {
+      const s = this.t.byFilePath.get(symbolKey(this.file.id, p));
+      if (s && CLASSY.has(s.kind) && s.kind !== 'module') return s;
+    }
+    return undefined;
+  }
+
+  /**
+   * Imports: file → file and (with `symbolEdges`) file → symbol edges, and the local bindings they make.
+   */
+  bindImports(occ: readonly Occurrence[], out: EdgeBuffer, symbolEdges: boolean): void {
+    const { file, L } = this;
+    const imports = this.t.imports;
+    for (const o of occ) {
+      if (o.kind !== 'import' || !o.source) continue;
+      const targets = imports.importFiles(file.language, o.source, file.path);
+      if (!targets.length) {
+        if (L.packageCandidates && !o.source.startsWith('.') && o.name && o.name !== o.source) this.external.add(o.alias ?? o.name);
+        continue;
+      }
+      for (const t of targets) out.emit(fileNode(file.id), fileNode(t), 'imports', 'import_file', o.source, file.id, o.line);
+      // `import a.b as c` / Go `import u "path"`: the name is the module itself, not a symbol in it.
+      const name = o.name && o.name !== o.source && o.name !== o.alias ? o.name : null;
+      if (name && name !== '*' && name !== 'default') {
+        const local = o.alias ?? name;
+        this.bindings.set(local, { kind: 'symbol', files: targets, name, source: o.source });
+        if (symbolEdges) for (const t of targets) { const r = imports.exported(t, name); if (r) out.emit(fileNode(file.id), r.sym.id, 'imports', 'import', r.via ? `${o.source} → ${r.via}` : o.source, file.id, o.line); }
+      } else if (name === 'default' && o.alias) {
+        this.bindings.set(o.alias, { kind: 'default', files: targets, name: o.alias, source: o.source });
+      } else if (L.moduleImport) {
+        const local = o.alias ?? L.moduleImport(o.source);
+        if (local) this.bindings.set(local, { kind: 'module', files: targets, name: local, source: o.source });
+      }
+    }
+  }
+
+  /** Plain-name resolution of `name` from `scope` among definitions of the kinds in `filter`. */
+  resolveName(name: string, scope: string | null, filter: ReadonlySet<string>): Resolution {
+    // Only names of nested definitions depend on the scope (see resolveNameUncached).
+    if (scope !== null && !this.localNames.has(name)) scope = null;
+    let byScope = this.memo.get(filter);
+    if (!byScope) { byScope = new Map(); this.memo.set(filter, byScope); }
+    let byName = byScope.get(scope);
+    if (!byName) { byName = new Map(); byScope.set(scope, byName); }
+    let r = byName.get(name);
+    if (!r) { r = this.resolveNameUncached(name, scope, filter); byName.set(name, r); }
+    return r;
+  }
+
+  private resolveNameUncached(name: string, scope: string | null, filter: ReadonlySet<string>): Resolution {
+    const { t, file } = this;
+    if (scope && this.localNames.has(name)) {
+      for (let p: string | null = scope; p; p = parentScope(p)) {
+        const s = t.byFilePath.get(symbolKey(file.id, `${p}.${name}`));
+        if (s && filter.has(s.kind)) return { syms: [s], tier: p === scope ? 'local' : 'same_file', detail: '' };
+      }
+    }
+    for (const s of t.topLevel(file.id, name)) if (filter.has(s.kind)) return { syms: [s], tier: 'same_file', detail: '' };
+    const b = this.bindings.get(name);
+    if (b) {
+      for (const f of b.files) {
+        const r = b.kind === 'symbol' ? t.imports.exported(f, b.name) : b.kind === 'default' ? (t.imports.exported(f, name) ?? t.imports.exported(f, 'default')) : null;
+        if (r && filter.has(r.sym.kind)) return { syms: [r.sym], tier: 'import', detail: r.via ? `${b.source} → ${r.via}` : b.source };
+      }
+    }
+    if (this.external.has(name)) return { unbound: 0 };
+    const globalNames = t.globalFor(filter, this.family);
+    let global = globalNames.get(name);
+    if (!global) {
+      const list = (t.byName.get(name) ?? []).filter(s => filter.has(s.kind) && s.kind !== 'method' && !t.nestedInFunction.has(s.id) && sameFamily(t.filesById.get(s.fileId)!.language, file.language));
+      const byDir = new Map<string, GSymbol[]>();
+      if (list.length > 1) for (const s of list) { const d = t.dirOf.get(s.fileId)!; (byDir.get(d) ?? byDir.set(d, []).get(d)!).push(s); }
+      global = { list, byDir };
+      globalNames.set(name, global);
+    }
+    const sameLang = global.list;
+    const inDir = global.byDir.get(this.dir) ?? [];
+    if (inDir.length === 1) return { syms: inDir, tier: 'same_dir', detail: this.dir };
+    // The only definition in the repository, and it is in this folder (a Go package, a Python package): same_dir, the more specific tier.
+    if (sameLang.length === 1) return t.dirOf.get(sameLang[0]!.fileId) === this.dir ? { syms: sameLang, tier: 'same_dir', detail: this.dir } : { syms: sameLang, tier: 'unique', detail: '' };
+    if (sameLang.length > 1 && sameLang.length <= AMBIGUOUS_MAX) return { syms: sameLang, tier: 'ambiguous', detail: String(sameLang.length) };
+    return { unbound: sameLang.length };
+  }
+
+  /** Records the classes each scope names (capitalised identifiers and calls), before the file's calls are resolved. */
+  collectScopeClasses(occ: readonly Occurrence[]): void {
+    const add = (scope: string, sym: GSymbol) => { const list = this.scopeClasses.get(scope) ?? this.scopeClasses.set(scope, []).get(scope)!; if (!list.includes(sym)) list.push(sym); };
+    for (const o of occ) {
+      if (o.scope === null || (o.kind !== 'identifier' && o.kind !== 'call') || !/^[A-Z]/.test(o.name)) continue;
+      if (o.receiver) {
+        // httpx.Client(): a class reached through a module alias
+        const b = o.kind === 'call' ? this.bindings.get(o.receiver) : undefined;
+        if (!b || b.kind !== 'module') continue;
+        for (const f of b.files) {
+          const x = this.t.imports.exported(f, o.name);
+          if (x && CLASSY.has(x.sym.kind)) { add(o.scope, x.sym); break; }
+        }
+        continue;
+      }
+      const res = this.resolveName(o.name, o.scope, CLASSY);
+      if (!('syms' in res) || res.syms.length !== 1 || res.tier === 'ambiguous') continue;
+      add(o.scope, res.syms[0]!);
+    }
+  }
+
+  /** Members named `name` of the classes a scope names (each class's member map is built once). */
+  scopeMembers(scope: string, name: string): GSymbol[] {
+    const classes = this.scopeClasses.get(scope);
+    if (!classes) return NO_MEMBERS;
+    let out: GSymbol[] = NO_MEMBERS;
+    for (const cls of classes) {
+      const x = this.t.membersOf(cls).get(name);
+      if (x && !out.includes(x)) { if (out === NO_MEMBERS) out = []; out.push(x); }
+    }
+    return out;
+  }
+
+  /** Methods of the repository named `name`, in this file's language family. */
+  methodsNamed(name: string): GSymbol[] {
+    return (this.t.methodIndex.get(name) ?? []).filter(s => sameFamily(this.t.filesById.get(s.fileId)!.language, this.file.language));
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The repository tables of graph resolution: every index over a repository's files and definitions
+ * that resolving one file needs about the others (names, files, folders, class members, base classes,
+ * imports). They depend only on the repository's definitions, imports and base classes, so a caller
+ * may keep them between runs and resolve body-only edits against them (resolve.ts `resolveWith`).
+ *
+ * Built in two steps: `new RepoTables(input)` indexes the definitions; the bases pass (resolve.ts)
+ * records each class's base classes with `addBases`, after which member maps are complete.
+ */
+import { posix } from 'node:path';
+import type { LanguageId } from '../languages/types';
+import { CONTAINER_KINDS } from '../languages/types';
+import { isTestPath } from '../languages';
+import type { Occurrence } from '../parse/occurrence';
+import { ImportResolver } from './imports';
+
+export interface GSymbol { id: number; fileId: number; name: string; sp: string; kind: string; parent: string | null; line: number }
+export interface GFile { id: number; path: string; language: LanguageId }
+
+/** What the tables are built from: a repository's files, definitions and (read on demand) occurrences. */
+export interface RepoInput {
+  files: GFile[];
+  symbols: GSymbol[];
+  /** A file's occurrences; with `kinds`, only those kinds (the rest are never turned into objects). */
+  occurrences(fileId: number, kinds?: ReadonlySet<string>): Occurrence[];
+}
+
+/** Repository-wide candidates of a name, under one kind filter and language family. */
+export interface GlobalCandidates { list: GSymbol[]; byDir: Map<string, GSymbol[]> }
+
+/** Definition kinds whose members calls can name (classes, modules, …). */
+export const CLASSY: ReadonlySet<string> = CONTAINER_KINDS;
+/** What a call may bind to. */
+export const CALLABLE: ReadonlySet<string> = new Set(['function', 'method', 'class', 'struct', 'constant', 'type', 'interface', 'enum', 'trait']);
+/** What an identifier may reference. */
+export const REFERABLE: ReadonlySet<string> = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'constant']);
+
+const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => { const l = m.get(k); if (l) l.push(v); else m.set(k, [v]); };
+/** The key of a definition by file and symbol path. */
+export const symbolKey = (fileId: number, sp: string) => `${fileId}\0${sp}`;
+
+export class RepoTables {
+  readonly filesById: Map<number, GFile>;
+  readonly fileByPath: Map<string, GFile>;
+  readonly filesByDir = new Map<string, GFile[]>();
+  readonly dirOf = new Map<number, string>();
+  readonly byName = new Map<string, GSymbol[]>();
+  readonly byFile = new Map<number, GSymbol[]>();
+  readonly byFilePath = new Map<string, GSymbol>();
+  /** Definitions nested in a function are local to it: never candidates from another scope. */
+  readonly nestedInFunction = new Set<number>();
+  readonly methodIndex = new Map<string, GSymbol[]>();
+  private readonly childrenOf = new Map<string, GSymbol[]>();
+  /** Methods by owner path across files: Rust impl blocks and Go methods live apart from their type. */
+  private readonly methodsOfOwner = new Map<string, GSymbol[]>();
+  /** Extends/implements per class (symbol keys of the bases), to follow self. calls into base classes. */
+  readonly basesOf = new Map<number, string[]>();
+  readonly testFileIds: Set<number>;
+  private readonly symbolFile: Map<number, number>;
+  private readonly topIndex = new Map<number, Map<string, GSymbol[]>>();
+  private readonly membersCache = new Map<number, Map<string, GSymbol>>();
+  // filter → family → name
+  private readonly globalMemo = new Map<ReadonlySet<string>, Map<string, Map<string, GlobalCandidates>>>();
+  readonly imports: ImportResolver;
+
+  constructor(readonly input: RepoInput) {
+    this.filesById = new Map(input.files.map(f => [f.id, f]));
+    this.fileByPath = new Map(input.files.map(f => [f.path, f]));
+    for (const f of input.files) { const d = posix.dirname(f.path); this.dirOf.set(f.id, d); push(this.filesByDir, d, f); }
+    for (const s of input.symbols) {
+      push(this.byName, s.name, s);
+      push(this.byFile, s.fileId, s);
+      this.byFilePath.set(symbolKey(s.fileId, s.sp), s);
+    }
+    for (const sym of input.symbols) {
+      if (!sym.parent) continue;
+      const p = this.byFilePath.get(symbolKey(sym.fileId, sym.parent));
+      if (p && (p.kind === 'function' || p.kind === 'method')) this.nestedInFunction.add(sym.id);
+    }
+    for (const s of input.symbols) if (s.kind === 'method') push(this.methodIndex, s.name, s);
+    for (const s of input.symbols) {
+      const dot = s.sp.lastIndexOf('.');
+      if (dot <= 0) continue;
+      push(this.childrenOf, symbolKey(s.fileId, s.sp.slice(0, dot)), s);
+    }
+    for (const s of input.symbols) if (s.kind === 'method' && s.parent) push(this.methodsOfOwner, s.parent, s);
+    this.testFileIds = new Set(input.files.filter(f => isTestPath(f.path)).map(f => f.id));
+    this.symbolFile = new Map(input.symbols.map(s => [s.id, s.fileId]));
+    this.imports = new ImportResolver(this);
+  }
+
+  /** Top-level definitions of a file named `name` (members of a module count as top level). */
+  topLevel(fileId: number, name: string): GSymbol[] {
+    let m = this.topIndex.get(fileId);
+    if (!m) {
+      m = new Map();
+      for (const s of this.byFile.get(fileId) ?? []) if (s.parent === null || this.isModuleParent(fileId, s)) push(m, s.name, s);
+      this.topIndex.set(fileId, m);
+    }
+    return m.get(name) ?? [];
+  }
+
+  private isModuleParent(fileId: number, s: GSymbol): boolean {
+    const p = s.parent ? this.byFilePath.get(symbolKey(fileId, s.parent)) : undefined;
+    return !!p && p.kind === 'module';
+  }
+
+  /** The memo of repository-wide candidates for a kind filter and language family. */
+  globalFor(filter: ReadonlySet<string>, family: string): Map<string, GlobalCandidates> {
+    let byFamily = this.globalMemo.get(filter);
+    if (!byFamily) { byFamily = new Map(); this.globalMemo.set(filter, byFamily); }
+    let m = byFamily.get(family);
+    if (!m) { m = new Map(); byFamily.set(family, m); }
+    return m;
+  }
+
+  /** Records base classes of `cls` (the bases pass). */
+  addBases(cls: GSymbol, bases: GSymbol[]): void {
+    const list = this.basesOf.get(cls.id) ?? this.basesOf.set(cls.id, []).get(cls.id)!;
+    list.push(...bases.map(s => symbolKey(s.fileId, s.sp)));
+  }
+
+  /**
+   * Members of a class by name, its own first (same file, then methods defined elsewhere), then its
+   * bases' in declaration order. Built once per class, after the bases pass (when every base is known).
+   */
+  membersOf(cls: GSymbol): Map<string, GSymbol> {
+    let m = this.membersCache.get(cls.id);
+    if (m) return m;
+    m = new Map();
+    this.membersCache.set(cls.id, m); // before the bases: a cycle sees a partial map instead of recursing forever
+    for (const c of this.childrenOf.get(symbolKey(cls.fileId, cls.sp)) ?? []) if (c.sp === `${cls.sp}.${c.name}`) m.set(c.name, c);
+    for (const x of this.methodsOfOwner.get(cls.sp) ?? []) if (x.fileId !== cls.fileId && !m.has(x.name)) m.set(x.name, x);
+    for (const key of this.basesOf.get(cls.id) ?? []) {
+      const base = this.byFilePath.get(key);
+      if (base) for (const [n, x] of this.membersOf(base)) if (!m.has(n)) m.set(n, x);
+    }
+    return m;
+  }
+
+  memberIn(cls: GSymbol, name: string): GSymbol | undefined { return this.membersOf(cls).get(name); }
+
+  /** A member of one of the class's bases (super.name()), never its own. */
+  baseMember(cls: GSymbol, name: string): GSymbol | undefined {
+    for (const key of this.basesOf.get(cls.id) ?? []) {
+      const base = this.byFilePath.get(key);
+      const m = base ? this.memberIn(base, name) : undefined;
+      if (m) return m;
+    }
+    return undefined;
+  }
+
+  /**
+   * With cyclic bases a member map depends on which class of the cycle is asked first, and a partial
+   * update must see the maps a full build sees: then the maps of all classes with bases are built in
+   * symbol order before any file asks (without a cycle they are built on demand).
+   */
+  settleMembers(): void {
+    if (this.hasBaseCycle()) for (const sym of this.input.symbols) if (this.basesOf.has(sym.id)) this.membersOf(sym);
+  }
+
+  /** Whether following base classes (by the keys in basesOf) ever leads back to a class on the way. */
+  private hasBaseCycle(): boolean {
+    const state = new Map<string, 1 | 2>(); // 1 on the current path, 2 done
+    const keyOf = new Map<number, string>();
+    for (const sym of this.input.symbols) if (this.basesOf.has(sym.id)) keyOf.set(sym.id, symbolKey(sym.fileId, sym.sp));
+    const visit = (key: string): boolean => {
+      const st = state.get(key);
+      if (st === 1) return true;
+      if (st === 2) return false;
+      state.set(key, 1);
+      const cls = this.byFilePath.get(key);
+      for (const b of (cls && this.basesOf.get(cls.id)) ?? []) if (visit(b)) return true;
+      state.set(key, 2);
+      return false;
+    };
+    for (const key of keyOf.values()) if (visit(key)) return true;
+    return false;
+  }
+
+  /** Whether a graph node (a symbol, or a file as its negative id) lies in a test file. */
+  isTestNode(node: number): boolean {
+    const fid = node < 0 ? -node : this.symbolFile.get(node);
+    return fid !== undefined && this.testFileIds.has(fid);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The heuristic provider's resolution tiers: one table with each tier's confidence and the text an
+ * answer's evidence sentence uses for it. An edge stores a short evidence code, `tier` or
+ * `tier:detail` (graph_edges.evidence); `parseEvidence` reads the tier back, `evidenceCode` writes it.
+ *
+ *   local       0.85  a definition nested in the calling scope
+ *   self        0.85  self./this. call bound to the enclosing class (or a base class in the same repo)
+ *   same_file   0.8   defined at top level of the same file
+ *   import      0.8   imported by name (aliases and re-export barrels followed), or via a module alias
+ *   receiver    0.75  method on a constructed or named class: new Worker().run(), Worker().run(), Worker.run()
+ *   scope_type  0.65  x.run() where exactly one class named in the calling scope (a parameter's type, a
+ *                     constructor call) has a method run
+ *   self_chain  0.6   a call on a call chain rooted at the instance (this.a().run(), (c ? this.a() : this).run()):
+ *                     fluent interfaces return the instance, so run is looked up in the enclosing class
+ *   same_dir    0.6   the only definition with that name in the same folder (package)
+ *   unique      0.55  the only definition with that name in the repository
+ *   method_name 0.4   the only method with that name, called on a receiver of unknown type
+ *   ambiguous   0.25  one of 2–3 definitions sharing the name (each gets an edge; never confident)
+ *   import_file 0.85  file → file import
+ *   naming      0.5   a test file named after a source file
+ *
+ * All stay below 0.9, the `exact` threshold, which only compiler-grade providers reach.
+ */
+
+export const TIERS = {
+  local: { confidence: 0.85, text: 'a definition nested in the calling scope' },
+  self: { confidence: 0.85, text: 'a self/this call bound to the enclosing class' },
+  same_file: { confidence: 0.8, text: 'defined in the same file' },
+  import: { confidence: 0.8, text: 'imported' },
+  receiver: { confidence: 0.75, text: 'a method of the receiver\'s class' },
+  scope_type: { confidence: 0.65, text: 'a method of the one class the calling scope names with that method:' },
+  self_chain: { confidence: 0.6, text: 'a call chain on the instance of' },
+  same_dir: { confidence: 0.6, text: 'the only definition with that name in' },
+  unique: { confidence: 0.55, text: 'the only definition with that name in the repository' },
+  method_name: { confidence: 0.4, text: 'the only method with that name (receiver type unknown)' },
+  ambiguous: { confidence: 0.25, text: 'one of several definitions sharing the name' },
+  import_file: { confidence: 0.85, text: 'import of' },
+  naming: { confidence: 0.5, text: 'test file named after' },
+} as const satisfies Record<string, { confidence: number; text: string }>;
+
+export type Tier = keyof typeof TIERS;
+
+/** A name shared by more than this many definitions gets no edge (the call site goes to unbound_calls). */
+export const AMBIGUOUS_MAX = 3;
+
+export const isTier = (s: string): s is Tier => Object.prototype.hasOwnProperty.call(TIERS, s);
+
+/** The stored evidence code of an edge of `tier` (graph_edges.evidence). */
+export const evidenceCode = (tier: Tier, detail: string): string => (detail ? `${tier}:${detail}` : tier);
+
+/** The tier (null when the code names none) and detail of a stored evidence code. */
+export function parseEvidence(code: string): { tier: Tier | null; detail: string } {
+  const cut = code.indexOf(':');
+  const head = cut < 0 ? code : code.slice(0, cut);
+  return { tier: isTier(head) ? head : null, detail: cut < 0 ? '' : code.slice(cut + 1) };
+}

@@ -1,0 +1,41 @@
+/**
+ * The occurrence record: one use of a name in a file (a call, an import, a base class, an identifier),
+ * as the extractor finds it, the store packs it (store/occurrences.ts) and graph resolution reads it.
+ * This is its one definition; the order of OCCURRENCE_KINDS is the packed encoding's kind column.
+ */
+
+export const OCCURRENCE_KINDS = ['call', 'import', 'extends', 'implements', 'identifier'] as const;
+export type OccurrenceKind = (typeof OCCURRENCE_KINDS)[number];
+
+export interface Occurrence {
+  kind: OccurrenceKind;
+  name: string;
+  /** 1-based */
+  line: number;
+  /** 0-based */
+  col: number;
+  /** symbol_path of the innermost enclosing definition, null at top level */
+  scope: string | null;
+  /** the receiver expression of a call (`self`, `new Worker()`, `a.b`) */
+  receiver: string | null;
+  /** an import's module specifier */
+  source: string | null;
+  /** an import's local binding */
+  alias: string | null;
+}
+
+/**
+ * The occurrence kinds other files' graph resolution reads from a file: its imports (re-exports included)
+ * and base classes. The graph's first pass reads only these, and a file whose list of them (and whose
+ * definitions) did not change keeps every other file's edges valid.
+ */
+export const CROSS_FILE_KINDS: ReadonlySet<OccurrenceKind> = new Set<OccurrenceKind>(['import', 'extends', 'implements']);
+
+const KIND_INDEX = new Map<string, number>(OCCURRENCE_KINDS.map((k, i) => [k, i]));
+
+/** The kind's index in OCCURRENCE_KINDS; an unknown kind is an error (it used to be stored as `call`). */
+export function occurrenceKindIndex(kind: string): number {
+  const i = KIND_INDEX.get(kind);
+  if (i === undefined) throw new Error(`unknown occurrence kind ${JSON.stringify(kind)} (known: ${OCCURRENCE_KINDS.join(', ')})`);
+  return i;
+}
