@@ -29,7 +29,7 @@ const fileSchema = z.object({
   language: z.string().describe('Language of the file.'),
   score: z.number().describe('Fused score (see signals).'),
   signals: z.array(z.string()).describe('Signals that ranked it: bm25_file (whole-file text), bm25_chunk (best chunk, names and paths weighted), name (a definition named like a query term), path (query terms in its path), path_hint (the text names this file), local_hash_vector.'),
-  test: z.boolean().describe('A test file (ranked below source unless include_tests or the query is about tests).'),
+  test: z.boolean().describe('A test file (ranked below source unless include_tests; less so when the query mentions tests).'),
   chunks: z.array(searchHitSchema).describe('Its best chunks, best first.'),
 });
 
