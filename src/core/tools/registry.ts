@@ -14,10 +14,12 @@ import { expandContext } from './expand_context';
 import { impactAnalysis } from './impact_analysis';
 import { impact } from './impact';
 import { relatedTests } from './related_tests';
+import { history } from './history';
 
 export const TOOL_NAMES = [
   'index_repo', 'search_code', 'vector_search', 'get_chunk', 'index_status',
   'find_references', 'expand_context', 'impact_analysis', 'impact', 'related_tests',
+  'history',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -32,6 +34,7 @@ export const TOOLS = {
   impact_analysis: impactAnalysis,
   impact,
   related_tests: relatedTests,
+  history,
 } satisfies Record<ToolName, ToolDef<any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const TOOL_LIST: readonly ToolDef[] = TOOL_NAMES.map(n => TOOLS[n] as unknown as ToolDef);

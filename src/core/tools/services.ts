@@ -11,6 +11,7 @@ import type { ChangedSinceIndex } from '../services/freshness';
 import type { ChunkRow, Diagnostic } from '../store/store';
 import type { GraphReader } from '../graph/query';
 import type { Root } from '../workspace';
+import type { HistoryReader } from '../services/history';
 
 export interface ToolServices {
   /** index_repo: one indexing run */
@@ -23,6 +24,8 @@ export interface ToolServices {
   getChunk(id: string): Promise<ChunkText>;
   /** a reader over the current graph */
   graph(): Promise<GraphReader>;
+  /** a reader over the stored git history */
+  history(): Promise<HistoryReader>;
   status(): Promise<StatusReport>;
   diagnostics(repoId?: string): Diagnostic[];
   changedSinceIndex(opts?: { budgetMs?: number; sample?: number }): Promise<ChangedSinceIndex>;
