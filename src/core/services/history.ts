@@ -4,6 +4,10 @@
  */
 import type { Store } from '../store/store';
 import type { HistoryRepoState, HistoryPartnerRow, HistoryCommitRow } from '../store/history';
+import { diffAgainst } from '../history/git';
+import { parseDiff, type DiffFile } from '../history/diff';
+import { rebaser } from '../pipeline/phases/history';
+import type { Root } from '../workspace';
 
 export interface HistoryCommit { sha: string; date: string; author: string; subject: string }
 export interface FileHistoryAnswer { path: string; churn: number; commits: HistoryCommit[]; former_paths: string[] }
@@ -51,6 +55,29 @@ export class HistoryReader {
 
   /** A symbol's commits (shas, newest first); undefined when the symbol has no recorded touch. */
   symbolShas(symbolId: string): string[] { return this.store.history.symbolCommits(symbolId) ?? []; }
+
+  /**
+   * The working tree (or `branch`) of every git repository of a root diffed against `base`, paths
+   * rebased onto the index; a repository without the ref is skipped and says so.
+   */
+  async diffAgainstBase(root: Root, base: string, branch?: string): Promise<{ files: (DiffFile & { repo_id: string })[]; repositories: { path: string; diffed: boolean; reason: string | null }[]; diagnostics: string[] }> {
+    const states = this.store.history.states(root.repo_id).filter(s => s.top);
+    const tops = states.length ? states.map(s => ({ path: s.git_path, top: s.top! })) : [{ path: '', top: root.root }];
+    const out = { files: [] as (DiffFile & { repo_id: string })[], repositories: [] as { path: string; diffed: boolean; reason: string | null }[], diagnostics: [] as string[] };
+    for (const t of tops) {
+      const d = await diffAgainst(t.top, base, { branch });
+      if (!d.ok) { out.repositories.push({ path: t.path, diffed: false, reason: d.code === 'bad_revision' ? `no ${base}${branch ? ` or ${branch}` : ''} here: skipped` : `${d.code}: ${d.message}` }); continue; }
+      out.repositories.push({ path: t.path, diffed: true, reason: null });
+      const parsed = parseDiff(d.value);
+      const rb = rebaser(root.root, t.top);
+      for (const f of parsed.files) {
+        const p = rb.toIndex(f.path); if (p === null) continue;
+        out.files.push({ ...f, path: p, old_path: f.old_path === null ? null : rb.toIndex(f.old_path) ?? f.old_path, repo_id: root.repo_id });
+      }
+      out.diagnostics.push(...parsed.diagnostics.map(x => `${t.path || '.'}: diff line ${x.line}: ${x.message}`));
+    }
+    return out;
+  }
 
   counts(repoId?: string) { return this.store.history.counts(repoId); }
 }

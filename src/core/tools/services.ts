@@ -14,6 +14,8 @@ import type { Root } from '../workspace';
 import type { HistoryReader } from '../services/history';
 
 export interface ToolServices {
+  /** the workspace roots */
+  readonly roots: readonly Root[];
   /** index_repo: one indexing run */
   index(opts: IndexRequest): Promise<IndexReport>;
   search(q: SearchRequest): Promise<CodeSearchPage>;
