@@ -85,3 +85,21 @@ export const history = defineTool({
     return budgeted(head, items, [partners, pageNotice(r, 'commits')].filter(Boolean).join('\n'), budget);
   },
 });
+
+export const coChangeEvidenceSchema = z.array(z.object({
+  path: z.string().describe('A changed (or target) file.'), partner: z.string().describe('A file that usually changes with it and is not in the change.'),
+  together_count: z.number().int().describe('Counted commits touching both.'), coupling: z.number().describe('together_count / sqrt(churn of each).'),
+})).describe('Git co-change evidence, labelled apart from the graph (never an edge): partners not in the change.');
+
+/** Co-change partners of `paths` that are not among them (together ≥ 2, coupling ≥ 0.3, at most 3 a file, 10 in all). */
+export function coChangeEvidence(h: { partners(repoId: string, path: string, limit?: number): { path: string; together_count: number; coupling: number }[] }, files: readonly { repo_id: string; path: string }[]) {
+  const inChange = new Set(files.map(f => f.path));
+  const out: { path: string; partner: string; together_count: number; coupling: number }[] = [];
+  for (const f of files) {
+    for (const x of h.partners(f.repo_id, f.path, 10).filter(x => x.together_count >= 2 && x.coupling >= 0.3 && !inChange.has(x.path)).slice(0, 3)) {
+      if (out.length >= 10) return out;
+      out.push({ path: f.path, partner: x.path, together_count: x.together_count, coupling: Math.round(x.coupling * 1000) / 1000 });
+    }
+  }
+  return out;
+}

@@ -9,6 +9,7 @@ import { parseDiff } from '../history/diff';
 import { SightlineError } from '../errors';
 import type { NodeRow } from '../store/store';
 import type { ToolServices } from './services';
+import { coChangeEvidence } from './history';
 
 export const locationSchema = z.object({
   id: z.string().describe('Node id (usable as a symbol argument).'),
@@ -89,17 +90,15 @@ export const postChangeImpact = defineTool({
     const evidence: string[] = [`${seeds.length} changed symbol(s) in ${changedPaths.length} file(s); ${imp.affected.length} dependent(s) in ${affectedFiles.length} other file(s); ${imp.tests.length} test(s) reach them`];
     const repoOf = new Map(files.map(f => [f.path, f.repo_id]));
     for (const s of seeds) repoOf.set(s.path, s.repo_id);
-    let partnersMissed = 0;
-    for (const p of changedPaths) {
-      const rid = repoOf.get(p)!;
-      const missed = h.partners(rid, p, 10).filter(x => x.together_count >= 2 && x.coupling >= 0.3 && !changedPaths.includes(x.path)).slice(0, 3);
-      const churn = h.file(rid, p).churn;
-      for (const x of missed) { if (++partnersMissed > 10) break; evidence.push(`usually changes with (git co-change, not an edge): ${p} → ${x.path}, together in ${x.together_count} of ${churn} commits (coupling ${x.coupling.toFixed(2)})`); }
-    }
+    const cc = coChangeEvidence(h, changedPaths.map(p => ({ repo_id: repoOf.get(p)!, path: p })));
+    for (const x of cc) evidence.push(`usually changes with (git co-change, not an edge): ${x.path} → ${x.partner}, together in ${x.together_count} commits (coupling ${x.coupling})`);
+    const partnersMissed = cc.length;
     const noHistory = [...new Set(changedPaths.map(p => repoOf.get(p)!))].map(r => h.availability(r)).filter(a => !a.available);
     for (const a of noHistory) evidence.push(`no co-change evidence: ${a.reason}`);
-    const risk = imp.affected.length >= 25 || affectedFiles.length >= 10 || (imp.affected.length > 0 && imp.tests.length === 0) ? 'high'
+    const complete = imp.boundaries.length === 0 && parseProblems === 0;
+    let risk = imp.affected.length >= 25 || affectedFiles.length >= 10 || (imp.affected.length > 0 && imp.tests.length === 0) ? 'high'
       : imp.affected.length >= 5 || affectedFiles.length >= 3 || partnersMissed > 0 ? 'medium' : 'low';
+    if (risk === 'low' && !complete) { risk = 'medium'; evidence.push('the answer is a lower bound: not rated low'); }
     const ranges: Record<string, { start: number; end: number }[]> = {};
     for (const f of files) if (f.ranges) ranges[f.path] = [...(ranges[f.path] ?? []), ...f.ranges.map(r => ({ start: r.start_line, end: r.end_line }))];
     return {
@@ -111,7 +110,7 @@ export const postChangeImpact = defineTool({
         recommended_tests: imp.tests.slice(0, limit).map(t => ({ ...toLoc(t.node, t.confidence), reason: t.reason })),
         evidence,
       },
-      diagnostics, complete: imp.boundaries.length === 0 && parseProblems === 0, boundaries: imp.boundaries,
+      diagnostics, complete, boundaries: imp.boundaries,
     };
   },
   render(r, budget) {
