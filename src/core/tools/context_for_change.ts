@@ -8,6 +8,7 @@ import { SightlineError } from '../errors';
 import { diffParam, filesOfDiff } from './post_change_impact';
 import type { NodeRow } from '../store/store';
 
+const CAP = 100;
 const loc = (n: NodeRow) => { const r = toNodeRef(n); return { id: r.id, path: r.path, range: { start_line: r.range.start_line, end_line: r.range.end_line } }; };
 const rangeOut = z.object({ start_line: z.number().int().describe('First line.'), end_line: z.number().int().describe('Last line.') }).describe('Lines, 1-based.');
 const RELATION: Record<string, [string, string]> = { // kind → [relation of an incoming edge's source, of an outgoing edge's target]
@@ -23,7 +24,6 @@ export const contextForChange = defineTool({
     base: z.string().min(1).max(256).optional().describe('Ref to diff the working tree against (or branch against, as a PR).'),
     branch: z.string().min(1).max(256).optional().describe('Branch to compare with base instead of the working tree.'),
     repo: repoParam,
-    limit: z.number().int().min(1).max(500).default(100).describe('Cap on each list.'),
   }),
   output: z.object({
     changed: z.array(z.object({ id: z.string().describe('Node id.'), path: z.string().describe('Path.'), range: rangeOut })).describe('Indexed symbols the change overlaps.'),
@@ -32,12 +32,15 @@ export const contextForChange = defineTool({
     changed_files: z.array(z.string()).describe('Files in the diff.'),
     repositories: z.array(z.object({ path: z.string().describe('Git repository, relative to its root.'), diffed: z.boolean().describe('False: skipped.'), reason: z.string().nullable().describe('Why skipped.') })).describe('With base: each git repository and whether it was diffed.'),
     diagnostics: z.array(z.string()).describe('Skipped diff lines, unindexed files.'),
+    truncated: z.boolean().describe('True when a list was cut at 100 items.'),
     ...completeness,
   }),
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
-  examples: [{ base: 'main', repo: '.', limit: 100 }],
+  examples: [{ base: 'main', repo: '.' }, { base: 'main', branch: 'feature' },
+    { diff: 'diff --git a/src/users.ts b/src/users.ts\n--- a/src/users.ts\n+++ b/src/users.ts\n@@ -9 +9 @@\n-    return this.lookup(id).name;\n+    return this.lookup(id).name.trim();\n' }],
   async run(args, ctx) {
-    const { diff, base, branch, repo, limit } = args;
+    const { diff, base, branch, repo } = args;
+    const limit = CAP;
     if (!diff && !base) throw new SightlineError('invalid_arguments', 'context_for_change needs diff or base');
     const g = await ctx.engine.graph();
     const diagnostics: string[] = [];
@@ -77,7 +80,7 @@ export const contextForChange = defineTool({
     return {
       changed: seeds.slice(0, limit).map(loc), neighbourhood: list.slice(0, limit).map(x => ({ ...loc(x.n), relation: x.relation, of: x.of })),
       changed_files: [...new Set(files.map(f => f.path))], repositories, diagnostics,
-      complete: t.boundaries.length === 0 && seeds.length <= limit && list.length <= limit, boundaries: t.boundaries,
+      truncated: seeds.length > limit || list.length > limit, complete: t.boundaries.length === 0, boundaries: t.boundaries,
     };
   },
   render(r, budget) {

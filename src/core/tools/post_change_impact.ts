@@ -19,6 +19,8 @@ export const locationSchema = z.object({
 });
 const toLoc = (n: NodeRow, confidence = 1) => { const r = toNodeRef(n); return { id: r.id, path: r.path, range: { start_line: r.range.start_line, end_line: r.range.end_line }, resolution: resolutionOf(confidence) }; };
 
+const CAP = 50;
+
 export const diffParam = z.string().min(1).max(20_000_000).optional().describe('Unified diff text (git diff).');
 
 /** A diff's changed files rebased onto a root: (repo_id, path, new ranges), with the parser's diagnostics. */
@@ -41,7 +43,6 @@ export const postChangeImpact = defineTool({
     changed_files: z.array(z.string().min(1)).max(5000).optional().describe('Changed files (whole files count as changed).'),
     changed_symbols: z.array(z.string().min(1)).max(5000).optional().describe('Changed symbols (ids or names).'),
     repo: repoParam,
-    limit: z.number().int().min(1).max(500).default(50).describe('Cap on each list.'),
   }),
   output: z.object({
     changed_files: z.array(z.string()).describe('Changed files (new paths).'),
@@ -55,12 +56,15 @@ export const postChangeImpact = defineTool({
       evidence: z.array(z.string()).describe('Why: counts, and "usually changes with" partners from git history (not graph edges).'),
     }).describe('What is at stake.'),
     diagnostics: z.array(z.string()).describe('Diff lines skipped, unknown files or symbols.'),
+    truncated: z.boolean().describe(`True when a list was cut at ${50} items.`),
     ...completeness,
   }),
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
-  examples: [{ changed_files: ['src/users.ts'], changed_symbols: ['UserService.lookup'], repo: '.', limit: 50 }],
+  examples: [{ changed_files: ['src/users.ts'], changed_symbols: ['UserService.lookup'], repo: '.' },
+    { diff: 'diff --git a/src/users.ts b/src/users.ts\n--- a/src/users.ts\n+++ b/src/users.ts\n@@ -9 +9 @@\n-    return this.lookup(id).name;\n+    return this.lookup(id).name.trim();\n' }],
   async run(args, ctx) {
-    const { diff, changed_files, changed_symbols, repo, limit } = args;
+    const { diff, changed_files, changed_symbols, repo } = args;
+    const limit = CAP;
     if (!diff && !changed_files?.length && !changed_symbols?.length) throw new SightlineError('invalid_arguments', 'post_change_impact needs diff, or changed_files and/or changed_symbols');
     const g = await ctx.engine.graph();
     const h = await ctx.engine.history();
@@ -110,7 +114,7 @@ export const postChangeImpact = defineTool({
         recommended_tests: imp.tests.slice(0, limit).map(t => ({ ...toLoc(t.node, t.confidence), reason: t.reason })),
         evidence,
       },
-      diagnostics, complete, boundaries: imp.boundaries,
+      diagnostics, truncated: imp.affected.length > limit || affectedFiles.length > limit || imp.tests.length > limit, complete, boundaries: imp.boundaries,
     };
   },
   render(r, budget) {
