@@ -4,6 +4,7 @@ import { queryParam, repoParam } from './shared';
 import { toNodeRef } from '../graph/query';
 import { partnerSchema } from './history';
 import type { NodeRow } from '../store/store';
+import { hasIdPrefix } from '../util/ids';
 
 const packItem = z.object({
   chunk_id: z.string().describe('Chunk id (get_chunk).'), path: z.string().describe('Path.'),
@@ -56,7 +57,7 @@ export const preChangeContext = defineTool({
     for (const r of s.results) if (!add({ chunk_id: r.chunk_id, path: r.path, start_line: r.start_line, end_line: r.end_line, symbol_path: r.symbol_path, kind: r.kind, distance: 0, reason: 'seed' })) break;
     // the seeds' symbols, then their direct callers and callees
     const seedNodes: NodeRow[] = [];
-    for (const r of s.results.slice(0, 5)) if (r.id.startsWith('symbol:')) { const n = g.lookup(r.id)[0]; if (n) seedNodes.push(n); }
+    for (const r of s.results.slice(0, 5)) if (hasIdPrefix(r.id, 'symbol')) { const n = g.lookup(r.id)[0]; if (n) seedNodes.push(n); }
     const edges: { from: string; to: string; kind: string; resolution: 'exact' | 'best_effort' }[] = [];
     const symbols = new Map<string, NodeRow>();
     for (const n of seedNodes) symbols.set(toNodeRef(n).id, n);
