@@ -113,6 +113,15 @@ describe('history phase and the change-loop tools (real git repositories)', func
     const warm = await e2.index({});
     assert.equal(warm.repos[0]!.history_update, 'none');
     assert.equal(warm.repos[0]!.history_git_calls, 0);
+    // an edit of a body, no commit: no git process, the edited file's symbols are mapped again
+    write(dir, { 'src/a.ts': fn('alpha', 'x + 4') + fn('beta', 'x * 3') + '// note\n' });
+    const edit = await e2.index({});
+    assert.equal(edit.repos[0]!.graph_update, 'partial');
+    assert.equal(edit.repos[0]!.history_update, 'none');
+    assert.equal(edit.repos[0]!.history_git_calls, 0);
+    assert.deepEqual((await call(e2, 'history', { symbol: 'beta' })).data.commits.map((x: Json) => x.subject), ['beta only', 'start']);
+    assert.equal((await call(e2, 'history', { path: 'src/a.ts' })).data.churn, 5);
+    git(dir, 'checkout', '-q', '--', 'src/a.ts');
     commit(dir, 'c again', { 'src/c.ts': fn('gamma', 'x + 5') });
     const inc = await e2.index({});
     assert.equal(inc.repos[0]!.history_update, 'incremental');

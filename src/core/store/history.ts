@@ -101,6 +101,14 @@ export class HistoryTables {
     for (const [id, shas] of d.symbols) if (shas.length) is.run([repoId, id, shas.join(',')]);
   }
 
+  /** Replaces the commits of some symbols (`ids`: every symbol whose row goes; `symbols`: the new rows). */
+  replaceSymbols(repoId: string, ids: readonly string[], symbols: Map<string, string[]>): void {
+    const del = this.db.stmt('DELETE FROM history_symbols WHERE symbol_id = ?');
+    for (const id of ids) del.run([id]);
+    const is = this.db.stmt('INSERT OR REPLACE INTO history_symbols (repo_id, symbol_id, commits) VALUES (?, ?, ?)');
+    for (const [id, shas] of symbols) if (shas.length) is.run([repoId, id, shas.join(',')]);
+  }
+
   file(repoId: string, path: string): HistoryFileRow | undefined {
     const r = this.db.one<{ path: string; churn: number; commits: string; former_paths: string }>('SELECT path, churn, commits, former_paths FROM history_files WHERE repo_id = ? AND path = ?', [repoId, path]);
     return r ? { path: r.path, churn: r.churn, commits: r.commits ? r.commits.split(',') : [], former_paths: JSON.parse(r.former_paths || '[]') } : undefined;

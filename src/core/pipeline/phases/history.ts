@@ -47,10 +47,11 @@ export const historyPhase = phase({
   name: 'history', deps: [scanPhase],
   async run({ scan }, env: IndexEnv): Promise<HistoryPhaseOutput> {
     const out = new Map<string, HistoryRepoReport>();
-    for (const { report } of scan.repos) {
+    for (const { report, edited } of scan.repos) {
       const root = env.roots.find(r => r.repo_id === report.repo_id);
       if (!root) continue;
-      const filesChanged = report.graph_update !== 'none' || report.files_parsed > 0 || report.files_deleted > 0;
+      // bodies only (same files, same definitions): co-change stands, only the edited files' symbols move
+      const filesChanged = report.graph_update === 'partial' ? edited : report.graph_update !== 'none' || report.files_parsed > 0 || report.files_deleted > 0;
       const h = await historyOfRoot(env, root, filesChanged);
       Object.assign(report, h);
       out.set(report.repo_id, h);
@@ -59,7 +60,7 @@ export const historyPhase = phase({
   },
 });
 
-async function historyOfRoot(env: IndexEnv, r: Root, filesChanged: boolean): Promise<HistoryRepoReport> {
+async function historyOfRoot(env: IndexEnv, r: Root, filesChanged: boolean | readonly number[]): Promise<HistoryRepoReport> {
   const store = env.indexFile.store;
   const row = store.meta.repo(r.repo_id);
   const nested: string[] = row?.nested_repos ? JSON.parse(row.nested_repos) : [];
@@ -111,8 +112,12 @@ async function historyOfRoot(env: IndexEnv, r: Root, filesChanged: boolean): Pro
     states.push(s); anyMined = true; anyOk = true;
   }
   const derivedMissing = anyOk && store.history.counts(r.repo_id).commits === 0 && states.some(s => s.status === 'ok' && s.commits_counted > 0);
-  if (anyMined || filesChanged || derivedMissing || env.force) {
+  if (anyMined || filesChanged === true || derivedMissing || env.force) {
     rebuildDerived(store, r, states, fresh, indexed);
+    env.indexFile.markUnsaved();
+  } else if (Array.isArray(filesChanged) && filesChanged.length) {
+    const paths = new Set(filesChanged.map(id => store.files.fileById(id)?.path).filter((p): p is string => !!p));
+    rebuildSymbols(store, r, states, paths);
     env.indexFile.markUnsaved();
   }
   return { history_update: !anyOk ? 'unavailable' : !anyMined && !fresh.size ? 'none' : anyIncremental ? 'incremental' : fresh.size ? 'full' : 'none', history_git_calls: calls };
@@ -166,4 +171,35 @@ function rebuildDerived(store: Store, r: Root, states: HistoryRepoState[], fresh
     store.history.keepStates(r.repo_id, states.map(s => s.git_path));
     store.history.replaceDerived(r.repo_id, { commits: [...commitsOut.values()], files, pairs, symbols });
   });
+}
+
+/** The git repository (state) holding an index path: the longest nested folder containing it, else the root's. */
+function stateOf(states: readonly HistoryRepoState[], ip: string): HistoryRepoState | undefined {
+  return states.filter(s => s.git_path && ip.startsWith(s.git_path + '/')).sort((a, b) => b.git_path.length - a.git_path.length)[0] ?? states.find(s => s.git_path === '');
+}
+
+/** After an edit of bodies only, no new commit: the edited files' symbol commits again (their ranges moved). */
+function rebuildSymbols(store: Store, r: Root, states: HistoryRepoState[], paths: ReadonlySet<string>): void {
+  const spans = store.symbols.spans(r.repo_id);
+  const byState = new Map<HistoryRepoState, Map<string, SymbolSpan[]>>();
+  const ids: string[] = [];
+  for (const ip of paths) {
+    const s = stateOf(states, ip);
+    const list = spans.get(ip) ?? [];
+    for (const x of list) ids.push(symbolId(r.repo_id, ip, x.symbol_path));
+    if (!s || s.status !== 'ok' || !s.top) continue;
+    const gp = rebaser(r.root, s.top).toGit(ip); if (gp === null) continue;
+    let m = byState.get(s); if (!m) byState.set(s, m = new Map());
+    m.set(gp, list.map(x => ({ id: symbolId(r.repo_id, ip, x.symbol_path), start_line: x.start_line, end_line: x.end_line })));
+  }
+  const symbols = new Map<string, string[]>();
+  for (const [s, files] of byState) {
+    const mined = store.history.mined(r.repo_id, s.git_path);
+    for (const [id, idx] of symbolCommits(mined, files)) {
+      if (!idx.length) continue;
+      const prev = symbols.get(id); const shas = idx.map(i => mined[i]!.sha);
+      symbols.set(id, prev ? [...new Set([...prev, ...shas])] : shas);
+    }
+  }
+  store.transaction(() => store.history.replaceSymbols(r.repo_id, ids, symbols));
 }
