@@ -224,4 +224,23 @@ describe('history phase and the change-loop tools (real git repositories)', func
     assert.ok(tiny.data.total_estimated_tokens <= 100);
     assert.equal(tiny.data.budget_exhausted, true);
   });
+
+  it('follows renames and leaves merge commits out', async () => {
+    const dir = makeRepo('rename');
+    git(dir, 'mv', 'src/c.ts', 'src/see.ts');
+    commit(dir, 'rename c');
+    git(dir, 'checkout', '-q', '-b', 'side');
+    commit(dir, 'side: see', { 'src/see.ts': fn('gamma', 'x + 9') });
+    git(dir, 'checkout', '-q', 'main');
+    commit(dir, 'main: b', { 'src/b.ts': `import { alpha } from './a';\n${fn('useAlpha', 'alpha(x) + 7')}` });
+    git(dir, 'merge', '-q', '--no-ff', '--no-edit', 'side');
+    const e = await open([dir], join(tmp, 'rename.sqlite'));
+    await e.index({});
+    const h = await call(e, 'history', { path: 'src/see.ts' });
+    assert.deepEqual(h.data.former_paths, ['src/c.ts']);
+    assert.deepEqual(h.data.commits.map((c: Json) => c.subject), ['side: see', 'rename c', 'start'], 'older touches count under the new name; the sweeping commit does not count');
+    assert.equal(h.data.churn, 3);
+    const st = await call(e, 'index_status', {});
+    assert.equal(st.data.roots[0].history[0].commits_mined, 10, '7 + rename + side + main: b; the merge left out');
+  });
 });
