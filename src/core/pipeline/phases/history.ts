@@ -11,6 +11,7 @@
  */
 import { join, relative, sep } from 'node:path';
 import { phase } from '../runner';
+import { SightlineError } from '../../errors';
 import type { IndexEnv } from '../env';
 import { scanPhase } from './scan';
 import { readHeadNoSpawn, probeRepository, mineRepository, mergeMined, buildCoChange, coupling, symbolCommits, type MinedCommit, type SymbolSpan } from '../../history';
@@ -50,6 +51,7 @@ export const historyPhase = phase({
     for (const { report, edited } of scan.repos) {
       const root = env.roots.find(r => r.repo_id === report.repo_id);
       if (!root) continue;
+      if (env.signal?.aborted) throw new SightlineError('cancelled', 'indexing was cancelled before the git history');
       // bodies only (same files, same definitions): co-change stands, only the edited files' symbols move
       const filesChanged = report.graph_update === 'partial' ? edited : report.graph_update !== 'none' || report.files_parsed > 0 || report.files_deleted > 0;
       const h = await historyOfRoot(env, root, filesChanged);
