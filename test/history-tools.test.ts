@@ -183,6 +183,10 @@ describe('history phase and the change-loop tools (real git repositories)', func
     const skipped = cfc.data.repositories.filter((x: Json) => !x.diffed).map((x: Json) => x.path);
     assert.ok(skipped.includes('two'), JSON.stringify(cfc.data.repositories));
     assert.match(cfc.markdown, /skipped/);
+    // a diff made inside the nested repository: its paths are rebased onto it
+    const inner = await call(e, 'post_change_impact', { diff: git(one, 'diff') });
+    assert.deepEqual(inner.data.changed_files, ['one/src/c.ts']);
+    assert.ok(inner.data.changed_symbols.some((s: string) => s.endsWith(':one/src/c.ts:gamma')));
   });
 
   it('post_change_impact: changed symbols from a diff, dependents, recommended tests, "usually changes with" evidence', async () => {

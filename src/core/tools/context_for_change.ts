@@ -5,7 +5,7 @@ import { toNodeRef } from '../graph/query';
 import { changedNodes } from '../graph/change';
 import { testsOf } from '../graph/tests';
 import { SightlineError } from '../errors';
-import { diffParam, filesOfDiff } from './post_change_impact';
+import { diffParam, filesOfDiff, knownPaths } from './post_change_impact';
 import type { NodeRow } from '../store/store';
 
 const CAP = 100;
@@ -46,7 +46,7 @@ export const contextForChange = defineTool({
     const diagnostics: string[] = [];
     const repositories: { path: string; diffed: boolean; reason: string | null }[] = [];
     let files: { repo_id: string; path: string; status: string; ranges: { start_line: number; end_line: number }[] }[] = [];
-    if (diff) { const d = filesOfDiff(ctx.engine, diff, repo); files = d.files; diagnostics.push(...d.diagnostics); }
+    if (diff) { const d = filesOfDiff(ctx.engine, diff, repo, knownPaths(g, await ctx.engine.history())); files = d.files; diagnostics.push(...d.diagnostics); }
     else {
       const h = await ctx.engine.history();
       const rid = ctx.engine.repoFilter(repo);

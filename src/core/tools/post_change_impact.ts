@@ -9,6 +9,8 @@ import { parseDiff } from '../history/diff';
 import { SightlineError } from '../errors';
 import type { NodeRow } from '../store/store';
 import type { ToolServices } from './services';
+import type { GraphReader } from '../graph/query';
+import type { HistoryReader } from '../services/history';
 import { coChangeEvidence } from './history';
 
 export const locationSchema = z.object({
@@ -21,15 +23,30 @@ const toLoc = (n: NodeRow, confidence = 1) => { const r = toNodeRef(n); return {
 
 const CAP = 50;
 
+/** What filesOfDiff needs to rebase a nested repository's diff. */
+export const knownPaths = (g: GraphReader, h: HistoryReader) => ({
+  indexed: (repoId: string, path: string) => g.symbolsAt(repoId, path) !== null,
+  nested: (repoId: string) => h.states(repoId).map(s => s.git_path).filter(Boolean),
+});
+
 export const diffParam = z.string().min(1).max(20_000_000).optional().describe('Unified diff text (git diff).');
 
-/** A diff's changed files rebased onto a root: (repo_id, path, new ranges), with the parser's diagnostics. */
-export function filesOfDiff(engine: ToolServices, diff: string, repo?: string) {
+/**
+ * A diff's changed files rebased onto a root: (repo_id, path, new ranges), with the parser's
+ * diagnostics. Paths are read relative to the root (or `repo`); a path the index does not hold there
+ * but holds under exactly one nested git repository (a diff made inside it) is rebased onto that one.
+ */
+export function filesOfDiff(engine: ToolServices, diff: string, repo: string | undefined, known: { indexed(repoId: string, path: string): boolean; nested(repoId: string): string[] }) {
   const parsed = parseDiff(diff);
   const base = repo ? engine.relativeToRoot(repo).root : undefined;
   const files = parsed.files.map(f => {
     const { root, rel } = base ? engine.relativeToRoot(join(base.root, f.path)) : engine.relativeToRoot(f.path);
-    return { repo_id: root.repo_id, path: rel, old_path: f.old_path, status: f.status, ranges: f.new_ranges.map(r => ({ start_line: r.start_line, end_line: r.end_line })) };
+    let path = rel;
+    if (!known.indexed(root.repo_id, rel)) {
+      const under = known.nested(root.repo_id).map(n => `${n}/${rel}`).filter(p => known.indexed(root.repo_id, p));
+      if (under.length === 1) path = under[0]!;
+    }
+    return { repo_id: root.repo_id, path, old_path: f.old_path, status: f.status, ranges: f.new_ranges.map(r => ({ start_line: r.start_line, end_line: r.end_line })) };
   });
   return { files, diagnostics: parsed.diagnostics.map(d => `diff line ${d.line}: ${d.message}`) };
 }
@@ -71,7 +88,7 @@ export const postChangeImpact = defineTool({
     const diagnostics: string[] = [];
     const unindexed: string[] = [];
     const files: { repo_id: string; path: string; ranges: LineRange[] | null }[] = [];
-    if (diff) { const d = filesOfDiff(ctx.engine, diff, repo); files.push(...d.files.filter(f => f.status !== 'deleted')); diagnostics.push(...d.diagnostics); }
+    if (diff) { const d = filesOfDiff(ctx.engine, diff, repo, knownPaths(g, h)); files.push(...d.files.filter(f => f.status !== 'deleted')); diagnostics.push(...d.diagnostics); }
     for (const f of changed_files ?? []) { const { root, rel } = ctx.engine.relativeToRoot(f); files.push({ repo_id: root.repo_id, path: rel, ranges: null }); }
     const targets = new Map<number, NodeRow>();
     for (const f of files) {
