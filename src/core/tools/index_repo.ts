@@ -69,11 +69,11 @@ export const indexRepo = defineTool({
     return { ...report, diagnostics: report.diagnostics.slice(0, DIAG_CAP), diagnostics_total: report.diagnostics.length };
   },
   render(r) {
-    const rows = r.repos.map(x => [x.repo_id, String(x.files_seen), String(x.files_parsed), String(x.files_unchanged), String(x.files_deleted), String(x.files_skipped), x.graph_update === 'none' ? 'kept' : `${x.graph_update} (${x.edges_written} edges)`, `${x.duration_ms} ms`]);
+    const rows = r.repos.map(x => [x.repo_id, String(x.files_seen), String(x.files_parsed), String(x.files_unchanged), String(x.files_deleted), String(x.files_skipped), x.graph_update === 'none' ? 'kept' : `${x.graph_update} (${x.edges_written} edges)`, x.history_update === undefined ? '—' : x.history_update === 'none' ? 'kept' : x.history_update, `${x.duration_ms} ms`]);
     const diag = r.diagnostics.slice(0, 10).map(d => `- ${code(d.path)} ${d.code}: ${d.message}`);
     return [
-      `**index_repo** done in ${r.timings.total_ms} ms (walk ${r.timings.walk_ms}, parse ${r.timings.parse_ms}, write ${r.timings.write_ms}, graph ${r.timings.graph_ms}, save ${r.timings.save_ms})`,
-      mdTable(['repo', 'seen', 'parsed', 'unchanged', 'deleted', 'skipped', 'graph', 'time'], rows),
+      `**index_repo** done in ${r.timings.total_ms} ms (walk ${r.timings.walk_ms}, parse ${r.timings.parse_ms}, write ${r.timings.write_ms}, graph ${r.timings.graph_ms}, history ${r.timings.history_ms}, save ${r.timings.save_ms})`,
+      mdTable(['repo', 'seen', 'parsed', 'unchanged', 'deleted', 'skipped', 'graph', 'history', 'time'], rows),
       ...r.providers.map(p => `provider ${code(p.name)} on ${p.repo_id}: ${p.ok ? `${p.edges} edge(s) stored${p.skipped_edges ? `, ${p.skipped_edges} skipped` : ''}${p.invalid_edges ? `, ${p.invalid_edges} invalid` : ''}` : `failed — ${p.error}`} (${p.duration_ms} ms)`),
       ...r.provider_diagnostics.slice(0, 10).map(d => `- ${d.provider}: ${d.message}`),
       r.diagnostics_total ? `${r.diagnostics_total} diagnostic(s):\n${diag.join('\n')}${r.diagnostics_total > diag.length ? `\n_${r.diagnostics_total - diag.length} more: see index_status._` : ''}` : 'No diagnostics.',
