@@ -248,7 +248,7 @@ function details(t) {
   const c = t.cold;
   if (ok(c)) {
     const tm = c.timings;
-    out.push(`  cold: open ${c.open_ms} ms; index timings walk ${tm.walk_ms} (parsing starts meanwhile) / parse ${tm.parse_ms} / write ${tm.write_ms} / graph ${tm.graph_ms} / save ${tm.save_ms} / total ${tm.total_ms} ms`
+    out.push(`  cold: open ${c.open_ms} ms; index timings walk ${tm.walk_ms} (parsing starts meanwhile) / parse ${tm.parse_ms} / write ${tm.write_ms} / graph ${tm.graph_ms} / history ${tm.history_ms} / save ${tm.save_ms} / total ${tm.total_ms} ms`
       + `; CPU user ${c.cpu.user_s.toFixed(1)} s + sys ${c.cpu.system_s.toFixed(1)} s`);
     out.push(`        parsed ${c.totals.files_parsed}, skipped ${c.totals.files_skipped}; ${c.chunks.toLocaleString('en-US')} chunks, ${c.symbols.toLocaleString('en-US')} symbols, ${c.occurrences.toLocaleString('en-US')} occurrences; diagnostics ${JSON.stringify(c.diagnostics_by_code)}`);
     out.push(`        memory at end: rss ${c.memory.rss_mb} MB, heap ${c.memory.heap_used_mb} MB, external ${c.memory.external_mb} MB (array buffers ${c.memory.array_buffers_mb}); `

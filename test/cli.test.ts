@@ -4,7 +4,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
 import { CLI_JS, requireBuilt } from './helpers/mcp';
@@ -205,5 +205,47 @@ describe('sightline CLI incremental indexing', function () {
     const data = json<{ totals: Totals; repos: { forced: boolean }[] }>(ok(cli(['index', ws.root, '--db', ws.db, '--json', '--force'])));
     assert.equal(data.totals.files_parsed, SOURCE_FILES.length - 1);
     assert.equal(data.repos[0]!.forced, true);
+  });
+});
+
+describe('sightline CLI: history and the change loop (dist/cli.js, a real git repository)', function () {
+  this.timeout(60000);
+  let ws: TempWorkspace;
+  before(() => {
+    requireBuilt();
+    ws = tempWorkspace(SAMPLE_FILES);
+    ws.git('init', '-q', '-b', 'main', '.');
+    ws.git('add', '-A'); ws.git('-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'first');
+    ws.write('src/users.ts', readFileSync(join(ws.root, 'src/users.ts'), 'utf8').replace('return this.lookup(id).name;', 'return this.lookup(id).name.trim();'));
+    ws.git('add', '-A'); ws.git('-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'trim names');
+    ok(cli(['index', ws.root, '--db', ws.db, '--json']));
+  });
+  after(() => ws?.remove());
+
+  it('history PATH and history SYMBOL', () => {
+    const file = json<{ churn: number; commits: { subject: string }[] }>(ok(cli(['history', 'src/users.ts', '--db', ws.db, '--workspace', ws.root, '--json'])));
+    assert.equal(file.churn, 2);
+    const sym = json<{ commits: { subject: string }[] }>(ok(cli(['history', 'UserService.getUserName', '--db', ws.db, '--workspace', ws.root, '--json'])));
+    assert.deepEqual(sym.commits.map(c => c.subject), ['trim names', 'first']);
+    assert.match(ok(cli(['history', 'src/users.ts', '--db', ws.db, '--workspace', ws.root])).stdout, /\*\*history\*\* of `src\/users.ts`/);
+  });
+
+  it('post-change --diff FILE and --diff - (stdin)', () => {
+    const diff = ws.git('show', '--format=', 'HEAD');
+    const f = join(ws.root, '..', 'change.diff'); writeFileSync(f, diff);
+    const a = json<{ changed_symbols: string[] }>(ok(cli(['post-change', '--diff', f, '--db', ws.db, '--workspace', ws.root, '--json'])));
+    assert.ok(a.changed_symbols.some(s => s.endsWith(':UserService.getUserName')));
+    const r = spawnSync(process.execPath, [CLI_JS, 'post-change', '--diff', '-', '--db', ws.db, '--workspace', ws.root, '--json'], { input: diff, encoding: 'utf8', timeout: 60000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).changed_symbols, a.changed_symbols);
+    assert.equal(cli(['post-change', '--db', ws.db, '--workspace', ws.root]).status, 2, 'no --diff: usage error');
+  });
+
+  it('context-for-change --base REF', () => {
+    const data = json<{ changed: { id: string }[]; repositories: { diffed: boolean }[] }>(ok(cli(['context-for-change', '--base', 'HEAD~1', '--db', ws.db, '--workspace', ws.root, '--json'])));
+    assert.ok(data.changed.some(c => c.id.endsWith(':UserService.getUserName')));
+    assert.deepEqual(data.repositories.map(r => r.diffed), [true]);
+    const missing = json<{ repositories: { diffed: boolean; reason: string }[] }>(ok(cli(['context-for-change', '--base', 'no-such-ref', '--db', ws.db, '--workspace', ws.root, '--json'])));
+    assert.equal(missing.repositories[0]!.diffed, false);
   });
 });

@@ -227,6 +227,33 @@ describe('MCP server over stdio (dist/mcp.js)', function () {
       assert.equal(transport.pid !== null && isAlive(transport.pid), true, 'server process alive');
     });
   });
+
+  describe('the change-loop tools', () => {
+    const DIFF = 'diff --git a/src/users.ts b/src/users.ts\n--- a/src/users.ts\n+++ b/src/users.ts\n@@ -9 +9 @@\n-    return this.lookup(id).name;\n+    return this.lookup(id).name.trim();\n';
+    it('history of a file outside git says why there is no history', async () => {
+      const r = await call(client, 'history', { path: 'src/users.ts' });
+      const data = structured<{ history: { available: boolean; reason: string }; commits: unknown[] }>(r);
+      assert.equal(data.history.available, false);
+      assert.equal(data.history.reason, 'not a git repository');
+      assert.deepEqual(data.commits, []);
+    });
+    it('post_change_impact from a diff names the changed method and its dependents', async () => {
+      const data = structured<{ changed_symbols: string[]; changed_new_line_ranges: Record<string, unknown>; report: { risk_level: string; evidence: string[] } }>(await call(client, 'post_change_impact', { diff: DIFF }));
+      assert.ok(data.changed_symbols.some(s => s.endsWith(':src/users.ts:UserService.getUserName')), JSON.stringify(data.changed_symbols));
+      assert.deepEqual(data.changed_new_line_ranges['src/users.ts'], [{ start: 9, end: 9 }]);
+      assert.ok(data.report.evidence.some(e => /no co-change evidence: not a git repository/.test(e)));
+    });
+    it('context_for_change from a diff lists the change and its neighbourhood', async () => {
+      const data = structured<{ changed: { id: string }[]; neighbourhood: { relation: string }[] }>(await call(client, 'context_for_change', { diff: DIFF }));
+      assert.ok(data.changed.some(c => c.id.endsWith(':UserService.getUserName')));
+      assert.ok(data.neighbourhood.some(n => n.relation === 'callee' || n.relation === 'caller'), JSON.stringify(data.neighbourhood));
+    });
+    it('pre_change_context stays within its token budget', async () => {
+      const data = structured<{ total_estimated_tokens: number; token_budget: number; suggested_chunk_ids: string[] }>(await call(client, 'pre_change_context', { query: 'user name lookup', token_budget: 500 }));
+      assert.ok(data.total_estimated_tokens <= 500);
+      assert.ok(data.suggested_chunk_ids.length > 0);
+    });
+  });
 });
 
 function isAlive(pid: number): boolean {

@@ -12,6 +12,8 @@ import { invokeTool, type ToolOutcome } from '../core/tools/contract';
 import { VERSION } from '../core/version';
 import type { Engine } from '../core/engine';
 import { SightlineError, toErrorShape } from '../core/errors';
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 const USAGE = `sightline ${VERSION} — where to look and what is at stake, for coding agents
 
@@ -20,6 +22,9 @@ usage:
   sightline search QUERY [--db FILE] [--workspace DIR] [--limit N] [--offset N] [--vector] [--repo R] [--language L] [--json]
   sightline call TOOL --args JSON [--db FILE] [--workspace DIR] [--allow-reference-providers]
   sightline status [--db FILE] [--workspace DIR] [--json]
+  sightline history SYMBOL_OR_PATH [--path FILE] [--repo R] [--limit N] [--offset N] [--db FILE] [--workspace DIR] [--json]
+  sightline post-change --diff FILE|- [--repo R] [--db FILE] [--workspace DIR] [--json]
+  sightline context-for-change --base REF [--branch B] | --diff FILE|- [--repo R] [--db FILE] [--workspace DIR] [--json]
   sightline tools [--json]
   sightline mcp [--workspace DIR] [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--allow-reference-providers]
   sightline provider typescript|python|rust-analyzer-scip|java-scip|scip [--timeout-ms N] < input.json  (provider --help)
@@ -115,6 +120,35 @@ async function main(argv: string[], verbs: Readonly<Record<string, ForeignVerb>>
       const { values } = parse(rest, { ...WORKSPACE_OPTIONS, json: { type: 'boolean' } });
       const engine = await openEngine(values, [], log);
       try { return await runTool(engine, 'index_status', {}, !!values.json); } finally { engine.close(); }
+    }
+    case 'history': {
+      const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, path: { type: 'string' }, repo: { type: 'string' }, limit: { type: 'string' }, offset: { type: 'string' }, json: { type: 'boolean' } });
+      const [target, ...extra] = positionals;
+      if (!target || extra.length) throw new UsageError('history needs one SYMBOL_OR_PATH');
+      const engine = await openEngine(values, [], log);
+      // a file of the workspace is a path; anything else is a symbol
+      const isFile = !values.path && engine.roots.some(r => { try { return statSync(resolve(r.root, target)).isFile(); } catch { return false; } });
+      const args: Record<string, unknown> = isFile ? { path: target } : { symbol: target, ...(values.path ? { path: values.path } : {}) };
+      if (values.repo) args.repo = values.repo;
+      if (values.limit !== undefined) args.limit = Number(values.limit);
+      if (values.offset !== undefined) args.offset = Number(values.offset);
+      try { return await runTool(engine, 'history', args, !!values.json); } finally { engine.close(); }
+    }
+    case 'post-change': case 'context-for-change': {
+      const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, diff: { type: 'string' }, base: { type: 'string' }, branch: { type: 'string' }, repo: { type: 'string' }, json: { type: 'boolean' } });
+      if (positionals.length) throw new UsageError(`${command} takes no positional arguments`);
+      const args: Record<string, unknown> = {};
+      if (values.diff !== undefined) {
+        try { args.diff = values.diff === '-' ? readFileSync(0, 'utf8') : readFileSync(values.diff, 'utf8'); } catch (e) { throw new UsageError(`cannot read --diff ${values.diff}: ${(e as Error).message}`); }
+      }
+      if (command === 'context-for-change') {
+        if (values.base) args.base = values.base;
+        if (values.branch) args.branch = values.branch;
+        if (!args.diff && !args.base) throw new UsageError('context-for-change needs --base REF or --diff FILE|-');
+      } else if (args.diff === undefined) throw new UsageError('post-change needs --diff FILE|-');
+      if (values.repo) args.repo = values.repo;
+      const engine = await openEngine(values, [], log);
+      try { return await runTool(engine, command === 'post-change' ? 'post_change_impact' : 'context_for_change', args, !!values.json); } finally { engine.close(); }
     }
     case 'tools': {
       const { values } = parse(rest, { json: { type: 'boolean' } });

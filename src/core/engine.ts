@@ -23,6 +23,7 @@ import { StatusService, type StatusReport } from './services/status';
 import { FreshnessService, type ChangedSinceIndex } from './services/freshness';
 import { EditorEdgesService } from './services/editor';
 import { GraphReader } from './graph/query';
+import { HistoryReader } from './services/history';
 import type { EditorLocation, EnrichmentTarget } from './graph/enrich';
 import type { Diagnostic } from './store/store';
 import type { ToolServices } from './tools/services';
@@ -114,6 +115,12 @@ export class Engine implements ToolServices {
   async graph(): Promise<GraphReader> {
     await this.file.refresh();
     return new GraphReader(this.file.store, repoId => this.freshness.staleIndexedFiles(repoId));
+  }
+
+  /** A reader over the stored git history. */
+  async history(): Promise<HistoryReader> {
+    await this.file.refresh();
+    return new HistoryReader(this.file.store);
   }
 
   staleIndexedFiles(repoId: string, budgetMs?: number): { paths: string[]; complete: boolean } { return this.freshness.staleIndexedFiles(repoId, budgetMs); }

@@ -20,3 +20,4 @@ export { resolveGraph } from './graph/resolve';
 export { isTestPath } from './languages';
 export { isTestCase, TESTS_MAX_DEPTH } from './graph/tests';
 export { toNodeRef } from './graph/query';
+export { mineRepository, buildCoChange } from './history';

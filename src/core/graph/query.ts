@@ -84,6 +84,12 @@ export class GraphReader {
 
   symbolsIn(fileId: number): NodeRow[] { return this.store.symbols.symbolsInFile(fileId); }
 
+  /** The symbols of an indexed file by path (null: the file is not indexed). */
+  symbolsAt(repoId: string, path: string): NodeRow[] | null {
+    const f = this.store.files.fileByPath(repoId, path);
+    return f ? this.symbolsIn(f.file_id) : null;
+  }
+
   /** Integer node of a public id (for the heuristic graph). */
   nodeOf(id: string): number | undefined {
     const rows = this.lookup(id);

@@ -17,12 +17,13 @@ import type { RepoRunReport } from './report';
 import { scanPhase } from './phases/scan';
 import { graphPhase, type GraphTablesCache } from './phases/graph';
 import { providersPhase, type ProviderRunReport } from './phases/providers';
+import { historyPhase } from './phases/history';
 import { savePhase } from './phases/save';
 
 /** Every indexing phase, in declaration order (the runner orders them by their deps; ties keep this order). */
-export const PIPELINE = [scanPhase, graphPhase, providersPhase, savePhase] as const;
+export const PIPELINE = [scanPhase, graphPhase, providersPhase, historyPhase, savePhase] as const;
 
-/** The stages phases report progress and time for: walk, parse, write, graph, save. */
+/** The stages phases report progress and time for: walk, parse, write, graph, history, save. */
 export type IndexStage = StageOf<typeof PIPELINE>;
 export interface IndexProgress { phase: IndexStage; repo_id: string; done: number; total: number }
 export type IndexTimings = { [K in IndexStage as `${K}_ms`]: number } & { total_ms: number };

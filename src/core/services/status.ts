@@ -5,6 +5,7 @@ import type { Diagnostic } from '../store/store';
 import type { LockHolder } from '../store/persist';
 import { SCHEMA_VERSION } from '../store/schema';
 import type { RepoRunReport } from '../pipeline/report';
+import type { HistoryStatus } from '../store/history';
 
 export class StatusService {
   /** counters of the last run per repository, including runs that changed nothing (and saved nothing) */
@@ -28,6 +29,8 @@ export class StatusService {
         commit: row?.indexed_commit ?? null, branch: row?.branch ?? null, dirty: row?.dirty === null || row?.dirty === undefined ? null : row.dirty === 1,
         file_count: c.files, chunk_count: c.chunks, symbol_count: c.symbols, nested_repositories: nested,
         last_run: this.lastRuns.get(r.repo_id) ?? (row?.last_run ? JSON.parse(row.last_run) as RepoRunReport : null),
+        history: this.file.store.history.states(r.repo_id).map(h => ({ path: h.git_path, status: h.status, last_mined_commit: h.head, shallow: h.shallow,
+          commits_mined: h.commits_mined, commits_counted: h.commits_counted, files: h.files, pairs: h.pairs })),
       };
     });
     const indexedAt = repos.map(r => r.indexed_at).filter((x): x is string => !!x).sort().pop() ?? null;
@@ -72,6 +75,7 @@ export interface StatusReport {
   roots: {
     repo_id: string; path: string; name: string; indexed: boolean; indexed_at: string | null; commit: string | null; branch: string | null;
     dirty: boolean | null; file_count: number; chunk_count: number; symbol_count: number; nested_repositories: string[]; last_run: RepoRunReport | null;
+    history: { path: string; status: HistoryStatus; last_mined_commit: string | null; shallow: boolean; commits_mined: number; commits_counted: number; files: number; pairs: number }[];
   }[];
   diagnostics_count: number; db_path: string; schema_version: number; writer_active: boolean;
   writer: { pid: number; host: string; since: string; heartbeat_at: string; state: LockHolder['state']; this_process: boolean } | null;

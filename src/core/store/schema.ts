@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -75,4 +75,16 @@ CREATE TABLE provider_checks (
 CREATE TABLE diagnostics (
   repo_id TEXT NOT NULL, path TEXT NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL
 );
+-- Git history (store/history.ts): per git repository of a root its last mine; per root the counted
+-- commits, per-file churn and commits (shas, newest first), co-change pairs (a < b) and symbol commits.
+CREATE TABLE history_repos (
+  repo_id TEXT NOT NULL, git_path TEXT NOT NULL, top TEXT, status TEXT NOT NULL, message TEXT, head TEXT, branch TEXT,
+  shallow INTEGER NOT NULL, commits_mined INTEGER NOT NULL, commits_counted INTEGER NOT NULL, files INTEGER NOT NULL,
+  pairs INTEGER NOT NULL, truncated INTEGER NOT NULL, mined_at INTEGER, mined BLOB, PRIMARY KEY (repo_id, git_path)
+) WITHOUT ROWID;
+CREATE TABLE history_commits (repo_id TEXT NOT NULL, sha TEXT NOT NULL, time INTEGER NOT NULL, author TEXT NOT NULL, subject TEXT NOT NULL, PRIMARY KEY (repo_id, sha)) WITHOUT ROWID;
+CREATE TABLE history_files (repo_id TEXT NOT NULL, path TEXT NOT NULL, churn INTEGER NOT NULL, commits TEXT NOT NULL, former_paths TEXT NOT NULL, PRIMARY KEY (repo_id, path)) WITHOUT ROWID;
+CREATE TABLE history_pairs (repo_id TEXT NOT NULL, a TEXT NOT NULL, b TEXT NOT NULL, together_count INTEGER NOT NULL, coupling REAL NOT NULL, PRIMARY KEY (repo_id, a, b)) WITHOUT ROWID;
+CREATE INDEX history_pairs_b ON history_pairs (repo_id, b);
+CREATE TABLE history_symbols (repo_id TEXT NOT NULL, symbol_id TEXT NOT NULL, commits TEXT NOT NULL, PRIMARY KEY (symbol_id)) WITHOUT ROWID;
 `;

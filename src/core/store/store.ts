@@ -7,6 +7,7 @@
  *   symbols         definitions as graph nodes                                 (symbols.ts)
  *   graph           heuristic edges, unbound calls, the graph-pending mark     (graph.ts)
  *   providerEdges   every other provider's edges and checks                    (provider-edges.ts)
+ *   history         git commits, churn, co-change, symbol commits per repository (history.ts)
  *
  * The whole database lives in memory (sql.js) and is written to disk atomically by the index file
  * (indexfile.ts) after each indexing run; the schema is versioned. The index is a cache: nothing here
@@ -22,6 +23,7 @@ import { FileTables, type FtsCandidates } from './files';
 import { SymbolTables } from './symbols';
 import { GraphTables } from './graph';
 import { ProviderEdgeTables } from './provider-edges';
+import { HistoryTables } from './history';
 import { TABLES } from './tables';
 import type { ChunkRow } from './rows';
 
@@ -75,6 +77,7 @@ export class Store {
   readonly symbols: SymbolTables;
   readonly graph: GraphTables;
   readonly providerEdges: ProviderEdgeTables;
+  readonly history: HistoryTables;
 
   private constructor(raw: Database) {
     const db = this.db = new Db(raw);
@@ -86,6 +89,7 @@ export class Store {
     });
     this.symbols = new SymbolTables(db);
     this.graph = new GraphTables(db, this.meta);
+    this.history = new HistoryTables(db);
   }
 
   /**

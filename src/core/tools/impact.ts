@@ -3,6 +3,7 @@ import { defineTool, code, budgeted } from './contract';
 import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved, testSchema, toTestRef } from './shared';
 import { computeImpact, moduleOf } from '../graph/impact';
 import { toNodeRef, resolutionOf } from '../graph/query';
+import { coChangeEvidence, coChangeEvidenceSchema } from './history';
 
 const affectedSchema = z.object({
   node: nodeSchema,
@@ -38,6 +39,7 @@ export const impact = defineTool({
     via_container_by_module: z.record(z.string(), z.number().int()).describe('Dependents of the containers only (via_container), counted per module.'),
     related_tests: z.array(testSchema).describe('Tests that reach the target (the same list related_tests gives).'),
     affected_files: z.array(z.string()).describe('Files holding affected nodes.'),
+    co_change: coChangeEvidenceSchema,
     total_affected: z.number().int().describe('All dependents (uncapped).'),
     total_direct: z.number().int().describe('Dependents of the target itself at distance 1, bound by more than a name.'),
     total_direct_name_only: z.number().int().describe('Direct dependents bound by a name only (not in total_direct).'),
@@ -61,7 +63,7 @@ export const impact = defineTool({
     const g = await ctx.engine.graph();
     const res = g.resolveOne(symbol, { repo_id: ctx.engine.repoFilter(repo), path });
     if (!res.target) {
-      return { target: symbol, ...unresolvedAnswer(res, symbol), affected: [], affected_by_module: {}, via_container_by_module: {}, affected_entry_points: [], related_tests: [], affected_files: [],
+      return { target: symbol, ...unresolvedAnswer(res, symbol), affected: [], affected_by_module: {}, via_container_by_module: {}, affected_entry_points: [], related_tests: [], affected_files: [], co_change: [],
         total_affected: 0, total_direct: 0, total_direct_name_only: 0, total_via_container: 0, total_affected_files: 0, total_affected_modules: 0, total_affected_entry_points: 0, total_related_tests: 0,
         total: 0, offset, limit, truncated: false, next_offset: null };
     }
@@ -84,6 +86,7 @@ export const impact = defineTool({
       affected_entry_points: r.entryPoints.slice(0, limit).map(a => toNodeRef(a.node)),
       related_tests: r.tests.slice(0, limit).map(toTestRef),
       affected_files: files.slice(0, limit),
+      co_change: coChangeEvidence(await ctx.engine.history(), [{ repo_id: res.target.repo_id, path: res.target.path }]),
       total_affected: r.affected.length,
       total_direct: r.affected.filter(a => a.distance === 1 && !a.via_container && !a.name_only).length,
       total_direct_name_only: r.affected.filter(a => a.distance === 1 && !a.via_container && a.name_only).length,
@@ -104,6 +107,7 @@ export const impact = defineTool({
       Object.keys(r.affected_by_module).length ? `by module: ${Object.entries(r.affected_by_module).map(([m, n]) => `${m} ${n}`).join(', ')}` : '',
       r.total_via_container ? `through its containers only (class, module or file; not listed): ${r.total_via_container} — ${vc.map(([m, n]) => `${m} ${n}`).join(', ')}` : '',
       r.affected_entry_points.length ? `entry points: ${r.affected_entry_points.map(n => code(nodeLabel(n))).join(', ')}` : '',
+      r.co_change.length ? `usually changes with (git co-change, not edges): ${r.co_change.map(c => `${code(c.partner)} ×${c.together_count}`).join(', ')}` : '',
       r.related_tests.length ? `related tests (${r.total_related_tests}): ${r.related_tests.slice(0, 10).map(x => `${code(nodeLabel(x.node))} ${x.node.path}`).join(', ')}` : 'related tests: none found',
       r.truncated ? `_Lists capped at ${r.limit}${r.next_offset !== null ? `; call again with offset=${r.next_offset} for more dependents` : ''}._` : '',
       ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`),

@@ -1,5 +1,6 @@
 import { fileNodeId, hasIdPrefix } from '../util/ids';
 import { z } from 'zod';
+import { coChangeEvidence, coChangeEvidenceSchema } from './history';
 import { defineTool, code, budgeted } from './contract';
 import { completeness, nodeSchema, repoParam, testSchema, toTestRef, nodeLabel } from './shared';
 import { computeImpact } from '../graph/impact';
@@ -29,6 +30,7 @@ export const impactAnalysis = defineTool({
     affected_files: z.array(z.string()).describe(`Files holding dependents (first ${CAP}).`),
     recommended_tests: z.array(testSchema).describe('Tests to run: the tests of the changed symbols, as related_tests finds them.'),
     evidence: z.array(z.string()).describe('Why the direct dependents depend on the change, naming each edge\'s provider.'),
+    co_change: coChangeEvidenceSchema,
     total_affected_symbols: z.number().int().describe('All dependents.'),
     total_affected_files: z.number().int().describe('All affected files.'),
     total_recommended_tests: z.number().int().describe('All recommended tests.'),
@@ -68,6 +70,7 @@ export const impactAnalysis = defineTool({
       changed: [...seeds.values()].slice(0, CAP).map(toNodeRef), unresolved, ambiguous: ambiguous.map(a => ({ symbol: a.symbol, candidates: a.candidates.slice(0, 20).map(toNodeRef) })), risk_level: risk as 'low' | 'medium' | 'high' | 'unknown',
       affected_symbols: r.affected.slice(0, CAP).map(a => ({ node: toNodeRef(a.node), distance: a.distance, resolution: resolutionOf(a.confidence), provider: a.via.provider, name_only: a.name_only })),
       affected_files: files.slice(0, CAP), recommended_tests: r.tests.slice(0, 50).map(toTestRef), evidence,
+      co_change: coChangeEvidence(await ctx.engine.history(), [...new Map([...seeds.values()].map(s => [`${s.repo_id}\0${s.path}`, { repo_id: s.repo_id, path: s.path }])).values()]),
       total_affected_symbols: n, total_affected_files: files.length, total_recommended_tests: r.tests.length,
       truncated: n > CAP || files.length > CAP || r.tests.length > 50,
       complete, boundaries: [...r.boundaries, ...(unresolved.length ? [{ kind: 'unparsed_files' as const, detail: `not in the index: ${unresolved.slice(0, 10).join(', ')}` }] : []),
@@ -82,6 +85,7 @@ export const impactAnalysis = defineTool({
       r.truncated || r.affected_symbols.length < r.total_affected_symbols ? `_Lists show ${r.affected_symbols.length} of ${r.total_affected_symbols} affected symbols; call impact per symbol to page through all._` : '',
       ...r.ambiguous.map(a => `ambiguous ${code(a.symbol)}: ${a.candidates.slice(0, 5).map(c => code(c.id)).join(', ')}`),
       r.evidence.length ? `evidence:\n${r.evidence.slice(0, 8).map(e => `  - ${e}`).join('\n')}` : '',
+      r.co_change.length ? `usually changes with (git co-change, not edges): ${r.co_change.map(c => `${code(c.path)} → ${code(c.partner)} ×${c.together_count}`).join(', ')}` : '',
       r.unresolved.length ? `not in the index: ${r.unresolved.join(', ')}` : '',
       ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`),
     ].filter(Boolean).join('\n');

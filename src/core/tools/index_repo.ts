@@ -32,6 +32,8 @@ export const indexRepo = defineTool({
       symbols_written: z.number().int().describe('Symbols written.'),
       edges_written: z.number().int().nullable().describe('Heuristic graph edges written for this repository (null when no file changed and the graph was kept).'),
       graph_update: z.enum(['full', 'partial', 'none']).describe('How the heuristic graph was brought up to date: full (files were added, deleted, or changed their definitions, imports or base classes), partial (only bodies changed: just those files\' own edges were resolved again, against the whole repository) or none (no file changed).'),
+      history_update: z.enum(['none', 'incremental', 'full', 'unavailable']).optional().describe('How git history was brought up to date: none (no new commit), incremental, full, unavailable (no git history: see index_status).'),
+      history_git_calls: z.number().int().optional().describe('git processes run for history (0 when HEAD is unchanged).'),
       duration_ms: z.number().int().describe('Wall time for this repository.'),
       forced: z.boolean().describe('Whether this was a forced rebuild.'),
     })).describe('One report per indexed repository.'),
@@ -42,7 +44,7 @@ export const indexRepo = defineTool({
     }).describe('Totals of this run.'),
     timings: z.object({
       walk_ms: z.number().int().describe('Walking the folders (files are parsed as they are found; writes meanwhile count in write_ms).'), parse_ms: z.number().int().describe('Reading and parsing after the walk ended (worker threads), writes excluded.'),
-      write_ms: z.number().int().describe('Writing the index tables.'), graph_ms: z.number().int().describe('Resolving graph edges (heuristic provider).'), save_ms: z.number().int().describe('Saving the index file atomically.'),
+      write_ms: z.number().int().describe('Writing the index tables.'), graph_ms: z.number().int().describe('Resolving graph edges (heuristic provider).'), history_ms: z.number().int().describe('Mining git history.'), save_ms: z.number().int().describe('Saving the index file atomically.'),
       total_ms: z.number().int().describe('Whole run.'),
     }).describe('Where the time went, in milliseconds.'),
     diagnostics: z.array(diagnosticSchema).describe(`Per-file problems of this run (first ${DIAG_CAP}; index_status pages through all of them).`),
@@ -67,11 +69,11 @@ export const indexRepo = defineTool({
     return { ...report, diagnostics: report.diagnostics.slice(0, DIAG_CAP), diagnostics_total: report.diagnostics.length };
   },
   render(r) {
-    const rows = r.repos.map(x => [x.repo_id, String(x.files_seen), String(x.files_parsed), String(x.files_unchanged), String(x.files_deleted), String(x.files_skipped), x.graph_update === 'none' ? 'kept' : `${x.graph_update} (${x.edges_written} edges)`, `${x.duration_ms} ms`]);
+    const rows = r.repos.map(x => [x.repo_id, String(x.files_seen), String(x.files_parsed), String(x.files_unchanged), String(x.files_deleted), String(x.files_skipped), x.graph_update === 'none' ? 'kept' : `${x.graph_update} (${x.edges_written} edges)`, x.history_update === undefined ? '—' : x.history_update === 'none' ? 'kept' : x.history_update, `${x.duration_ms} ms`]);
     const diag = r.diagnostics.slice(0, 10).map(d => `- ${code(d.path)} ${d.code}: ${d.message}`);
     return [
-      `**index_repo** done in ${r.timings.total_ms} ms (walk ${r.timings.walk_ms}, parse ${r.timings.parse_ms}, write ${r.timings.write_ms}, graph ${r.timings.graph_ms}, save ${r.timings.save_ms})`,
-      mdTable(['repo', 'seen', 'parsed', 'unchanged', 'deleted', 'skipped', 'graph', 'time'], rows),
+      `**index_repo** done in ${r.timings.total_ms} ms (walk ${r.timings.walk_ms}, parse ${r.timings.parse_ms}, write ${r.timings.write_ms}, graph ${r.timings.graph_ms}, history ${r.timings.history_ms}, save ${r.timings.save_ms})`,
+      mdTable(['repo', 'seen', 'parsed', 'unchanged', 'deleted', 'skipped', 'graph', 'history', 'time'], rows),
       ...r.providers.map(p => `provider ${code(p.name)} on ${p.repo_id}: ${p.ok ? `${p.edges} edge(s) stored${p.skipped_edges ? `, ${p.skipped_edges} skipped` : ''}${p.invalid_edges ? `, ${p.invalid_edges} invalid` : ''}` : `failed — ${p.error}`} (${p.duration_ms} ms)`),
       ...r.provider_diagnostics.slice(0, 10).map(d => `- ${d.provider}: ${d.message}`),
       r.diagnostics_total ? `${r.diagnostics_total} diagnostic(s):\n${diag.join('\n')}${r.diagnostics_total > diag.length ? `\n_${r.diagnostics_total - diag.length} more: see index_status._` : ''}` : 'No diagnostics.',

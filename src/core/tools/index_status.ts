@@ -45,6 +45,15 @@ export const indexStatus = defineTool({
       nested_repositories: z.array(z.string()).describe('Git repositories nested in the root.'),
       changed_files: z.number().int().nullable().describe('Files of this root changed on disk since indexing; null when never indexed or not checked within the budget.'),
       last_run: z.record(z.string(), z.unknown()).nullable().describe('Counters of the last indexing run (files_parsed, files_unchanged, …).'),
+      history: z.array(z.object({
+        path: z.string().describe('Git repository folder relative to the root (\'\' for the root).'),
+        status: z.enum(['ok', 'not_a_repository', 'no_commits', 'git_missing', 'failed']).describe('Whether history could be mined, else why not.'),
+        last_mined_commit: z.string().nullable().describe('HEAD when history was last mined.'),
+        shallow: z.boolean().describe('Shallow clone: history stops at its graft point.'),
+        commits_mined: z.number().int().describe('Non-merge commits read (at most 500).'),
+        commits_counted: z.number().int().describe('Of those, commits counted (not sweeping, not a graft point).'),
+        files: z.number().int().describe('Files with history.'), pairs: z.number().int().describe('Co-change pairs.'),
+      })).describe('Git history per repository of the root (empty before the first run).'),
     })).describe('Per-root details.'),
     diagnostics_count: z.number().int().describe('Diagnostics recorded by the last runs.'),
     db_path: z.string().describe('Index file.'),
@@ -80,6 +89,7 @@ export const indexStatus = defineTool({
     ];
     if (s.indexed_commit || s.branch) lines.push(`commit ${code(s.indexed_commit ?? '?')} on ${s.branch ?? '(detached)'}${s.dirty ? ' (dirty)' : s.dirty === false ? ' (clean)' : ''}`);
     lines.push(mdTable(['root', 'repo_id', 'files', 'chunks', 'indexed'], s.roots.map(r => [r.path, r.repo_id, String(r.file_count), String(r.chunk_count), r.indexed_at ?? 'never'])));
+    for (const r of s.roots) for (const h of r.history) lines.push(`history ${r.name}${h.path ? '/' + h.path : ''}: ${h.status === 'ok' ? `${h.commits_counted} of ${h.commits_mined} commits counted, ${h.files} files, ${h.pairs} pairs, at ${code((h.last_mined_commit ?? '?').slice(0, 10))}${h.shallow ? ' (shallow)' : ''}` : h.status}`);
     if (s.languages.length) lines.push(`languages: ${s.languages.map(l => `${l.language} ${l.files}`).join(', ')}`);
     if (s.file_count === 0) lines.push('⚠ nothing is indexed yet: run index_repo.');
     const c = s.changed_since_index;

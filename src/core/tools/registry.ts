@@ -14,10 +14,15 @@ import { expandContext } from './expand_context';
 import { impactAnalysis } from './impact_analysis';
 import { impact } from './impact';
 import { relatedTests } from './related_tests';
+import { history } from './history';
+import { postChangeImpact } from './post_change_impact';
+import { contextForChange } from './context_for_change';
+import { preChangeContext } from './pre_change_context';
 
 export const TOOL_NAMES = [
   'index_repo', 'search_code', 'vector_search', 'get_chunk', 'index_status',
   'find_references', 'expand_context', 'impact_analysis', 'impact', 'related_tests',
+  'history', 'post_change_impact', 'context_for_change', 'pre_change_context',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -32,6 +37,10 @@ export const TOOLS = {
   impact_analysis: impactAnalysis,
   impact,
   related_tests: relatedTests,
+  history,
+  post_change_impact: postChangeImpact,
+  context_for_change: contextForChange,
+  pre_change_context: preChangeContext,
 } satisfies Record<ToolName, ToolDef<any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const TOOL_LIST: readonly ToolDef[] = TOOL_NAMES.map(n => TOOLS[n] as unknown as ToolDef);

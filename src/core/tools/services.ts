@@ -11,8 +11,11 @@ import type { ChangedSinceIndex } from '../services/freshness';
 import type { ChunkRow, Diagnostic } from '../store/store';
 import type { GraphReader } from '../graph/query';
 import type { Root } from '../workspace';
+import type { HistoryReader } from '../services/history';
 
 export interface ToolServices {
+  /** the workspace roots */
+  readonly roots: readonly Root[];
   /** index_repo: one indexing run */
   index(opts: IndexRequest): Promise<IndexReport>;
   search(q: SearchRequest): Promise<CodeSearchPage>;
@@ -23,6 +26,8 @@ export interface ToolServices {
   getChunk(id: string): Promise<ChunkText>;
   /** a reader over the current graph */
   graph(): Promise<GraphReader>;
+  /** a reader over the stored git history */
+  history(): Promise<HistoryReader>;
   status(): Promise<StatusReport>;
   diagnostics(repoId?: string): Diagnostic[];
   changedSinceIndex(opts?: { budgetMs?: number; sample?: number }): Promise<ChangedSinceIndex>;

@@ -1,0 +1,143 @@
+/**
+ * Git history of each repository (the `history` phase writes it, the history service reads it):
+ * per git repository of a root (the root's own and each nested one, `git_path` relative to the root,
+ * '' for the root) the state of its last mine (head, shallow, status, the mined commits kept deflated
+ * for the next incremental mine); per repository (root) the counted commits, per-file churn and
+ * commits, co-change pairs and per-symbol commits. Paths are the index's (rebased onto the root).
+ * Everything here is recomputable from git: the index is a cache.
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Db } from './db';
+import type { TableSpec } from './tables';
+import type { MinedCommit } from '../history/mine';
+
+const HISTORY_TABLE_NAMES = ['history_symbols', 'history_pairs', 'history_files', 'history_commits', 'history_repos'] as const;
+
+export const HISTORY_TABLES: TableSpec[] = HISTORY_TABLE_NAMES.map(name => ({
+  name, owner: 'history' as const,
+  clear: (db: Db) => db.exec(`DELETE FROM ${name}`),
+  deleteRepo: (db: Db, repoId: string) => db.exec(`DELETE FROM ${name} WHERE repo_id = ?`, [repoId]),
+}));
+
+/** Why a git repository has (or has no) history. */
+export type HistoryStatus = 'ok' | 'not_a_repository' | 'no_commits' | 'git_missing' | 'failed';
+
+export interface HistoryRepoState {
+  repo_id: string;
+  /** the git repository's folder relative to the root ('' for the root itself) */
+  git_path: string;
+  /** its top-level folder (absolute) */
+  top: string | null;
+  status: HistoryStatus;
+  message: string | null;
+  /** the last mined commit (HEAD at the mine) */
+  head: string | null;
+  branch: string | null;
+  shallow: boolean;
+  commits_mined: number;
+  commits_counted: number;
+  files: number;
+  pairs: number;
+  /** the mine reached its limit (older history exists) */
+  truncated: boolean;
+  mined_at: number | null;
+}
+
+export interface HistoryCommitRow { sha: string; time: number; author: string; subject: string }
+export interface HistoryFileRow { path: string; churn: number; commits: string[]; former_paths: string[] }
+export interface HistoryPartnerRow { path: string; together_count: number; coupling: number }
+
+interface RawState extends Omit<HistoryRepoState, 'shallow' | 'truncated'> { shallow: number; truncated: number }
+
+export class HistoryTables {
+  constructor(private readonly db: Db) {}
+
+  states(repoId?: string): HistoryRepoState[] {
+    const rows = repoId
+      ? this.db.all<RawState>('SELECT repo_id, git_path, top, status, message, head, branch, shallow, commits_mined, commits_counted, files, pairs, truncated, mined_at FROM history_repos WHERE repo_id = ? ORDER BY git_path', [repoId])
+      : this.db.all<RawState>('SELECT repo_id, git_path, top, status, message, head, branch, shallow, commits_mined, commits_counted, files, pairs, truncated, mined_at FROM history_repos ORDER BY repo_id, git_path');
+    return rows.map(r => ({ ...r, shallow: !!r.shallow, truncated: !!r.truncated }));
+  }
+
+  /** The commits kept from the last mine of one git repository (newest first), for an incremental mine. */
+  mined(repoId: string, gitPath: string): MinedCommit[] {
+    const r = this.db.one<{ mined: Uint8Array | null }>('SELECT mined FROM history_repos WHERE repo_id = ? AND git_path = ?', [repoId, gitPath]);
+    if (!r?.mined) return [];
+    return JSON.parse(inflateRawSync(r.mined).toString('utf8')) as MinedCommit[];
+  }
+
+  /** Records a git repository's state; `mined`: the commits to keep for the next mine, null for none, 'keep' to leave the stored ones. */
+  setState(s: HistoryRepoState, mined: readonly MinedCommit[] | null | 'keep'): void {
+    const vals = [s.repo_id, s.git_path, s.top, s.status, s.message, s.head, s.branch, s.shallow ? 1 : 0, s.commits_mined, s.commits_counted, s.files, s.pairs, s.truncated ? 1 : 0, s.mined_at];
+    const cols = 'repo_id, git_path, top, status, message, head, branch, shallow, commits_mined, commits_counted, files, pairs, truncated, mined_at';
+    if (mined === 'keep') {
+      this.db.exec(`INSERT INTO history_repos (${cols}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(repo_id, git_path) DO UPDATE SET top = excluded.top, status = excluded.status, message = excluded.message, head = excluded.head, branch = excluded.branch,
+        shallow = excluded.shallow, commits_mined = excluded.commits_mined, commits_counted = excluded.commits_counted, files = excluded.files, pairs = excluded.pairs,
+        truncated = excluded.truncated, mined_at = excluded.mined_at`, vals);
+      return;
+    }
+    const blob = mined && mined.length ? deflateRawSync(Buffer.from(JSON.stringify(mined), 'utf8'), { level: 1 }) : null;
+    this.db.exec(`INSERT OR REPLACE INTO history_repos (${cols}, mined) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [...vals, blob]);
+  }
+
+  /** Drops the state of git repositories no longer found in the root. */
+  keepStates(repoId: string, gitPaths: readonly string[]): void {
+    for (const s of this.states(repoId)) if (!gitPaths.includes(s.git_path)) this.db.exec('DELETE FROM history_repos WHERE repo_id = ? AND git_path = ?', [repoId, s.git_path]);
+  }
+
+  /** Replaces a repository's derived history (commits, files, pairs, symbols). */
+  replaceDerived(repoId: string, d: {
+    commits: HistoryCommitRow[]; files: HistoryFileRow[]; pairs: { a: string; b: string; together_count: number; coupling: number }[]; symbols: Map<string, string[]>;
+  }): void {
+    for (const t of ['history_commits', 'history_files', 'history_pairs', 'history_symbols']) this.db.exec(`DELETE FROM ${t} WHERE repo_id = ?`, [repoId]);
+    const ic = this.db.stmt('INSERT OR REPLACE INTO history_commits (repo_id, sha, time, author, subject) VALUES (?, ?, ?, ?, ?)');
+    for (const c of d.commits) ic.run([repoId, c.sha, c.time, c.author, c.subject]);
+    const iff = this.db.stmt('INSERT OR REPLACE INTO history_files (repo_id, path, churn, commits, former_paths) VALUES (?, ?, ?, ?, ?)');
+    for (const f of d.files) iff.run([repoId, f.path, f.churn, f.commits.join(','), JSON.stringify(f.former_paths)]);
+    const ip = this.db.stmt('INSERT OR REPLACE INTO history_pairs (repo_id, a, b, together_count, coupling) VALUES (?, ?, ?, ?, ?)');
+    for (const p of d.pairs) ip.run([repoId, p.a, p.b, p.together_count, p.coupling]);
+    const is = this.db.stmt('INSERT OR REPLACE INTO history_symbols (repo_id, symbol_id, commits) VALUES (?, ?, ?)');
+    for (const [id, shas] of d.symbols) if (shas.length) is.run([repoId, id, shas.join(',')]);
+  }
+
+  /** Replaces the commits of some symbols (`ids`: every symbol whose row goes; `symbols`: the new rows). */
+  replaceSymbols(repoId: string, ids: readonly string[], symbols: Map<string, string[]>): void {
+    const del = this.db.stmt('DELETE FROM history_symbols WHERE symbol_id = ?');
+    for (const id of ids) del.run([id]);
+    const is = this.db.stmt('INSERT OR REPLACE INTO history_symbols (repo_id, symbol_id, commits) VALUES (?, ?, ?)');
+    for (const [id, shas] of symbols) if (shas.length) is.run([repoId, id, shas.join(',')]);
+  }
+
+  file(repoId: string, path: string): HistoryFileRow | undefined {
+    const r = this.db.one<{ path: string; churn: number; commits: string; former_paths: string }>('SELECT path, churn, commits, former_paths FROM history_files WHERE repo_id = ? AND path = ?', [repoId, path]);
+    return r ? { path: r.path, churn: r.churn, commits: r.commits ? r.commits.split(',') : [], former_paths: JSON.parse(r.former_paths || '[]') } : undefined;
+  }
+
+  /** Co-change partners of a file, ranked by coupling, then together_count, then path. */
+  partners(repoId: string, path: string, limit = 1000): HistoryPartnerRow[] {
+    return this.db.all<HistoryPartnerRow>(`SELECT path, together_count, coupling FROM (
+        SELECT b AS path, together_count, coupling FROM history_pairs WHERE repo_id = ? AND a = ?
+        UNION ALL SELECT a AS path, together_count, coupling FROM history_pairs WHERE repo_id = ? AND b = ?)
+      ORDER BY coupling DESC, together_count DESC, path LIMIT ?`, [repoId, path, repoId, path, limit]);
+  }
+
+  symbolCommits(symbolId: string): string[] | undefined {
+    const r = this.db.one<{ commits: string }>('SELECT commits FROM history_symbols WHERE symbol_id = ?', [symbolId]);
+    return r ? (r.commits ? r.commits.split(',') : []) : undefined;
+  }
+
+  commits(repoId: string, shas: readonly string[]): Map<string, HistoryCommitRow> {
+    const rows = this.db.inBatches<HistoryCommitRow>(shas, marks => `SELECT sha, time, author, subject FROM history_commits WHERE sha IN (${marks}) AND repo_id = ?`, [repoId]);
+    return new Map(rows.map(r => [r.sha, r]));
+  }
+
+  counts(repoId?: string): { commits: number; files: number; pairs: number; symbols: number } {
+    const w = repoId ? ' WHERE repo_id = ?' : '';
+    const p = repoId ? [repoId] : [];
+    return {
+      commits: this.db.count(`SELECT count(*) AS n FROM history_commits${w}`, p), files: this.db.count(`SELECT count(*) AS n FROM history_files${w}`, p),
+      pairs: this.db.count(`SELECT count(*) AS n FROM history_pairs${w}`, p), symbols: this.db.count(`SELECT count(*) AS n FROM history_symbols${w}`, p),
+    };
+  }
+}

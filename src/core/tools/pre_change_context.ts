@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { defineTool, code, budgeted, estimateTokens } from './contract';
+import { queryParam, repoParam } from './shared';
+import { toNodeRef } from '../graph/query';
+import { partnerSchema } from './history';
+import type { NodeRow } from '../store/store';
+import { hasIdPrefix } from '../util/ids';
+
+const packItem = z.object({
+  chunk_id: z.string().describe('Chunk id (get_chunk).'), path: z.string().describe('Path.'),
+  start_line: z.number().int().describe('First line.'), end_line: z.number().int().describe('Last line.'),
+  symbol_path: z.string().nullable().describe('Qualified name, null for top-level code.'), kind: z.string().describe('Kind.'),
+  distance: z.number().int().describe('0: a search hit; 1: its graph neighbour.'), reason: z.string().describe('seed, or the relation to a seed.'),
+  estimated_metadata_tokens: z.number().int().describe('Tokens of this item\'s metadata.'),
+});
+
+export const preChangeContext = defineTool({
+  name: 'pre_change_context',
+  title: 'Context before a change',
+  description: 'Before an edit: search, suggested chunk ids, a metadata-only context pack (hits, then their callers/callees) within token_budget, their symbols and edges, and co-change partners of the top files (git). Read the code with get_chunk.',
+  input: z.object({
+    query: queryParam,
+    repo: repoParam,
+    token_budget: z.number().int().min(100).max(200_000).default(4000).describe('Tokens the context pack may use.'),
+  }),
+  output: z.object({
+    results: z.array(z.object({ chunk_id: z.string().describe('Chunk id.'), path: z.string().describe('Path.'), start_line: z.number().int().describe('First line.'), end_line: z.number().int().describe('Last line.'),
+      symbol_path: z.string().nullable().describe('Qualified name.'), score: z.number().describe('Search score.') })).describe('Search hits, best first.'),
+    suggested_chunk_ids: z.array(z.string()).describe('Chunks to read first.'),
+    context_pack: z.array(packItem).describe('Metadata of the chunks selected under the budget.'),
+    symbols: z.array(z.object({ id: z.string().describe('Node id.'), path: z.string().describe('Path.'), kind: z.string().describe('Kind.'),
+      range: z.object({ start_line: z.number().int().describe('First line.'), end_line: z.number().int().describe('Last line.') }).describe('Lines.') })).describe('Symbols of the pack.'),
+    edges: z.array(z.object({ from: z.string().describe('Source id.'), to: z.string().describe('Target id.'), kind: z.string().describe('Edge kind.'), resolution: z.enum(['exact', 'best_effort']).describe('Resolution.') })).describe('Graph edges between a seed and a pack neighbour.'),
+    co_change: z.array(z.object({ path: z.string().describe('A top file.'), partners: z.array(partnerSchema).describe('Files that usually change with it.') })).describe('Git co-change of the top files (empty without history).'),
+    memories: z.array(z.unknown()).describe('Project memories (not available yet: always empty).'),
+    total_estimated_tokens: z.number().int().describe('Sum of the pack items\' estimated_metadata_tokens.'),
+    token_budget: z.number().int().describe('The budget applied.'),
+    budget_exhausted: z.boolean().describe('True when an item did not fit.'),
+  }),
+  annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+  examples: [{ query: 'retry failed payments', repo: '.', token_budget: 4000 }],
+  async run(args, ctx) {
+    const { query, repo, token_budget } = args;
+    const s = await ctx.engine.search({ query, repo, limit: 10, offset: 0, vector: true, group: 'chunk', chunks_per_file: 3 });
+    const g = await ctx.engine.graph();
+    const h = await ctx.engine.history();
+    const pack: z.infer<typeof packItem>[] = [];
+    let total = 0, exhausted = false;
+    const seen = new Set<string>();
+    const add = (it: Omit<z.infer<typeof packItem>, 'estimated_metadata_tokens'>): boolean => {
+      if (seen.has(it.chunk_id)) return true;
+      const item = { ...it, estimated_metadata_tokens: 0 };
+      item.estimated_metadata_tokens = estimateTokens(JSON.stringify(item));
+      if (total + item.estimated_metadata_tokens > token_budget) { exhausted = true; return false; }
+      seen.add(it.chunk_id); pack.push(item); total += item.estimated_metadata_tokens; return true;
+    };
+    for (const r of s.results) if (!add({ chunk_id: r.chunk_id, path: r.path, start_line: r.start_line, end_line: r.end_line, symbol_path: r.symbol_path, kind: r.kind, distance: 0, reason: 'seed' })) break;
+    // the seeds' symbols, then their direct callers and callees
+    const seedNodes: NodeRow[] = [];
+    for (const r of s.results.slice(0, 5)) if (hasIdPrefix(r.id, 'symbol')) { const n = g.lookup(r.id)[0]; if (n) seedNodes.push(n); }
+    const edges: { from: string; to: string; kind: string; resolution: 'exact' | 'best_effort' }[] = [];
+    const symbols = new Map<string, NodeRow>();
+    for (const n of seedNodes) symbols.set(toNodeRef(n).id, n);
+    if (!exhausted) {
+      outer: for (const [dir, why] of [['out', 'callee'], ['in', 'caller']] as const) {
+        const m = g.edgesOfMany(seedNodes, dir, ['calls']);
+        for (const n of seedNodes) for (const e of (m.get(n.node) ?? []).slice(0, 5)) {
+          const ref = toNodeRef(e.neighbour);
+          if (!ref.chunk_id) continue;
+          if (!add({ chunk_id: ref.chunk_id, path: ref.path, start_line: ref.range.start_line, end_line: ref.range.end_line, symbol_path: ref.symbol_path, kind: ref.kind, distance: 1, reason: `${why} of ${n.symbol_path}` })) break outer;
+          symbols.set(ref.id, e.neighbour);
+          edges.push({ from: dir === 'out' ? toNodeRef(n).id : ref.id, to: dir === 'out' ? ref.id : toNodeRef(n).id, kind: e.edge.kind, resolution: e.edge.resolution === 'exact' ? 'exact' : 'best_effort' });
+        }
+      }
+    }
+    const topFiles = [...new Map(s.results.map(r => [`${r.repo_id}\0${r.path}`, r])).values()].slice(0, 3);
+    const co_change = topFiles.map(r => ({ path: r.path, partners: h.partners(r.repo_id, r.path, 5).map(p => ({ path: p.path, together_count: p.together_count, coupling: p.coupling })) })).filter(c => c.partners.length);
+    return {
+      results: s.results.map(r => ({ chunk_id: r.chunk_id, path: r.path, start_line: r.start_line, end_line: r.end_line, symbol_path: r.symbol_path, score: r.score })),
+      suggested_chunk_ids: pack.filter(p => p.distance === 0).slice(0, 5).map(p => p.chunk_id), context_pack: pack,
+      symbols: [...symbols.values()].map(n => { const r = toNodeRef(n); return { id: r.id, path: r.path, kind: r.kind, range: { start_line: r.range.start_line, end_line: r.range.end_line } }; }),
+      edges, co_change, memories: [], total_estimated_tokens: total, token_budget, budget_exhausted: exhausted,
+    };
+  },
+  render(r, budget) {
+    const head = `**pre_change_context** — ${r.results.length} hit(s); pack ${r.context_pack.length} item(s), ${r.total_estimated_tokens}/${r.token_budget} tokens${r.budget_exhausted ? ' (budget exhausted)' : ''}`;
+    const items = r.context_pack.map(p => `- ${p.distance ? `${p.reason}: ` : ''}${code(p.path)}:${p.start_line}-${p.end_line} ${p.symbol_path ? code(p.symbol_path) : 'top-level'} · ${code(p.chunk_id)}`);
+    const footer = r.co_change.map(c => `${code(c.path)} usually changes with (git): ${c.partners.map(p => `${code(p.path)} ×${p.together_count}`).join(', ')}`).join('\n');
+    return budgeted(head, items, footer, budget);
+  },
+});
