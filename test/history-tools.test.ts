@@ -103,6 +103,22 @@ describe('history phase and the change-loop tools (real git repositories)', func
     assert.match(st.markdown, /history basic: 6 of 7 commits counted/);
   });
 
+  it('docs the index does not hold are partners while they exist; a deleted one is not suggested', async () => {
+    const dir = join(tmp, 'docs');
+    mkdirSync(dir, { recursive: true });
+    git(dir, 'init', '-q', '-b', 'main', '.');
+    commit(dir, 'one', { 'src/a.ts': fn('alpha', 'x + 1'), 'OLD.rst': 'old\n', 'NOTES.rst': 'n\n' });
+    commit(dir, 'two', { 'src/a.ts': fn('alpha', 'x + 2'), 'OLD.rst': 'old 2\n', 'NOTES.rst': 'n 2\n' });
+    git(dir, 'rm', '-q', 'OLD.rst');
+    commit(dir, 'drop old notes');
+    const e = await open([dir], join(tmp, 'docs.sqlite'));
+    await e.index({});
+    const { data } = await call(e, 'history', { path: 'src/a.ts' });
+    const partners = data.co_change.map((p: Json) => p.path);
+    assert.ok(partners.includes('NOTES.rst'), partners.join(','));
+    assert.ok(!partners.includes('OLD.rst'), `a deleted doc is not a partner: ${partners.join(',')}`);
+  });
+
   it('a warm restart with no new commit runs no git process for history; new commits are mined incrementally; a rewrite is re-mined', async () => {
     const dir = makeRepo('incr');
     const db = join(tmp, 'incr.sqlite');

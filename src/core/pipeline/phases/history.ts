@@ -9,6 +9,7 @@
  * than 50 indexed files) count for nothing; documentation files (Markdown, reStructuredText, …) take
  * part like indexed files.
  */
+import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { phase } from '../runner';
 import { SightlineError } from '../../errors';
@@ -137,7 +138,11 @@ function rebuildDerived(store: Store, r: Root, states: HistoryRepoState[], fresh
       if (s.status !== 'ok' || !s.top) { store.history.setState(s, null); continue; }
       const mined = fresh.get(s.git_path) ?? store.history.mined(r.repo_id, s.git_path);
       const rb = rebaser(r.root, s.top);
-      const include = (p: string) => { const ip = rb.toIndex(p); return ip !== null && (indexed.has(ip) || DOC_FILE.test(ip)); };
+      // Docs the index does not hold take part while they still exist (a CHANGES.rst replaced by
+      // CHANGES.md is history, not a partner to suggest).
+      const docs = new Map<string, boolean>();
+      const docExists = (ip: string) => { let e = docs.get(ip); if (e === undefined) { e = existsSync(join(r.root, ip)); docs.set(ip, e); } return e; };
+      const include = (p: string) => { const ip = rb.toIndex(p); return ip !== null && (indexed.has(ip) || (DOC_FILE.test(ip) && docExists(ip))); };
       const cc = buildCoChange(mined, { include });
       for (const c of cc.commits) commitsOut.set(c.sha, c);
       let nFiles = 0;
