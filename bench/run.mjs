@@ -209,6 +209,12 @@ function verdicts(results) {
           + ` (the ${TARGETS.cold_vs_floor}× target leaves ${s((TARGETS.cold_vs_floor - 1) * formal.wall_ms, 2)} s beyond the floor)`);
       }
     } else if (c && f) out.push(`info  ${tag} cold/floor ${n(c.wall_ms / f.wall_ms, 2)}× (extractSource floor)${fr ? `, ${n(c.wall_ms / fr.wall_ms, 2)}× (raw floor)` : ''} — the ≤ ${TARGETS.cold_vs_floor}× target applies to the ~1M-line workspace`);
+    if (c && c.timings.history_ms !== undefined) {
+      const git = job => (job?.repos ?? []).reduce((a, x) => a + (x.history_git_calls ?? 0), 0);
+      const ed = ok(t.edit) ? t.edit : null;
+      out.push(`info  ${tag} history phase (git log of each repository, last 500 commits): cold ${s(c.timings.history_ms, 2)} s (${git(c)} git processes), restart ${r ? `${r.timings.history_ms} ms (${git(r)} git processes)` : '—'}`
+        + `${ed?.timings?.history_ms !== undefined ? `, one file edited ${ed.timings.history_ms} ms` : ''}`);
+    }
     if (r) {
       v(r.wall_ms <= TARGETS.restart_s * 1000, `${tag} restart ≤ ${TARGETS.restart_s} s: ${s(r.wall_ms, 2)} s (open ${s(r.open_ms, 2)} s + index ${s(r.wall_ms - r.open_ms, 2)} s; ${s(r.since_process_start_ms, 2)} s since process start)`);
       v(r.totals.files_parsed === 0, `${tag} files re-parsed on restart = 0: ${r.totals.files_parsed} parsed, ${r.totals.files_unchanged} unchanged${r.rebuilt_from_scratch ? ' (index was REBUILT from scratch)' : ''}`);

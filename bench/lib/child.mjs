@@ -50,7 +50,7 @@ async function indexJob(kind) {
   for (const d of report.diagnostics) diagCodes[d.code] = (diagCodes[d.code] ?? 0) + 1;
   return {
     kind, load_core_ms: round(load_ms, 1), open_ms: round(open_ms, 1), wall_ms: round(wall_ms, 1), since_process_start_ms: round(since_process_start_ms, 1),
-    cpu, threads_default: true, totals: report.totals, timings: report.timings, repos: report.repos.map(r => ({ chunks_written: r.chunks_written, symbols_written: r.symbols_written })),
+    cpu, threads_default: true, totals: report.totals, timings: report.timings, repos: report.repos.map(r => ({ chunks_written: r.chunks_written, symbols_written: r.symbols_written, history_update: r.history_update ?? null, history_git_calls: r.history_git_calls ?? null })),
     diagnostics_by_code: diagCodes, rebuilt_from_scratch: rebuilt,
     files: status.file_count, lines, chunks: status.chunk_count, symbols: status.symbol_count, occurrences: status.occurrence_count,
     languages: status.languages, db_bytes: statSync(cfg.dbPath).size, memory: mem, rss,

@@ -63,7 +63,8 @@ describe('Sightline in VS Code', function () {
   it('contributes every registry tool as a language-model tool', () => {
     const names = vscode.lm.tools.map(t => t.name);
     const pkg = JSON.parse(fs.readFileSync(path.join(process.env.SIGHTLINE_VSCODE_REPO, 'package.json'), 'utf8'));
-    assert.equal(pkg.contributes.languageModelTools.length, 10);
+    const registry = require(path.join(process.env.SIGHTLINE_VSCODE_REPO, 'dist', 'core.js')).TOOL_NAMES;
+    assert.equal(pkg.contributes.languageModelTools.length, registry.length);
     for (const n of pkg.contributes.languageModelTools.map(t => t.name)) {
       assert.ok(names.includes(n), `${n} missing from vscode.lm.tools (${names.filter(x => x.startsWith('sightline')).join(', ')})`);
     }
@@ -97,6 +98,16 @@ describe('Sightline in VS Code', function () {
     const ctx = text(await invoke('sightline_expand_context', { chunk_ids: [chunkId[1]] }));
     assert.match(ctx, /\*\*expand_context\*\* \d+ chunk/);
     assert.match(ctx, /placeOrder/);
+    // The change loop. The fixture folder is no git repository: history says so instead of "no commits".
+    const hist = text(await invoke('sightline_history', { path: 'src/money.ts' }));
+    assert.match(hist, /\*\*history\*\* of [\s\S]*(no history — |commit\(s\))/);
+    const diff = ['diff --git a/src/money.ts b/src/money.ts', '--- a/src/money.ts', '+++ b/src/money.ts', '@@ -1,1 +1,1 @@', '-x', '+y', ''].join('\n');
+    const post = text(await invoke('sightline_post_change_impact', { diff }));
+    assert.match(post, /\*\*post_change_impact\*\* risk \*\*\w+\*\*/);
+    const cfc = text(await invoke('sightline_context_for_change', { diff }));
+    assert.match(cfc, /\*\*context_for_change\*\* — \d+ changed symbol/);
+    const pre = text(await invoke('sightline_pre_change_context', { query: 'place order', token_budget: 2000 }));
+    assert.match(pre, /\*\*pre_change_context\*\* — \d+ hit/);
   });
 
   it('sizes Markdown to the caller\'s token budget', async () => {
