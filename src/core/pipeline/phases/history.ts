@@ -73,7 +73,10 @@ async function historyOfRoot(env: IndexEnv, r: Root, filesChanged: boolean | rea
   let calls = 0, anyMined = false, anyIncremental = false, anyOk = false;
   const fresh = new Map<string, MinedCommit[]>();
   const states: HistoryRepoState[] = [];
-  for (const gp of gitPaths) {
+  // Each git repository of the root is probed and mined on its own; two at a time (git computes the
+  // patches in its own process, so two keep both cores busy), the results taken in the roots' order.
+  type One = { state: HistoryRepoState; calls: number; mined: boolean; ok: boolean; incremental: boolean; fresh?: MinedCommit[]; write?: HistoryRepoState };
+  const one = async (gp: string): Promise<One> => {
     const cwd = gp ? join(r.root, gp) : r.root;
     const prev = prevStates.get(gp);
     const base: HistoryRepoState = { repo_id: r.repo_id, git_path: gp, top: null, status: 'ok', message: null, head: null, branch: null, shallow: false,
@@ -81,19 +84,18 @@ async function historyOfRoot(env: IndexEnv, r: Root, filesChanged: boolean | rea
     if (prev && !env.force) {
       if (prev.status === 'ok' && prev.top) {
         const nh = readHeadNoSpawn(prev.top);
-        if (nh && nh.head === prev.head) { states.push(prev); anyOk = true; continue; }
-      } else if (prev.status !== 'ok' && !readHeadNoSpawn(cwd)) { states.push(prev); continue; } // still no history
+        if (nh && nh.head === prev.head) return { state: prev, calls: 0, mined: false, ok: true, incremental: false };
+      } else if (prev.status !== 'ok' && !readHeadNoSpawn(cwd)) return { state: prev, calls: 0, mined: false, ok: false, incremental: false }; // still no history
     }
-    calls += 3;
+    let calls = 3;
     const probe = await probeRepository(cwd);
     if (!probe.ok) {
       const status: HistoryStatus = probe.code === 'not_a_repository' || probe.code === 'no_commits' || probe.code === 'git_missing' ? probe.code : 'failed';
-      const s = { ...base, status, message: probe.message };
-      states.push(s); store.transaction(() => store.history.setState(s, null)); anyMined = true;
-      continue;
+      const st = { ...base, status, message: probe.message };
+      return { state: st, write: st, calls, mined: true, ok: false, incremental: false };
     }
     const top = probe.value.top;
-    if (prev && !env.force && prev.status === 'ok' && prev.head === probe.value.head) { states.push({ ...prev, top }); anyOk = true; continue; }
+    if (prev && !env.force && prev.status === 'ok' && prev.head === probe.value.head) return { state: { ...prev, top }, calls, mined: false, ok: true, incremental: false };
     const rb = rebaser(r.root, top);
     const isIndexed = (p: string) => { const ip = rb.toIndex(p); return ip !== null && indexed.has(ip); };
     const since = prev && !env.force && prev.status === 'ok' ? prev.head : null;
@@ -101,18 +103,26 @@ async function historyOfRoot(env: IndexEnv, r: Root, filesChanged: boolean | rea
     let mine = await mineRepository(cwd, { since, isIndexed });
     if (mine.ok && mine.value.kind === 'rewritten') { calls += 4; mine = await mineRepository(cwd, { isIndexed }); }
     if (!mine.ok) {
-      const s = { ...base, top, status: 'failed' as const, message: mine.message };
-      states.push(s); store.transaction(() => store.history.setState(s, null)); anyMined = true;
-      continue;
+      const st = { ...base, top, status: 'failed' as const, message: mine.message };
+      return { state: st, write: st, calls, mined: true, ok: false, incremental: false };
     }
     const m = mine.value;
-    let commits: MinedCommit[];
-    if (m.kind === 'unchanged') { states.push({ ...(prev ?? base), top }); anyOk = true; continue; }
-    if (m.kind === 'mined' && m.incremental) { commits = mergeMined(m.commits, store.history.mined(r.repo_id, gp)); anyIncremental = true; } else commits = m.commits;
-    const s: HistoryRepoState = { ...base, top, head: m.head, branch: m.branch, shallow: m.shallow, commits_mined: commits.length,
+    if (m.kind === 'unchanged') return { state: { ...(prev ?? base), top }, calls, mined: false, ok: true, incremental: false };
+    const incremental = m.kind === 'mined' && m.incremental;
+    const commits = incremental ? mergeMined(m.commits, store.history.mined(r.repo_id, gp)) : m.commits;
+    const st: HistoryRepoState = { ...base, top, head: m.head, branch: m.branch, shallow: m.shallow, commits_mined: commits.length,
       truncated: m.kind === 'mined' && (m.truncated || commits.length >= 500) };
-    fresh.set(gp, commits);
-    states.push(s); anyMined = true; anyOk = true;
+    return { state: st, calls, mined: true, ok: true, incremental, fresh: commits };
+  };
+  const results: One[] = new Array(gitPaths.length);
+  let next = 0;
+  const worker = async () => { while (next < gitPaths.length) { const i = next++; results[i] = await one(gitPaths[i]!); } };
+  await Promise.all([worker(), worker()]);
+  for (const [i, res] of results.entries()) {
+    states.push(res.state);
+    if (res.write) { const w = res.write; store.transaction(() => store.history.setState(w, null)); }
+    if (res.fresh) fresh.set(gitPaths[i]!, res.fresh);
+    calls += res.calls; anyMined ||= res.mined; anyOk ||= res.ok; anyIncremental ||= res.incremental;
   }
   const derivedMissing = anyOk && store.history.counts(r.repo_id).commits === 0 && states.some(s => s.status === 'ok' && s.commits_counted > 0);
   if (anyMined || filesChanged === true || derivedMissing || env.force) {
