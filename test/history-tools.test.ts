@@ -220,6 +220,13 @@ describe('history phase and the change-loop tools (real git repositories)', func
     assert.ok(data.report.evidence.some((x: string) => /usually changes with .*src\/a\.ts → src\/b\.ts/.test(x)), JSON.stringify(data.report.evidence));
     assert.ok(['low', 'medium', 'high'].includes(data.report.risk_level));
     assert.match(markdown, /risk \*\*/);
+    // never a silent "no impact": a diff that names no file is not rated low and complete
+    const junk = await call(e, 'post_change_impact', { diff: 'garbage\n@@ nonsense @@\n+++\n' });
+    assert.equal(junk.data.complete, false);
+    assert.notEqual(junk.data.report.risk_level, 'low');
+    assert.ok(junk.data.diagnostics.some((d: string) => /names no changed file/.test(d)), JSON.stringify(junk.data.diagnostics));
+    const junkCtx = await call(e, 'context_for_change', { diff: 'not a diff' });
+    assert.ok(junkCtx.data.diagnostics.some((d: string) => /names no changed file/.test(d)), JSON.stringify(junkCtx.data.diagnostics));
     const byNames = await call(e, 'post_change_impact', { changed_symbols: ['beta'] });
     assert.deepEqual(byNames.data.changed_symbols.map((s: string) => s.split(':').pop()), ['beta']);
     // impact and impact_analysis carry co-change as labelled evidence

@@ -57,6 +57,10 @@ export const contextForChange = defineTool({
         files.push(...d.files.map(f => ({ repo_id: f.repo_id, path: f.path, status: f.status, ranges: f.new_ranges })));
       }
     }
+    if (!files.length && !diagnostics.length) {
+      diagnostics.push(diff ? 'the diff names no changed file (no "diff --git" or "---"/"+++" header with a hunk was found)'
+        : repositories.some(x => x.diffed) ? `no changes against ${base}` : `no git repository of the workspace has ${base}`);
+    }
     const changed = new Map<number, NodeRow>();
     const unindexed: string[] = [];
     for (const f of files) {

@@ -88,7 +88,12 @@ export const postChangeImpact = defineTool({
     const diagnostics: string[] = [];
     const unindexed: string[] = [];
     const files: { repo_id: string; path: string; ranges: LineRange[] | null }[] = [];
-    if (diff) { const d = filesOfDiff(ctx.engine, diff, repo, knownPaths(g, h)); files.push(...d.files.filter(f => f.status !== 'deleted')); diagnostics.push(...d.diagnostics); }
+    if (diff) {
+      const d = filesOfDiff(ctx.engine, diff, repo, knownPaths(g, h));
+      files.push(...d.files.filter(f => f.status !== 'deleted')); diagnostics.push(...d.diagnostics);
+      // Never a silent "no impact": a diff that names no file is malformed or empty, and says so.
+      if (!d.files.length && !d.diagnostics.length) diagnostics.push('the diff names no changed file (no "diff --git" or "---"/"+++" header with a hunk was found): nothing was analysed');
+    }
     for (const f of changed_files ?? []) { const { root, rel } = ctx.engine.relativeToRoot(f); files.push({ repo_id: root.repo_id, path: rel, ranges: null }); }
     const targets = new Map<number, NodeRow>();
     for (const f of files) {
