@@ -54,10 +54,11 @@ export interface RankedFile {
 export interface FileSearch { files: RankedFile[]; total: number; plan: QueryPlan; terms: string[]; chunks: RankedChunk[]; candidates: number }
 
 /** What a benchmark may read of each ranking (the normalised signals of every candidate file); unset in use. */
-export type SignalSink = (files: { path: string; test: boolean; lines: number; fan_in: number; body: number; chunk: number; name: number; path_terms: number; hint: number; wants_tests: boolean }[]) => void;
+export type SignalSink = (files: { path: string; test: boolean; lines: number; fan_in: number; churn: number; body: number; chunk: number; name: number; path_terms: number; hint: number; wants_tests: boolean }[]) => void;
 let signalSink: SignalSink | null = null;
 export function setSignalSink(sink: SignalSink | null): void { signalSink = sink; }
 const fanIns = new WeakMap<FileIndex, Map<number, number>>();
+const churns = new WeakMap<FileIndex, Map<string, number>>();
 
 /** Weights of the fused signals (each normalised to 0..1 over the candidates). */
 export const FUSION = { bm25_file: 1.0, bm25_chunk: 0.7, name: 0.2, path: 0.25, path_hint: 1.0 };
@@ -194,9 +195,12 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
     let fan = fanIns.get(fi);
     if (!fan) { fan = store.fileFanIn(); fanIns.set(fi, fan); }
     const f0 = fan;
+    let ch = churns.get(fi);
+    if (!ch) { ch = store.history.churnAll(); churns.set(fi, ch); }
+    const c0 = ch;
     signalSink(scored.map(s => {
       const f = fi.files.get(s.a.file_id)!;
-      return { path: f.path, test: isTestPath(f.path), lines: f.line_count, fan_in: f0.get(s.a.file_id) ?? 0, body: s.body / mBody, chunk: s.chunk / mChunk, name: s.name / mName, path_terms: s.path / mPath, hint: s.hint, wants_tests: plan.wants_tests };
+      return { path: f.path, test: isTestPath(f.path), lines: f.line_count, fan_in: f0.get(s.a.file_id) ?? 0, churn: c0.get(`${f.repo_id}\0${f.path}`) ?? 0, body: s.body / mBody, chunk: s.chunk / mChunk, name: s.name / mName, path_terms: s.path / mPath, hint: s.hint, wants_tests: plan.wants_tests };
     }));
   }
   const files: RankedFile[] = scored.map(s => {
