@@ -66,7 +66,9 @@ export const FUSION = { bm25_file: 1.0, bm25_chunk: 0.7, name: 0.2, path: 0.25, 
  * A prior for larger files, added as SIZE_PRIOR × ln(1 + lines) / 10 (0.2 for a 800-line file): changes
  * concentrate in the big, central files of a project. Measured on bench:quality with a held-out half
  * (tuned on the even cases, checked on the odd ones): MRR +0.04 on both halves. File fan-in from the
- * graph (a centrality) was measured the same way and added nothing beside it, so it is not used.
+ * graph (a centrality) and a file's git churn (commits touching it, from the history phase) were
+ * measured the same way and added nothing beside it (churn: within ±0.006 MRR on 237 commit cases), so
+ * neither is used.
  */
 export const SIZE_PRIOR = 0.3;
 /** Score factor of test files when the query does not ask for tests. */
