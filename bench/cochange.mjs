@@ -4,7 +4,8 @@
  * the co-change partners of one of them, mined from the commits before (precision@5 / recall@5),
  * against a naive baseline (the same directory's files, most churned first).
  *
- *   node bench/cochange.mjs [REPO_DIR ...]   (default: mirrors in /work/.mirror of httpx, cobra, zod)
+ *   node bench/cochange.mjs [REPO_DIR ...]   (default: the mirrors of httpx, cobra and zod in the mirror folder
+ *   beside the checkout, ../.mirror/<owner>+<name>/repo, or $SIGHTLINE_BENCH_MIRRORS)
  *
  * Per repository: the last 1000 non-merge commits are mined once (history/mine.ts; commits touching
  * more than 50 files are sweeping and count for nothing); the newest 100 counted commits touching 2..50
@@ -24,7 +25,8 @@ const core = createRequire(import.meta.url)(join(here, '..', 'dist', 'core.js'))
 const { mineRepository, buildCoChange } = core;
 
 const RESERVED = /(hono|flask|gson|gin|ripgrep|rack|requests|pytest|pylint|seaborn|sphinx)/i;
-const DEFAULT = ['encode+httpx', 'spf13+cobra', 'colinhacks+zod'].map(n => `/work/.mirror/${n}/repo`).filter(existsSync);
+const MIRRORS = process.env.SIGHTLINE_BENCH_MIRRORS ?? join(here, '..', '..', '.mirror');
+const DEFAULT = ['encode+httpx', 'spf13+cobra', 'colinhacks+zod'].map(n => join(MIRRORS, n, 'repo')).filter(existsSync);
 const repos = process.argv.slice(2).length ? process.argv.slice(2) : DEFAULT;
 const K = 5, TEST = 100, TRAIN = 500;
 

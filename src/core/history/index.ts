@@ -1,5 +1,5 @@
 /**
- * The history module (issue 12's self-contained core): git by argv, the log miner, churn and
+ * The history module (the self-contained core of the history phase and the change-loop tools): git by argv, the log miner, churn and
  * co-change, symbol ↔ commit mapping and the diff input parser. No store, no engine, no tools: a
  * history phase and a store port plug these in. The contract is in `README.md` beside this file.
  */
