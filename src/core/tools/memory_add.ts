@@ -17,16 +17,19 @@ export const memoryAdd = defineTool({
     end_line: z.number().int().min(1).optional().describe('Last line (span).'),
     repo: repoParam,
     source: z.string().min(1).max(100).default('agent').describe('human, agent, …'),
-    confidence: z.number().min(0).max(1).default(1),
+    confidence: z.number().min(0).max(1).default(1).describe('0..1.'),
     scope: z.enum(['user', 'repo']).default('user').describe('user: private; repo: .sightline/memories.json, shared.'),
   }),
   output: z.object({
-    memory: memorySchema,
+    memory: memorySchema.describe('The stored memory (or the existing duplicate).'),
     added: z.boolean().describe('False when a duplicate exists (memory is that one).'),
     duplicates: z.array(z.string()).describe('Ids of near-identical memories on the same anchor.'),
   }),
   annotations: { read_only: false, destructive: false, idempotent: false, open_world: false },
-  examples: [{ text: 'totals are rounded once, at the end', anchor_kind: 'symbol', path: 'src/users.ts', symbol: 'UserService.getUserName', source: 'human', confidence: 1, scope: 'user' }],
+  examples: [
+    { text: 'names are never empty', anchor_kind: 'symbol', path: 'src/users.ts', symbol: 'UserService.getUserName', repo: 'demo-0123abcd', source: 'human', confidence: 1, scope: 'user' },
+    { text: 'imports stay at the top', anchor_kind: 'span', path: 'src/users.ts', start_line: 1, end_line: 2, scope: 'repo' },
+  ],
   async run(args, ctx) {
     let repo = args.repo !== undefined ? ctx.engine.repoFilter(args.repo) : undefined;
     let path = args.path;

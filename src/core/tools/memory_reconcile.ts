@@ -8,8 +8,8 @@ export const memoryReconcile = defineTool({
   description: 'Re-check every memory (of a repo) against the files and index now; returns the statuses and the memories that are not current.',
   input: z.object({ repo: repoParam }),
   output: z.object({
-    checked: z.number().int(), changed: z.number().int().describe('Memories whose status or place changed.'),
-    by_status: z.object({ current: z.number().int(), relocated: z.number().int(), stale: z.number().int(), gone: z.number().int() }),
+    checked: z.number().int().describe('Memories checked.'), changed: z.number().int().describe('Memories whose status or place changed.'),
+    by_status: z.object({ current: z.number().int(), relocated: z.number().int(), stale: z.number().int(), gone: z.number().int() }).describe('Memories per status after the check.'),
     not_current: z.array(memorySchema).describe('Relocated, stale and gone memories (at most 100).'),
   }),
   annotations: { read_only: false, destructive: false, idempotent: true, open_world: false },
