@@ -3,7 +3,8 @@
  * anchored code and of its surroundings, and the pure reconcile function over (memory, the file now).
  *
  * Statuses: `current` (the exact anchor still resolves), `relocated` (the anchor moved: found again
- * nearby by fingerprint, else by best context match; the new location is recorded), `stale` (the file
+ * nearby by fingerprint, else by best context match; the new location is recorded, and the status stays
+ * until the memory is re-anchored), `stale` (the file
  * remains, the symbol/span no longer resolves), `gone` (the file is no longer indexed).
  */
 import { sha1 } from '../util/hash';
@@ -143,13 +144,15 @@ export function reconcile(m: MemoryRecord, file: FileNow | null, repoIndexed = t
   const hash = fileHash(file.text);
   if (m.anchor_kind === 'file') return { ...keep, status: 'current', checked_file_hash: hash };
   const start = m.start_line ?? 1, end = m.end_line ?? start, len = end - start + 1;
+  // once relocated, a memory says so until it is re-anchored (found again at its new place: still relocated)
+  const exact: MemoryStatus = m.status === 'relocated' ? 'relocated' : 'current';
   const moved = (s: number, l: number, status: MemoryStatus, anchor_id = m.anchor_id): Reconciled =>
     ({ status, anchor_id, start_line: s, end_line: s + l - 1, fingerprint: fingerprint(lines, s, s + l - 1), checked_file_hash: hash });
   if (m.anchor_kind === 'symbol') {
     if (file.symbols) {
       const same = file.symbols.find(s => s.symbol_path === m.anchor_id);
       // the exact id resolves: current (its recorded lines follow it)
-      if (same) return moved(same.start_line, same.end_line - same.start_line + 1, same.start_line === start && same.end_line === end ? 'current' : 'relocated');
+      if (same) return moved(same.start_line, same.end_line - same.start_line + 1, same.start_line === start && same.end_line === end ? exact : 'relocated');
       // renamed: a definition whose code has the anchored fingerprint
       if (m.fingerprint) {
         const renamed = file.symbols.filter(s => fingerprint(lines, s.start_line, s.end_line).anchor === m.fingerprint!.anchor)
@@ -163,7 +166,7 @@ export function reconcile(m: MemoryRecord, file: FileNow | null, repoIndexed = t
   if (!m.fingerprint) return { ...keep, status: 'stale', checked_file_hash: hash };
   if (end <= lines.length && joinHash(lines.slice(start - 1, end)) === m.fingerprint.anchor) {
     const ctxSame = fingerprint(lines, start, end).context === m.fingerprint.context;
-    return { ...moved(start, len, 'current'), fingerprint: ctxSame ? m.fingerprint : fingerprint(lines, start, end) };
+    return { ...moved(start, len, exact), fingerprint: ctxSame ? m.fingerprint : fingerprint(lines, start, end) };
   }
   const found = locate(m.fingerprint, lines, start, len);
   if (found) return moved(found.start, len, 'relocated');
