@@ -182,4 +182,16 @@ describe('memories: service, phase and tools', () => {
     assert.equal(texts.length, 30);
     for (const tag of ['a', 'b']) for (let i = 0; i < 15; i++) assert.ok(texts.includes(`${tag}-${i}`), `${tag}-${i}`);
   });
+
+  it('CLI: sightline memory add|list|delete|reconcile', async function () {
+    this.timeout(120_000);
+    const cli = (...args: string[]) => run(process.execPath, ['-r', 'tsx/cjs', join(ROOT, 'src/bin/sightline.ts'), 'memory', ...args, '--workspace', ws.root, '--db', ws.db], { cwd: ROOT });
+    const added = JSON.parse((await cli('add', 'rounded at the end', '--path', 'src/total.ts', '--symbol', 'total', '--source', 'human', '--json')).stdout) as { memory: { id: string; anchor_kind: string } };
+    assert.equal(added.memory.anchor_kind, 'symbol');
+    await assert.rejects(cli('add', 'x', '--path', 'src/nope.ts'), (e: { code: number; stderr: string }) => e.code === 1 && /does not resolve/.test(e.stderr));
+    assert.match((await cli('list', '--source', 'human')).stdout, /rounded at the end/);
+    assert.match((await cli('reconcile')).stdout, /1 checked/);
+    assert.match((await cli('delete', added.memory.id)).stdout, /deleted/);
+    assert.match((await cli('list')).stdout, /no memories/);
+  });
 });
