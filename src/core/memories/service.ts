@@ -139,13 +139,16 @@ export class MemoryService {
     for (const { doc } of this.documents()) {
       const before = doc.read().memories;
       const updates = new Map<string, MemoryRecord>();
+      const indexed = new Set(store.meta.repos().map(r => r.repo_id));
       for (const m of before) {
         if (opts.repo_id && m.repo_id !== opts.repo_id) continue;
+        // a repository the index does not hold (yet: a deleted or rebuilt index) tells nothing about its files
+        if (!indexed.has(m.repo_id)) continue;
         const file = m.anchor_kind === 'repo' ? null : this.fileNow(store, m);
         const hash = file ? fileHash(file.text) : null;
         if (opts.onlyChanged && m.anchor_kind !== 'repo' && hash === m.checked_file_hash && (file !== null) === (m.status !== 'gone')) continue;
         summary.checked++;
-        const r = reconcile(m, file, !!this.root(m.repo_id) && store.meta.repos().some(x => x.repo_id === m.repo_id));
+        const r = reconcile(m, file, !!this.root(m.repo_id));
         const moved = r.status !== m.status || r.start_line !== m.start_line || r.end_line !== m.end_line || r.anchor_id !== m.anchor_id;
         const now = Date.now();
         updates.set(m.id, { ...m, ...r, checked_at_ms: now, updated_at_ms: moved ? now : m.updated_at_ms });
