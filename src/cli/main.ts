@@ -25,6 +25,9 @@ usage:
   sightline history SYMBOL_OR_PATH [--path FILE] [--repo R] [--limit N] [--offset N] [--db FILE] [--workspace DIR] [--json]
   sightline post-change --diff FILE|- [--repo R] [--db FILE] [--workspace DIR] [--json]
   sightline context-for-change --base REF [--branch B] | --diff FILE|- [--repo R] [--db FILE] [--workspace DIR] [--json]
+  sightline memory add TEXT [--path FILE [--symbol S | --lines A-B]] [--kind repo|file|symbol|span] [--source S] [--confidence N] [--scope user|repo] [--repo R]
+  sightline memory list [--status S] [--path P] [--symbol S] [--source S] [--text T] [--repo R] [--limit N] [--offset N]
+  sightline memory delete ID | memory reconcile [--repo R]      (memory verbs also take --db FILE --workspace DIR --json)
   sightline tools [--json]
   sightline mcp [--workspace DIR] [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--allow-reference-providers]
   sightline provider typescript|python|rust-analyzer-scip|java-scip|scip [--timeout-ms N] < input.json  (provider --help)
@@ -149,6 +152,32 @@ async function main(argv: string[], verbs: Readonly<Record<string, ForeignVerb>>
       if (values.repo) args.repo = values.repo;
       const engine = await openEngine(values, [], log);
       try { return await runTool(engine, command === 'post-change' ? 'post_change_impact' : 'context_for_change', args, !!values.json); } finally { engine.close(); }
+    }
+    case 'memory': {
+      const [sub, ...more] = rest;
+      const str = { type: 'string' } as const;
+      const { values, positionals } = parse(more, { ...WORKSPACE_OPTIONS, json: { type: 'boolean' }, repo: str, path: str, symbol: str, lines: str, kind: str, source: str,
+        confidence: str, scope: str, status: str, text: str, limit: str, offset: str });
+      const args: Record<string, unknown> = {};
+      for (const k of ['repo', 'path', 'symbol', 'source', 'scope', 'status', 'text'] as const) if (values[k] !== undefined) args[k] = values[k];
+      for (const k of ['confidence', 'limit', 'offset'] as const) if (values[k] !== undefined) args[k] = Number(values[k]);
+      let tool: string;
+      if (sub === 'add') {
+        if (positionals.length !== 1) throw new UsageError('memory add needs one TEXT');
+        args.text = positionals[0];
+        if (values.lines !== undefined) {
+          const m = /^(\d+)(?:-(\d+))?$/.exec(values.lines);
+          if (!m) throw new UsageError('--lines is A-B');
+          args.start_line = Number(m[1]); args.end_line = Number(m[2] ?? m[1]);
+        }
+        args.anchor_kind = values.kind ?? (values.symbol ? 'symbol' : values.lines ? 'span' : values.path ? 'file' : 'repo');
+        tool = 'memory_add';
+      } else if (sub === 'list') { if (positionals.length) throw new UsageError('memory list takes no positional arguments'); tool = 'memory_list'; }
+      else if (sub === 'delete') { if (positionals.length !== 1) throw new UsageError('memory delete needs one ID'); args.id = positionals[0]; tool = 'memory_delete'; }
+      else if (sub === 'reconcile') { if (positionals.length) throw new UsageError('memory reconcile takes no positional arguments'); tool = 'memory_reconcile'; }
+      else throw new UsageError('memory needs add, list, delete or reconcile');
+      const engine = await openEngine(values, [], log);
+      try { return await runTool(engine, tool, args, !!values.json); } finally { engine.close(); }
     }
     case 'tools': {
       const { values } = parse(rest, { json: { type: 'boolean' } });

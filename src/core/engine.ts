@@ -5,7 +5,7 @@
  *   workspace.ts          roots and how `repo`/path arguments name them
  *   indexfile.ts          the index file: open, stamp/reload, writer lock, atomic save
  *   pipeline/             indexing as declared phases (scan, graph, providers, save) and their runner
- *   services/             what tools read: search and chunks, status, freshness, editor edges
+ *   services/             what tools read: search and chunks, status, freshness, editor edges, memories
  *
  * Every surface (extension, MCP, CLI, tests) talks to it through the tool registry; tools see only
  * `ToolServices` (tools/services.ts), which this class implements.
@@ -24,6 +24,7 @@ import { FreshnessService, type ChangedSinceIndex } from './services/freshness';
 import { EditorEdgesService } from './services/editor';
 import { GraphReader } from './graph/query';
 import { HistoryReader } from './services/history';
+import { MemoryService } from './services/memories';
 import type { EditorLocation, EnrichmentTarget } from './graph/enrich';
 import type { Diagnostic } from './store/store';
 import type { ToolServices } from './tools/services';
@@ -59,6 +60,8 @@ export class Engine implements ToolServices {
   private readonly statusService: StatusService;
   private readonly freshness: FreshnessService;
   private readonly editor: EditorEdgesService;
+  /** project memories (durable documents, outside the index) */
+  readonly memories: MemoryService;
 
   private constructor(private readonly opts: EngineOptions, private readonly workspace: Workspace, private readonly file: IndexFile) {
     this.roots = workspace.roots;
@@ -68,6 +71,7 @@ export class Engine implements ToolServices {
     this.statusService = new StatusService(file, workspace);
     this.freshness = new FreshnessService(file, workspace, this.settings);
     this.editor = new EditorEdgesService(file, workspace);
+    this.memories = new MemoryService(workspace.roots, async () => { await file.refresh(); return file.store; });
     // a reload replaces the store: what was derived from the old one goes
     file.onLoad(() => { this.reads.invalidate(); this.graphTables.clear(); });
   }
@@ -99,7 +103,7 @@ export class Engine implements ToolServices {
       workspace: this.workspace, file: this.file, settings: this.settings, graphTables: this.graphTables,
       threads: this.opts.threads ?? Math.max(1, Math.min(4, cpus().length)), allowReferenceProviders: !!this.opts.allowReferenceProviders,
       publishRun: r => this.statusService.publishRun(r), invalidateReads: () => this.reads.invalidate(),
-      log: (level, msg) => this.opts.log?.(level, msg),
+      log: (level, msg) => this.opts.log?.(level, msg), memories: this.memories,
     }, opts);
   }
 

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
+// Durable documents (memories) that tests write never go to the user's data folder.
+if (!process.env.SIGHTLINE_DATA_DIR) process.env.SIGHTLINE_DATA_DIR = mkdtempSync(join(tmpdir(), 'sightline-test-data-'));
+
 export interface TempWorkspace { root: string; db: string; write(rel: string, content: string | Uint8Array): string; remove(): void; git(...args: string[]): string }
 
 export function tempWorkspace(files: Record<string, string | Uint8Array> = {}, name = 'ws'): TempWorkspace {

@@ -4,6 +4,7 @@ import type { IndexSettings } from '../settings';
 import type { ProviderSpec } from '../providers/protocol';
 import type { Root } from '../workspace';
 import type { GraphTablesCache } from './phases/graph';
+import type { MemoryService } from '../memories/service';
 
 /** The index file as phases see it: whether it differs from disk, and saving it (the writer holds the lock). */
 export interface IndexFilePort {
@@ -34,4 +35,6 @@ export interface IndexEnv {
   /** what search and vector search cached of the index is stale */
   readonly invalidateReads: () => void;
   readonly log: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** project memories, reconciled by phase `memories` (absent: not reconciled) */
+  readonly memories?: Pick<MemoryService, 'reconcileAll'>;
 }

@@ -19,11 +19,13 @@ import { graphPhase, type GraphTablesCache } from './phases/graph';
 import { providersPhase, type ProviderRunReport } from './phases/providers';
 import { historyPhase } from './phases/history';
 import { savePhase } from './phases/save';
+import { memoriesPhase } from './phases/memories';
+import type { MemoryService } from '../memories/service';
 
 /** Every indexing phase, in declaration order (the runner orders them by their deps; ties keep this order). */
-export const PIPELINE = [scanPhase, graphPhase, providersPhase, historyPhase, savePhase] as const;
+export const PIPELINE = [scanPhase, graphPhase, providersPhase, historyPhase, memoriesPhase, savePhase] as const;
 
-/** The stages phases report progress and time for: walk, parse, write, graph, history, save. */
+/** The stages phases report progress and time for: walk, parse, write, graph, history, memories, save. */
 export type IndexStage = StageOf<typeof PIPELINE>;
 export interface IndexProgress { phase: IndexStage; repo_id: string; done: number; total: number }
 export type IndexTimings = { [K in IndexStage as `${K}_ms`]: number } & { total_ms: number };
@@ -53,6 +55,7 @@ export interface IndexingDeps {
   publishRun: (r: RepoRunReport) => void;
   invalidateReads: () => void;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
+  memories?: Pick<MemoryService, 'reconcileAll'>;
 }
 
 /** One indexing run: checks the request, takes the writer lock, runs the pipeline, reports. */
@@ -76,7 +79,7 @@ export async function runIndex(d: IndexingDeps, opts: IndexRequest = {}): Promis
     await d.file.reloadIfChanged();
     const env: IndexEnv = {
       indexFile: d.file, roots, force: !!opts.force, settings: d.settings, threads: d.threads, signal: opts.signal, providers: parsedSpecs.data,
-      graphTables: d.graphTables, publishRun: d.publishRun, invalidateReads: d.invalidateReads, log: d.log,
+      graphTables: d.graphTables, publishRun: d.publishRun, invalidateReads: d.invalidateReads, log: d.log, memories: d.memories,
     };
     result = await runPipeline(PIPELINE, env, { onProgress: opts.onProgress });
   } finally {

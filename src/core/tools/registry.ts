@@ -18,11 +18,16 @@ import { history } from './history';
 import { postChangeImpact } from './post_change_impact';
 import { contextForChange } from './context_for_change';
 import { preChangeContext } from './pre_change_context';
+import { memoryAdd } from './memory_add';
+import { memoryList } from './memory_list';
+import { memoryDelete } from './memory_delete';
+import { memoryReconcile } from './memory_reconcile';
 
 export const TOOL_NAMES = [
   'index_repo', 'search_code', 'vector_search', 'get_chunk', 'index_status',
   'find_references', 'expand_context', 'impact_analysis', 'impact', 'related_tests',
   'history', 'post_change_impact', 'context_for_change', 'pre_change_context',
+  'memory_add', 'memory_list', 'memory_delete', 'memory_reconcile',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -41,6 +46,10 @@ export const TOOLS = {
   post_change_impact: postChangeImpact,
   context_for_change: contextForChange,
   pre_change_context: preChangeContext,
+  memory_add: memoryAdd,
+  memory_list: memoryList,
+  memory_delete: memoryDelete,
+  memory_reconcile: memoryReconcile,
 } satisfies Record<ToolName, ToolDef<any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const TOOL_LIST: readonly ToolDef[] = TOOL_NAMES.map(n => TOOLS[n] as unknown as ToolDef);

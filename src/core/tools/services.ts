@@ -12,6 +12,7 @@ import type { ChunkRow, Diagnostic } from '../store/store';
 import type { GraphReader } from '../graph/query';
 import type { Root } from '../workspace';
 import type { HistoryReader } from '../services/history';
+import type { MemoryService } from '../services/memories';
 
 export interface ToolServices {
   /** the workspace roots */
@@ -35,4 +36,6 @@ export interface ToolServices {
   repoFilter(repo?: string): string | undefined;
   /** a path argument as (root, path relative to it) */
   relativeToRoot(path: string): { root: Root; rel: string };
+  /** project memories: add, list (checked on read), delete, reconcile */
+  readonly memories: Pick<MemoryService, 'add' | 'list' | 'delete' | 'reconcileAll'>;
 }

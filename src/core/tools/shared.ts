@@ -103,3 +103,34 @@ export const testSchema = z.object({
 export function toTestRef(t: TestHit): z.infer<typeof testSchema> {
   return { node: toNodeRef(t.node), distance: t.distance, reason: t.reason, resolution: resolutionOf(t.confidence), confidence: t.confidence, via: t.via.map(v => v.symbol_path ?? v.path) };
 }
+
+// ---- project memories ----------------------------------------------------------------------------
+export const memorySchema = z.object({
+  id: z.string().describe('memory:<repo_id>:<hash>'),
+  repo_id: z.string(),
+  anchor_kind: z.enum(['repo', 'file', 'symbol', 'span']),
+  anchor_id: z.string().describe('symbol_path (symbol), path (file/span) or repo_id.'),
+  anchor_path: z.string().nullable(),
+  start_line: z.number().int().nullable(),
+  end_line: z.number().int().nullable(),
+  text: z.string(),
+  source: z.string().describe('human, agent, …'),
+  confidence: z.number(),
+  status: z.enum(['current', 'relocated', 'stale', 'gone']).describe('current: anchor resolves; relocated: moved, new place recorded; stale: file remains, anchor gone; gone: file no longer indexed.'),
+  created_at_ms: z.number().int(),
+  updated_at_ms: z.number().int(),
+  scope: z.enum(['user', 'repo']).describe('user: private data folder; repo: <root>/.sightline/memories.json.'),
+  created_commit: z.string().nullable(),
+  created_by: z.string(),
+  checked_at_ms: z.number().int().describe('Last check against the file.'),
+});
+export type MemoryOut = z.infer<typeof memorySchema>;
+export function toMemoryOut(m: MemoryOut): MemoryOut {
+  const { id, repo_id, anchor_kind, anchor_id, anchor_path, start_line, end_line, text, source, confidence, status, created_at_ms, updated_at_ms, scope, created_commit, created_by, checked_at_ms } = m;
+  return { id, repo_id, anchor_kind, anchor_id, anchor_path, start_line, end_line, text, source, confidence, status, created_at_ms, updated_at_ms, scope, created_commit, created_by, checked_at_ms };
+}
+const STATUS_MARK: Record<string, string> = { current: '✓', relocated: '↪', stale: '⚠', gone: '✗' };
+export function memoryLine(m: MemoryOut): string {
+  const where = m.anchor_kind === 'repo' ? `repo ${m.repo_id}` : m.anchor_kind === 'file' ? m.anchor_path! : `${m.anchor_path}${m.anchor_kind === 'symbol' ? ` ${m.anchor_id}` : ''}:${m.start_line}-${m.end_line}`;
+  return `- ${STATUS_MARK[m.status]} **${m.status}** ${code(where)} — ${m.text.replace(/\r?\n/g, ' ')} _(${m.source}, ${code(m.id)})_`;
+}

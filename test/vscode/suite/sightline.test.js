@@ -108,6 +108,11 @@ describe('Sightline in VS Code', function () {
     assert.match(cfc, /\*\*context_for_change\*\* — \d+ changed symbol/);
     const pre = text(await invoke('sightline_pre_change_context', { query: 'place order', token_budget: 2000 }));
     assert.match(pre, /\*\*pre_change_context\*\* — \d+ hit/);
+    // Project memories (stored in the run folder's XDG data folder, never the index)
+    const added = text(await invoke('sightline_memory_add', { text: 'totals are rounded once, at the end', anchor_kind: 'symbol', path: 'src/money.ts', symbol: 'money' }));
+    assert.match(added, /\*\*memory_add\*\* (stored|not added)/);
+    const listed = text(await invoke('sightline_memory_list', { path: 'src/money.ts' }));
+    assert.match(listed, /\*\*memory_list\*\* \d+ memories[\s\S]*totals are rounded once/);
   });
 
   it('sizes Markdown to the caller\'s token budget', async () => {
