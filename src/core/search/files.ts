@@ -32,7 +32,7 @@ export const CANDIDATE_BUDGET = Number(process.env.SIGHTLINE_CANDIDATE_BUDGET ??
 
 export function pruneCommonTerms(store: Store, terms: { term: string; weight: number }[]): { term: string; weight: number }[] {
   if (terms.length < 2) return terms;
-  const { df } = store.documentFrequencies(terms.map(t => t.term), CANDIDATE_BUDGET);
+  const { df } = store.files.documentFrequencies(terms.map(t => t.term), CANDIDATE_BUDGET);
   const kept = [...terms];
   let sum = kept.reduce((a, t) => a + (df.get(t.term) ?? 0), 0);
   while (sum > CANDIDATE_BUDGET && kept.length > 1) {
@@ -54,11 +54,9 @@ export interface RankedFile {
 export interface FileSearch { files: RankedFile[]; total: number; plan: QueryPlan; terms: string[]; chunks: RankedChunk[]; candidates: number }
 
 /** What a benchmark may read of each ranking (the normalised signals of every candidate file); unset in use. */
-export type SignalSink = (files: { path: string; test: boolean; lines: number; fan_in: number; churn: number; body: number; chunk: number; name: number; path_terms: number; hint: number; wants_tests: boolean }[]) => void;
+export type SignalSink = (files: { path: string; test: boolean; lines: number; body: number; chunk: number; name: number; path_terms: number; hint: number; wants_tests: boolean }[]) => void;
 let signalSink: SignalSink | null = null;
 export function setSignalSink(sink: SignalSink | null): void { signalSink = sink; }
-const fanIns = new WeakMap<FileIndex, Map<number, number>>();
-const churns = new WeakMap<FileIndex, Map<string, number>>();
 
 /** Weights of the fused signals (each normalised to 0..1 over the candidates). */
 export const FUSION = { bm25_file: 1.0, bm25_chunk: 0.7, name: 0.2, path: 0.25, path_hint: 1.0 };
@@ -84,7 +82,7 @@ export interface FileSearchOptions {
 }
 
 export function searchFiles(store: Store, index: () => FileIndex, query: string, opts: FileSearchOptions): FileSearch {
-  const plan = analyseQuery(query, (terms, cap) => store.documentFrequencies(terms, cap));
+  const plan = analyseQuery(query, (terms, cap) => store.files.documentFrequencies(terms, cap));
   const weighted = pruneCommonTerms(store, plan.terms);
   const terms = weighted.map(t => t.term);
   const empty: FileSearch = { files: [], total: 0, plan, terms, chunks: [], candidates: 0 };
@@ -109,7 +107,7 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
   const pw = weighted.map(t => t.weight);
   let idfChunk: Float64Array[] = [];
   if (p) {
-    const fts = store.ftsCandidates(terms.join(' OR '), p);
+    const fts = store.files.ftsCandidates(terms.join(' OR '), p);
     if (fts) {
       const { rowids, mi, stride, count, c, n, avg } = fts;
       candidates = count;
@@ -190,19 +188,13 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
     const chunk = (a.chunks[0]?.score ?? 0) + 0.25 * (a.chunks[1]?.score ?? 0);
     scored.push({ a, body, chunk, name, path, hint: hinted.get(a.file_id) ?? 0 });
   }
-  const max = (k: keyof Omit<Scored, 'a'>) => Math.max(1e-9, ...scored.map(s => s[k]));
+  const max = (k: keyof Omit<Scored, 'a'>) => { let m = 1e-9; for (const s of scored) if (s[k] > m) m = s[k]; return m; };
   const mBody = max('body'), mChunk = max('chunk'), mName = max('name'), mPath = max('path');
   const testFactor = opts.include_tests ? 1 : plan.wants_tests ? TEST_FACTOR_MENTIONED : TEST_FACTOR;
   if (signalSink) {
-    let fan = fanIns.get(fi);
-    if (!fan) { fan = store.fileFanIn(); fanIns.set(fi, fan); }
-    const f0 = fan;
-    let ch = churns.get(fi);
-    if (!ch) { ch = store.history.churnAll(); churns.set(fi, ch); }
-    const c0 = ch;
     signalSink(scored.map(s => {
       const f = fi.files.get(s.a.file_id)!;
-      return { path: f.path, test: isTestPath(f.path), lines: f.line_count, fan_in: f0.get(s.a.file_id) ?? 0, churn: c0.get(`${f.repo_id}\0${f.path}`) ?? 0, body: s.body / mBody, chunk: s.chunk / mChunk, name: s.name / mName, path_terms: s.path / mPath, hint: s.hint, wants_tests: plan.wants_tests };
+      return { path: f.path, test: isTestPath(f.path), lines: f.line_count, body: s.body / mBody, chunk: s.chunk / mChunk, name: s.name / mName, path_terms: s.path / mPath, hint: s.hint, wants_tests: plan.wants_tests };
     }));
   }
   const files: RankedFile[] = scored.map(s => {

@@ -96,7 +96,7 @@ export function searchCode(store: Store, vectors: () => VectorIndex, fileIndex: 
       for (const v of vrank) { if (ordered.length >= want) break; if (!have.has(v.rowid)) { ordered.push({ rowid: v.rowid, score: v.sim, signals: ['local_hash_vector'] }); total++; } }
     }
     ordered = ordered.slice(opts.offset, want);
-    const rows = store.chunksByRowids(ordered.map(o => o.rowid));
+    const rows = store.files.chunksByRowids(ordered.map(o => o.rowid));
     return { files: [], results: ordered.flatMap(o => { const r = rows.get(o.rowid); return r ? [toHit(r, o.score, o.signals)] : []; }), total, terms: fs.terms, plan: fs.plan, indexed_files: fileIndex().files.size };
   }
   const files = fs.files.slice();
@@ -115,7 +115,7 @@ export function searchCode(store: Store, vectors: () => VectorIndex, fileIndex: 
     }
   }
   const page = files.slice(opts.offset, want);
-  const rows = store.chunksByRowids(page.flatMap(f => f.chunks.map(c => c.rowid)));
+  const rows = store.files.chunksByRowids(page.flatMap(f => f.chunks.map(c => c.rowid)));
   const hits = page.map(f => ({
     repo_id: f.repo_id, path: f.path, language: f.language, score: f.score, signals: f.signals, test: f.test,
     chunks: f.chunks.flatMap(c => { const r = rows.get(c.rowid); return r ? [toHit(r, c.score, sim.has(c.rowid) ? ['bm25', 'local_hash_vector'] : f.signals.includes('local_hash_vector') && f.signals.length === 1 ? ['local_hash_vector'] : ['bm25'])] : []; }),
@@ -127,7 +127,7 @@ export function vectorSearch(store: Store, vectors: () => VectorIndex, query: st
   const vi = vectors();
   const { top, total } = vectorRank(vi, query, opts.filter, opts.offset + opts.limit);
   const page = top.slice(opts.offset);
-  const rows = store.chunksByRowids(page.map(p => p.rowid));
+  const rows = store.files.chunksByRowids(page.map(p => p.rowid));
   const results = page.flatMap(p => { const r = rows.get(p.rowid); return r ? [toHit(r, p.sim, ['local_hash_vector'])] : []; });
   return { results, total, terms: queryTerms(query) };
 }

@@ -104,31 +104,4 @@ export class GraphTables {
       WHERE s.kind IN ('function', 'method', 'class', 'interface', 'struct', 'trait') ORDER BY top.n DESC`, [limit]).map(r => ({ ...r, node: r.rowid }));
   }
 
-  /**
-   * Per file, how many other files use it through the heuristic graph (calls, references, imports,
-   * extends, implements at confidence ≥ 0.5; test links left out): a cheap centrality. Two scans (symbol
-   * → file, then the edges) and a set of (target file, source file) pairs, no SQL join.
-   */
-  fileFanIn(): Map<number, number> {
-    const maxSym = this.db.one<{ m: number | null }>('SELECT max(rowid) AS m FROM symbols')?.m ?? 0;
-    const symFile = new Int32Array(maxSym + 1);
-    const a = this.db.stmt('SELECT rowid, file_id FROM symbols');
-    try { while (a.step()) { const r = a.get(); symFile[r[0] as number] = r[1] as number; } } finally { a.reset(); }
-    const pairs = new Set<number>();
-    const m = new Map<number, number>();
-    const b = this.db.stmt(`SELECT to_node, file_id FROM graph_edges WHERE kind <> 'contains_test_for' AND confidence >= 0.5`);
-    try {
-      while (b.step()) {
-        const r = b.get();
-        const to = r[0] as number; const src = r[1] as number;
-        const f = to < 0 ? -to : symFile[to] ?? 0;
-        if (!f || f === src) continue;
-        const key = f * 4194304 + src; // file ids stay far below 2^22
-        if (pairs.has(key)) continue;
-        pairs.add(key);
-        m.set(f, (m.get(f) ?? 0) + 1);
-      }
-    } finally { b.reset(); }
-    return m;
-  }
 }

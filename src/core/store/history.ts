@@ -109,13 +109,6 @@ export class HistoryTables {
     for (const [id, shas] of symbols) if (shas.length) is.run([repoId, id, shas.join(',')]);
   }
 
-  /** Every file's churn (mined commits touching it), keyed `repo_id + '\0' + path`. */
-  churnAll(): Map<string, number> {
-    const m = new Map<string, number>();
-    for (const r of this.db.all<{ repo_id: string; path: string; churn: number }>('SELECT repo_id, path, churn FROM history_files')) m.set(`${r.repo_id}\0${r.path}`, r.churn);
-    return m;
-  }
-
   file(repoId: string, path: string): HistoryFileRow | undefined {
     const r = this.db.one<{ path: string; churn: number; commits: string; former_paths: string }>('SELECT path, churn, commits, former_paths FROM history_files WHERE repo_id = ? AND path = ?', [repoId, path]);
     return r ? { path: r.path, churn: r.churn, commits: r.commits ? r.commits.split(',') : [], former_paths: JSON.parse(r.former_paths || '[]') } : undefined;

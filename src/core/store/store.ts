@@ -180,10 +180,4 @@ export class Store {
   tableNames(): string[] {
     return this.db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map(r => r.name);
   }
-
-  // Search (src/core/search, tuned elsewhere) reads the index through these four.
-  chunksByRowids(rowids: number[]): Map<number, ChunkRow> { return this.files.chunksByRowids(rowids); }
-  documentFrequencies(terms: string[], cap = Infinity): { total: number; df: Map<string, number> } { return this.files.documentFrequencies(terms, cap); }
-  ftsCandidates(match: string, phrases: number): FtsCandidates | null { return this.files.ftsCandidates(match, phrases); }
-  fileFanIn(): Map<number, number> { return this.graph.fileFanIn(); }
 }
