@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
 import { requireBuilt, stdioTransport, startHttpServer, rawPost, rawRequest, errorOf, textOf, INITIALIZE_REQUEST, type HttpServerProcess } from './helpers/mcp';
 import { TOOL_NAMES, TOOLS } from '../src/core/tools/registry';
@@ -460,5 +461,57 @@ describe('MCP progress notifications for a two-root index_repo', function () {
     const drops = values.flatMap((v, i) => (i > 0 && v <= values[i - 1]! ? [`${values[i - 1]} → ${v} (${seen[i]!.message})`] : []));
     assert.deepEqual(drops, [], `progress went down or stalled: ${JSON.stringify(seen)}`);
     for (const p of seen) if (p.total !== undefined) assert.ok(p.progress <= p.total, `progress ${p.progress} > total ${p.total}`);
+  });
+});
+
+describe('MCP server: editor-only requests (--editor)', function () {
+  this.timeout(60000);
+  let ws: TempWorkspace;
+  let client: Client;
+  let transport: StdioClientTransport;
+  const PassThrough = z.object({}).passthrough();
+  const request = (method: string, params: Record<string, unknown>) => client.request({ method, params } as never, PassThrough as never) as Promise<Record<string, unknown>>;
+
+  before(async () => {
+    requireBuilt();
+    ws = tempWorkspace(SAMPLE_FILES);
+    ({ transport } = stdioTransport(['--editor', '--workspace', ws.root, '--db', ws.db]));
+    client = newClient();
+    await client.connect(transport);
+    structured(await call(client, 'index_repo', {}));
+  });
+
+  after(async () => { await closeStdio(client, transport); ws?.remove(); });
+
+  it('symbol_at: the innermost definition around a line, by absolute path', async () => {
+    const inMethod = await request('sightline/symbol_at', { path: join(ws.root, 'src/users.ts'), line: 10 });
+    assert.equal((inMethod.symbol as { symbol_path: string }).symbol_path, 'UserService.getUserName');
+    const inClass = await request('sightline/symbol_at', { path: join(ws.root, 'src/users.ts'), line: 7 });
+    assert.equal((inClass.symbol as { symbol_path: string }).symbol_path, 'UserService');
+    const outside = await request('sightline/symbol_at', { path: join(ws.root, 'src/users.ts'), line: 2 });
+    assert.equal(outside.symbol, null);
+    const elsewhere = await request('sightline/symbol_at', { path: '/definitely/not/in/the/workspace.ts', line: 1 });
+    assert.equal(elsewhere.symbol, null);
+  });
+
+  it('unsaved_buffers: answers that name an unsaved file say they reflect the saved file', async () => {
+    const ack = await request('sightline/unsaved_buffers', { paths: [join(ws.root, 'src/users.ts'), '/elsewhere/x.ts'] });
+    assert.deepEqual(ack.paths, ['src/users.ts']);
+    const naming = await call(client, 'search_code', { query: 'getUserName', limit: 3 });
+    assert.match(textOf(naming), /unsaved editor changes in `src\/users\.ts`/);
+    assert.deepEqual((naming._meta as Record<string, unknown>)['sightline/unsaved_paths'], ['src/users.ts']);
+    const other = await call(client, 'search_code', { query: 'MAX_RETRY_COUNT', path: 'src/db.ts', limit: 3 });
+    assert.doesNotMatch(textOf(other), /unsaved editor changes/);
+    await request('sightline/unsaved_buffers', { paths: [] });
+    assert.doesNotMatch(textOf(await call(client, 'search_code', { query: 'getUserName', limit: 3 })), /unsaved editor changes/);
+  });
+
+  it('a server started without --editor refuses them', async () => {
+    const { transport: t } = stdioTransport(['--workspace', ws.root, '--db', ws.db]);
+    const c = newClient();
+    await c.connect(t);
+    try {
+      await assert.rejects(c.request({ method: 'sightline/symbol_at', params: { path: join(ws.root, 'src/users.ts'), line: 10 } } as never, PassThrough as never), /Method not found/);
+    } finally { await closeStdio(c, t); }
   });
 });

@@ -21,7 +21,7 @@ import { GraphTablesCache } from './pipeline/phases/graph';
 import { ReadService, type ChunkText, type SearchRequest } from './services/reads';
 import { StatusService, type StatusReport } from './services/status';
 import { FreshnessService, type ChangedSinceIndex } from './services/freshness';
-import { EditorEdgesService } from './services/editor';
+import { EditorEdgesService, type EditorSymbol } from './services/editor';
 import { GraphReader } from './graph/query';
 import { HistoryReader } from './services/history';
 import { MemoryService } from './services/memories';
@@ -135,6 +135,12 @@ export class Engine implements ToolServices {
     return this.editor.recordEditorReferences(targetId, provider, locations, complete);
   }
   enrichmentTargets(opts: { symbol?: string; path?: string; repo?: string; limit: number }): Promise<EnrichmentTarget[]> { return this.editor.enrichmentTargets(opts); }
+  /** The innermost indexed definition around a line (the editor's "symbol at the cursor"). */
+  symbolAt(path: string, line: number): Promise<EditorSymbol | null> { return this.editor.symbolAt(path, line); }
+  /** The editor's buffers with unsaved changes (absolute paths); returns them as root-relative paths. */
+  setUnsaved(paths: readonly string[]): string[] { return this.editor.setUnsaved(paths); }
+  /** Unsaved buffers an answer names. */
+  unsavedIn(json: string): string[] { return this.editor.unsavedIn(json); }
 
   close(): void {
     this.graphTables.clear();

@@ -17,6 +17,8 @@ export interface SightlineConfig {
   backgroundEnrichment: boolean;
   backgroundBudgetMs: number;
   allowExternalProviders: boolean;
+  memoryScope: 'user' | 'repo';
+  memoryCodeLens: boolean;
 }
 
 export function readConfig(): SightlineConfig {
@@ -35,6 +37,8 @@ export function readConfig(): SightlineConfig {
     backgroundEnrichment: c.get<boolean>('languageServers.background', true),
     backgroundBudgetMs: Math.max(1000, c.get<number>('languageServers.backgroundBudgetMs', 20000)),
     allowExternalProviders: c.get<boolean>('providers.allowExternal', false),
+    memoryScope: c.get<'user' | 'repo'>('memories.defaultScope', 'user') === 'repo' ? 'repo' : 'user',
+    memoryCodeLens: c.get<boolean>('memories.codeLens', true),
   };
 }
 

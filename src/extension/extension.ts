@@ -11,6 +11,9 @@ import { McpProvider, clientConfig } from './mcpProvider';
 import { engineArgs, readConfig } from './config';
 import { LspEnricher } from './lsp';
 import { ImpactView } from './impactView';
+import { ImpactTree } from './impactTree';
+import { MemoryLenses, MemoryModel, MemoryTree, registerMemoryCommands } from './memories';
+import { UnsavedBuffers } from './unsaved';
 
 export interface SightlineApi {
   /** Calls a registry tool through the engine process (tests and other extensions). */
@@ -23,6 +26,11 @@ export interface SightlineApi {
   lmToolsEnabled(): boolean;
   /** asks the language servers about one symbol now (tests, commands) */
   enrich(symbol: string, path?: string): Promise<string>;
+  /** the sidebar views, as text (tests) */
+  views: { status: StatusTree; memories: MemoryTree; impact: ImpactTree };
+  memories: MemoryModel;
+  /** the unsaved buffers the engine was last told about (root-relative paths) */
+  unsaved: UnsavedBuffers;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<SightlineApi> {
@@ -49,6 +57,28 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   const enricher = new LspEnricher(engine, log);
   const impactView = new ImpactView(context.extensionUri, engine, async () => ((await engine.call('index_status', { limit: 1 })).data?.roots as { repo_id: string; path: string }[] | undefined) ?? []);
   context.subscriptions.push(impactView);
+
+  // Project memories: one cache of the engine's memories feeds the tree view, CodeLens and hovers.
+  const memories = new MemoryModel(engine);
+  const memoryTree = new MemoryTree(memories);
+  const lenses = new MemoryLenses(memories);
+  let lensRegistration: vscode.Disposable | undefined;
+  const updateLenses = () => {
+    if (cfg.memoryCodeLens && !lensRegistration) lensRegistration = vscode.languages.registerCodeLensProvider({ scheme: 'file' }, lenses);
+    if (!cfg.memoryCodeLens && lensRegistration) { lensRegistration.dispose(); lensRegistration = undefined; }
+  };
+  updateLenses();
+  const impactTree = new ImpactTree(engine, memories, repoId => memories.roots.find(r => r.repo_id === repoId)?.path);
+  const unsaved = new UnsavedBuffers(engine, log);
+  context.subscriptions.push(memories, memoryTree, lenses, impactTree, unsaved, { dispose: () => lensRegistration?.dispose() },
+    vscode.languages.registerHoverProvider({ scheme: 'file' }, lenses),
+    ...registerMemoryCommands({ engine, model: memories, defaultScope: () => cfg.memoryScope }),
+    // a memory is checked against its file on every read: saving a file re-reads the memories
+    vscode.workspace.onDidSaveTextDocument(doc => { if (memories.inFile(doc.uri).length) void memories.refresh(); }),
+    engine.onDidChange(() => unsaved.resend()),
+  );
+  // After an index run: the Memories view (reconciled by the run) and the Impact view redraw.
+  context.subscriptions.push(scheduler.onDidChangeState(s => { if (s.phase === 'ready') { void memories.refresh(); } }));
   context.subscriptions.push(...registerLanguageModelTools(engine, enricher));
   // After each index run, ask the language servers about the most depended-on symbols, in the background.
   let background: vscode.CancellationTokenSource | undefined;
@@ -103,12 +133,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     }),
     vscode.commands.registerCommand('sightline.showLog', () => log.show(true)),
     vscode.commands.registerCommand('sightline.showImpact', (symbol?: string, path?: string) => impactView.show(symbol, path)),
+    vscode.commands.registerCommand('sightline.refreshImpact', () => impactTree.showAtCursor()),
+    vscode.commands.registerCommand('sightline.editMemory', (arg?: string | { memory?: { id: string } }) => vscode.commands.executeCommand('sightline.editMemoryText', arg)),
     // Health check (not in the palette): answers from the extension host at once, whatever the engine is doing.
     vscode.commands.registerCommand('sightline.ping', () => scheduler.snapshot.phase),
   );
 
   const reconfigure = async () => {
     cfg = readConfig();
+    updateLenses();
     scheduler.setDebounce(cfg.debounceMs);
     void updateToolContext();
     await engine.reconfigure(args());
@@ -133,7 +166,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     const [t] = await enricher.targets({ symbol, path, limit: 1 });
     return t ? enricher.enrich(t, 30000) : 'not_found';
   };
-  return { call: engine.call.bind(engine), whenIndexed: () => scheduler.runNow(), scheduler, activationMs, lmToolsEnabled, enrich };
+  return { call: engine.call.bind(engine), whenIndexed: () => scheduler.runNow(), scheduler, activationMs, lmToolsEnabled, enrich,
+    views: { status: tree, memories: memoryTree, impact: impactTree }, memories, unsaved };
 }
 
 export function deactivate(): void { /* disposables in context.subscriptions release everything */ }

@@ -30,6 +30,12 @@ export class StatusBar implements vscode.Disposable {
   dispose(): void { this.sub.dispose(); this.item.dispose(); }
 }
 
+interface StatusData {
+  roots: { name: string; path: string; indexed: boolean; file_count: number; chunk_count: number; symbol_count: number; indexed_at: string | null; branch: string | null; commit: string | null; dirty: boolean | null;
+    changed_files: number | null; last_run: Record<string, unknown> | null; language_servers: { provider: string; symbols_checked: number; edges: number }[] }[];
+  diagnostics: { path: string; code: string; message: string }[]; total: number; languages: { language: string; files: number; lines: number }[];
+}
+
 interface Node { label: string; description?: string; tooltip?: string; icon?: string; children?: Node[]; command?: vscode.Command }
 
 /** Sidebar view: roots, counts, freshness and the last run's diagnostics, from index_status. */
@@ -47,29 +53,55 @@ export class StatusTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
     try {
       const r = await this.engine.call('index_status', { limit: 50 });
       if (!r.ok || !r.data) { this.roots = [{ label: 'Index unavailable', description: r.error?.message, icon: 'error' }]; this.emitter.fire(undefined); return; }
-      const d = r.data as { roots: { name: string; path: string; file_count: number; chunk_count: number; symbol_count: number; indexed_at: string | null; branch: string | null; commit: string | null; dirty: boolean | null }[];
-        diagnostics: { path: string; code: string; message: string }[]; total: number; languages: { language: string; files: number }[] };
-      this.roots = d.roots.map(root => ({
-        label: root.name, description: `${root.file_count} files`, tooltip: root.path, icon: 'repo',
-        children: [
-          { label: 'Files', description: String(root.file_count), icon: 'file' },
-          { label: 'Chunks', description: String(root.chunk_count), icon: 'symbol-namespace' },
-          { label: 'Symbols', description: String(root.symbol_count), icon: 'symbol-method' },
-          { label: 'Indexed', description: root.indexed_at ? new Date(root.indexed_at).toLocaleString() : 'never', icon: 'history' },
-          ...(root.branch || root.commit ? [{ label: 'Git', description: `${root.branch ?? 'detached'} @ ${(root.commit ?? '').slice(0, 8)}${root.dirty ? ' (dirty)' : ''}`, icon: 'git-branch' }] : []),
-        ],
-      }));
-      if (d.languages.length) this.roots.push({ label: 'Languages', icon: 'code', children: d.languages.map(l => ({ label: l.language, description: `${l.files} files` })) });
-      if (d.total) this.roots.push({ label: 'Diagnostics', description: String(d.total), icon: 'warning',
-        children: d.diagnostics.map(x => ({ label: x.path, description: x.code, tooltip: x.message })) });
+      const d = r.data as unknown as StatusData;
+      this.roots = d.roots.map(root => {
+        const run = root.last_run as Record<string, unknown> | null;
+        const counters = Object.entries(run ?? {}).filter(([, v]) => typeof v === 'number') as [string, number][];
+        const changed = root.changed_files;
+        const state = !root.indexed ? { description: 'not indexed yet', icon: 'circle-outline' }
+          : changed ? { description: `${changed} file${changed === 1 ? '' : 's'} changed since indexing`, icon: 'sync' }
+          : { description: 'up to date', icon: 'pass' };
+        const lsp = root.language_servers;
+        const exactEdges = lsp.reduce((n, l) => n + l.edges, 0);
+        return {
+          label: root.name, description: `${root.file_count} files · ${state.description}`, tooltip: root.path, icon: 'repo',
+          children: [
+            { label: 'Status', description: state.description, icon: state.icon },
+            { label: 'Files', description: String(root.file_count), icon: 'file' },
+            { label: 'Chunks', description: String(root.chunk_count), icon: 'symbol-namespace' },
+            { label: 'Symbols', description: String(root.symbol_count), icon: 'symbol-method' },
+            {
+              label: 'Language servers', icon: 'server-process',
+              description: lsp.length ? `${lsp.reduce((n, l) => n + l.symbols_checked, 0)} symbols checked · ${exactEdges} exact edges` : 'not consulted yet (heuristic edges only)',
+              tooltip: 'Compiler-grade references borrowed from the editor\'s language servers; the rest of the graph is best effort.',
+              children: lsp.length ? lsp.map(l => ({ label: l.provider, description: `${l.symbols_checked} checked · ${l.edges} edges` })) : undefined,
+            },
+            {
+              label: 'Last run', icon: 'history',
+              description: root.indexed_at ? `${new Date(root.indexed_at).toLocaleString()}${run ? ` · ${run.files_parsed ?? 0} parsed, ${run.files_unchanged ?? 0} unchanged` : ''}` : 'never',
+              tooltip: counters.length ? counters.map(([k, v]) => `${k}: ${v}`).join('\n') : undefined,
+            },
+            ...(root.branch || root.commit ? [{ label: 'Git', description: `${root.branch ?? 'detached'} @ ${(root.commit ?? '').slice(0, 8)}${root.dirty ? ' (dirty)' : ''}`, icon: 'git-branch' }] : []),
+          ],
+        };
+      });
+      if (d.languages.length) this.roots.push({ label: 'Languages', icon: 'code', children: d.languages.map(l => ({ label: l.language, description: `${l.files} files · ${l.lines} lines` })) });
+      this.roots.push(d.total
+        ? { label: 'Diagnostics', description: String(d.total), icon: 'warning', children: d.diagnostics.map(x => ({ label: x.path, description: x.code, tooltip: x.message })) }
+        : { label: 'Diagnostics', description: 'none', icon: 'pass' });
     } catch (e) {
       this.roots = [{ label: 'Index unavailable', description: (e as Error).message, icon: 'error' }];
     }
     this.emitter.fire(undefined);
   }
 
+  /** What the view shows, as text (tests). */
+  snapshot(): { label: string; description?: string; children?: { label: string; description?: string }[] }[] {
+    return this.roots.map(n => ({ label: n.label, description: n.description, children: n.children?.map(c => ({ label: c.label, description: c.description })) }));
+  }
+
   getTreeItem(n: Node): vscode.TreeItem {
-    const item = new vscode.TreeItem(n.label, n.children?.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(n.label, n.children?.length ? (n.icon === 'server-process' || n.label === 'Diagnostics' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded) : vscode.TreeItemCollapsibleState.None);
     item.description = n.description;
     item.tooltip = n.tooltip;
     if (n.icon) item.iconPath = new vscode.ThemeIcon(n.icon);

@@ -32,6 +32,15 @@ const EnrichmentTargetsRequest = z.object({
   params: z.object({ symbol: z.string().optional(), path: z.string().optional(), repo: z.string().optional(), limit: z.number().int().min(1).max(500) }),
 });
 
+const SymbolAtRequest = z.object({
+  method: z.literal('sightline/symbol_at'),
+  params: z.object({ path: z.string().min(1), line: z.number().int().min(1) }),
+});
+const UnsavedBuffersRequest = z.object({
+  method: z.literal('sightline/unsaved_buffers'),
+  params: z.object({ paths: z.array(z.string()).max(10000) }),
+});
+
 export interface McpServerOptions { editor?: boolean }
 
 export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Server {
@@ -75,6 +84,13 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
       // Error results carry the machine-readable shape once, as JSON text (structuredContent is reserved for the output schema).
       return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }] };
     }
+    // The index holds saved files: an answer naming a file with unsaved editor changes says so.
+    const unsaved = opts.editor ? engine.unsavedIn(JSON.stringify(outcome.data)) : [];
+    if (unsaved.length) {
+      const names = unsaved.slice(0, 5).map(p => `\`${p}\``).join(', ') + (unsaved.length > 5 ? `, … (${unsaved.length})` : '');
+      return { content: [{ type: 'text', text: `${outcome.markdown}\n⚠ unsaved editor changes in ${names}: this answer reflects the saved file${unsaved.length > 1 ? 's' : ''}.` }],
+        structuredContent: outcome.data, _meta: { 'sightline/unsaved_paths': unsaved } };
+    }
     return { content: [{ type: 'text', text: outcome.markdown }], structuredContent: outcome.data };
   });
   if (opts.editor) {
@@ -83,6 +99,8 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
       return await engine.recordEditorReferences(p.target_id, p.provider, p.locations, p.complete);
     });
     server.setRequestHandler(EnrichmentTargetsRequest, async req => ({ targets: await engine.enrichmentTargets(req.params) }));
+    server.setRequestHandler(SymbolAtRequest, async req => ({ symbol: await engine.symbolAt(req.params.path, req.params.line) }));
+    server.setRequestHandler(UnsavedBuffersRequest, async req => ({ paths: engine.setUnsaved(req.params.paths) }));
   }
   return server;
 }

@@ -31,6 +31,7 @@ export class StatusService {
         last_run: this.lastRuns.get(r.repo_id) ?? (row?.last_run ? JSON.parse(row.last_run) as RepoRunReport : null),
         history: this.file.store.history.states(r.repo_id).map(h => ({ path: h.git_path, status: h.status, last_mined_commit: h.head, shallow: h.shallow,
           commits_mined: h.commits_mined, commits_counted: h.commits_counted, files: h.files, pairs: h.pairs })),
+        language_servers: this.file.store.providerEdges.providerCoverage(r.repo_id),
       };
     });
     const indexedAt = repos.map(r => r.indexed_at).filter((x): x is string => !!x).sort().pop() ?? null;
@@ -75,6 +76,7 @@ export interface StatusReport {
   roots: {
     repo_id: string; path: string; name: string; indexed: boolean; indexed_at: string | null; commit: string | null; branch: string | null;
     dirty: boolean | null; file_count: number; chunk_count: number; symbol_count: number; nested_repositories: string[]; last_run: RepoRunReport | null;
+    language_servers: { provider: string; symbols_checked: number; edges: number }[];
     history: { path: string; status: HistoryStatus; last_mined_commit: string | null; shallow: boolean; commits_mined: number; commits_counted: number; files: number; pairs: number }[];
   }[];
   diagnostics_count: number; db_path: string; schema_version: number; writer_active: boolean;

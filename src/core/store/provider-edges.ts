@@ -50,6 +50,17 @@ export class ProviderEdgeTables {
       ON CONFLICT(symbol_id, provider) DO UPDATE SET file_hash = excluded.file_hash, checked_at = excluded.checked_at, results = excluded.results, complete = excluded.complete`,
     [c.symbol_id, c.provider, c.file_hash, c.checked_at, c.results, c.complete]);
   }
+  /** Per provider of a repository: symbols it checked and edges it stored (language-server coverage). */
+  providerCoverage(repoId: string): { provider: string; symbols_checked: number; edges: number }[] {
+    const like = symbolIdLike(repoId);
+    const checks = this.db.rows<{ provider: string; n: number }>('SELECT provider, count(*) AS n FROM provider_checks WHERE symbol_id LIKE ? GROUP BY provider', [like]);
+    const edges = this.db.rows<{ provider: string; n: number }>('SELECT provider, count(*) AS n FROM edges WHERE to_id LIKE ? GROUP BY provider', [like]);
+    const out = new Map<string, { provider: string; symbols_checked: number; edges: number }>();
+    for (const c of checks) out.set(c.provider, { provider: c.provider, symbols_checked: c.n, edges: 0 });
+    for (const e of edges) { const o = out.get(e.provider) ?? { provider: e.provider, symbols_checked: 0, edges: 0 }; o.edges = e.n; out.set(e.provider, o); }
+    return [...out.values()].sort((a, b) => a.provider.localeCompare(b.provider));
+  }
+
   providerEdgeCount(): number { return this.db.count('SELECT count(*) AS n FROM edges'); }
   /** Edges recorded with a file of the repository (or of every repository). */
   edgeCountWithFiles(repoId?: string): number {

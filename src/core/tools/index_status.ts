@@ -45,6 +45,11 @@ export const indexStatus = defineTool({
       nested_repositories: z.array(z.string()).describe('Git repositories nested in the root.'),
       changed_files: z.number().int().nullable().describe('Files of this root changed on disk since indexing; null when never indexed or not checked within the budget.'),
       last_run: z.record(z.string(), z.unknown()).nullable().describe('Counters of the last indexing run (files_parsed, files_unchanged, …).'),
+      language_servers: z.array(z.object({
+        provider: z.string().describe('Edge provider (lsp:<language>, scip:…, an external provider).'),
+        symbols_checked: z.number().int().describe('Symbols of this root it was asked about.'),
+        edges: z.number().int().describe('Edges it stored onto them.'),
+      })).describe('Compiler-grade coverage per provider (empty: only heuristic edges so far).'),
       history: z.array(z.object({
         path: z.string().describe('Git repository folder relative to the root (\'\' for the root).'),
         status: z.enum(['ok', 'not_a_repository', 'no_commits', 'git_missing', 'failed']).describe('Whether history could be mined, else why not.'),
@@ -89,6 +94,7 @@ export const indexStatus = defineTool({
     ];
     if (s.indexed_commit || s.branch) lines.push(`commit ${code(s.indexed_commit ?? '?')} on ${s.branch ?? '(detached)'}${s.dirty ? ' (dirty)' : s.dirty === false ? ' (clean)' : ''}`);
     lines.push(mdTable(['root', 'repo_id', 'files', 'chunks', 'indexed'], s.roots.map(r => [r.path, r.repo_id, String(r.file_count), String(r.chunk_count), r.indexed_at ?? 'never'])));
+    for (const r of s.roots) if (r.language_servers.length) lines.push(`language servers ${r.name}: ${r.language_servers.map(l => `${l.provider} ${l.symbols_checked} symbols checked, ${l.edges} edges`).join('; ')}`);
     for (const r of s.roots) for (const h of r.history) lines.push(`history ${r.name}${h.path ? '/' + h.path : ''}: ${h.status === 'ok' ? `${h.commits_counted} of ${h.commits_mined} commits counted, ${h.files} files, ${h.pairs} pairs, at ${code((h.last_mined_commit ?? '?').slice(0, 10))}${h.shallow ? ' (shallow)' : ''}` : h.status}`);
     if (s.languages.length) lines.push(`languages: ${s.languages.map(l => `${l.language} ${l.files}`).join(', ')}`);
     if (s.file_count === 0) lines.push('⚠ nothing is indexed yet: run index_repo.');
