@@ -48,8 +48,17 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
   }
 
   /** Impact of the definition at the cursor (or of `symbol` in `path`); returns what the view shows. */
-  async showAtCursor(symbol?: string, path?: string): Promise<ImpactData | undefined> {
+  showAtCursor(symbol?: string, path?: string): Promise<ImpactData | undefined> {
+    const p = this.inflight = this.compute(symbol, path);
+    // a newer request (the cursor moved on) answers for the older ones
+    return p.then(d => (this.inflight !== p ? this.inflight : d));
+  }
+
+  private inflight: Promise<ImpactData | undefined> | undefined;
+
+  private async compute(symbol?: string, path?: string): Promise<ImpactData | undefined> {
     const my = ++this.seq;
+    let repo: string | undefined;
     const editor = vscode.window.activeTextEditor;
     if (!symbol) {
       if (!editor || editor.document.uri.scheme !== 'file') { this.set([{ label: 'Put the cursor in a function, method or class', icon: 'info' }]); return undefined; }
@@ -57,9 +66,9 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
         .catch(() => ({ symbol: null }));
       if (my !== this.seq) return undefined;
       if (!at.symbol) { this.set([{ label: 'No indexed definition at the cursor', description: vscode.workspace.asRelativePath(editor.document.uri), icon: 'info' }]); return undefined; }
-      symbol = at.symbol.symbol_path; path = editor.document.uri.fsPath;
+      symbol = at.symbol.symbol_path; path = at.symbol.path; repo = at.symbol.repo_id;
     }
-    const r = await this.engine.call('impact', { symbol, ...(path ? { path } : {}), depth: 3, limit: 100 });
+    const r = await this.engine.call('impact', { symbol, ...(path ? { path } : {}), ...(repo ? { repo } : {}), depth: 3, limit: 100 });
     if (my !== this.seq) return undefined;
     if (!r.ok) { this.set([{ label: `Impact unavailable: ${r.error?.message}`, icon: 'error' }]); return undefined; }
     const d = r.data as unknown as ImpactData;

@@ -221,7 +221,7 @@ export class MemoryLenses implements vscode.CodeLensProvider, vscode.HoverProvid
     if (doc.isDirty) md.appendMarkdown('_This file has unsaved changes: the lines are those of the saved file._\n\n');
     for (const m of ms) {
       md.appendMarkdown(m.status === 'stale' ? '$(warning) **stale** — the anchored code no longer resolves; check it still holds.\n\n' : m.status === 'relocated' ? '$(arrow-swap) **relocated** — the code moved; re-anchor to confirm.\n\n' : '');
-      md.appendText(m.text);
+      md.appendMarkdown(m.text); // Markdown; only the two commands above may run from links
       const args = encodeURIComponent(JSON.stringify([m.id]));
       md.appendMarkdown(`\n\n_${m.source} · ${memoryWhere(m)}_ · [Edit](command:sightline.editMemory?${args})${m.status === 'relocated' ? ` · [Re-anchor](command:sightline.reanchorMemory?${args})` : ''}\n\n---\n\n`);
     }
