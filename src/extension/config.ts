@@ -17,6 +17,8 @@ export interface SightlineConfig {
   backgroundEnrichment: boolean;
   backgroundBudgetMs: number;
   allowExternalProviders: boolean;
+  /** instruction files the project memories are exported to: agents_md, copilot_instructions */
+  memoriesExport: string[];
 }
 
 export function readConfig(): SightlineConfig {
@@ -35,6 +37,7 @@ export function readConfig(): SightlineConfig {
     backgroundEnrichment: c.get<boolean>('languageServers.background', true),
     backgroundBudgetMs: Math.max(1000, c.get<number>('languageServers.backgroundBudgetMs', 20000)),
     allowExternalProviders: c.get<boolean>('providers.allowExternal', false),
+    memoriesExport: c.get<string[]>('memories.export', []).filter(t => t === 'agents_md' || t === 'copilot_instructions'),
   };
 }
 
@@ -62,5 +65,7 @@ export function engineArgs(folders: readonly vscode.WorkspaceFolder[], cfg: Sigh
   // External reference providers run commands: only in a trusted workspace, and only when the user opted in.
   if (cfg.allowExternalProviders && vscode.workspace.isTrusted) args.push('--allow-reference-providers');
   if (cfg.languages.length) args.push('--languages', cfg.languages.join(','));
+  // Export of project memories into the repository's instruction files writes files there: only in a trusted workspace.
+  if (cfg.memoriesExport.length && vscode.workspace.isTrusted) args.push('--export-memories', [...new Set(cfg.memoriesExport)].join(','));
   return args;
 }
