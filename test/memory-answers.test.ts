@@ -65,6 +65,9 @@ describe('memories in answers, memory_update and the export', () => {
     const files = s.data.files as { memories?: Marker; chunks: { memories?: Marker }[] }[];
     assert.ok(files.length && files.every(f => !('memories' in f) && f.chunks.every(c => !('memories' in c))));
     assert.doesNotMatch(s.md, /📝/);
+    // reading writes nothing: no memory document appears
+    assert.ok(!existsSync(engine.memories.document('user').path));
+    assert.ok(!existsSync(join(ws.root, '.sightline')));
   });
 
   it('impact: memories on the target and on its dependents; a stale one is flagged after the file is edited', async () => {

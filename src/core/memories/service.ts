@@ -39,7 +39,8 @@ export interface MemoryAddRequest {
 /** memory_update: new text/confidence/source, and either `reanchor` (at its place now) or a new anchor. */
 export interface MemoryUpdateRequest {
   id: string; text?: string; confidence?: number; source?: string; reanchor?: boolean;
-  anchor?: { anchor_kind: AnchorKind; path?: string; symbol?: string; start_line?: number; end_line?: number };
+  /** the new anchor, in the memory's repository (`repo_id`, when given, must be that one) */
+  anchor?: { anchor_kind: AnchorKind; path?: string; symbol?: string; start_line?: number; end_line?: number; repo_id?: string };
 }
 export interface MemoryServiceOptions {
   /** instruction files the current memories of each repository are exported to (default none) */
@@ -173,7 +174,10 @@ export class MemoryService {
       if (!root) throw new SightlineError('not_found', `memory anchor does not resolve: ${m.repo_id} is not a root of this workspace`, { reason: 'anchor_unresolved', anchor_kind: m.anchor_kind, path: m.anchor_path, symbol: null });
       const store = await this.currentStore();
       let a: ReturnType<MemoryService['resolveAnchor']>;
-      if (req.anchor) a = this.resolveAnchor(store, root, req.anchor);
+      if (req.anchor) {
+        if (req.anchor.repo_id && req.anchor.repo_id !== m.repo_id) throw new SightlineError('invalid_arguments', `${m.id} belongs to ${m.repo_id}: its new anchor must be in that repository, not ${req.anchor.repo_id}`);
+        a = this.resolveAnchor(store, root, req.anchor);
+      }
       else {
         // where it is now (reconciled), then fingerprinted there afresh
         const file = m.anchor_kind === 'repo' ? null : this.fileNow(store, m);

@@ -36,9 +36,9 @@ export const memoryUpdate = defineTool({
     const anchored = given !== undefined || symbol !== undefined || start_line !== undefined || end_line !== undefined;
     if (anchored && !anchor_kind) throw new SightlineError('invalid_arguments', 'a new anchor needs anchor_kind (path, symbol and lines belong to it)');
     if (anchor_kind && reanchor) throw new SightlineError('invalid_arguments', 'give reanchor or a new anchor, not both');
-    let path = given;
-    if (path && isAbsolute(path)) path = ctx.engine.relativeToRoot(path).rel;
-    const r = await ctx.engine.memories.update({ id, text, confidence, source, reanchor, anchor: anchor_kind ? { anchor_kind, path, symbol, start_line, end_line } : undefined });
+    let path = given, repo_id: string | undefined;
+    if (path && isAbsolute(path)) { const r = ctx.engine.relativeToRoot(path); path = r.rel; repo_id = r.root.repo_id; }
+    const r = await ctx.engine.memories.update({ id, text, confidence, source, reanchor, anchor: anchor_kind ? { anchor_kind, path, symbol, start_line, end_line, repo_id } : undefined });
     return { id, updated: !!r, reanchored: r?.reanchored ?? false, memory: r ? toMemoryOut(r.memory) : null };
   },
   render(r) {
