@@ -249,6 +249,18 @@ describe('MCP server over stdio (dist/mcp.js)', function () {
       assert.ok(data.changed.some(c => c.id.endsWith(':UserService.getUserName')));
       assert.ok(data.neighbourhood.some(n => n.relation === 'callee' || n.relation === 'caller'), JSON.stringify(data.neighbourhood));
     });
+    it('memory_update edits and re-anchors a memory; impact then carries it', async () => {
+      // scope repo: the memory lives in the fixture (the server process has its own data folder)
+      const added = structured<{ memory: { id: string } }>(await call(client, 'memory_add', { text: 'lookup never returns undefined', anchor_kind: 'symbol', path: 'src/users.ts', symbol: 'UserService.lookup', scope: 'repo' }));
+      const up = structured<{ updated: boolean; reanchored: boolean; memory: { text: string; status: string } }>(await call(client, 'memory_update', { id: added.memory.id, text: 'lookup throws for unknown ids', reanchor: true }));
+      assert.deepEqual([up.updated, up.reanchored, up.memory.text, up.memory.status], [true, true, 'lookup throws for unknown ids', 'current']);
+      const bad = await call(client, 'memory_update', { id: added.memory.id, anchor_kind: 'symbol', path: 'src/users.ts', symbol: 'nope' });
+      assert.equal(bad.isError, true);
+      assert.equal(errorOf(bad).code, 'not_found');
+      const imp = structured<{ memories: { id: string; text: string }[]; total_memories: number }>(await call(client, 'impact', { symbol: 'UserService.lookup', path: 'src/users.ts' }));
+      assert.deepEqual(imp.memories.map(m => [m.id, m.text]), [[added.memory.id, 'lookup throws for unknown ids']]);
+      structured(await call(client, 'memory_delete', { id: added.memory.id }));
+    });
     it('pre_change_context stays within its token budget', async () => {
       const data = structured<{ total_estimated_tokens: number; token_budget: number; suggested_chunk_ids: string[] }>(await call(client, 'pre_change_context', { query: 'user name lookup', token_budget: 500 }));
       assert.ok(data.total_estimated_tokens <= 500);

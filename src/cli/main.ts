@@ -27,6 +27,7 @@ usage:
   sightline context-for-change --base REF [--branch B] | --diff FILE|- [--repo R] [--db FILE] [--workspace DIR] [--json]
   sightline memory add TEXT [--path FILE [--symbol S | --lines A-B]] [--kind repo|file|symbol|span] [--source S] [--confidence N] [--scope user|repo] [--repo R]
   sightline memory list [--status S] [--path P] [--symbol S] [--source S] [--text T] [--repo R] [--limit N] [--offset N]
+  sightline memory update ID [--text T] [--confidence N] [--source S] [--reanchor | [--kind K] --path FILE [--symbol S | --lines A-B]]
   sightline memory delete ID | memory reconcile [--repo R]      (memory verbs also take --db FILE --workspace DIR --json)
   sightline tools [--json]
   sightline mcp [--workspace DIR] [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--allow-reference-providers]
@@ -34,6 +35,7 @@ usage:
 
 The index lives in a per-user cache folder keyed by the workspace roots unless --db names a file.
 --allow-reference-providers lets index_repo run the external provider commands given in its arguments.
+--export-memories agents,copilot writes the current project memories into AGENTS.md / .github/copilot-instructions.md (off by default).
 exit codes: 0 ok, 1 tool error, 2 usage error, 3 index locked by another process, 130 cancelled`;
 
 const EXIT = { ok: 0, tool: 1, usage: 2, locked: 3, cancelled: 130 } as const;
@@ -157,25 +159,35 @@ async function main(argv: string[], verbs: Readonly<Record<string, ForeignVerb>>
       const [sub, ...more] = rest;
       const str = { type: 'string' } as const;
       const { values, positionals } = parse(more, { ...WORKSPACE_OPTIONS, json: { type: 'boolean' }, repo: str, path: str, symbol: str, lines: str, kind: str, source: str,
-        confidence: str, scope: str, status: str, text: str, limit: str, offset: str });
+        confidence: str, scope: str, status: str, text: str, limit: str, offset: str, reanchor: { type: 'boolean' } });
       const args: Record<string, unknown> = {};
       for (const k of ['repo', 'path', 'symbol', 'source', 'scope', 'status', 'text'] as const) if (values[k] !== undefined) args[k] = values[k];
       for (const k of ['confidence', 'limit', 'offset'] as const) if (values[k] !== undefined) args[k] = Number(values[k]);
-      let tool: string;
-      if (sub === 'add') {
-        if (positionals.length !== 1) throw new UsageError('memory add needs one TEXT');
-        args.text = positionals[0];
+      if (values.reanchor) args.reanchor = true;
+      const anchor = () => {
         if (values.lines !== undefined) {
           const m = /^(\d+)(?:-(\d+))?$/.exec(values.lines);
           if (!m) throw new UsageError('--lines is A-B');
           args.start_line = Number(m[1]); args.end_line = Number(m[2] ?? m[1]);
         }
-        args.anchor_kind = values.kind ?? (values.symbol ? 'symbol' : values.lines ? 'span' : values.path ? 'file' : 'repo');
+        return values.kind ?? (values.symbol ? 'symbol' : values.lines ? 'span' : values.path ? 'file' : undefined);
+      };
+      let tool: string;
+      if (sub === 'add') {
+        if (positionals.length !== 1) throw new UsageError('memory add needs one TEXT');
+        args.text = positionals[0];
+        args.anchor_kind = anchor() ?? 'repo';
         tool = 'memory_add';
+      } else if (sub === 'update') {
+        if (positionals.length !== 1) throw new UsageError('memory update needs one ID');
+        args.id = positionals[0];
+        const kind = anchor();
+        if (kind !== undefined) args.anchor_kind = kind;
+        tool = 'memory_update';
       } else if (sub === 'list') { if (positionals.length) throw new UsageError('memory list takes no positional arguments'); tool = 'memory_list'; }
       else if (sub === 'delete') { if (positionals.length !== 1) throw new UsageError('memory delete needs one ID'); args.id = positionals[0]; tool = 'memory_delete'; }
       else if (sub === 'reconcile') { if (positionals.length) throw new UsageError('memory reconcile takes no positional arguments'); tool = 'memory_reconcile'; }
-      else throw new UsageError('memory needs add, list, delete or reconcile');
+      else throw new UsageError('memory needs add, list, update, delete or reconcile');
       const engine = await openEngine(values, [], log);
       try { return await runTool(engine, tool, args, !!values.json); } finally { engine.close(); }
     }

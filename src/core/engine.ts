@@ -25,6 +25,7 @@ import { EditorEdgesService, type EditorSymbol } from './services/editor';
 import { GraphReader } from './graph/query';
 import { HistoryReader } from './services/history';
 import { MemoryService } from './services/memories';
+import type { MemoryExportTarget } from './services/memories';
 import type { EditorLocation, EnrichmentTarget } from './graph/enrich';
 import type { Diagnostic } from './store/store';
 import type { ToolServices } from './tools/services';
@@ -49,6 +50,8 @@ export interface EngineOptions {
    * trusted workspace with sightline.providers.allowExternal.
    */
   allowReferenceProviders?: boolean;
+  /** Instruction files the current project memories are exported to (memories/export.ts); default none. */
+  memoriesExport?: readonly MemoryExportTarget[];
 }
 
 export class Engine implements ToolServices {
@@ -71,7 +74,8 @@ export class Engine implements ToolServices {
     this.statusService = new StatusService(file, workspace);
     this.freshness = new FreshnessService(file, workspace, this.settings);
     this.editor = new EditorEdgesService(file, workspace);
-    this.memories = new MemoryService(workspace.roots, async () => { await file.refresh(); return file.store; });
+    this.memories = new MemoryService(workspace.roots, async () => { await file.refresh(); return file.store; },
+      { export: opts.memoriesExport ?? [], log: (level, msg) => opts.log?.(level, msg) });
     // a reload replaces the store: what was derived from the old one goes
     file.onLoad(() => { this.reads.invalidate(); this.graphTables.clear(); });
   }

@@ -19,6 +19,8 @@ export interface SightlineConfig {
   allowExternalProviders: boolean;
   memoryScope: 'user' | 'repo';
   memoryCodeLens: boolean;
+  /** instruction files the project memories are exported to: agents_md, copilot_instructions */
+  memoriesExport: string[];
 }
 
 export function readConfig(): SightlineConfig {
@@ -39,6 +41,7 @@ export function readConfig(): SightlineConfig {
     allowExternalProviders: c.get<boolean>('providers.allowExternal', false),
     memoryScope: c.get<'user' | 'repo'>('memories.defaultScope', 'user') === 'repo' ? 'repo' : 'user',
     memoryCodeLens: c.get<boolean>('memories.codeLens', true),
+    memoriesExport: c.get<string[]>('memories.export', []).filter(t => t === 'agents_md' || t === 'copilot_instructions'),
   };
 }
 
@@ -66,5 +69,7 @@ export function engineArgs(folders: readonly vscode.WorkspaceFolder[], cfg: Sigh
   // External reference providers run commands: only in a trusted workspace, and only when the user opted in.
   if (cfg.allowExternalProviders && vscode.workspace.isTrusted) args.push('--allow-reference-providers');
   if (cfg.languages.length) args.push('--languages', cfg.languages.join(','));
+  // Export of project memories into the repository's instruction files writes files there: only in a trusted workspace.
+  if (cfg.memoriesExport.length && vscode.workspace.isTrusted) args.push('--export-memories', [...new Set(cfg.memoriesExport)].join(','));
   return args;
 }

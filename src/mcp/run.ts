@@ -2,10 +2,11 @@
 import { openEngine, parse, WORKSPACE_OPTIONS, UsageError } from '../surface/options';
 import { serveHttp, serveStdio } from './server';
 
-export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--idle-timeout SECONDS] [--allow-reference-providers]
+export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--idle-timeout SECONDS] [--allow-reference-providers] [--export-memories agents,copilot]
   stdio by default; --http serves Streamable HTTP at http://HOST:PORT/mcp (loopback only).
   --token (or SIGHTLINE_MCP_TOKEN) requires "Authorization: Bearer TOKEN" on every HTTP request.
-  --idle-timeout closes an HTTP session after SECONDS without a request (default 1800).`;
+  --idle-timeout closes an HTTP session after SECONDS without a request (default 1800).
+  --export-memories writes the current project memories into AGENTS.md and/or .github/copilot-instructions.md (off by default).`;
 
 export async function runMcp(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, 'idle-timeout': { type: 'string' }, editor: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });

@@ -10,6 +10,7 @@ import { Engine } from '../core/engine';
 import { SightlineError } from '../core/errors';
 import { LANGUAGE_IDS, type LanguageId } from '../core/languages/types';
 import type { IndexSettings } from '../core/settings';
+import { MEMORY_EXPORT_TARGETS, parseExportTargets } from '../core/services/memories';
 
 export const WORKSPACE_OPTIONS = {
   workspace: { type: 'string', multiple: true, short: 'w' },
@@ -19,6 +20,7 @@ export const WORKSPACE_OPTIONS = {
   languages: { type: 'string' },
   threads: { type: 'string' },
   'allow-reference-providers': { type: 'boolean' },
+  'export-memories': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 export class UsageError extends Error {}
@@ -39,7 +41,7 @@ export function intOption(v: string | undefined, name: string): number | undefin
   return n;
 }
 
-export interface WorkspaceValues { workspace?: string[]; db?: string; exclude?: string[]; 'max-file-bytes'?: string; languages?: string; threads?: string; 'allow-reference-providers'?: boolean }
+export interface WorkspaceValues { workspace?: string[]; db?: string; exclude?: string[]; 'max-file-bytes'?: string; languages?: string; threads?: string; 'allow-reference-providers'?: boolean; 'export-memories'?: string }
 
 /** Opens the engine for the roots given (or those recorded in --db, or the current folder). */
 export async function openEngine(values: WorkspaceValues, extraRoots: string[] = [], log?: (l: 'info' | 'warn' | 'error', m: string) => void): Promise<Engine> {
@@ -57,8 +59,12 @@ export async function openEngine(values: WorkspaceValues, extraRoots: string[] =
     if (bad.length) throw new UsageError(`unknown language(s) ${bad.join(', ')}; supported: ${LANGUAGE_IDS.join(', ')}`);
     settings.languages = langs as LanguageId[];
   }
+  // --export-memories agents,copilot (or agents_md,copilot_instructions): off unless given
+  const exp = parseExportTargets(values['export-memories'] ?? '');
+  if (exp.unknown.length) throw new UsageError(`unknown --export-memories target(s) ${exp.unknown.join(', ')}; supported: agents, copilot (${MEMORY_EXPORT_TARGETS.join(', ')})`);
   try {
-    return await Engine.open({ roots, dbPath: db, settings, threads: intOption(values.threads, 'threads'), log, allowReferenceProviders: !!values['allow-reference-providers'] });
+    return await Engine.open({ roots, dbPath: db, settings, threads: intOption(values.threads, 'threads'), log, allowReferenceProviders: !!values['allow-reference-providers'],
+      memoriesExport: exp.targets });
   } catch (e) {
     if (e instanceof SightlineError && e.code === 'not_found') throw new UsageError(e.message);
     throw e;

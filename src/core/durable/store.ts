@@ -63,6 +63,16 @@ export function repoDurablePath(root: string, name: string): string {
   return join(resolve(root), '.sightline', `${safeName(name)}.json`);
 }
 
+/**
+ * Replaces a file the durable store generates for others to read (the export of project memories into
+ * a repository's instruction files): atomically, like a document, without a lock (it is regenerated
+ * whole from the documents, so the last writer's copy is as good as any).
+ */
+export function writeGeneratedFile(path: string, bytes: Uint8Array): void {
+  cleanLeftoverTemps(path);
+  atomicWrite(path, bytes);
+}
+
 const HOST = hostname();
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 function alive(pid: number): boolean {

@@ -9,7 +9,15 @@
  * Every change is a read-modify-write under the document's lock, so two processes adding at once lose
  * none. Reconciling (model.ts `reconcile`) runs after index runs (phase `memories`) and on every read:
  * a memory whose file's text differs from the text it was last checked against is reconciled before it
- * is served, so it is never served `current` when its file changed since.
+ * is served, so it is never served `current` when its file changed since. Other answers (impact,
+ * pre_change_context, post_change_impact, search_code) read them the same way: one `reconcileAll`
+ * with `onlyChanged` a call, then matching in memory (tools/memory_notes.ts); without documents that
+ * is a failed read of each document and nothing else.
+ *
+ * `update` edits a memory (text, confidence, source) and re-anchors it: at its place now (a relocated
+ * memory becomes current again) or at a new anchor resolved like `add`'s. With the `export` option,
+ * every change (add, update, delete, a reconcile that moved something) regenerates the marked section
+ * of the repository's instruction files (export.ts).
  */
 import { realpathSync } from 'node:fs';
 import { durablePath, repoDurablePath, JsonDocument } from '../durable/store';
@@ -18,6 +26,7 @@ import { readHeadNoSpawn } from '../history/git';
 import { SightlineError } from '../errors';
 import type { Store } from '../store/store';
 import type { Root } from '../workspace';
+import { exportMemories, type MemoryExportTarget } from './export';
 import {
   emptyDocument, fileHash, fingerprint, memoryId, reconcile, sameText, splitLines,
   type AnchorKind, type FileNow, type MemoryDocument, type MemoryRecord, type MemoryScope, type MemoryStatus,
@@ -27,6 +36,17 @@ export interface MemoryAddRequest {
   repo?: string; anchor_kind: AnchorKind; path?: string; symbol?: string; start_line?: number; end_line?: number;
   text: string; source?: string; confidence?: number; scope?: MemoryScope; created_by?: string;
 }
+/** memory_update: new text/confidence/source, and either `reanchor` (at its place now) or a new anchor. */
+export interface MemoryUpdateRequest {
+  id: string; text?: string; confidence?: number; source?: string; reanchor?: boolean;
+  /** the new anchor, in the memory's repository (`repo_id`, when given, must be that one) */
+  anchor?: { anchor_kind: AnchorKind; path?: string; symbol?: string; start_line?: number; end_line?: number; repo_id?: string };
+}
+export interface MemoryServiceOptions {
+  /** instruction files the current memories of each repository are exported to (default none) */
+  export?: readonly MemoryExportTarget[];
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
 export interface MemoryFilter { repo_id?: string; status?: MemoryStatus; path?: string; symbol?: string; source?: string; text?: string; scope?: MemoryScope }
 export interface ReconcileSummary { checked: number; changed: number; by_status: Record<MemoryStatus, number> }
 
@@ -34,7 +54,7 @@ export interface ReconcileSummary { checked: number; changed: number; by_status:
 const MAX_BYTES = 4 * 1024 * 1024;
 
 export class MemoryService {
-  constructor(private readonly roots: readonly Root[], private readonly currentStore: () => Promise<Store>) {}
+  constructor(private readonly roots: readonly Root[], private readonly currentStore: () => Promise<Store>, private readonly opts: MemoryServiceOptions = {}) {}
 
   /** The durable document of a scope (and, for `repo`, of a root). */
   document(scope: MemoryScope, root?: Root): JsonDocument<MemoryDocument> {
@@ -69,34 +89,39 @@ export class MemoryService {
     return { text, symbols };
   }
 
-  async add(req: MemoryAddRequest): Promise<{ memory: MemoryRecord; duplicates: MemoryRecord[]; added: boolean }> {
-    const root = req.repo ? this.roots.find(r => r.repo_id === req.repo || r.name === req.repo) : this.roots.length === 1 ? this.roots[0] : undefined;
-    if (!root) throw new SightlineError('invalid_arguments', req.repo ? `unknown repo ${req.repo}` : 'several roots: name the repo');
-    const store = await this.currentStore();
+  /** An anchor as memory_add takes it, resolved against the file and index now (refused when it does not resolve). */
+  private resolveAnchor(store: Store, root: Root, req: { anchor_kind: AnchorKind; path?: string; symbol?: string; start_line?: number; end_line?: number }) {
     const kind = req.anchor_kind;
-    const fail = (why: string) => { throw new SightlineError('not_found', `memory anchor does not resolve: ${why}`, { reason: 'anchor_unresolved', anchor_kind: kind, path: req.path ?? null, symbol: req.symbol ?? null }); };
+    const fail = (why: string): never => { throw new SightlineError('not_found', `memory anchor does not resolve: ${why}`, { reason: 'anchor_unresolved', anchor_kind: kind, path: req.path ?? null, symbol: req.symbol ?? null }); };
     let anchor_id = root.repo_id, anchor_path: string | null = null, start: number | null = null, end: number | null = null;
     let fp: MemoryRecord['fingerprint'] = null, checked: string | null = null;
     if (kind !== 'repo') {
       if (!req.path) fail(`anchor_kind ${kind} needs a path`);
       anchor_path = req.path!.replace(/\\/g, '/').replace(/^\.\//, '');
-      const file = this.fileNow(store, { repo_id: root.repo_id, anchor_path });
-      if (!file) fail(`${anchor_path} is not an indexed file of ${root.repo_id}`);
-      const lines = splitLines(file!.text);
-      checked = fileHash(file!.text);
+      const file = this.fileNow(store, { repo_id: root.repo_id, anchor_path }) ?? fail(`${anchor_path} is not an indexed file of ${root.repo_id}`);
+      const lines = splitLines(file.text);
+      checked = fileHash(file.text);
       anchor_id = anchor_path;
       if (kind === 'symbol') {
         if (!req.symbol) fail('anchor_kind symbol needs a symbol');
-        if (!file!.symbols) fail(`${anchor_path} changed since it was indexed: run index_repo first`);
-        const s = file!.symbols!.find(x => x.symbol_path === req.symbol) ?? file!.symbols!.filter(x => x.symbol_path.split('.').pop() === req.symbol)[0];
-        if (!s) fail(`no symbol ${req.symbol} in ${anchor_path}`);
-        anchor_id = s!.symbol_path; start = s!.start_line; end = s!.end_line;
+        const symbols = file.symbols ?? fail(`${anchor_path} changed since it was indexed: run index_repo first`);
+        const s = symbols.find(x => x.symbol_path === req.symbol) ?? symbols.filter(x => x.symbol_path.split('.').pop() === req.symbol)[0] ?? fail(`no symbol ${req.symbol} in ${anchor_path}`);
+        anchor_id = s.symbol_path; start = s.start_line; end = s.end_line;
       } else if (kind === 'span') {
         start = req.start_line ?? null; end = req.end_line ?? req.start_line ?? null;
         if (start === null || end === null || start > end || end > lines.length) fail(`span ${start}-${end} is not inside ${anchor_path} (${lines.length} lines)`);
       }
       if (start !== null && end !== null) fp = fingerprint(lines, start, end);
     }
+    return { anchor_kind: kind, anchor_id, anchor_path, start_line: start, end_line: end, fingerprint: fp, checked_file_hash: checked };
+  }
+
+  async add(req: MemoryAddRequest): Promise<{ memory: MemoryRecord; duplicates: MemoryRecord[]; added: boolean }> {
+    const root = req.repo ? this.roots.find(r => r.repo_id === req.repo || r.name === req.repo) : this.roots.length === 1 ? this.roots[0] : undefined;
+    if (!root) throw new SightlineError('invalid_arguments', req.repo ? `unknown repo ${req.repo}` : 'several roots: name the repo');
+    const store = await this.currentStore();
+    const kind = req.anchor_kind;
+    const { anchor_id, anchor_path, start_line: start, end_line: end, fingerprint: fp, checked_file_hash: checked } = this.resolveAnchor(store, root, req);
     const now = Date.now();
     const scope = req.scope ?? 'user';
     const head = readHeadNoSpawn(root.root);
@@ -115,6 +140,7 @@ export class MemoryService {
     const other = this.document(scope === 'user' ? 'repo' : 'user', root).read().memories
       .filter(o => o.repo_id === memory.repo_id && o.anchor_kind === kind && o.anchor_path === anchor_path && o.anchor_id === anchor_id && sameText(o.text, memory.text));
     duplicates = [...duplicates, ...other];
+    if (!duplicates.length) this.exportRepos([root.repo_id]);
     return duplicates.length ? { memory: duplicates[0]!, duplicates, added: false } : { memory, duplicates: [], added: true };
   }
 
@@ -123,9 +149,74 @@ export class MemoryService {
       let found: MemoryRecord | null = null;
       if (!doc.read().memories.some(m => m.id === id)) continue;
       doc.update(d => { found = d.memories.find(m => m.id === id) ?? null; return { ...d, memories: d.memories.filter(m => m.id !== id) }; });
-      if (found) return found;
+      if (found) { this.exportRepos([(found as MemoryRecord).repo_id]); return found; }
     }
     return null;
+  }
+
+  /**
+   * Edits a memory under its document's lock (read-modify-write): text, confidence, source, and its
+   * anchor — `reanchor` fingerprints it again where it is now (a relocated memory becomes current; a
+   * stale or gone one cannot be re-anchored: give a new anchor), or a new anchor (resolved like
+   * memory_add's). Null when no memory has the id.
+   */
+  async update(req: MemoryUpdateRequest): Promise<{ memory: MemoryRecord; reanchored: boolean } | null> {
+    const held = this.documents().map(d => ({ ...d, m: d.doc.read().memories.find(m => m.id === req.id) })).find(d => d.m);
+    if (!held) return null;
+    const m = held.m!;
+    const patch: Partial<MemoryRecord> = {};
+    if (req.text !== undefined) patch.text = req.text;
+    if (req.confidence !== undefined) patch.confidence = req.confidence;
+    if (req.source !== undefined) patch.source = req.source;
+    let reanchored = false;
+    if (req.anchor || req.reanchor) {
+      const root = this.root(m.repo_id);
+      if (!root) throw new SightlineError('not_found', `memory anchor does not resolve: ${m.repo_id} is not a root of this workspace`, { reason: 'anchor_unresolved', anchor_kind: m.anchor_kind, path: m.anchor_path, symbol: null });
+      const store = await this.currentStore();
+      let a: ReturnType<MemoryService['resolveAnchor']>;
+      if (req.anchor) {
+        if (req.anchor.repo_id && req.anchor.repo_id !== m.repo_id) throw new SightlineError('invalid_arguments', `${m.id} belongs to ${m.repo_id}: its new anchor must be in that repository, not ${req.anchor.repo_id}`);
+        a = this.resolveAnchor(store, root, req.anchor);
+      }
+      else {
+        // where it is now (reconciled), then fingerprinted there afresh
+        const file = m.anchor_kind === 'repo' ? null : this.fileNow(store, m);
+        const r = reconcile(m, file, true);
+        if (r.status === 'stale' || r.status === 'gone') {
+          throw new SightlineError('not_found', `memory anchor does not resolve: ${m.id} is ${r.status} (its ${m.anchor_kind} is no longer found); give a new anchor`, { reason: 'anchor_unresolved', anchor_kind: m.anchor_kind, path: m.anchor_path, symbol: m.anchor_kind === 'symbol' ? m.anchor_id : null });
+        }
+        const lines = file ? splitLines(file.text) : [];
+        a = { anchor_kind: m.anchor_kind, anchor_id: r.anchor_id, anchor_path: m.anchor_path, start_line: r.start_line, end_line: r.end_line,
+          fingerprint: r.start_line !== null && r.end_line !== null && file ? fingerprint(lines, r.start_line, r.end_line) : null, checked_file_hash: r.checked_file_hash };
+      }
+      Object.assign(patch, a, { status: 'current' as const, checked_at_ms: Date.now() });
+      reanchored = true;
+    }
+    let out: MemoryRecord | null = null;
+    held.doc.update(d => ({ ...d, memories: d.memories.map(x => {
+      if (x.id !== req.id) return x;
+      out = { ...x, ...patch, updated_at_ms: Math.max(Date.now(), x.updated_at_ms + 1) };
+      return out;
+    }) }));
+    if (!out) return null;
+    this.exportRepos([m.repo_id]);
+    return { memory: out, reanchored };
+  }
+
+  /** Regenerates the exported instruction files of these repositories (when export is on); never throws. */
+  private exportRepos(repoIds: readonly string[]): void {
+    const targets = this.opts.export ?? [];
+    if (!targets.length) return;
+    for (const repoId of new Set(repoIds)) {
+      const root = this.root(repoId);
+      if (!root) continue;
+      try {
+        const memories = this.documents().flatMap(({ doc }) => doc.read().memories.filter(m => m.repo_id === repoId));
+        exportMemories(root.root, memories, targets);
+      } catch (e) {
+        this.opts.log?.('warn', `memories of ${repoId} were not exported: ${(e as Error).message}`);
+      }
+    }
   }
 
   /**
@@ -136,15 +227,26 @@ export class MemoryService {
     const store = opts.store ?? await this.currentStore();
     const all: MemoryRecord[] = [];
     const summary: ReconcileSummary = { checked: 0, changed: 0, by_status: { current: 0, relocated: 0, stale: 0, gone: 0 } };
+    const changedRepos = new Set<string>();
+    // each anchored file is read (and its symbols looked up) once a pass, however many memories it holds
+    const files = new Map<string, FileNow | null>();
+    const fileOf = (m: MemoryRecord) => {
+      const key = `${m.repo_id}\0${m.anchor_path}`;
+      if (!files.has(key)) files.set(key, this.fileNow(store, m));
+      return files.get(key)!;
+    };
+    let indexed: Set<string> | null = null;
     for (const { doc } of this.documents()) {
       const before = doc.read().memories;
+      // no memories (no document): nothing to read
+      if (!before.length) continue;
       const updates = new Map<string, MemoryRecord>();
-      const indexed = new Set(store.meta.repos().map(r => r.repo_id));
+      indexed ??= new Set(store.meta.repos().map(r => r.repo_id));
       for (const m of before) {
         if (opts.repo_id && m.repo_id !== opts.repo_id) continue;
         // a repository the index does not hold (yet: a deleted or rebuilt index) tells nothing about its files
         if (!indexed.has(m.repo_id)) continue;
-        const file = m.anchor_kind === 'repo' ? null : this.fileNow(store, m);
+        const file = m.anchor_kind === 'repo' ? null : fileOf(m);
         const hash = file ? fileHash(file.text) : null;
         if (opts.onlyChanged && m.anchor_kind !== 'repo' && hash === m.checked_file_hash && (file !== null) === (m.status !== 'gone')) continue;
         summary.checked++;
@@ -152,7 +254,7 @@ export class MemoryService {
         const moved = r.status !== m.status || r.start_line !== m.start_line || r.end_line !== m.end_line || r.anchor_id !== m.anchor_id;
         const now = Date.now();
         updates.set(m.id, { ...m, ...r, checked_at_ms: now, updated_at_ms: moved ? now : m.updated_at_ms });
-        if (moved) summary.changed++;
+        if (moved) { summary.changed++; changedRepos.add(m.repo_id); }
       }
       if (updates.size) {
         // re-applied under the lock onto the document as it is then (another process may have changed it)
@@ -164,6 +266,8 @@ export class MemoryService {
       for (const m of doc.read().memories) if (!opts.repo_id || m.repo_id === opts.repo_id) all.push(updates.get(m.id) ?? m);
     }
     for (const m of all) summary.by_status[m.status]++;
+    // an explicit reconcile regenerates the export even when nothing moved (a hand-edited section comes back)
+    this.exportRepos(opts.onlyChanged ? [...changedRepos] : opts.repo_id ? [opts.repo_id] : this.roots.map(r => r.repo_id));
     return { memories: all, summary };
   }
 

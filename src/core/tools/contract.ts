@@ -80,11 +80,15 @@ export function pageNotice(p: Page, what = 'results'): string {
   if (p.total === 0) return '';
   const first = Math.min(p.offset + 1, p.total);
   const last = p.next_offset ?? p.total;
-  if (!p.truncated && p.offset === 0) return `_${p.total} ${what}._`;
+  // what is plural (results, files, memories): one item takes the singular
+  if (!p.truncated && p.offset === 0) return p.total === 1 ? `_1 ${what.endsWith('ies') ? `${what.slice(0, -3)}y` : what.replace(/s$/, '')}._` : `_${p.total} ${what}._`;
   return `_Showing ${first}–${last} of ${p.total} ${what}.${p.truncated ? ` Call again with offset=${p.next_offset} for more.` : ''}_`;
 }
 
 // ---- markdown --------------------------------------------------------------------------------------
+/** `1 memory`, `2 memories`: a count with the word in the right number. */
+export function plural(n: number, one: string, many: string): string { return `${n} ${n === 1 ? one : many}`; }
+
 export function mdEscape(text: string): string {
   return text.replace(/([\\`*_[\]|<>])/g, '\\$1').replace(/\r?\n/g, ' ');
 }

@@ -4,6 +4,7 @@ import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolved
 import { computeImpact, moduleOf } from '../graph/impact';
 import { toNodeRef, resolutionOf } from '../graph/query';
 import { coChangeEvidence, coChangeEvidenceSchema } from './history';
+import { MemoryNotes, NoteCollector, memoryNotesFields, noteLines, notesSummary } from './memory_notes';
 
 const affectedSchema = z.object({
   node: nodeSchema,
@@ -40,6 +41,7 @@ export const impact = defineTool({
     related_tests: z.array(testSchema).describe('Tests that reach the target (the same list related_tests gives).'),
     affected_files: z.array(z.string()).describe('Files holding affected nodes.'),
     co_change: coChangeEvidenceSchema,
+    ...memoryNotesFields('the target and the affected symbols and files'),
     total_affected: z.number().int().describe('All dependents (uncapped).'),
     total_direct: z.number().int().describe('Dependents of the target itself at distance 1, bound by more than a name.'),
     total_direct_name_only: z.number().int().describe('Direct dependents bound by a name only (not in total_direct).'),
@@ -63,7 +65,7 @@ export const impact = defineTool({
     const g = await ctx.engine.graph();
     const res = g.resolveOne(symbol, { repo_id: ctx.engine.repoFilter(repo), path });
     if (!res.target) {
-      return { target: symbol, ...unresolvedAnswer(res, symbol), affected: [], affected_by_module: {}, via_container_by_module: {}, affected_entry_points: [], related_tests: [], affected_files: [], co_change: [],
+      return { target: symbol, ...unresolvedAnswer(res, symbol), affected: [], affected_by_module: {}, via_container_by_module: {}, affected_entry_points: [], related_tests: [], affected_files: [], co_change: [], memories: [], total_memories: 0,
         total_affected: 0, total_direct: 0, total_direct_name_only: 0, total_via_container: 0, total_affected_files: 0, total_affected_modules: 0, total_affected_entry_points: 0, total_related_tests: 0,
         total: 0, offset, limit, truncated: false, next_offset: null };
     }
@@ -77,6 +79,13 @@ export const impact = defineTool({
     const modules = count(r.affected);
     const viaContainer = r.affected.filter(a => a.via_container);
     const page = r.affected.slice(offset, offset + limit);
+    // memories on the target (rank 0) and on every dependent (by distance), whatever the page
+    const notes = await MemoryNotes.open(ctx.engine);
+    const found = new NoteCollector();
+    if (!notes.empty) {
+      for (const n of res.group) found.add(notes.onNode(n), toNodeRef(n).id, 0);
+      for (const a of r.affected) found.add(notes.onNode(a.node), toNodeRef(a.node).id, a.distance + (a.via_container ? 10 : 0));
+    }
     const truncated = r.affected.length > offset + limit || files.length > limit || modules.length > limit || r.entryPoints.length > limit || r.tests.length > limit;
     return {
       target: symbol, resolved: [toNodeRef(res.target)], ambiguous: [], matched_by: res.matched_by,
@@ -87,6 +96,7 @@ export const impact = defineTool({
       related_tests: r.tests.slice(0, limit).map(toTestRef),
       affected_files: files.slice(0, limit),
       co_change: coChangeEvidence(await ctx.engine.history(), [{ repo_id: res.target.repo_id, path: res.target.path }]),
+      ...found.result(),
       total_affected: r.affected.length,
       total_direct: r.affected.filter(a => a.distance === 1 && !a.via_container && !a.name_only).length,
       total_direct_name_only: r.affected.filter(a => a.distance === 1 && !a.via_container && a.name_only).length,
@@ -100,8 +110,8 @@ export const impact = defineTool({
     if (!r.resolved.length) return renderUnresolved('impact', r.target, r.ambiguous);
     const t = r.resolved[0]!;
     const nameOnly = r.total_direct_name_only ? ` (+${r.total_direct_name_only} bound by name only)` : '';
-    const head = `**impact** of ${t.kind} ${code(nodeLabel(t))} (${t.path}:${t.range.start_line}) — ${r.total_direct} direct dependent(s)${nameOnly}, ${r.total_affected - r.total_via_container} in all${r.total_via_container ? ` (+${r.total_via_container} through its containers)` : ''}, in ${r.total_affected_files} file(s); ${r.complete ? 'complete' : '**lower bound**'}`;
-    const items = r.affected.filter(a => !a.via_container).map(a => `- d${a.distance} ${a.node.kind} ${code(nodeLabel(a.node))} ${a.node.path}:${a.node.range.start_line} · ${a.name_only ? `name-only ${a.confidence}` : `${a.resolution} ${a.confidence}`} ${a.provider}`);
+    const head = `**impact** of ${t.kind} ${code(nodeLabel(t))} (${t.path}:${t.range.start_line}) — ${r.total_direct} direct dependent(s)${nameOnly}, ${r.total_affected - r.total_via_container} in all${r.total_via_container ? ` (+${r.total_via_container} through its containers)` : ''}, in ${r.total_affected_files} file(s); ${r.complete ? 'complete' : '**lower bound**'}${notesSummary(r)}`;
+    const items = [...noteLines(r), ...r.affected.filter(a => !a.via_container).map(a => `- d${a.distance} ${a.node.kind} ${code(nodeLabel(a.node))} ${a.node.path}:${a.node.range.start_line} · ${a.name_only ? `name-only ${a.confidence}` : `${a.resolution} ${a.confidence}`} ${a.provider}`)];
     const vc = Object.entries(r.via_container_by_module);
     const footer = [
       Object.keys(r.affected_by_module).length ? `by module: ${Object.entries(r.affected_by_module).map(([m, n]) => `${m} ${n}`).join(', ')}` : '',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, budgeted, pageInput, pageOutput, page, pageNotice } from './contract';
+import { defineTool, budgeted, pageInput, pageOutput, page, pageNotice, plural } from './contract';
 import { repoParam, memorySchema, toMemoryOut, memoryLine } from './shared';
 
 export const memoryList = defineTool({
@@ -25,6 +25,6 @@ export const memoryList = defineTool({
   },
   render(r, budget) {
     if (!r.total) return '**memory_list**: no memories match.';
-    return budgeted(`**memory_list** ${r.total} memories`, r.memories.map(memoryLine), pageNotice(r, 'memories'), budget);
+    return budgeted(`**memory_list** ${plural(r.total, 'memory', 'memories')}`, r.memories.map(memoryLine), pageNotice(r, 'memories'), budget);
   },
 });

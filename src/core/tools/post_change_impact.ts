@@ -12,6 +12,7 @@ import type { ToolServices } from './services';
 import type { GraphReader } from '../graph/query';
 import type { HistoryReader } from '../services/history';
 import { coChangeEvidence } from './history';
+import { MemoryNotes, NoteCollector, memoryNotesFields, noteLines, notesSummary } from './memory_notes';
 
 export const locationSchema = z.object({
   id: z.string().describe('Node id (usable as a symbol argument).'),
@@ -72,6 +73,7 @@ export const postChangeImpact = defineTool({
       recommended_tests: z.array(locationSchema.extend({ reason: z.string().describe('How the test reaches the change.') })).describe('Tests reaching the changed symbols.'),
       evidence: z.array(z.string()).describe('Why: counts, and "usually changes with" partners from git history (not graph edges).'),
     }).describe('What is at stake.'),
+    ...memoryNotesFields('the changed files and symbols and their dependents'),
     diagnostics: z.array(z.string()).describe('Diff lines skipped, unknown files or symbols.'),
     truncated: z.boolean().describe(`True when a list was cut at ${50} items.`),
     ...completeness,
@@ -121,6 +123,17 @@ export const postChangeImpact = defineTool({
     const partnersMissed = cc.length;
     const noHistory = [...new Set(changedPaths.map(p => repoOf.get(p)!))].map(r => h.availability(r)).filter(a => !a.available);
     for (const a of noHistory) evidence.push(`no co-change evidence: ${a.reason}`);
+    // memories on what changed (rank 0: the changed lines and symbols) and on the dependents (by distance)
+    const notes = await MemoryNotes.open(ctx.engine);
+    const found = new NoteCollector();
+    if (!notes.empty) {
+      for (const f of files) found.add(notes.inRanges(f.repo_id, f.path, f.ranges), f.path, 0);
+      for (const n of seeds) found.add(notes.onNode(n), toNodeRef(n).id, 0);
+      for (const a of imp.affected) found.add(notes.onNode(a.node), toNodeRef(a.node).id, a.distance);
+    }
+    const memories = found.result();
+    const look = memories.memories.filter(m => m.status === 'stale' || m.status === 'gone').length;
+    if (look) evidence.push(`${look} project memor${look === 1 ? 'y' : 'ies'} on this code no longer resolve (stale or gone): check them with memory_update or memory_delete`);
     const complete = imp.boundaries.length === 0 && parseProblems === 0;
     let risk = imp.affected.length >= 25 || affectedFiles.length >= 10 || (imp.affected.length > 0 && imp.tests.length === 0) ? 'high'
       : imp.affected.length >= 5 || affectedFiles.length >= 3 || partnersMissed > 0 ? 'medium' : 'low';
@@ -136,12 +149,13 @@ export const postChangeImpact = defineTool({
         recommended_tests: imp.tests.slice(0, limit).map(t => ({ ...toLoc(t.node, t.confidence), reason: t.reason })),
         evidence,
       },
-      diagnostics, truncated: imp.affected.length > limit || affectedFiles.length > limit || imp.tests.length > limit, complete, boundaries: imp.boundaries,
+      ...memories, diagnostics, truncated: imp.affected.length > limit || affectedFiles.length > limit || imp.tests.length > limit, complete, boundaries: imp.boundaries,
     };
   },
   render(r, budget) {
-    const head = `**post_change_impact** risk **${r.report.risk_level}** (heuristic) — ${r.changed_symbols.length} changed symbol(s) in ${r.changed_files.length} file(s), ${r.report.affected_symbols.length} dependent(s), ${r.report.recommended_tests.length} test(s); ${r.complete ? 'complete' : '**lower bound**'}`;
+    const head = `**post_change_impact** risk **${r.report.risk_level}** (heuristic) — ${r.changed_symbols.length} changed symbol(s) in ${r.changed_files.length} file(s), ${r.report.affected_symbols.length} dependent(s), ${r.report.recommended_tests.length} test(s); ${r.complete ? 'complete' : '**lower bound**'}${notesSummary(r)}`;
     const items = [
+      ...noteLines(r),
       ...r.report.affected_symbols.map(a => `- d${a.distance} ${code(a.id)} ${a.path}:${a.range.start_line}`),
       ...r.report.recommended_tests.map(t => `- test ${code(t.id)} ${t.path}:${t.range.start_line}`),
     ];

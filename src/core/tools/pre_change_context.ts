@@ -5,6 +5,7 @@ import { toNodeRef } from '../graph/query';
 import { partnerSchema } from './history';
 import type { NodeRow } from '../store/store';
 import { hasIdPrefix } from '../util/ids';
+import { MemoryNotes, NoteCollector, memoryNotesFields, noteLines, notesSummary } from './memory_notes';
 
 const packItem = z.object({
   chunk_id: z.string().describe('Chunk id (get_chunk).'), path: z.string().describe('Path.'),
@@ -32,7 +33,7 @@ export const preChangeContext = defineTool({
       range: z.object({ start_line: z.number().int().describe('First line.'), end_line: z.number().int().describe('Last line.') }).describe('Lines.') })).describe('Symbols of the pack.'),
     edges: z.array(z.object({ from: z.string().describe('Source id.'), to: z.string().describe('Target id.'), kind: z.string().describe('Edge kind.'), resolution: z.enum(['exact', 'best_effort']).describe('Resolution.') })).describe('Graph edges between a seed and a pack neighbour.'),
     co_change: z.array(z.object({ path: z.string().describe('A top file.'), partners: z.array(partnerSchema).describe('Files that usually change with it.') })).describe('Git co-change of the top files (empty without history).'),
-    memories: z.array(z.unknown()).describe('Project memories (not available yet: always empty).'),
+    ...memoryNotesFields('the chunks of the pack (their symbols, files and lines); within half of token_budget, beside the pack'),
     total_estimated_tokens: z.number().int().describe('Sum of the pack items\' estimated_metadata_tokens.'),
     token_budget: z.number().int().describe('The budget applied.'),
     budget_exhausted: z.boolean().describe('True when an item did not fit.'),
@@ -45,16 +46,18 @@ export const preChangeContext = defineTool({
     const g = await ctx.engine.graph();
     const h = await ctx.engine.history();
     const pack: z.infer<typeof packItem>[] = [];
+    /** the repository of each pack item (pack items name paths only) */
+    const repoOfItem = new Map<string, string>();
     let total = 0, exhausted = false;
     const seen = new Set<string>();
-    const add = (it: Omit<z.infer<typeof packItem>, 'estimated_metadata_tokens'>): boolean => {
+    const add = (it: Omit<z.infer<typeof packItem>, 'estimated_metadata_tokens'>, repoId: string): boolean => {
       if (seen.has(it.chunk_id)) return true;
       const item = { ...it, estimated_metadata_tokens: 0 };
       item.estimated_metadata_tokens = estimateTokens(JSON.stringify(item));
       if (total + item.estimated_metadata_tokens > token_budget) { exhausted = true; return false; }
-      seen.add(it.chunk_id); pack.push(item); total += item.estimated_metadata_tokens; return true;
+      seen.add(it.chunk_id); pack.push(item); repoOfItem.set(it.chunk_id, repoId); total += item.estimated_metadata_tokens; return true;
     };
-    for (const r of s.results) if (!add({ chunk_id: r.chunk_id, path: r.path, start_line: r.start_line, end_line: r.end_line, symbol_path: r.symbol_path, kind: r.kind, distance: 0, reason: 'seed' })) break;
+    for (const r of s.results) if (!add({ chunk_id: r.chunk_id, path: r.path, start_line: r.start_line, end_line: r.end_line, symbol_path: r.symbol_path, kind: r.kind, distance: 0, reason: 'seed' }, r.repo_id)) break;
     // the seeds' symbols, then their direct callers and callees
     const seedNodes: NodeRow[] = [];
     for (const r of s.results.slice(0, 5)) if (hasIdPrefix(r.id, 'symbol')) { const n = g.lookup(r.id)[0]; if (n) seedNodes.push(n); }
@@ -67,24 +70,28 @@ export const preChangeContext = defineTool({
         for (const n of seedNodes) for (const e of (m.get(n.node) ?? []).slice(0, 5)) {
           const ref = toNodeRef(e.neighbour);
           if (!ref.chunk_id) continue;
-          if (!add({ chunk_id: ref.chunk_id, path: ref.path, start_line: ref.range.start_line, end_line: ref.range.end_line, symbol_path: ref.symbol_path, kind: ref.kind, distance: 1, reason: `${why} of ${n.symbol_path}` })) break outer;
+          if (!add({ chunk_id: ref.chunk_id, path: ref.path, start_line: ref.range.start_line, end_line: ref.range.end_line, symbol_path: ref.symbol_path, kind: ref.kind, distance: 1, reason: `${why} of ${n.symbol_path}` }, ref.repo_id)) break outer;
           symbols.set(ref.id, e.neighbour);
           edges.push({ from: dir === 'out' ? toNodeRef(n).id : ref.id, to: dir === 'out' ? ref.id : toNodeRef(n).id, kind: e.edge.kind, resolution: e.edge.resolution === 'exact' ? 'exact' : 'best_effort' });
         }
       }
     }
+    // memories on the pack's chunks (their symbols, files and overlapping spans), seeds first
+    const notes = await MemoryNotes.open(ctx.engine, ctx.engine.repoFilter(repo));
+    const found = new NoteCollector();
+    if (!notes.empty) for (const p of pack) found.add(notes.on({ repo_id: repoOfItem.get(p.chunk_id)!, path: p.path, symbol_path: p.symbol_path, start_line: p.start_line, end_line: p.end_line }), p.chunk_id, p.distance);
     const topFiles = [...new Map(s.results.map(r => [`${r.repo_id}\0${r.path}`, r])).values()].slice(0, 3);
     const co_change = topFiles.map(r => ({ path: r.path, partners: h.partners(r.repo_id, r.path, 5).map(p => ({ path: p.path, together_count: p.together_count, coupling: p.coupling })) })).filter(c => c.partners.length);
     return {
       results: s.results.map(r => ({ chunk_id: r.chunk_id, path: r.path, start_line: r.start_line, end_line: r.end_line, symbol_path: r.symbol_path, score: r.score })),
       suggested_chunk_ids: pack.filter(p => p.distance === 0).slice(0, 5).map(p => p.chunk_id), context_pack: pack,
       symbols: [...symbols.values()].map(n => { const r = toNodeRef(n); return { id: r.id, path: r.path, kind: r.kind, range: { start_line: r.range.start_line, end_line: r.range.end_line } }; }),
-      edges, co_change, memories: [], total_estimated_tokens: total, token_budget, budget_exhausted: exhausted,
+      edges, co_change, ...found.result(token_budget / 2), total_estimated_tokens: total, token_budget, budget_exhausted: exhausted,
     };
   },
   render(r, budget) {
-    const head = `**pre_change_context** — ${r.results.length} hit(s); pack ${r.context_pack.length} item(s), ${r.total_estimated_tokens}/${r.token_budget} tokens${r.budget_exhausted ? ' (budget exhausted)' : ''}`;
-    const items = r.context_pack.map(p => `- ${p.distance ? `${p.reason}: ` : ''}${code(p.path)}:${p.start_line}-${p.end_line} ${p.symbol_path ? code(p.symbol_path) : 'top-level'} · ${code(p.chunk_id)}`);
+    const head = `**pre_change_context** — ${r.results.length} hit(s); pack ${r.context_pack.length} item(s), ${r.total_estimated_tokens}/${r.token_budget} tokens${r.budget_exhausted ? ' (budget exhausted)' : ''}${notesSummary(r)}`;
+    const items = [...noteLines(r), ...r.context_pack.map(p => `- ${p.distance ? `${p.reason}: ` : ''}${code(p.path)}:${p.start_line}-${p.end_line} ${p.symbol_path ? code(p.symbol_path) : 'top-level'} · ${code(p.chunk_id)}`)];
     const footer = r.co_change.map(c => `${code(c.path)} usually changes with (git): ${c.partners.map(p => `${code(p.path)} ×${p.together_count}`).join(', ')}`).join('\n');
     return budgeted(head, items, footer, budget);
   },

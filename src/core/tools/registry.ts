@@ -20,6 +20,7 @@ import { contextForChange } from './context_for_change';
 import { preChangeContext } from './pre_change_context';
 import { memoryAdd } from './memory_add';
 import { memoryList } from './memory_list';
+import { memoryUpdate } from './memory_update';
 import { memoryDelete } from './memory_delete';
 import { memoryReconcile } from './memory_reconcile';
 
@@ -27,7 +28,7 @@ export const TOOL_NAMES = [
   'index_repo', 'search_code', 'vector_search', 'get_chunk', 'index_status',
   'find_references', 'expand_context', 'impact_analysis', 'impact', 'related_tests',
   'history', 'post_change_impact', 'context_for_change', 'pre_change_context',
-  'memory_add', 'memory_list', 'memory_delete', 'memory_reconcile',
+  'memory_add', 'memory_list', 'memory_update', 'memory_delete', 'memory_reconcile',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -48,6 +49,7 @@ export const TOOLS = {
   pre_change_context: preChangeContext,
   memory_add: memoryAdd,
   memory_list: memoryList,
+  memory_update: memoryUpdate,
   memory_delete: memoryDelete,
   memory_reconcile: memoryReconcile,
 } satisfies Record<ToolName, ToolDef<any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { defineTool, pageInput, pageOutput, page, pageNotice, budgeted, code } from './contract';
 import { languageParam, queryParam, repoParam, searchHitSchema } from './shared';
 import type { SearchHit } from '../search/search';
+import { MemoryNotes, memoryMarkerSchema, markerText } from './memory_notes';
+
+/** A search_code chunk: the shared hit, with the marker of the project memories on it. */
+const codeHitSchema = searchHitSchema.extend({ memories: memoryMarkerSchema });
 
 export function renderHit(h: SearchHit, i: number): string {
   const what = h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : 'top-level code';
@@ -30,7 +34,8 @@ const fileSchema = z.object({
   score: z.number().describe('Fused score (see signals).'),
   signals: z.array(z.string()).describe('Signals that ranked it: bm25_file (whole-file text), bm25_chunk (best chunk, names and paths weighted), name (a definition named like a query term), path (query terms in its path), path_hint (the text names this file), local_hash_vector.'),
   test: z.boolean().describe('A test file (ranked below source unless include_tests; less so when the query mentions tests).'),
-  chunks: z.array(searchHitSchema).describe('Its best chunks, best first.'),
+  chunks: z.array(codeHitSchema).describe('Its best chunks, best first.'),
+  memories: memoryMarkerSchema,
 });
 
 /** Characters of the query echoed back (a pasted issue is not repeated whole). */
@@ -42,7 +47,7 @@ export const searchCodeOutput = z.object({
     terms: z.array(z.string()).describe('The terms searched, most informative first.'),
     paths_named: z.array(z.string()).describe('File paths the query names (traceback frames, file names).'),
     files: z.array(fileSchema).describe('Files, best first (group=file).'),
-    results: z.array(searchHitSchema).describe('Chunks: the listed files\' best chunks (group=file), or the ranked chunks (group=chunk).'),
+    results: z.array(codeHitSchema).describe('Chunks: the listed files\' best chunks (group=file), or the ranked chunks (group=chunk).'),
     ...pageOutput,
     warnings: z.array(z.string()).describe('Why a result set may be empty or incomplete.'),
 });
@@ -68,8 +73,17 @@ export const searchCode = defineTool({
   async run(args, ctx) {
     const { query, repo, language, path, include_tests, group, vector, limit, offset } = args;
     const r = await ctx.engine.search({ query, repo, language, path, include_tests, group, vector, limit, offset, chunks_per_file: 3 });
-    const files = r.files;
-    const results = r.results;
+    // the marker of the memories on each file and chunk (one check on read; nothing without memories)
+    const notes = await MemoryNotes.open(ctx.engine, ctx.engine.repoFilter(repo));
+    const mark = <H extends SearchHit>(h: H) => {
+      const m = notes.empty ? undefined : MemoryNotes.marker(notes.on(h));
+      return m ? { ...h, memories: m } : h;
+    };
+    const files = notes.empty ? r.files : r.files.map(f => {
+      const m = MemoryNotes.marker(notes.inFile(f.repo_id, f.path));
+      return { ...f, chunks: f.chunks.map(mark), ...(m ? { memories: m } : {}) };
+    });
+    const results = notes.empty ? r.results : r.results.map(mark);
     const warnings = r.total === 0 && r.indexed_files === 0 ? await emptyIndexWarnings(ctx.engine) : [];
     if (r.total === 0 && !warnings.length) warnings.push(r.terms.length ? 'no indexed file contains any of the search terms' : 'the query has no searchable words');
     if (r.plan.chars_read < query.length) warnings.push(`only the first ${r.plan.chars_read} characters of the query were read`);
@@ -79,9 +93,9 @@ export const searchCode = defineTool({
   render(r, budget) {
     const q = r.query.replace(/\s+/g, ' ');
     const header = `**search_code** ${code(q.length > 80 ? `${q.slice(0, 80)}…` : q)} — ${r.total} ${r.files.length || !r.results.length ? 'file(s)' : 'chunk(s)'}; terms: ${r.terms.slice(0, 12).join(', ')}${r.terms.length > 12 ? ', …' : ''}`;
-    const chunkLine = (h: z.infer<typeof searchHitSchema>) => `${h.start_line}-${h.end_line} ${h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : 'top-level'}${h.snippet ? ` — ${code(h.snippet.length > 100 ? `${h.snippet.slice(0, 100)}…` : h.snippet)}` : ''} · ${code(h.chunk_id)}`;
+    const chunkLine = (h: z.infer<typeof codeHitSchema>) => `${h.start_line}-${h.end_line} ${h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : 'top-level'}${h.snippet ? ` — ${code(h.snippet.length > 100 ? `${h.snippet.slice(0, 100)}…` : h.snippet)}` : ''} · ${code(h.chunk_id)}${markerText(h.memories)}`;
     const items = r.files.length
-      ? r.files.map((f, i) => [`${r.offset + i + 1}. ${code(f.path)}${f.test ? ' (test)' : ''} · ${f.score} · ${f.signals.join('+')}`, ...f.chunks.map(h => `   - ${chunkLine(h)}`)].join('\n'))
+      ? r.files.map((f, i) => [`${r.offset + i + 1}. ${code(f.path)}${f.test ? ' (test)' : ''} · ${f.score} · ${f.signals.join('+')}${markerText(f.memories)}`, ...f.chunks.map(h => `   - ${chunkLine(h)}`)].join('\n'))
       : r.results.map((h, i) => `${r.offset + i + 1}. ${code(h.path)} ${chunkLine(h)}`);
     const footer = [pageNotice(r, r.files.length ? 'files' : 'chunks'), ...r.warnings.map(w => `⚠ ${w}`)].filter(Boolean).join('\n');
     return budgeted(header, items, footer, budget);

@@ -36,6 +36,6 @@ export interface ToolServices {
   repoFilter(repo?: string): string | undefined;
   /** a path argument as (root, path relative to it) */
   relativeToRoot(path: string): { root: Root; rel: string };
-  /** project memories: add, list (checked on read), delete, reconcile */
-  readonly memories: Pick<MemoryService, 'add' | 'list' | 'delete' | 'reconcileAll'>;
+  /** project memories: add, list (checked on read), update, delete, reconcile */
+  readonly memories: Pick<MemoryService, 'add' | 'list' | 'update' | 'delete' | 'reconcileAll'>;
 }

@@ -220,6 +220,17 @@ describe('Sightline in VS Code', function () {
     const uri = vscode.Uri.file(path.join(root, 'src', 'orders.ts'));
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
     await vscode.commands.executeCommand('workbench.view.extension.sightline');
+    // a memory on placeOrder, and the cursor inside it: the Memories and Impact views have something to show
+    const added = await api.call('memory_add', { anchor_kind: 'symbol', path: 'src/orders.ts', symbol: 'placeOrder', source: 'human',
+      text: 'All or nothing: a line that cannot be reserved releases the ones before it. Support relies on this.' });
+    assert.ok(added.ok, JSON.stringify(added.error));
+    await api.memories.refresh();
+    const editor = vscode.window.activeTextEditor;
+    const line = editor.document.getText().split('\n').findIndex(l => l.includes('inventory.reserve('));
+    editor.selection = new vscode.Selection(line, 6, line, 6);
+    await vscode.commands.executeCommand('sightline.impact.focus');
+    const shown = await api.views.impact.showAtCursor();
+    assert.equal(shown.resolved[0].symbol_path, 'placeOrder');
     await vscode.commands.executeCommand('sightline.showImpact', 'placeOrder', 'src/orders.ts');
     assert.equal(api.scheduler.snapshot.phase, 'ready');
     await new Promise(r => setTimeout(r, 1500));
