@@ -11,6 +11,7 @@ import { McpProvider, clientConfig } from './mcpProvider';
 import { engineArgs, readConfig } from './config';
 import { LspEnricher } from './lsp';
 import { ImpactView } from './impactView';
+import { MemoryEditor } from './memoryEditor';
 
 export interface SightlineApi {
   /** Calls a registry tool through the engine process (tests and other extensions). */
@@ -47,8 +48,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   const updateToolContext = () => vscode.commands.executeCommand('setContext', 'sightline.lmToolsEnabled', lmToolsEnabled());
   void updateToolContext();
   const enricher = new LspEnricher(engine, log);
-  const impactView = new ImpactView(context.extensionUri, engine, async () => ((await engine.call('index_status', { limit: 1 })).data?.roots as { repo_id: string; path: string }[] | undefined) ?? []);
-  context.subscriptions.push(impactView);
+  const roots = async () => ((await engine.call('index_status', { limit: 1 })).data?.roots as { repo_id: string; path: string }[] | undefined) ?? [];
+  const impactView = new ImpactView(context.extensionUri, engine, roots);
+  const memoryEditor = new MemoryEditor(context.extensionUri, engine, roots);
+  context.subscriptions.push(impactView, memoryEditor);
   context.subscriptions.push(...registerLanguageModelTools(engine, enricher));
   // After each index run, ask the language servers about the most depended-on symbols, in the background.
   let background: vscode.CancellationTokenSource | undefined;
@@ -103,6 +106,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     }),
     vscode.commands.registerCommand('sightline.showLog', () => log.show(true)),
     vscode.commands.registerCommand('sightline.showImpact', (symbol?: string, path?: string) => impactView.show(symbol, path)),
+    vscode.commands.registerCommand('sightline.editMemory', async (id?: string) => {
+      const memoryId = id ?? await vscode.window.showInputBox({ prompt: 'Memory id', placeHolder: 'memory:<repo_id>:<hash>' });
+      return memoryId ? memoryEditor.showMemory(memoryId) : undefined;
+    }),
     // Health check (not in the palette): answers from the extension host at once, whatever the engine is doing.
     vscode.commands.registerCommand('sightline.ping', () => scheduler.snapshot.phase),
   );
