@@ -78,8 +78,7 @@ export class MemoryEditor implements vscode.Disposable {
       const d = await this.write('memory_update', { id: m.id, reanchor: true }, 're-anchor the memory');
       if (d) await this.refresh(m.id, d, 'Re-anchored to the code as it is now.');
     } else if (m.type === 'memory_delete') {
-      const sure = await vscode.window.showWarningMessage('Delete this Sightline memory?', { modal: true, detail: m.id }, 'Delete');
-      if (sure !== 'Delete') return;
+      // The page asked for a confirmation already (the button's second press).
       const d = await this.write('memory_delete', { id: m.id }, 'delete the memory');
       if (!d) return;
       if (d.deleted === false) this.post({ type: 'status', ok: false, message: `No memory ${m.id}: nothing was deleted.` });

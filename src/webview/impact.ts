@@ -70,7 +70,7 @@ function drawGraph(r: ImpactResult, shown: Affected[]): void {
     for (const n of col) edges.append(s('line', { class: 'spine', x1: n.x + G.nodeW, y1: n.y + G.nodeH / 2, x2: x, y2: n.y + G.nodeH / 2 }));
   }
   const heads = s('g', { class: 'columns', 'aria-hidden': 'true' });
-  L.columns.forEach((_, c) => heads.append(s('text', { class: 'column-label', x: G.margin + c * (G.nodeW + G.colGap), y: 10 }, [c === 0 ? 'target' : `distance ${c}`])));
+  L.columns.forEach((_, c) => heads.append(s('text', { class: 'column-label', x: G.margin + c * (G.nodeW + G.colGap), y: G.margin + 2 }, [c === 0 ? 'target' : `distance ${c}`])));
   const nodes = s('g', { class: 'nodes' });
   if (!L.nodes.some(n => n.key === focusKey)) focusKey = L.nodes[0]!.key;
   for (const n of L.nodes) {

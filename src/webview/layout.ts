@@ -18,7 +18,7 @@ export interface GEdge { from: GNode; to: GNode | null; style: EdgeStyle; x1: nu
 export interface Band { module: string; y: number; height: number }
 export interface Layout { nodes: GNode[]; edges: GEdge[]; columns: GNode[][]; bands: Band[]; width: number; height: number }
 
-export const GEOMETRY = { nodeW: 184, nodeH: 30, colGap: 64, rowGap: 8, bandPad: 8, bandLabel: 18, margin: 12 } as const;
+export const GEOMETRY = { nodeW: 184, nodeH: 30, colGap: 64, rowGap: 8, bandPad: 8, bandLabel: 18, margin: 12, header: 14 } as const;
 
 /** The dependents the filters keep. */
 export function filterAffected(list: Affected[], f: Filters): Affected[] {
@@ -53,7 +53,7 @@ export function layoutGraph(target: NodeRef, affected: Affected[]): Layout {
 
   const nodes: GNode[] = [];
   const bands: Band[] = [];
-  let y = G.margin;
+  let y = G.margin + G.header; // below the column headings
   for (const m of modules) {
     const inModule = affected.filter(a => moduleOf(a.node.path) === m);
     let rows = 0;
@@ -66,8 +66,8 @@ export function layoutGraph(target: NodeRef, affected: Affected[]): Layout {
     bands.push({ module: m, y: y - G.bandPad / 2, height });
     y += height + G.bandPad;
   }
-  const contentBottom = Math.max(y, G.margin + G.nodeH + G.bandLabel);
-  const t: GNode = { key: target.id, node: target, affected: null, module: moduleOf(target.path), col: 0, row: 0, x: colX(0), y: Math.max(G.margin, (G.margin + contentBottom) / 2 - G.nodeH / 2) };
+  const contentBottom = Math.max(y, G.margin + G.header + G.nodeH + G.bandLabel);
+  const t: GNode = { key: target.id, node: target, affected: null, module: moduleOf(target.path), col: 0, row: 0, x: colX(0), y: Math.max(G.margin + G.header, (G.margin + G.header + contentBottom) / 2 - G.nodeH / 2) };
   nodes.unshift(t);
 
   const columns: GNode[][] = [];

@@ -1,7 +1,8 @@
 /**
  * The memory editor (runs in the webview). Shows one memory: its status, its anchor, its text rendered
  * from a Markdown subset (markdown.ts, text nodes only) and a text area to edit it; Save, Re-anchor,
- * Delete and Open anchor are messages to the extension, which answers with a status line.
+ * Delete (asked twice: the first press arms it) and Open anchor are messages to the extension, which
+ * answers with a status line.
  */
 import { h, listen, vscode, type Child } from './dom';
 import { parseMarkdown, type Inline } from './markdown';
@@ -26,6 +27,25 @@ export function anchorText(m: Memory): string {
 
 const status = h('p', { id: 'm-status', role: 'status', 'aria-live': 'polite' });
 function say(ok: boolean, message: string): void { status.className = ok ? 'ok' : 'warn'; status.textContent = message; }
+
+/** Delete asks first, in the page: the first press arms it, the second deletes; Escape or leaving it disarms. */
+function deleteButton(m: Memory): HTMLButtonElement {
+  const b = h('button', { id: 'm-delete', type: 'button', class: 'secondary danger' }, ['Delete']);
+  let armed = false;
+  const disarm = () => { if (!armed) return; armed = false; b.textContent = 'Delete'; b.classList.remove('armed'); say(true, ''); };
+  b.addEventListener('click', () => {
+    if (!armed) {
+      armed = true; b.textContent = 'Confirm delete'; b.classList.add('armed');
+      say(false, 'Delete this memory for good? Press Confirm delete again, or Escape to keep it.');
+      return;
+    }
+    armed = false; say(true, 'Deleting…');
+    vscode().postMessage({ type: 'memory_delete', id: m.id });
+  });
+  b.addEventListener('keydown', e => { if (e.key === 'Escape') disarm(); });
+  b.addEventListener('blur', disarm);
+  return b;
+}
 
 function render(m: Memory): void {
   memory = m;
@@ -53,7 +73,7 @@ function render(m: Memory): void {
       button('m-save', 'Save', () => { say(true, 'Saving…'); vscode().postMessage({ type: 'memory_save', id: m.id, text: text.value }); }),
       button('m-reanchor', 'Re-anchor', () => { say(true, 'Re-anchoring…'); vscode().postMessage({ type: 'memory_reanchor', id: m.id }); }, { class: 'secondary' }),
       canOpen ? button('m-open', 'Open anchor', () => vscode().postMessage({ type: 'open', path: m.anchor_path!, repo_id: m.repo_id, line: m.start_line ?? 1 }), { class: 'secondary' }) : null,
-      button('m-delete', 'Delete', () => vscode().postMessage({ type: 'memory_delete', id: m.id }), { class: 'secondary danger' }),
+      deleteButton(m),
     ]),
     status,
   );
