@@ -72,19 +72,20 @@ function drawGraph(r: ImpactResult, shown: Affected[]): void {
   const heads = s('g', { class: 'columns', 'aria-hidden': 'true' });
   L.columns.forEach((_, c) => heads.append(s('text', { class: 'column-label', x: G.margin + c * (G.nodeW + G.colGap), y: G.margin + 2 }, [c === 0 ? 'target' : `distance ${c}`])));
   const nodes = s('g', { class: 'nodes' });
-  if (!L.nodes.some(n => n.key === focusKey)) focusKey = L.nodes[0]!.key;
+  // The node in the tab order: the last focused one, or the target while a filter hides it (kept for later).
+  const current = L.nodes.some(n => n.key === focusKey) ? focusKey : L.nodes[0]!.key;
   for (const n of L.nodes) {
     const a = n.affected;
     const cls = ['node', a ? (a.name_only ? 'name-only' : a.resolution) : 'target', a?.via_container ? 'via-container' : ''].filter(Boolean).join(' ');
     const g = s('g', {
-      class: cls, transform: `translate(${n.x},${n.y})`, tabindex: n.key === focusKey ? 0 : -1, role: 'graphics-symbol',
+      class: cls, transform: `translate(${n.x},${n.y})`, tabindex: n.key === current ? 0 : -1, role: 'graphics-symbol',
       'aria-roledescription': a ? 'dependent' : 'target', 'aria-label': nodeLabel(n), 'data-key': n.key, 'data-col': n.col, 'data-path': n.node.path,
     }, [
       s('title', {}, [nodeLabel(n)]),
       s('rect', { class: 'focus-ring', x: -3, y: -3, width: G.nodeW + 6, height: G.nodeH + 6, rx: 6 }),
       s('rect', { class: 'box', width: G.nodeW, height: G.nodeH, rx: 4 }),
       s('text', { class: 'label', x: 8, y: 13 }, [clip(labelOf(n.node), 26)]),
-      s('text', { class: 'sub', x: 8, y: 25 }, [clip(`${n.node.path}:${n.node.range.start_line}${a ? ` · ${a.name_only ? 'name only ' : ''}${fmt(a.confidence)}` : ''}`, 30)]),
+      s('text', { class: 'sub', x: 8, y: 25 }, [clip(`${n.node.path}:${n.node.range.start_line}${a ? ` · ${a.name_only ? 'name only ' : ''}${fmt(a.confidence)}` : ''}`, 34)]),
       a?.via_container ? s('text', { class: 'badge', x: G.nodeW - 8, y: 13, 'text-anchor': 'end' }, ['◇']) : null,
     ]);
     g.addEventListener('click', () => { setFocus(n.key); open(n.node); });
@@ -106,8 +107,9 @@ function setFocus(key: string, move = true): void {
 }
 const KEYS: Record<string, Move> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down', Home: 'first', End: 'last' };
 svg.addEventListener('keydown', (e: KeyboardEvent) => {
-  if (!layout || !focusKey) return;
-  const n = layout.nodes.find(x => x.key === focusKey);
+  const key = (e.target as Element | null)?.closest?.('g.node')?.getAttribute('data-key');
+  const n = key ? layout?.nodes.find(x => x.key === key) : undefined;
+  if (!layout) return;
   if (!n) return;
   const move = KEYS[e.key];
   if (move) { e.preventDefault(); setFocus(moveFrom(layout, n, move).key); return; }

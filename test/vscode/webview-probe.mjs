@@ -96,15 +96,17 @@ const SCENARIOS = {
     await press(frame, 'ArrowUp');
     out.afterUp = await active(frame);
     out.focusRing = await frame.evaluate(() => { const r = document.activeElement?.querySelector('.focus-ring'); return r ? getComputedStyle(r).stroke : null; });
-    await press(frame, 'Enter'); // opens the focused dependent's file
-    out.opened = out.afterUp;
     // Filters by keyboard too: exact-only keeps only exact dependents (and the target), unchecking restores.
     await frame.focus('#f-exact');
     await press(frame, ' ');
     out.exactOnly = await frame.evaluate(() => ({ nodes: document.querySelectorAll('#graph g.node').length, notExact: document.querySelectorAll('#graph g.node.best_effort, #graph g.node.name-only').length }));
-    await frame.focus('#f-exact');
     await press(frame, ' ');
     out.nodesAfterReset = await frame.evaluate(() => document.querySelectorAll('#graph g.node').length);
+    // Back into the graph with Tab: the roving tabindex kept the node, Enter opens its file.
+    for (let i = 0; i < 12; i++) { const a = await active(frame); if (a?.key) break; await press(frame, 'Tab'); }
+    out.refocused = await active(frame);
+    await press(frame, 'Enter');
+    out.opened = out.refocused;
   },
 
   /** The memory editor: rendered text and anchor; edit and Save with the keyboard; the answer shown. */

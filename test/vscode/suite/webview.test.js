@@ -94,6 +94,7 @@ describe('webview', function () {
     const direct = r.affected.filter(a => a.distance === 1);
     assert.ok(direct.some(a => a.node.id === res.afterRight.key), `${res.afterRight.key} is a direct dependent`);
     assert.equal(res.afterUp.col, '1', 'up and down stay in the column');
+    assert.equal(res.refocused.key, res.afterUp.key, 'Tab back into the graph returns to the last focused node');
     const want = path.join(root, res.opened.path);
     const editor = await until(`Enter to open ${res.opened.path}`, () => {
       const e = vscode.window.activeTextEditor;
