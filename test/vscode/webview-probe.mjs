@@ -54,8 +54,8 @@ async function screenshot(frame, file, page) {
   try {
     // The panel down to the end of its content (no empty page below).
     const box = await (await frame.frameElement()).boundingBox();
-    const content = await frame.evaluate(() => document.documentElement.scrollHeight);
-    await page.screenshot({ path: file, clip: { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, content + 8) } });
+    const content = await frame.evaluate(() => Math.ceil(document.getElementById('root').getBoundingClientRect().bottom) + 12);
+    await page.screenshot({ path: file, clip: { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, content) } });
   } finally {
     if (size) await page.setViewportSize(size);
   }
