@@ -43,10 +43,10 @@ describe('impact webview layout', () => {
     const L = layoutGraph(target, affected);
     const to = (sym: string) => L.edges.find(e => e.from.node.symbol_path === sym)!;
     assert.equal(to('orderTotal').to?.key, target.id);
-    assert.equal(to('orderTotal').style, 'exact');
-    assert.equal(to('guess').style, 'name_only');
+    assert.equal(to('orderTotal').kind, 'exact');
+    assert.equal(to('guess').kind, 'name_only');
     assert.equal(to('placeOrder').to?.node.symbol_path, 'orderTotal');
-    assert.equal(to('placeOrder').style, 'best_effort');
+    assert.equal(to('placeOrder').kind, 'best_effort');
     assert.equal(to('Other.run').to, null);
     assert.equal(usedName('lsp:typescript: placeOrder calls Inventory.reserve (defined at src/inventory.ts:21)'), 'Inventory.reserve');
     assert.equal(usedName('no evidence sentence'), null);

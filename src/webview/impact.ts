@@ -59,7 +59,7 @@ function drawGraph(r: ImpactResult, shown: Affected[]): void {
   const spines = new Map<number, [number, number]>();
   for (const e of L.edges) {
     const mx = (e.x1 + e.x2) / 2;
-    edges.append(s('path', { class: `edge ${e.style}${e.from.affected?.via_container ? ' via-container' : ''}`, d: `M${e.x1},${e.y1} C${mx},${e.y1} ${mx},${e.y2} ${e.x2},${e.y2}`, 'marker-end': 'url(#arrow)' }));
+    edges.append(s('path', { class: `edge ${e.kind}${e.from.affected?.via_container ? ' via-container' : ''}`, d: `M${e.x1},${e.y1} C${mx},${e.y1} ${mx},${e.y2} ${e.x2},${e.y2}`, 'marker-end': 'url(#arrow)' }));
     if (!e.to) { const c = e.from.col - 1; const [lo, hi] = spines.get(c) ?? [Infinity, -Infinity]; spines.set(c, [Math.min(lo, e.y2), Math.max(hi, e.y2)]); }
   }
   for (const [c, [lo, hi]] of spines) {

@@ -14,7 +14,7 @@ export interface GNode {
   key: string; node: NodeRef; affected: Affected | null; module: string;
   col: number; row: number; x: number; y: number;
 }
-export interface GEdge { from: GNode; to: GNode | null; style: EdgeStyle; x1: number; y1: number; x2: number; y2: number }
+export interface GEdge { from: GNode; to: GNode | null; kind: EdgeStyle; x1: number; y1: number; x2: number; y2: number }
 export interface Band { module: string; y: number; height: number }
 export interface Layout { nodes: GNode[]; edges: GEdge[]; columns: GNode[][]; bands: Band[]; width: number; height: number }
 
@@ -90,7 +90,7 @@ export function layoutGraph(target: NodeRef, affected: Affected[]): Layout {
     // Without a known source the edge ends at the previous distance's column (its spine).
     const x2 = to ? to.x + G.nodeW : colX(a.distance - 1) + G.nodeW + G.colGap / 4;
     const y2 = to ? to.y + G.nodeH / 2 : n.y + G.nodeH / 2;
-    edges.push({ from: n, to, style: edgeStyle(a), x1: n.x, y1: n.y + G.nodeH / 2, x2, y2 });
+    edges.push({ from: n, to, kind: edgeStyle(a), x1: n.x, y1: n.y + G.nodeH / 2, x2, y2 });
   }
   return { nodes, edges, columns, bands, width: colX(maxCol) + G.nodeW + G.margin, height: Math.max(contentBottom, t.y + G.nodeH + G.margin) };
 }
