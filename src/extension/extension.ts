@@ -106,10 +106,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     }),
     vscode.commands.registerCommand('sightline.showLog', () => log.show(true)),
     vscode.commands.registerCommand('sightline.showImpact', (symbol?: string, path?: string) => impactView.show(symbol, path)),
-    vscode.commands.registerCommand('sightline.editMemory', async (id?: string) => {
-      const memoryId = id ?? await vscode.window.showInputBox({ prompt: 'Memory id', placeHolder: 'memory:<repo_id>:<hash>' });
-      return memoryId ? memoryEditor.showMemory(memoryId) : undefined;
-    }),
+    vscode.commands.registerCommand('sightline.editMemory', (id?: string) => (typeof id === 'string' ? memoryEditor.showMemory(id) : memoryEditor.pick())),
     // Health check (not in the palette): answers from the extension host at once, whatever the engine is doing.
     vscode.commands.registerCommand('sightline.ping', () => scheduler.snapshot.phase),
   );

@@ -34,6 +34,18 @@ export class MemoryEditor implements vscode.Disposable {
     return found;
   }
 
+  /** A quick pick of the memories (stale and gone first, as memory_list orders them), then the editor. */
+  async pick(): Promise<Memory | undefined> {
+    const r = await this.engine.call('memory_list', { limit: PAGE });
+    if (!r.ok) { void vscode.window.showErrorMessage(`Sightline could not list memories: ${r.error?.message ?? 'memory_list failed'}`); return undefined; }
+    const list = (r.data?.memories ?? []) as Memory[];
+    if (!list.length) { void vscode.window.showInformationMessage('Sightline: there are no project memories yet.'); return undefined; }
+    const chosen = await vscode.window.showQuickPick(list.map(m => ({
+      label: m.text.split(/\r?\n/)[0]!.slice(0, 120), description: `${m.status} · ${m.anchor_path ?? m.repo_id}${m.start_line !== null ? `:${m.start_line}` : ''}`, id: m.id,
+    })), { title: 'Sightline: Edit Memory', matchOnDescription: true });
+    return chosen ? this.showMemory(chosen.id) : undefined;
+  }
+
   private async find(id: string): Promise<Memory | string> {
     for (let offset = 0; ;) {
       const r = await this.engine.call('memory_list', { limit: PAGE, offset });
