@@ -1,6 +1,7 @@
 // Bundles the three entry points (extension, CLI, MCP server) plus the parser worker and the engine
 // library, and copies only the runtime assets they load: the tree-sitter runtime, the grammars of the
-// language table, the query files and sql.js.
+// language table, the query files and sql.js. The webview scripts (src/webview, browser code) are
+// bundled apart into dist/webview/ with their style sheets.
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, readdirSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,6 +13,7 @@ const out = 'dist';
 // No wipe: a concurrent process (a benchmark, the MCP server) may be running from dist/; files are overwritten in place.
 mkdirSync(join(out, 'grammars'), { recursive: true });
 mkdirSync(join(out, 'queries'), { recursive: true });
+mkdirSync(join(out, 'webview'), { recursive: true });
 
 // web-tree-sitter reads import.meta.url; in a CommonJS bundle that becomes the bundle's own file URL.
 const common = {
@@ -26,7 +28,11 @@ await Promise.all([
   build({ ...common, entryPoints: { mcp: 'src/bin/mcp.ts' }, outdir: out }),
   build({ ...common, entryPoints: { worker: 'src/core/index/worker.ts' }, outdir: out }),
   build({ ...common, entryPoints: { core: 'src/core/index.ts' }, outdir: out }),
+  // The webviews: browser scripts, one IIFE each, no source map (nothing loads from outside dist/webview).
+  build({ entryPoints: { impact: 'src/webview/impact.ts', memory: 'src/webview/memory.ts' }, outdir: join(out, 'webview'), bundle: true, platform: 'browser', format: 'iife',
+    target: 'es2022', tsconfig: 'src/webview/tsconfig.json', logLevel: 'warning', legalComments: 'none', minify: false }),
 ]);
+for (const css of readdirSync('src/webview').filter(f => f.endsWith('.css'))) cpSync(join('src/webview', css), join(out, 'webview', css));
 
 // Runtime assets: only what the language table names.
 const { GRAMMAR_SOURCES } = await import('./dist/core.js').then(m => m.default ?? m);
@@ -35,4 +41,4 @@ for (const q of readdirSync('src/core/languages/queries')) cpSync(join('src/core
 cpSync(join(dirname(require.resolve('web-tree-sitter')), 'web-tree-sitter.wasm'), join(out, 'web-tree-sitter.wasm'));
 cpSync(join(dirname(require.resolve('sql.js')), 'sql-wasm.wasm'), join(out, 'sql-wasm.wasm'));
 if (!existsSync(join(out, 'sql-wasm.wasm'))) throw new Error('sql-wasm.wasm missing');
-console.log('built dist/ (extension, cli, mcp, worker, core + assets)');
+console.log('built dist/ (extension, cli, mcp, worker, core, webview + assets)');

@@ -29,7 +29,7 @@ const record = (r, p, f) => { stages.push({ ...r, p, f }); passed += p; failed +
 
 const build = await run('build', process.execPath, ['esbuild.mjs']);
 record(build, build.code === 0 ? 1 : 0, build.code === 0 ? 0 : 1);
-const types = await run('typecheck', npx, ['tsc', '-p', '.', '--noEmit']);
+const types = await run('typecheck', process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'typecheck']);
 record(types, types.code === 0 ? 1 : 0, types.code === 0 ? 0 : 1);
 
 if (build.code === 0) {

@@ -22,6 +22,14 @@ describe('architecture invariants', () => {
     }
   });
 
+  it('the webview scripts (src/webview) are browser code: they import only each other, and set no inline style', () => {
+    for (const f of files(join(ROOT, 'src/webview'))) {
+      for (const i of imports(f)) assert.ok(/^\.\/[\w-]+$/.test(i), `${relative(ROOT, f)} imports ${i}: the webview bundle may use only src/webview`);
+      const text = readFileSync(f, 'utf8');
+      assert.ok(!/\.style\b|['"]style['"]|innerHTML|insertAdjacentHTML|\beval\(|new Function\(/.test(text), `${relative(ROOT, f)} uses inline style, HTML strings or eval (the webview CSP allows none)`);
+    }
+  });
+
   it('the engine does not depend on a surface (MCP SDK, CLI, extension)', () => {
     for (const f of files(join(ROOT, 'src/core'))) {
       for (const i of imports(f)) {

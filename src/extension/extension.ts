@@ -14,6 +14,7 @@ import { ImpactView } from './impactView';
 import { ImpactTree } from './impactTree';
 import { MemoryLenses, MemoryModel, MemoryTree, registerMemoryCommands } from './memories';
 import { UnsavedBuffers } from './unsaved';
+import { MemoryEditor } from './memoryEditor';
 
 export interface SightlineApi {
   /** Calls a registry tool through the engine process (tests and other extensions). */
@@ -55,12 +56,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   const updateToolContext = () => vscode.commands.executeCommand('setContext', 'sightline.lmToolsEnabled', lmToolsEnabled());
   void updateToolContext();
   const enricher = new LspEnricher(engine, log);
-  const impactView = new ImpactView(context.extensionUri, engine, async () => ((await engine.call('index_status', { limit: 1 })).data?.roots as { repo_id: string; path: string }[] | undefined) ?? []);
-  context.subscriptions.push(impactView);
+  const roots = async () => ((await engine.call('index_status', { limit: 1 })).data?.roots as { repo_id: string; path: string }[] | undefined) ?? [];
+  const impactView = new ImpactView(context.extensionUri, engine, roots);
 
   // Project memories: one cache of the engine's memories feeds the tree view, CodeLens and hovers.
   const memories = new MemoryModel(engine);
   const memoryTree = new MemoryTree(memories);
+  const memoryEditor = new MemoryEditor(context.extensionUri, engine, roots, () => void memories.refresh());
+  context.subscriptions.push(impactView, memoryEditor);
   const lenses = new MemoryLenses(memories);
   let lensRegistration: vscode.Disposable | undefined;
   const updateLenses = () => {
@@ -134,7 +137,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     vscode.commands.registerCommand('sightline.showLog', () => log.show(true)),
     vscode.commands.registerCommand('sightline.showImpact', (symbol?: string, path?: string) => impactView.show(symbol, path)),
     vscode.commands.registerCommand('sightline.refreshImpact', () => impactTree.showAtCursor()),
-    vscode.commands.registerCommand('sightline.editMemory', (arg?: string | { memory?: { id: string } }) => vscode.commands.executeCommand('sightline.editMemoryText', arg)),
+    // from a tree item (its node), a CodeLens or hover (an id), or the palette (a quick pick)
+    vscode.commands.registerCommand('sightline.editMemory', (arg?: string | { memory?: { id: string } }) => {
+      const id = typeof arg === 'string' ? arg : arg?.memory?.id;
+      return id ? memoryEditor.showMemory(id) : memoryEditor.pick();
+    }),
     // Health check (not in the palette): answers from the extension host at once, whatever the engine is doing.
     vscode.commands.registerCommand('sightline.ping', () => scheduler.snapshot.phase),
   );

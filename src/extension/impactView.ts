@@ -1,20 +1,20 @@
 /**
  * The impact webview: "what is at stake if I change the symbol at the cursor". One panel, revealed or
- * created; CSP with a nonce; assets only from the extension's webview folder; typed messages both ways.
+ * created; the page, its CSP and its assets come from webviews.ts (the script is src/webview/impact.ts);
+ * typed messages both ways.
  */
 import * as vscode from 'vscode';
-import { randomBytes } from 'node:crypto';
 import type { EngineProcess } from './engineProcess';
+import { openLocation, webviewHtml, webviewOptions, type Roots } from './webviews';
 
-type FromView = { type: 'ready' } | { type: 'open'; path: string; repo_id: string; line: number };
+type FromView = { type: 'ready' } | { type: 'open'; path: string; repo_id: string; line: number } | { type: 'edit_memory'; id: string };
 type ToView = { type: 'impact'; result: unknown } | { type: 'error'; message: string };
 
 export class ImpactView implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private last: ToView | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly engine: EngineProcess, private readonly roots: () => Promise<{ repo_id: string; path: string }[]>) {}
+  constructor(private readonly extensionUri: vscode.Uri, private readonly engine: EngineProcess, private readonly roots: Roots) {}
 
   /** Impact of the symbol at the cursor (or of `symbol` when given); returns the structured result. */
   async show(symbol?: string, path?: string): Promise<unknown> {
@@ -39,25 +39,16 @@ export class ImpactView implements vscode.Disposable {
   }
 
   private create(): void {
-    const media = vscode.Uri.joinPath(this.extensionUri, 'webview');
     const panel = this.panel = vscode.window.createWebviewPanel('sightline.impact', 'Sightline: Impact', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      { enableScripts: true, localResourceRoots: [media], retainContextWhenHidden: false });
-    const nonce = randomBytes(16).toString('base64');
-    const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'impact.js'));
-    const style = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'impact.css'));
-    panel.webview.html = `<!DOCTYPE html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${panel.webview.cspSource}; script-src 'nonce-${nonce}';">
-<link rel="stylesheet" href="${style}"></head><body><div id="root">Loading…</div><script nonce="${nonce}" src="${script}"></script></body></html>`;
-    this.disposables.push(panel.webview.onDidReceiveMessage(async (m: FromView) => {
+      webviewOptions(this.extensionUri));
+    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, 'impact', 'Sightline: Impact');
+    const sub = panel.webview.onDidReceiveMessage(async (m: FromView) => {
       if (m.type === 'ready' && this.last) void panel.webview.postMessage(this.last);
-      if (m.type === 'open') {
-        const root = (await this.roots()).find(r => r.repo_id === m.repo_id)?.path;
-        if (!root) return;
-        const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.Uri.file(root), m.path));
-        await vscode.window.showTextDocument(doc, { selection: new vscode.Range(m.line - 1, 0, m.line - 1, 0), viewColumn: vscode.ViewColumn.One });
-      }
-    }), panel.onDidDispose(() => { this.panel = undefined; }));
+      if (m.type === 'open') await openLocation(this.roots, m);
+      if (m.type === 'edit_memory') await vscode.commands.executeCommand('sightline.editMemory', m.id);
+    });
+    panel.onDidDispose(() => { sub.dispose(); this.panel = undefined; });
   }
 
-  dispose(): void { this.panel?.dispose(); for (const d of this.disposables) d.dispose(); }
+  dispose(): void { this.panel?.dispose(); }
 }

@@ -3,7 +3,7 @@
 //   main    – the suite on a fresh copy of the fixture workspace (run folder kept for the next phase)
 //   restart – the editor starts again on the same workspace, user data and index: nothing is re-parsed
 //   vsix    – the packaged extension (npm run package) installed with --install-extension
-// usage: node test/vscode/all.mjs [--screenshot FILE]
+// usage: node test/vscode/all.mjs [--screenshot FILE] [--screenshot-dir DIR]   (DIR: the webview pictures)
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
-const shot = process.argv.includes('--screenshot') ? resolve(process.argv[process.argv.indexOf('--screenshot') + 1]) : undefined;
+const arg = (name) => (process.argv.includes(name) ? resolve(process.argv[process.argv.indexOf(name) + 1]) : undefined);
+const shot = arg('--screenshot');
+const shotDir = arg('--screenshot-dir');
 
 function run(args, cmd = process.execPath) {
   return new Promise(res => {
@@ -29,7 +31,7 @@ let passed = 0; let failed = 0;
 const add = (r) => { passed += r.passed; failed += r.failed || (r.code !== 0 ? 1 : 0); };
 
 // The main phase also loads the test-only pyright helper: Python references from a real language server.
-const main = await run([join(here, 'run.mjs'), '--keep', '--ext', join(here, 'pyright-helper'), ...(shot ? ['--screenshot', shot] : [])]);
+const main = await run([join(here, 'run.mjs'), '--keep', '--ext', join(here, 'pyright-helper'), ...(shot ? ['--screenshot', shot] : []), ...(shotDir ? ['--screenshot-dir', shotDir] : [])]);
 add(main);
 const kept = /logs kept in (\S+)/.exec(main.out)?.[1];
 if (kept) {

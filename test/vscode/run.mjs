@@ -4,12 +4,14 @@
 // extension under development. Installs what it needs first (see setup.mjs; cached outside the clone).
 //
 // usage: node test/vscode/run.mjs [--workspace DIR] [--ext DIR]... [--grep PATTERN] [--timeout-ms N] [--keep]
-//        [--phase main|restart|vsix|bench] [--run-dir KEPT_RUN_DIR] [--setting KEY=JSON]... [--screenshot FILE] [--vsix FILE]
+//        [--phase main|restart|vsix|bench] [--run-dir KEPT_RUN_DIR] [--setting KEY=JSON]... [--screenshot FILE] [--screenshot-dir DIR] [--vsix FILE]
 //   --workspace DIR  folder to open (default: a fresh temp copy of test/vscode-fixtures/workspace)
 //   --ext DIR        an extra extension to load next to Sightline (test-only helpers); repeatable
 //   --grep PATTERN   only run tests whose full title matches (mocha grep)
 //   --timeout-ms N   give up after N ms (default 600000; exit code 124)
 //   --keep           keep the run folder (logs, user data) even when everything passed
+//   --screenshot FILE      the workbench picture the suite asks for ([sightline-screenshot])
+//   --screenshot-dir DIR   where the webview pictures the suite asks for go (default: the run folder)
 // Prints the extension host's console output, then a last line `N passed, N failed`.
 // Exit code: the extension host's (0 = all tests passed); 1 on a harness error, 2 on a usage error.
 import { spawn, spawnSync } from 'node:child_process';
@@ -21,6 +23,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import { ensureSetup } from './setup.mjs';
+import { probe, watchConsole } from './webview-probe.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, '..', '..');
@@ -34,7 +37,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const o = { exts: [], workspace: undefined, grep: undefined, timeoutMs: 600000, keep: false, phase: 'main', runDir: undefined, settings: {}, screenshot: undefined, vsix: undefined };
+  const o = { exts: [], workspace: undefined, grep: undefined, timeoutMs: 600000, keep: false, phase: 'main', runDir: undefined, settings: {}, screenshot: undefined, screenshotDir: undefined, vsix: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => { const v = argv[++i]; if (v === undefined) usage(`${a} needs a value`); return v; };
@@ -47,6 +50,7 @@ function parseArgs(argv) {
     else if (a === '--run-dir') { o.runDir = resolve(value()); o.keep = true; }
     else if (a === '--setting') { const v = value(); const i = v.indexOf('='); if (i < 1) usage('--setting needs KEY=JSON'); try { o.settings[v.slice(0, i)] = JSON.parse(v.slice(i + 1)); } catch { o.settings[v.slice(0, i)] = v.slice(i + 1); } }
     else if (a === '--screenshot') o.screenshot = resolve(value());
+    else if (a === '--screenshot-dir') o.screenshotDir = resolve(value());
     else if (a === '--vsix') o.vsix = resolve(value());
     else if (a === '--help' || a === '-h') usage();
     else usage(`unknown argument: ${a}`);
@@ -106,6 +110,7 @@ const { chromium } = createRequire(join(L.dir, 'driver', 'package.json'))('playw
 const reuse = !!opts.runDir;
 const runDir = reuse ? opts.runDir : realpathSync(mkdtempSync(join(tmpdir(), 'sightline-vscode-')));
 const resultsFile = join(runDir, `results-${opts.phase}.json`);
+const webviewResults = join(runDir, `webview-${opts.phase}`);
 let workspace = opts.workspace ?? (reuse && existsSync(join(runDir, 'workspace')) ? join(runDir, 'workspace') : undefined);
 if (!workspace) {
   workspace = join(runDir, 'workspace');
@@ -127,6 +132,7 @@ const env = {
   XDG_CONFIG_HOME: join(runDir, 'xdg-config'), XDG_DATA_HOME: join(runDir, 'xdg-data'), XDG_CACHE_HOME: join(runDir, 'xdg-cache'),
   TMPDIR: join(runDir, 'tmp'),
   SIGHTLINE_VSCODE_RESULTS: resultsFile,
+  SIGHTLINE_VSCODE_WEBVIEW_RESULTS: webviewResults, // where the webview probe answers (webview-probe.mjs)
   SIGHTLINE_VSCODE_GREP: opts.grep ?? '',
   SIGHTLINE_VSCODE_REPO: ROOT,
   SIGHTLINE_VSCODE_FIXTURE: opts.workspace ? '0' : '1', // the workspace is a copy of test/vscode-fixtures/workspace
@@ -234,6 +240,7 @@ try {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   const page = await browser.newPage();
+  const consoleMessages = await watchConsole(page);
   const hostExited = new Promise(r => page.exposeFunction('codeAutomationExit', (c) => r(Number(c))));
   // Do not wait for the timeout when the server or the browser is gone.
   const broken = new Promise((_, rej) => {
@@ -247,6 +254,15 @@ try {
     if (opts.screenshot && text.includes('[sightline-screenshot]')) {
       // The suite asks for the picture while the extension host is still alive (status bar, views).
       page.screenshot({ path: opts.screenshot }).then(() => say(`screenshot written to ${opts.screenshot}`), e => say(`screenshot failed: ${e.message}`));
+      return;
+    }
+    const asked = /\[sightline-webview\] (\{.*\})/.exec(text);
+    if (asked) {
+      // The suite asks the harness to look inside a webview (its DOM is out of the extension host's reach).
+      let req;
+      try { req = JSON.parse(asked[1]); } catch (e) { say(`bad webview request: ${e.message}`); return; }
+      probe(page, req, { resultsDir: webviewResults, screenshotDir: opts.screenshotDir, messages: consoleMessages })
+        .then(r => say(`webview ${req.scenario} (${req.id}): ${r.error ? `failed: ${r.error.split('\n')[0]}` : 'inspected'}${r.screenshot ? `; screenshot ${r.screenshot}` : ''}`));
       return;
     }
     if (isNoise(text)) return;

@@ -2,6 +2,7 @@
 // indexes the workspace and answers a language-model tool call.
 'use strict';
 const assert = require('assert');
+const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
 
@@ -19,6 +20,10 @@ describe('the packaged extension', function () {
     const res = await vscode.lm.invokeTool('sightline_search_code', { input: { query: 'orderTotal', limit: 3 }, toolInvocationToken: undefined });
     const text = res.content.map(p => p.value || '').join('');
     assert.match(text, /src\/orders\.ts/);
+    // The webviews ship built: their scripts and style sheets are in the package, and the impact panel opens.
+    for (const f of ['impact.js', 'memory.js', 'base.css', 'impact.css', 'memory.css']) assert.ok(fs.existsSync(path.join(ext.extensionPath, 'dist', 'webview', f)), `dist/webview/${f} is packaged`);
+    const impact = await vscode.commands.executeCommand('sightline.showImpact', 'placeOrder', 'src/orders.ts');
+    assert.equal(impact.resolved[0].symbol_path, 'placeOrder');
     console.log(`vsix: installed at ${path.basename(ext.extensionPath)}, activation ${ext.exports.activationMs} ms`);
   });
 });
