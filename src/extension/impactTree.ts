@@ -9,7 +9,7 @@ import type { EngineProcess } from './engineProcess';
 import type { MemoryModel, Memory } from './memories';
 import { memoryWhere } from './memories';
 
-interface NodeRef { id: string; repo_id: string; path: string; symbol_path: string | null; name: string; kind: string; start_line: number; end_line: number }
+interface NodeRef { id: string; repo_id: string; path: string; symbol_path: string | null; name: string; kind: string; range: { start_line: number; end_line: number } }
 interface Affected { node: NodeRef; distance: number; resolution: 'exact' | 'best_effort'; confidence: number; via_container: boolean; name_only: boolean; via: string }
 interface ImpactData {
   resolved: NodeRef[]; ambiguous: NodeRef[]; affected: Affected[]; affected_by_module: Record<string, number>;
@@ -78,7 +78,7 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
   }
 
   private nodeItem(n: NodeRef, extra: Partial<Node> = {}): Node {
-    return { label: n.symbol_path ?? n.name ?? n.path, description: `${n.path}:${n.start_line}`, open: n, icon: kindIcon(n.kind), ...extra };
+    return { label: n.symbol_path ?? n.name ?? n.path, description: `${n.path}:${n.range.start_line}`, open: n, icon: kindIcon(n.kind), ...extra };
   }
 
   private render(symbol: string, d: ImpactData): Node[] {
@@ -98,7 +98,7 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
     out.push({
       label: 'Direct callers and referrers', description: String(d.total_direct), icon: 'call-incoming', expanded: true,
       children: direct.length ? direct.map(a => this.nodeItem(a.node, {
-        description: `${a.node.path}:${a.node.start_line} · ${a.resolution === 'exact' ? 'exact' : a.name_only ? 'name only' : 'best effort'}`,
+        description: `${a.node.path}:${a.node.range.start_line} · ${a.resolution === 'exact' ? 'exact' : a.name_only ? 'name only' : 'best effort'}`,
         tooltip: `${a.via} (confidence ${a.confidence.toFixed(2)})`,
         icon: a.resolution === 'exact' ? 'pass-filled' : a.name_only ? 'circle-outline' : 'circle-large-outline',
       })) : [{ label: d.complete ? 'none' : 'none found (lower bound)', icon: 'dash' }],
@@ -113,7 +113,7 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
     });
     out.push({
       label: 'Related tests', description: String(d.total_related_tests), icon: 'beaker', expanded: false,
-      children: d.related_tests.length ? d.related_tests.map(t => this.nodeItem(t.node, { icon: 'beaker', description: `${t.node.path}:${t.node.start_line} · ${t.resolution === 'exact' ? 'exact' : 'best effort'}` })) : [{ label: 'none found', icon: 'dash' }],
+      children: d.related_tests.length ? d.related_tests.map(t => this.nodeItem(t.node, { icon: 'beaker', description: `${t.node.path}:${t.node.range.start_line} · ${t.resolution === 'exact' ? 'exact' : 'best effort'}` })) : [{ label: 'none found', icon: 'dash' }],
     });
     const mems = (d.memories ?? this.memoriesOn(target, d.affected));
     if (mems.length) out.push({
@@ -142,7 +142,7 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
     if (n.command) t.command = n.command;
     else if (n.open) {
       const root = this.rootPath(n.open.repo_id);
-      if (root) t.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.joinPath(vscode.Uri.file(root), n.open.path), { selection: new vscode.Range(n.open.start_line - 1, 0, n.open.start_line - 1, 0) }] };
+      if (root) t.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.joinPath(vscode.Uri.file(root), n.open.path), { selection: new vscode.Range(n.open.range.start_line - 1, 0, n.open.range.start_line - 1, 0) }] };
     }
     return t;
   }

@@ -162,7 +162,7 @@ describe('Sightline memories and views in VS Code', function () {
     assert.equal(snap[0].label, 'orderTotal');
     assert.match(snap[0].description, /dependent.* · (complete|lower bound)/);
     const direct = snap.find(n => n.label === 'Direct callers and referrers');
-    assert.ok(direct.children.some(c => c.label === 'placeOrder' && /exact|best effort/.test(c.description)), JSON.stringify(direct));
+    assert.ok(direct.children.some(c => c.label === 'placeOrder' && /^src\/orders\.ts:\d+ · (exact|best effort|name only)$/.test(c.description)), JSON.stringify(direct));
     assert.ok(snap.some(n => n.label === 'Open impact graph'));
   });
 

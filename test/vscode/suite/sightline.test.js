@@ -112,7 +112,7 @@ describe('Sightline in VS Code', function () {
     const added = text(await invoke('sightline_memory_add', { text: 'totals are rounded once, at the end', anchor_kind: 'symbol', path: 'src/money.ts', symbol: 'money' }));
     assert.match(added, /\*\*memory_add\*\* (stored|not added)/);
     const listed = text(await invoke('sightline_memory_list', { path: 'src/money.ts' }));
-    assert.match(listed, /\*\*memory_list\*\* \d+ memories[\s\S]*totals are rounded once/);
+    assert.match(listed, /\*\*memory_list\*\* \d+ memor(y|ies)[\s\S]*totals are rounded once/);
   });
 
   it('sizes Markdown to the caller\'s token budget', async () => {
@@ -233,7 +233,8 @@ describe('Sightline in VS Code', function () {
     assert.equal(shown.resolved[0].symbol_path, 'placeOrder');
     await vscode.commands.executeCommand('sightline.showImpact', 'placeOrder', 'src/orders.ts');
     assert.equal(api.scheduler.snapshot.phase, 'ready');
-    await new Promise(r => setTimeout(r, 1500));
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined); // the chat panel
+    await new Promise(r => setTimeout(r, 3000));
     console.log('[sightline-screenshot]');
     await new Promise(r => setTimeout(r, 2500));
   });
