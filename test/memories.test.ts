@@ -98,6 +98,20 @@ describe('memories: service, phase and tools', () => {
     if (repo.ok) assert.match((repo.data as { memory: { id: string } }).memory.id, new RegExp(`^memory:${engine.roots[0]!.repo_id}:[0-9a-f]{12}$`));
   });
 
+  it('memory_add resolves a member by the name people write (sigils aside) and suggests near names when one does not resolve', async () => {
+    ws.write('src/client.ts', 'export class Client {\n  #retryDelay(n: number) {\n    return n * 2;\n  }\n  send() { return this.#retryDelay(1); }\n}\n');
+    await engine.index();
+    const bare = await call('memory_add', { text: 'the delay doubles', anchor_kind: 'symbol', path: 'src/client.ts', symbol: 'retryDelay' });
+    assert.ok(bare.ok, JSON.stringify(!bare.ok && bare.error));
+    if (bare.ok) assert.equal((bare.data as { memory: { anchor_id: string } }).memory.anchor_id, 'Client.#retryDelay');
+    const typo = await call('memory_add', { text: 'x', anchor_kind: 'symbol', path: 'src/client.ts', symbol: 'retryDelya' });
+    assert.equal(typo.ok, false);
+    if (!typo.ok) {
+      assert.deepEqual((typo.error.details as { suggestions: string[] }).suggestions, ['Client.#retryDelay']);
+      assert.match(typo.error.message, /Did you mean: Client\.#retryDelay\?/);
+    }
+  });
+
   it('adds, reports duplicates, lists with filters, deletes; the seed shape', async () => {
     const a = await call('memory_add', { text: 'totals are rounded once, at the end', anchor_kind: 'symbol', path: 'src/total.ts', symbol: 'total', source: 'human' });
     assert.ok(a.ok);

@@ -20,6 +20,7 @@
  * of the repository's instruction files (export.ts).
  */
 import { realpathSync } from 'node:fs';
+import { distance } from 'fastest-levenshtein';
 import { durablePath, repoDurablePath, JsonDocument } from '../durable/store';
 import { readContainedSync } from '../util/contained';
 import { readHeadNoSpawn } from '../history/git';
@@ -92,7 +93,10 @@ export class MemoryService {
   /** An anchor as memory_add takes it, resolved against the file and index now (refused when it does not resolve). */
   private resolveAnchor(store: Store, root: Root, req: { anchor_kind: AnchorKind; path?: string; symbol?: string; start_line?: number; end_line?: number }) {
     const kind = req.anchor_kind;
-    const fail = (why: string): never => { throw new SightlineError('not_found', `memory anchor does not resolve: ${why}`, { reason: 'anchor_unresolved', anchor_kind: kind, path: req.path ?? null, symbol: req.symbol ?? null }); };
+    const fail = (why: string, suggestions: string[] = []): never => {
+      throw new SightlineError('not_found', `memory anchor does not resolve: ${why}${suggestions.length ? `. Did you mean: ${suggestions.join(', ')}?` : ''}`,
+        { reason: 'anchor_unresolved', anchor_kind: kind, path: req.path ?? null, symbol: req.symbol ?? null, suggestions });
+    };
     let anchor_id = root.repo_id, anchor_path: string | null = null, start: number | null = null, end: number | null = null;
     let fp: MemoryRecord['fingerprint'] = null, checked: string | null = null;
     if (kind !== 'repo') {
@@ -105,7 +109,7 @@ export class MemoryService {
       if (kind === 'symbol') {
         if (!req.symbol) fail('anchor_kind symbol needs a symbol');
         const symbols = file.symbols ?? fail(`${anchor_path} changed since it was indexed: run index_repo first`);
-        const s = symbols.find(x => x.symbol_path === req.symbol) ?? symbols.filter(x => x.symbol_path.split('.').pop() === req.symbol)[0] ?? fail(`no symbol ${req.symbol} in ${anchor_path}`);
+        const s = findSymbol(symbols, req.symbol!) ?? fail(`no symbol ${req.symbol} in ${anchor_path}`, nearestSymbols(symbols, req.symbol!));
         anchor_id = s.symbol_path; start = s.start_line; end = s.end_line;
       } else if (kind === 'span') {
         start = req.start_line ?? null; end = req.end_line ?? req.start_line ?? null;
@@ -281,6 +285,23 @@ export class MemoryService {
       && (!text || m.text.toLowerCase().includes(text)))
       .sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.updated_at_ms - a.updated_at_ms || a.id.localeCompare(b.id));
   }
+}
+
+/** Sigils that are part of a member's name in the index but not how people write it (`#private`, `$var`, `@attr`). */
+const bare = (name: string) => name.replace(/^[#$@_]+/, '');
+
+/** A symbol by qualified path, else by its last segment (sigils aside), else by a qualified path without sigils. */
+function findSymbol<T extends { symbol_path: string }>(symbols: readonly T[], wanted: string): T | undefined {
+  const last = (p: string) => p.split('.').pop() ?? p;
+  return symbols.find(x => x.symbol_path === wanted) ?? symbols.find(x => last(x.symbol_path) === wanted)
+    ?? symbols.find(x => bare(last(x.symbol_path)) === bare(last(wanted)) && (!wanted.includes('.') || x.symbol_path.split('.').map(bare).join('.') === wanted.split('.').map(bare).join('.')));
+}
+
+/** Up to three names in the file closest to one that does not resolve (for the error). */
+function nearestSymbols(symbols: readonly { symbol_path: string }[], wanted: string): string[] {
+  const w = bare(wanted.split('.').pop() ?? wanted).toLowerCase();
+  return symbols.map(s => ({ p: s.symbol_path, d: distance(w, bare(s.symbol_path.split('.').pop() ?? '').toLowerCase()) }))
+    .filter(x => x.d <= Math.max(2, Math.floor(w.length / 3))).sort((a, b) => a.d - b.d || a.p.localeCompare(b.p)).slice(0, 3).map(x => x.p);
 }
 
 /** Stale and gone first: they need a look. */
