@@ -69,6 +69,22 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(await callers(call, 'makeWorker'), ['src/app.ts:main'], 'through the barrel and the alias');
   });
 
+  it('TypeScript private members: named as indexed (Ky.#retry) or without the sigil; a not_found suggestion resolves', async () => {
+    const { call } = await make({
+      'src/ky.ts': 'export class Ky {\n  #retry(n: number) { return n + 1; }\n  send() { return this.#retry(1); }\n}\n',
+    });
+    const exact = await call('impact', { symbol: 'Ky.#retry', path: 'src/ky.ts' });
+    assert.equal(exact.resolved[0].symbol_path, 'Ky.#retry');
+    const bare = await call('impact', { symbol: 'retry' });
+    assert.equal(bare.resolved[0].symbol_path, 'Ky.#retry');
+    assert.equal(bare.matched_by, 'private member #retry');
+    // the suggestion an agent gets for a near miss is itself a valid argument
+    const err = await call('impact', { symbol: 'Ky.#retyr' }).then(() => null, (x: Error) => JSON.parse(x.message.slice(x.message.indexOf('{'))) as { details: { suggestions: string[] } });
+    assert.ok(err, 'a near miss is not found');
+    const suggestion = err.details.suggestions[0]!;
+    assert.equal((await call('impact', { symbol: suggestion })).resolved[0].symbol_path, 'Ky.#retry');
+  });
+
   it('TypeScript barrels: export * from, export * as ns, renamed re-exports', async () => {
     const { call } = await make({
       'src/util.ts': 'export function normalize(x: string) { return x; }\n',

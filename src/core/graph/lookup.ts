@@ -69,6 +69,13 @@ export class SymbolLookup {
       return { rows: [], matched_by: null, tried };
     }
     const q = { repo_id: opts.repo_id, path: opts.path };
+    // As written first: `#` and `$` are part of member names in some languages (`Ky.#retry`, a private field).
+    const literal = symbol.trim().replace(/\(\s*\)$/, '');
+    if (/[#$]/.test(literal)) {
+      const exact = this.store.symbols.findSymbols({ ...q, symbol_path: literal }, 200);
+      if (exact.length) return { rows: collapseOverloads(exact), matched_by: null, tried: [`qualified path ${JSON.stringify(literal)}`] };
+      tried.push(`qualified path ${JSON.stringify(literal)}`);
+    }
     const name = normaliseQualified(symbol);
     const parts = name.split('.').filter(Boolean);
     const last = parts[parts.length - 1] ?? name;
@@ -79,6 +86,12 @@ export class SymbolLookup {
       // A plain name: every definition with that name (a top-level `run` and `Worker.run` are both candidates).
       tried.push(`name ${JSON.stringify(last)}`);
       rows = uniqueNodes([...rows, ...this.store.symbols.findSymbols({ ...q, name: last }, 200)]);
+      if (!rows.length) {
+        // a private member written without its sigil: `retry` for `#retry`
+        tried.push(`name ${JSON.stringify(`#${last}`)}`);
+        rows = this.store.symbols.findSymbols({ ...q, name: `#${last}` }, 200);
+        if (rows.length) matched_by = `private member #${last}`;
+      }
     } else {
       if (!rows.length) {
         tried.push(`a definition whose qualified path ends with ${JSON.stringify(name)}`);
@@ -130,11 +143,12 @@ export class SymbolLookup {
     const last = name.split('.').pop() || name;
     if (last.length < 2) return [];
     const pool = new Set<string>();
-    for (const pattern of [`${last.slice(0, 2)}%`, `%${last.slice(Math.max(0, last.length - 4))}%`, `%${last.slice(0, 4)}%`]) {
+    for (const pattern of [`${last.slice(0, 2)}%`, `#${last.slice(0, 2)}%`, `%${last.slice(Math.max(0, last.length - 4))}%`, `%${last.slice(0, 4)}%`]) {
       for (const n of this.store.symbols.symbolNames(pattern, opts.repo_id, 3000)) pool.add(n);
     }
     const lower = last.toLowerCase();
-    const scored = [...pool].map(n => ({ n, d: n.toLowerCase() === lower ? 0 : distance(n.toLowerCase(), lower) }))
+    const bare = (n: string) => n.replace(/^#/, '').toLowerCase(); // a private member's sigil is not a typo
+    const scored = [...pool].map(n => ({ n, d: bare(n) === lower ? 0 : distance(bare(n), lower) }))
       .filter(x => x.d <= Math.max(2, Math.floor(last.length / 3)) || x.n.toLowerCase().includes(lower))
       .sort((a, b) => a.d - b.d || a.n.length - b.n.length || a.n.localeCompare(b.n));
     const out: string[] = [];
