@@ -193,13 +193,15 @@ export function extractConfigSites(path: string, text: string): LinkSite[] {
         for (const item of n.items) {
           if (keys.length >= MAX_CONFIG_KEYS) return;
           const k = item.key;
-          if (!isScalar(k) || k.range == null) continue;
+          if (!isScalar(k) || k.range == null || k.value === null || typeof k.value === 'object') continue;
           const p = [...at, String(k.value)];
           keys.push({ path: p, offset: k.range[0] });
           walk(item.value as YamlNode, p);
         }
       };
-      walk(parseDocument(text).contents as YamlNode, []);
+      const doc = parseDocument(text);
+      if (doc.errors.length) return out;
+      walk(doc.contents as YamlNode, []);
     } else if (ext === 'properties') {
       const re = /^[ \t]*([\w.-]+)[ \t]*[=:]/gm;
       for (let m = re.exec(text); m && keys.length < MAX_CONFIG_KEYS; m = re.exec(text)) keys.push({ path: m[1]!.split('.'), offset: m.index + m[0].indexOf(m[1]!) });

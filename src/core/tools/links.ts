@@ -58,7 +58,7 @@ export const links = defineTool({
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
   paged: 'links',
   examples: [
-    { symbol: 'read_user', path: 'server/app.py', repo: '.', kind: 'http', matched: true, limit: 20, offset: 0 },
+    { symbol: 'UserService.lookup', path: 'src/users.ts', repo: '.', kind: 'http', matched: true, limit: 20, offset: 0 },
     { symbol: 'env:DATABASE_URL' },
   ],
   async run(args, ctx) {
