@@ -15,7 +15,8 @@ async function call(engine: Engine, args: Json): Promise<{ data: Json; markdown:
   assert.ok(out.ok, JSON.stringify(out));
   return { data: out.data as Json, markdown: out.markdown };
 }
-const find = (links: Json[], kind: string, path: string, key?: string) => links.filter(l => l.kind === kind && l.path === path && (key === undefined || l.key === key));
+const find = (links: Json[], kind: string, path: string, key?: string): any[] => // eslint-disable-line @typescript-eslint/no-explicit-any
+  links.filter(l => l.kind === kind && l.path === path && (key === undefined || l.key === key));
 
 const FULLSTACK: Record<string, string> = {
   '.env': 'DATABASE_URL=postgres://localhost/app\nAPI_URL=http://localhost:8000\nexport UNUSED_VAR=1\n',
