@@ -133,6 +133,7 @@ export function extractLinkSites(language: LanguageId, path: string, source: str
       confidence: Math.round(d.confidence * 1000) / 1000, rule: r.id, symbol_path: anchorOf(defs, a.line, r.anchor === 'next', d.handler) };
     if (d.handler && !defs.some(x => x.name === d.handler)) site.handler = d.handler;
     if (d.base) site.base = d.base;
+    if (d.receiver) site.receiver = d.receiver;
     const k = `${site.kind}\0${site.role}\0${site.key}\0${site.line}\0${site.col}`;
     const prev = out.get(k);
     if (!prev || prev.confidence < site.confidence) out.set(k, site);

@@ -16,6 +16,8 @@
  * several equally good providers: at most 0.6.
  */
 import type { LinkKind, LinkSite } from './types';
+import { MOUNT } from './rules';
+import { normalisePath, joinRoute } from './paths';
 
 export interface PlacedSite extends LinkSite { repo_id: string; path: string }
 
@@ -70,9 +72,33 @@ function configScore(c: PlacedSite, p: PlacedSite): { score: number; how: string
 
 const where = (s: PlacedSite) => `${s.path}:${s.line}`;
 
+/**
+ * Routes of a router that another file mounts under a literal prefix (`include_router(users.router,
+ * prefix='/users')`) get that prefix; the mount sites themselves are not routes. The mount names the
+ * router by module and variable: `users.router` is the `router` of a `users.py` of the same repository.
+ */
+function applyMounts(sites: readonly PlacedSite[]): PlacedSite[] {
+  const mounts = new Map<string, string>();
+  for (const s of sites) if (s.kind === 'http' && s.key.startsWith(MOUNT)) mounts.set(`${s.repo_id}\0${s.key.slice(MOUNT.length)}`, s.label);
+  if (!mounts.size) return sites as PlacedSite[];
+  const out: PlacedSite[] = [];
+  for (const s of sites) {
+    if (s.kind !== 'http') { out.push(s); continue; }
+    if (s.key.startsWith(MOUNT)) continue;
+    const mod = s.path.split('/').pop()!.replace(/\.\w+$/, '');
+    const prefix = s.receiver && s.role === 'provider' ? mounts.get(`${s.repo_id}\0${mod}:${s.receiver}`) : undefined;
+    if (prefix === undefined) { out.push(s); continue; }
+    const [method, label] = split(s.label);
+    const p = normalisePath(joinRoute(prefix, label), true);
+    out.push(p ? { ...s, key: `${method} ${p.key}`, label: `${method} ${p.label}` } : s);
+  }
+  return out;
+}
+
 /** Every link of the workspace's sites. `ids` gives a site's node id (its definition's symbol id, or its file's). */
 export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) => string): LinkRow[] {
   const out: LinkRow[] = [];
+  sites = applyMounts(sites);
   const byKind = new Map<LinkKind, { providers: PlacedSite[]; consumers: PlacedSite[] }>();
   for (const s of sites) {
     let g = byKind.get(s.kind); if (!g) byKind.set(s.kind, g = { providers: [], consumers: [] });

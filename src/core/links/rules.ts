@@ -28,7 +28,7 @@ export interface Draft {
   key: string; label?: string; confidence: number;
   /** where the site is (default: the literal, else the match) */
   at?: number; end?: number;
-  handler?: string; base?: 'dynamic' | 'host';
+  handler?: string; base?: 'dynamic' | 'host'; receiver?: string;
 }
 
 export interface LinkRule {
@@ -56,15 +56,17 @@ const RS: LanguageId[] = ['rust'];
 const ALL: LanguageId[] = ['javascript', 'typescript', 'tsx', 'python', 'java', 'rust', 'go', 'c', 'cpp', 'csharp', 'ruby', 'php'];
 
 const end = (m: RegExpExecArray) => m.index + m[0].length;
+/** The key prefix of a mount site (a router included under a prefix elsewhere): not a route, read by the matcher. */
+export const MOUNT = 'mount:';
 const METHOD_RE = new RegExp(`\\b(${HTTP_METHODS.join('|')})\\b`, 'i');
 
 /** A route (server) or call (client) draft; null when the path is not a path. */
-function http(method: string, raw: string, confidence: number, opts: { server: boolean; prefix?: string; lit?: Lit; handler?: string; at?: number; end?: number }): Draft | null {
+function http(method: string, raw: string, confidence: number, opts: { server: boolean; prefix?: string; lit?: Lit; handler?: string; at?: number; end?: number; receiver?: string }): Draft | null {
   const p = normalisePath(opts.server && opts.prefix ? joinRoute(opts.prefix, raw) : raw, opts.server);
   if (!p) return null;
   const m = method.toUpperCase() === 'ALL' || method === '*' ? '*' : method.toUpperCase();
   return { key: `${m} ${p.key}`, label: `${m} ${p.label}`, confidence: opts.lit?.dynamic && !opts.server ? confidence * 0.95 : confidence,
-    at: opts.at ?? opts.lit?.start, end: opts.end ?? opts.lit?.end, handler: opts.handler, base: p.base };
+    at: opts.at ?? opts.lit?.start, end: opts.end ?? opts.lit?.end, handler: opts.handler, base: p.base, receiver: opts.receiver };
 }
 
 /** The last argument of a call when it is a (dotted) name: the handler `getUser` of `app.get('/x', auth, getUser)`. */
@@ -120,7 +122,11 @@ const SERVER: LinkRule[] = [
     re: /@(\w+)\.(route|api_route|get|post|put|patch|delete|head|options|websocket)\(/g,
     make: (m, c) => { const l = c.lit(end(m)); if (!l) return null; const a = c.args(l.end);
       const methods = m[2] === 'route' || m[2] === 'api_route' ? [...(/methods\s*=\s*[[(]([^\])]*)/.exec(a)?.[1] ?? "'GET'").matchAll(/['"](\w+)['"]/g)].map(x => x[1]!) : [m[2] === 'websocket' ? 'GET' : m[2]!];
-      return methods.map(x => http(x, l.value, 0.95, { server: true, lit: l, prefix: c.prefix(m.index, m[1]) })).filter((d): d is Draft => !!d); } },
+      return methods.map(x => http(x, l.value, 0.95, { server: true, lit: l, prefix: c.prefix(m.index, m[1]), receiver: m[1] })).filter((d): d is Draft => !!d); } },
+  { id: 'fastapi-mount', api: "their mounts in other files: include_router(users.router, prefix='/users'), register_blueprint(bp, url_prefix='/b')", kind: 'http', role: 'provider', languages: PY,
+    re: /\.(?:include_router|register_blueprint)\(\s*(\w+)(?:\.(\w+))?/g,
+    make: (m, c) => { const p = /(?:url_)?prefix\s*=\s*(?=['"])/.exec(c.args(end(m))); if (!p) return null; const l = c.lit(end(m) + p.index + p[0].length); if (!l || l.dynamic) return null;
+      const mod = m[2] ? m[1]! : (c.path.split('/').pop()!.replace(/\.py$/, '')); return { key: `${MOUNT}${mod}:${m[2] ?? m[1]!}`, label: l.value, confidence: 0.9, at: l.start, end: l.end }; } },
   { id: 'django', api: "Django: path('x/<int:id>/', view) in urls.py", kind: 'http', role: 'provider', languages: PY, pathRe: /(?:^|\/)urls\.py$/,
     re: /\b(?:path)\(/g,
     make: (m, c) => { const l = c.lit(end(m)); if (!l) return null; const a = c.args(l.end);

@@ -30,4 +30,6 @@ export interface LinkSite {
   handler?: string;
   /** http: the client's path was relative to a base it did not spell (`${API}/users`) or had a host */
   base?: 'dynamic' | 'host';
+  /** http routes: the router variable they hang on (`router` of `@router.get`), for mounts in other files */
+  receiver?: string;
 }
