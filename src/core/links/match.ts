@@ -48,11 +48,18 @@ function pathScore(client: string[], route: string[]): number {
   return s;
 }
 
+/** A site's method and path segments, computed once per site. */
+const parsed = new WeakMap<PlacedSite, { method: string; segs: string[] }>();
+function parts(s: PlacedSite): { method: string; segs: string[] } {
+  let p = parsed.get(s);
+  if (!p) { const [m, path] = split(s.key); p = { method: m, segs: segs(path) }; parsed.set(s, p); }
+  return p;
+}
+
 function httpScore(c: PlacedSite, r: PlacedSite): { score: number; how: string } {
-  const [cm, cp] = split(c.key); const [rm, rp] = split(r.key);
+  const { method: cm, segs: cs } = parts(c); const { method: rm, segs: rs } = parts(r);
   if (cm !== rm && cm !== '*' && rm !== '*') return { score: 0, how: '' };
   let method = cm === rm ? 1 : 0.9;
-  const cs = segs(cp); const rs = segs(rp);
   let score = pathScore(cs, rs); let how = 'method and path';
   if (!score && cs.length > rs.length && rs.length) { score = pathScore(cs.slice(cs.length - rs.length), rs) * 0.75; how = `path ends with the route (prefix /${cs.slice(0, cs.length - rs.length).join('/')} not seen on the server)`; }
   if (!score && rs.length > cs.length && cs.length) { score = pathScore(cs, rs.slice(rs.length - cs.length)) * 0.75; how = `route ends with the path (base /${rs.slice(0, rs.length - cs.length).join('/')} not in the call)`; }
@@ -113,6 +120,16 @@ export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) =>
     const byKey = new Map<string, PlacedSite[]>();
     for (const p of providers) { const l = byKey.get(p.key); if (l) l.push(p); else byKey.set(p.key, [p]); }
     const used = new Set<PlacedSite>();
+    const byLast = new Map<string, PlacedSite[]>(); const loose: PlacedSite[] = [];
+    if (kind === 'http') for (const p of providers) {
+      const last = parts(p).segs.at(-1) ?? '';
+      if (last.includes('{}') && last !== '{}') loose.push(p);
+      else { const l = byLast.get(last); if (l) l.push(p); else byLast.set(last, [p]); }
+    }
+    const routeCandidates = (c: PlacedSite): PlacedSite[] => {
+      const last = parts(c).segs.at(-1) ?? '';
+      return [...(byLast.get(last) ?? []), ...(last !== '{}' ? byLast.get('{}') ?? [] : []), ...loose];
+    };
     for (const c of consumers) {
       let best: { p: PlacedSite; score: number; how: string }[] = [];
       const consider = (p: PlacedSite, score: number, how: string) => {
@@ -120,7 +137,8 @@ export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) =>
         if (!best.length || score > best[0]!.score + 1e-9) best = [{ p, score, how }];
         else if (Math.abs(score - best[0]!.score) < 1e-9) best.push({ p, score, how });
       };
-      if (kind === 'http') for (const p of providers) { const s = httpScore(c, p); consider(p, s.score, s.how); }
+      // a match (whole or suffix) needs equal last segments, or a route placeholder there
+      if (kind === 'http') for (const p of routeCandidates(c)) { const s = httpScore(c, p); consider(p, s.score, s.how); }
       else if (kind === 'config') {
         for (const p of byKey.get(c.key) ?? []) consider(p, 1, 'key path');
         if (!best.length) for (const p of providers) { const s = configScore(c, p); consider(p, s.score, s.how); }
