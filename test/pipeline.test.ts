@@ -48,7 +48,7 @@ describe('indexing pipeline runner', () => {
   });
 
   it('the indexing pipeline reports the stages its timings and progress are named after', () => {
-    assert.deepEqual(orderPhases(PIPELINE).map(p => p.name), ['scan', 'graph', 'providers', 'history', 'memories', 'save']);
-    assert.deepEqual(PIPELINE.flatMap(p => [...p.stages]), ['walk', 'parse', 'write', 'graph', 'history', 'memories', 'save']);
+    assert.deepEqual(orderPhases(PIPELINE).map(p => p.name), ['scan', 'graph', 'providers', 'history', 'memories', 'links', 'save']);
+    assert.deepEqual(PIPELINE.flatMap(p => [...p.stages]), ['walk', 'parse', 'write', 'graph', 'history', 'memories', 'links', 'save']);
   });
 });

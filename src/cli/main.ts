@@ -23,6 +23,7 @@ usage:
   sightline call TOOL --args JSON [--db FILE] [--workspace DIR] [--allow-reference-providers]
   sightline status [--db FILE] [--workspace DIR] [--json]
   sightline history SYMBOL_OR_PATH [--path FILE] [--repo R] [--limit N] [--offset N] [--db FILE] [--workspace DIR] [--json]
+  sightline links [SYMBOL|KEY] [--kind K] [--matched true|false] [--path FILE] [--repo R] [--limit N] [--offset N] [--db FILE] [--workspace DIR] [--json]
   sightline post-change --diff FILE|- [--repo R] [--db FILE] [--workspace DIR] [--json]
   sightline context-for-change --base REF [--branch B] | --diff FILE|- [--repo R] [--db FILE] [--workspace DIR] [--json]
   sightline memory add TEXT [--path FILE [--symbol S | --lines A-B]] [--kind repo|file|symbol|span] [--source S] [--confidence N] [--scope user|repo] [--repo R]
@@ -138,6 +139,21 @@ async function main(argv: string[], verbs: Readonly<Record<string, ForeignVerb>>
       if (values.limit !== undefined) args.limit = Number(values.limit);
       if (values.offset !== undefined) args.offset = Number(values.offset);
       try { return await runTool(engine, 'history', args, !!values.json); } finally { engine.close(); }
+    }
+    case 'links': {
+      const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, kind: { type: 'string' }, matched: { type: 'string' }, path: { type: 'string' }, repo: { type: 'string' }, limit: { type: 'string' }, offset: { type: 'string' }, json: { type: 'boolean' } });
+      if (positionals.length > 1) throw new UsageError('links takes at most one SYMBOL or key (route:GET /x, env:X, table:t, …); quote it');
+      const args: Record<string, unknown> = {};
+      if (positionals[0]) args.symbol = positionals[0];
+      for (const k of ['kind', 'path', 'repo'] as const) if (values[k]) args[k] = values[k];
+      if (values.matched !== undefined) {
+        if (values.matched !== 'true' && values.matched !== 'false') throw new UsageError('--matched takes true or false');
+        args.matched = values.matched === 'true';
+      }
+      if (values.limit !== undefined) args.limit = Number(values.limit);
+      if (values.offset !== undefined) args.offset = Number(values.offset);
+      const engine = await openEngine(values, [], log);
+      try { return await runTool(engine, 'links', args, !!values.json); } finally { engine.close(); }
     }
     case 'post-change': case 'context-for-change': {
       const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, diff: { type: 'string' }, base: { type: 'string' }, branch: { type: 'string' }, repo: { type: 'string' }, json: { type: 'boolean' } });

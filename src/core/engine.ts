@@ -24,6 +24,7 @@ import { FreshnessService, type ChangedSinceIndex } from './services/freshness';
 import { EditorEdgesService, type EditorSymbol } from './services/editor';
 import { GraphReader } from './graph/query';
 import { HistoryReader } from './services/history';
+import { LinkReader } from './services/links';
 import { MemoryService } from './services/memories';
 import type { MemoryExportTarget } from './services/memories';
 import type { EditorLocation, EnrichmentTarget } from './graph/enrich';
@@ -130,6 +131,9 @@ export class Engine implements ToolServices {
     await this.file.refresh();
     return new HistoryReader(this.file.store);
   }
+
+  /** A reader over the stored cross-boundary links. */
+  async links(): Promise<LinkReader> { await this.file.refresh(); return new LinkReader(this.file.store); }
 
   staleIndexedFiles(repoId: string, budgetMs?: number): { paths: string[]; complete: boolean } { return this.freshness.staleIndexedFiles(repoId, budgetMs); }
   changedSinceIndex(opts: { budgetMs?: number; sample?: number } = {}): Promise<ChangedSinceIndex> { return this.freshness.changedSinceIndex(opts); }

@@ -10,6 +10,7 @@ import { ftsFromTokens, tokenize } from '../util/tokens';
 import { encodeOccurrences } from '../store/occurrences';
 import { CROSS_FILE_KINDS } from '../parse/occurrence';
 import { packFtsText } from '../store/ftstext';
+import { extractLinkSites } from '../links/extract';
 import type { LanguageId } from '../languages/types';
 import type { FileContent, NewChunk, NewSymbol, NewEdge } from '../store/store';
 
@@ -59,7 +60,9 @@ export async function processFile(task: FileTask): Promise<FileOutcome> {
   catch (e) { return { status: 'skipped', diagnostics: [{ code: 'parse_failed', message: `parser failed: ${(e as Error).message}` }] }; }
   const parse_ms = performance.now() - t0;
   if (ex.syntax_errors > 0) diagnostics.push({ code: 'syntax_errors', message: syntaxErrorMessage(ex) });
-  return { status: 'indexed', content: toContent(task, hash, bytes.length, ex), diagnostics, parse_ms };
+  const content = toContent(task, hash, bytes.length, ex);
+  content.link_sites = extractLinkSites(task.language, task.path, text, ex.definitions);
+  return { status: 'indexed', content, diagnostics, parse_ms };
 }
 
 /** The syntax_errors diagnostic: the error count and the declarations the errors cost (named, with lines, up to five). */

@@ -25,11 +25,14 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** called for each file as soon as it is found (parsing can start before the walk ends) */
   onFile?: (file: WalkedFile) => void;
+  /** files of no language to report apart (config files the links phase reads), by path */
+  extra?: (path: string) => boolean;
 }
 
 export interface WalkedFile { path: string; abs: string; language: LanguageId; size: number; mtime_ms: number }
 export interface WalkDiagnostic { path: string; code: string; message: string }
-export interface WalkResult { files: WalkedFile[]; diagnostics: WalkDiagnostic[]; nested_repos: string[] }
+export interface WalkedExtra { path: string; abs: string; size: number; mtime_ms: number }
+export interface WalkResult { files: WalkedFile[]; diagnostics: WalkDiagnostic[]; nested_repos: string[]; extras: WalkedExtra[] }
 
 interface Level { base: string; ig: Ignore }
 
@@ -41,6 +44,7 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
   const files: WalkedFile[] = [];
   const diagnostics: WalkDiagnostic[] = [];
   const nested: string[] = [];
+  const extras: WalkedExtra[] = [];
   const rootReal = await fs.realpath(root);
   const visited = new Set<string>([rootReal]);
   const base = ignore({ allowRelativePaths: true }).add(DEFAULT_EXCLUDES as string[]).add(opts.excludes as string[]);
@@ -95,6 +99,10 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
         subdirs.push([abs, rel]);
       } else if (isFile) {
         const language = languageForPath(rel);
+        if (!language && opts.extra?.(rel) && !ignored(here, rel, false)) {
+          try { const st = await fs.stat(abs); if (st.isFile() && st.size <= opts.maxFileBytes) extras.push({ path: rel, abs, size: st.size, mtime_ms: st.mtimeMs }); } catch { /* unreadable: not a config file */ }
+          continue;
+        }
         if (!language || (opts.languages && !opts.languages.has(language))) continue;
         if (ignored(here, rel, false)) continue;
         candidates.push({ rel, abs, language });
@@ -119,5 +127,5 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
   }
 
   await visit(root, '', []);
-  return { files, diagnostics, nested_repos: nested };
+  return { files, diagnostics, nested_repos: nested, extras };
 }

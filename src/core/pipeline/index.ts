@@ -20,12 +20,13 @@ import { providersPhase, type ProviderRunReport } from './phases/providers';
 import { historyPhase } from './phases/history';
 import { savePhase } from './phases/save';
 import { memoriesPhase } from './phases/memories';
+import { linksPhase } from './phases/links';
 import type { MemoryService } from '../memories/service';
 
 /** Every indexing phase, in declaration order (the runner orders them by their deps; ties keep this order). */
-export const PIPELINE = [scanPhase, graphPhase, providersPhase, historyPhase, memoriesPhase, savePhase] as const;
+export const PIPELINE = [scanPhase, graphPhase, providersPhase, historyPhase, memoriesPhase, linksPhase, savePhase] as const;
 
-/** The stages phases report progress and time for: walk, parse, write, graph, history, memories, save. */
+/** The stages phases report progress and time for: walk, parse, write, graph, history, memories, links, save. */
 export type IndexStage = StageOf<typeof PIPELINE>;
 export interface IndexProgress { phase: IndexStage; repo_id: string; done: number; total: number }
 export type IndexTimings = { [K in IndexStage as `${K}_ms`]: number } & { total_ms: number };

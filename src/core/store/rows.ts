@@ -1,4 +1,5 @@
 /** Row shapes of the index tables (what the store modules read and write). */
+import type { LinkSite } from '../links/types';
 export interface RepoRow {
   repo_id: string; root: string; name: string; indexed_at: number | null; indexed_commit: string | null;
   branch: string | null; dirty: number | null; nested_repos: string | null; last_run: string | null;
@@ -35,6 +36,8 @@ export interface FileContent {
   fts_path: string; fts_text: Uint8Array;
   /** raw occurrences, packed by encodeOccurrences (see occurrences.ts) */
   occurrences: Uint8Array; occurrence_count: number; edges: NewEdge[];
+  /** cross-boundary link sites (links/extract.ts), stored by the scan beside the file */
+  link_sites?: LinkSite[];
 }
 
 export interface GraphEdgeRow { from_node: number; to_node: number; kind: string; confidence: number; evidence: string; file_id: number; line: number }

@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -86,5 +86,19 @@ CREATE TABLE history_commits (repo_id TEXT NOT NULL, sha TEXT NOT NULL, time INT
 CREATE TABLE history_files (repo_id TEXT NOT NULL, path TEXT NOT NULL, churn INTEGER NOT NULL, commits TEXT NOT NULL, former_paths TEXT NOT NULL, PRIMARY KEY (repo_id, path)) WITHOUT ROWID;
 CREATE TABLE history_pairs (repo_id TEXT NOT NULL, a TEXT NOT NULL, b TEXT NOT NULL, together_count INTEGER NOT NULL, coupling REAL NOT NULL, PRIMARY KEY (repo_id, a, b)) WITHOUT ROWID;
 CREATE INDEX history_pairs_b ON history_pairs (repo_id, b);
+-- Cross-boundary links (store/links.ts): per code file its link sites (JSON, from the parser worker), per
+-- repository the config files the links phase read (size, mtime, their sites), and the workspace's links:
+-- consumer site → provider site or key node (route:GET /x, env:X, table:t, …), rebuilt when a site changes.
+CREATE TABLE link_sites (file_id INTEGER PRIMARY KEY, repo_id TEXT NOT NULL, data TEXT NOT NULL);
+CREATE TABLE link_config_files (repo_id TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, data TEXT NOT NULL, PRIMARY KEY (repo_id, path)) WITHOUT ROWID;
+CREATE TABLE links (
+  kind TEXT NOT NULL, key TEXT NOT NULL, from_id TEXT NOT NULL, to_id TEXT NOT NULL, matched INTEGER NOT NULL, confidence REAL NOT NULL, evidence TEXT NOT NULL,
+  repo_id TEXT NOT NULL, path TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL, end_line INTEGER NOT NULL, end_col INTEGER NOT NULL,
+  to_repo_id TEXT, to_path TEXT, to_line INTEGER, to_col INTEGER, to_end_line INTEGER, to_end_col INTEGER
+);
+CREATE INDEX links_from ON links (from_id);
+CREATE INDEX links_to ON links (to_id);
+CREATE INDEX links_path ON links (repo_id, path, line);
+CREATE INDEX links_to_path ON links (to_repo_id, to_path, to_line);
 CREATE TABLE history_symbols (repo_id TEXT NOT NULL, symbol_id TEXT NOT NULL, commits TEXT NOT NULL, PRIMARY KEY (symbol_id)) WITHOUT ROWID;
 `;

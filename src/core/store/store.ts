@@ -24,6 +24,7 @@ import { SymbolTables } from './symbols';
 import { GraphTables } from './graph';
 import { ProviderEdgeTables } from './provider-edges';
 import { HistoryTables } from './history';
+import { LinkTables } from './links';
 import { TABLES } from './tables';
 import type { ChunkRow } from './rows';
 
@@ -78,6 +79,7 @@ export class Store {
   readonly graph: GraphTables;
   readonly providerEdges: ProviderEdgeTables;
   readonly history: HistoryTables;
+  readonly links: LinkTables;
 
   private constructor(raw: Database) {
     const db = this.db = new Db(raw);
@@ -90,6 +92,7 @@ export class Store {
     this.symbols = new SymbolTables(db);
     this.graph = new GraphTables(db, this.meta);
     this.history = new HistoryTables(db);
+    this.links = new LinkTables(db);
   }
 
   /**

@@ -44,7 +44,7 @@ export const indexRepo = defineTool({
     }).describe('Totals of this run.'),
     timings: z.object({
       walk_ms: z.number().int().describe('Walking the folders (files are parsed as they are found; writes meanwhile count in write_ms).'), parse_ms: z.number().int().describe('Reading and parsing after the walk ended (worker threads), writes excluded.'),
-      write_ms: z.number().int().describe('Writing the index tables.'), graph_ms: z.number().int().describe('Resolving graph edges (heuristic provider).'), history_ms: z.number().int().describe('Mining git history.'), memories_ms: z.number().int().describe('Reconciling project memories.'), save_ms: z.number().int().describe('Saving the index file atomically.'),
+      write_ms: z.number().int().describe('Writing the index tables.'), graph_ms: z.number().int().describe('Resolving graph edges (heuristic provider).'), history_ms: z.number().int().describe('Mining git history.'), memories_ms: z.number().int().describe('Reconciling project memories.'), links_ms: z.number().int().describe('Matching cross-boundary links.'), save_ms: z.number().int().describe('Saving the index file atomically.'),
       total_ms: z.number().int().describe('Whole run.'),
     }).describe('Where the time went, in milliseconds.'),
     diagnostics: z.array(diagnosticSchema).describe(`Per-file problems of this run (first ${DIAG_CAP}; index_status pages through all of them).`),

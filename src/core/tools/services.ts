@@ -13,6 +13,7 @@ import type { GraphReader } from '../graph/query';
 import type { Root } from '../workspace';
 import type { HistoryReader } from '../services/history';
 import type { MemoryService } from '../services/memories';
+import type { LinkReader } from '../services/links';
 
 export interface ToolServices {
   /** the workspace roots */
@@ -29,6 +30,8 @@ export interface ToolServices {
   graph(): Promise<GraphReader>;
   /** a reader over the stored git history */
   history(): Promise<HistoryReader>;
+  /** a reader over the stored cross-boundary links */
+  links(): Promise<LinkReader>;
   status(): Promise<StatusReport>;
   diagnostics(repoId?: string): Diagnostic[];
   changedSinceIndex(opts?: { budgetMs?: number; sample?: number }): Promise<ChangedSinceIndex>;

@@ -10,7 +10,8 @@
  * whose bodies alone changed (a partial graph update resolves them again); the run's diagnostics.
  */
 import type { FileMeta, Diagnostic } from '../../store/store';
-import { walk, type WalkedFile } from '../../index/walker';
+import { walk, type WalkedFile, type WalkedExtra } from '../../index/walker';
+import { isConfigFile } from '../../links/rules';
 import { ParsePool } from '../../index/pool';
 import type { FileOutcome, FileTask } from '../../index/process';
 import { gitState } from '../../git';
@@ -29,7 +30,7 @@ export interface ScanRepoReport {
   files_skipped: number; chunks_written: number; symbols_written: number; duration_ms: number; forced: boolean;
 }
 
-export interface ScannedRepo { report: RepoRunReport; edited: number[] }
+export interface ScannedRepo { report: RepoRunReport; edited: number[]; /** config files the walk saw (links phase) */ config_files: WalkedExtra[] }
 export interface ScanOutput { repos: ScannedRepo[]; diagnostics: Diagnostic[] }
 
 export const scanPhase = phase({
@@ -91,6 +92,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
             for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
           } else {
             const w = store.files.writeFile(outcome.content, existing);
+            store.links.writeSites(w.file_id, r.repo_id, outcome.content.link_sites);
             markPending();
             if (w.same_shape) edited.push(w.file_id); else reshaped = true;
             report.files_parsed++;
@@ -159,7 +161,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     let walked: Awaited<ReturnType<typeof walk>>; let git: Awaited<ReturnType<typeof gitState>>;
     try {
       [walked, git] = await Promise.all([
-        walk(r.root, { excludes: env.settings.excludes, languages: env.settings.languages ? new Set(env.settings.languages) : null, maxFileBytes: env.settings.max_file_bytes, signal, onFile }),
+        walk(r.root, { excludes: env.settings.excludes, languages: env.settings.languages ? new Set(env.settings.languages) : null, maxFileBytes: env.settings.max_file_bytes, signal, onFile, extra: isConfigFile }),
         gitState(r.root),
       ]);
     } finally { walking = false; }
@@ -213,5 +215,5 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     diagnostics.push(...repoDiags);
     env.invalidateReads();
     env.log('info', `indexed ${r.name}: ${report.files_parsed} parsed, ${report.files_unchanged} unchanged, ${report.files_deleted} deleted, ${report.files_skipped} skipped`);
-    return { report, edited };
+    return { report, edited, config_files: walked.extras };
   }

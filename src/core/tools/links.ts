@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice, plural } from './contract';
+import { completeness, nodeSchema, pathParam, repoParam, matchedBySchema, nodeLabel, renderUnresolved } from './shared';
+import { toNodeRef, resolutionOf, type Boundary } from '../graph/query';
+import { RECOGNISED, LINK_KINDS, parseKeyNode, type LinkKind, type LinkRow } from '../services/links';
+
+const siteRange = z.object({
+  start_line: z.number().int().describe('First line, 1-based.'), start_column: z.number().int().describe('Column, 0-based.'),
+  end_line: z.number().int().describe('Last line, 1-based.'), end_column: z.number().int().describe('Column, 0-based.'),
+});
+
+const linkSchema = z.object({
+  kind: z.enum(LINK_KINDS).describe('http (route↔client), env, config, sql (table↔query/model), topic (producer↔consumer), flag.'),
+  from: z.string().describe('The consumer\'s node id (client call, reader, query, subscriber, flag check; its definition or file), or the provider\'s when unmatched.'),
+  to: z.string().describe('The provider\'s node id (route handler, .env/config file, model, producer), or a key node (route:GET /users/{id}, env:X, table:t, topic:kafka:t, flag:f) when unmatched.'),
+  repo_id: z.string().describe('Repository of the site.'),
+  path: z.string().describe('File of the site (the from side).'),
+  range: siteRange.describe('The site: the call, read, query or declaration.'),
+  to_repo_id: z.string().nullable().describe('Repository of the provider site (another repository is normal), null when unmatched.'),
+  to_path: z.string().nullable().describe('File of the provider site, null when unmatched.'),
+  to_range: siteRange.nullable().describe('The provider site, null when unmatched.'),
+  key: z.string().describe('The key as the provider spells it (GET /users/{id}, DATABASE_URL, users, kafka:orders).'),
+  matched: z.boolean().describe('False: nothing in the workspace answers it (external service, prefix set elsewhere, unrecognised API).'),
+  resolution: z.enum(['exact', 'best_effort']).describe('exact when confidence ≥ 0.9.'),
+  confidence: z.number().describe('0..1: the sites\' extraction confidence times how exactly the keys match; unmatched ≤ 0.5.'),
+  evidence: z.string().describe('Which rules recognised the sites and how the keys matched.'),
+});
+
+const rangeOf = (l: number, c: number, el: number, ec: number) => ({ start_line: l, start_column: c, end_line: el, end_column: ec });
+function toLink(l: LinkRow): z.infer<typeof linkSchema> {
+  return { kind: l.kind, from: l.from_id, to: l.to_id, repo_id: l.repo_id, path: l.path, range: rangeOf(l.line, l.col, l.end_line, l.end_col),
+    to_repo_id: l.to_repo_id, to_path: l.to_path, to_range: l.to_path ? rangeOf(l.to_line!, l.to_col!, l.to_end_line!, l.to_end_col!) : null,
+    key: l.key, matched: l.matched, resolution: resolutionOf(l.confidence), confidence: l.confidence, evidence: l.evidence };
+}
+
+export const links = defineTool({
+  name: 'links',
+  title: 'Cross-boundary links',
+  description: 'Edges no language server sees: HTTP route↔client call (any language pair), env var/config key↔readers, SQL table↔queries/ORM models, message topic producer↔consumer, feature flag↔checks. symbol: a node, or a key node (route:GET /users/{id}, env:X, table:t); none: all links, paged. Unmatched sites are listed (matched=false).',
+  input: z.object({
+    symbol: z.string().min(1).max(1000).optional().describe('A node id or name (links from or to it and its body), or a key node: route:GET /x, env:X, config:a.b, table:t, topic:kafka:t, flag:f.'),
+    path: pathParam.describe('A file: its links (or the file narrowing symbol).'),
+    repo: repoParam,
+    kind: z.enum(LINK_KINDS).optional().describe('Only this kind.'),
+    matched: z.boolean().optional().describe('Only matched (true) or unmatched (false) links.'),
+    ...pageInput(20, 200),
+  }),
+  output: z.object({
+    symbol: z.string().nullable().describe('The symbol argument as given.'),
+    resolved: z.array(nodeSchema).describe('The node the symbol resolved to (empty for a key node or no symbol).'),
+    ambiguous: z.array(nodeSchema).describe('Candidates when several symbols match: call again with one id.'),
+    matched_by: matchedBySchema,
+    links: z.array(linkSchema).describe('Links, matched first, strongest first.'),
+    total_unmatched: z.number().int().describe('Links among all pages with nothing on the other side.'),
+    ...pageOutput,
+    ...completeness,
+  }),
+  annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+  paged: 'links',
+  examples: [
+    { symbol: 'UserService.lookup', path: 'src/users.ts', repo: '.', kind: 'http', matched: true, limit: 20, offset: 0 },
+    { symbol: 'env:DATABASE_URL' },
+  ],
+  async run(args, ctx) {
+    const { symbol, path, repo, kind, matched, limit, offset } = args;
+    const reader = await ctx.engine.links();
+    const repo_id = ctx.engine.repoFilter(repo);
+    let resolved: ReturnType<typeof toNodeRef>[] = []; let matched_by: string | null = null;
+    let rows: LinkRow[];
+    if (symbol && parseKeyNode(symbol)) rows = reader.query({ keyNode: symbol, repo_id, matched });
+    else if (symbol) {
+      const g = await ctx.engine.graph();
+      const r = g.resolveOne(symbol, { repo_id, path });
+      if (!r.target) {
+        return { symbol, resolved: [], ambiguous: r.ambiguous.map(toNodeRef), matched_by: r.matched_by, links: [], total_unmatched: 0, ...page(0, offset, limit, 0), complete: false,
+          boundaries: [{ kind: 'ambiguous_target' as const, detail: `${r.ambiguous.length} definitions match ${symbol}; call again with one of their ids (or add path)` }] };
+      }
+      const t = toNodeRef(r.target); resolved = [t]; matched_by = r.matched_by;
+      const ids = [...new Set(r.group.map(n => toNodeRef(n).id))];
+      const lineCount = t.kind === 'file' ? 1e9 : t.range.end_line;
+      rows = reader.query({ ids, at: { repo_id: t.repo_id, path: t.path, start_line: t.kind === 'file' ? 1 : t.range.start_line, end_line: lineCount }, kind, matched });
+    } else if (path) {
+      const { root, rel } = ctx.engine.relativeToRoot(path);
+      rows = reader.query({ at: { repo_id: root.repo_id, path: rel, start_line: 1, end_line: 1e9 }, kind, matched });
+    } else rows = reader.query({ repo_id, kind, matched });
+    if (kind) rows = rows.filter(l => l.kind === kind);
+    const slice = rows.slice(offset, offset + limit);
+    const unmatched = rows.filter(l => !l.matched).length;
+    const kinds = [...new Set(kind ? [kind] : rows.length ? rows.map(l => l.kind) : LINK_KINDS)] as LinkKind[];
+    const boundaries: Boundary[] = [{ kind: 'heuristic_only', detail: `links are read from source text by recognising these APIs — ${kinds.map(k => `${k}: ${RECOGNISED[k].join('; ')}`).join(' | ')}. Wrappers, names built at run time and other frameworks are not seen` }];
+    if (unmatched) boundaries.push({ kind: 'dynamic_names', detail: `${plural(unmatched, 'site has', 'sites have')} no counterpart in the workspace (matched=false): an external service, a mount prefix or base URL set elsewhere, or an API not recognised` });
+    if (!reader.count()) boundaries.push({ kind: 'unparsed_files', detail: 'no links are stored: index the workspace (index_repo) first, or it recognises none of the APIs above' });
+    return { symbol: symbol ?? null, resolved, ambiguous: [], matched_by, links: slice.map(toLink), total_unmatched: unmatched, ...page(rows.length, offset, limit, slice.length), complete: false, boundaries };
+  },
+  render(r, budget) {
+    if (r.symbol && !r.resolved.length && r.ambiguous.length) return renderUnresolved('links', r.symbol, r.ambiguous);
+    const what = r.resolved[0] ? ` of ${code(nodeLabel(r.resolved[0]))}` : r.symbol ? ` of ${code(r.symbol)}` : '';
+    const head = `**links**${what} — ${plural(r.total, 'link', 'links')} (${r.total - r.total_unmatched} matched); lower bound`;
+    const items = r.links.map(l => `- ${l.kind} ${code(l.key)} ${l.path}:${l.range.start_line} → ${l.matched ? `${l.to_path}:${l.to_range!.start_line} ${code(l.to)}` : `_unmatched_ ${code(l.to)}`} · ${l.resolution} ${l.confidence}`);
+    const footer = [pageNotice(r, 'links'), ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`)].filter(Boolean).join('\n');
+    return budgeted(head, items, footer, budget);
+  },
+});
