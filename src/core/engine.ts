@@ -24,6 +24,7 @@ import { FreshnessService, type ChangedSinceIndex } from './services/freshness';
 import { EditorEdgesService, type EditorSymbol } from './services/editor';
 import { GraphReader } from './graph/query';
 import { HistoryReader } from './services/history';
+import { AnalyticsSource } from './services/analytics';
 import { MemoryService } from './services/memories';
 import type { MemoryExportTarget } from './services/memories';
 import type { EditorLocation, EnrichmentTarget } from './graph/enrich';
@@ -130,6 +131,9 @@ export class Engine implements ToolServices {
     await this.file.refresh();
     return new HistoryReader(this.file.store);
   }
+
+  /** Whole-repository reads for analytics. */
+  async analytics(): Promise<AnalyticsSource> { await this.file.refresh(); return new AnalyticsSource(this.file.store, repoId => this.freshness.staleIndexedFiles(repoId)); }
 
   staleIndexedFiles(repoId: string, budgetMs?: number): { paths: string[]; complete: boolean } { return this.freshness.staleIndexedFiles(repoId, budgetMs); }
   changedSinceIndex(opts: { budgetMs?: number; sample?: number } = {}): Promise<ChangedSinceIndex> { return this.freshness.changedSinceIndex(opts); }

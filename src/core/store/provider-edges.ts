@@ -74,4 +74,10 @@ export class ProviderEdgeTables {
       JOIN files f ON pc.symbol_id LIKE ${sqlId.symbolLike('f.repo_id', 'f.path')}
       WHERE pc.provider LIKE 'lsp:%' AND pc.file_hash <> f.hash ORDER BY pc.checked_at LIMIT ?`, [limit]).map(r => r.symbol_id);
   }
+
+  /** Every provider edge starting at a symbol or file of a repository (whole-repository views: analytics). */
+  repoEdges(repoId: string): ProviderEdgeRow[] {
+    return this.db.all<ProviderEdgeRow>(`SELECT from_id, to_id, kind, provider, confidence, evidence, file_id FROM edges
+      WHERE from_id LIKE ? OR from_id LIKE ?`, [symbolIdLike(repoId), `file:${repoId}:%`]);
+  }
 }

@@ -13,6 +13,7 @@ import type { GraphReader } from '../graph/query';
 import type { Root } from '../workspace';
 import type { HistoryReader } from '../services/history';
 import type { MemoryService } from '../services/memories';
+import type { AnalyticsSource } from '../services/analytics';
 
 export interface ToolServices {
   /** the workspace roots */
@@ -29,6 +30,8 @@ export interface ToolServices {
   graph(): Promise<GraphReader>;
   /** a reader over the stored git history */
   history(): Promise<HistoryReader>;
+  /** whole-repository reads for analytics (cycles, communities, dead code, hotspots) */
+  analytics(): Promise<AnalyticsSource>;
   status(): Promise<StatusReport>;
   diagnostics(repoId?: string): Diagnostic[];
   changedSinceIndex(opts?: { budgetMs?: number; sample?: number }): Promise<ChangedSinceIndex>;
