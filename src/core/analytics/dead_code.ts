@@ -9,8 +9,9 @@
  *      `__all__`, not named at its top level, Go a lower-case name, Rust no `pub`, Java/C# neither
  *      `public` nor `protected`, C/C++ `static`, PHP `private`; Ruby has no rule (never a candidate);
  *   3. not an entry point: main/init, constructors and special methods, `__main__.py`, or decorated /
- *      annotated (route handlers, CLI commands, fixtures, DI and overrides register that way);
- *   4. not a test (test files and test cases);
+ *      annotated (an annotation in its own chunk, or a call/name occurrence on the line above it in the
+ *      same scope: route handlers, CLI commands, fixtures, DI and overrides register that way);
+ *   4. not a test (test files and test cases; Rust `tests.rs` modules);
  *   5. its name appears in no other chunk's text (the full-text index: strings, comments, calls the
  *      graph could not bind).
  * What the index cannot see (reflection, dynamic imports, getattr, DI containers, config files) is a
@@ -21,6 +22,7 @@ import type { AnalyticsSource, ChunkInfo, RepoModel } from '../services/analytic
 import { isTestPath } from '../languages';
 import { isTestCase } from '../graph/tests';
 import { tokenize, ftsFromTokens } from '../util/tokens';
+import type { Occurrence } from '../parse/occurrence';
 
 export const DEAD_BASE = 0.7;
 const CANDIDATE_KINDS = new Set(['function', 'method', 'class']);
@@ -106,10 +108,12 @@ export function findDeadCode(src: AnalyticsSource, m: RepoModel, keep: (path: st
     }
     tokens.set(fileId, v); return v;
   };
+  const occCache = new Map<number, Occurrence[]>();
+  const occurrences = (fileId: number) => { let o = occCache.get(fileId); if (!o) occCache.set(fileId, o = src.occurrences(fileId)); return o; };
   const out: DeadCandidate[] = [];
   for (const n of symbols) {
     if (!CANDIDATE_KINDS.has(n.kind) || !keep(n.path)) continue;
-    if (isTestPath(n.path) || isTestCase(n)) continue;
+    if (isTestPath(n.path) || isTestCase(n) || (n.language === 'rust' && /(^|\/)tests\.rs$/.test(n.path))) continue;
     if (incoming.has(n.node) || usedMember.has(`${n.file_id}\0${n.symbol_path}`) || unbound.has(n.name)) continue;
     const ft = fileTokens(n.file_id);
     const mods = modifiers(n, ft);
@@ -117,9 +121,12 @@ export function findDeadCode(src: AnalyticsSource, m: RepoModel, keep: (path: st
     const own = (chunksByFile.get(n.file_id) ?? []).filter(c => c.start_line <= n.end_line && c.end_line >= n.start_line);
     const head = own.find(c => c.key === n.chunk_key)?.head ?? null;
     if (entryPoint(n, mods, parent, head)) continue;
-    const parentExported = parent && parent.kind !== 'function' && parent.kind !== 'method' ? exportedFlag(parent, ft, chunksByFile) : null;
+    const parentExported = parent && parent.kind !== 'function' && parent.kind !== 'method' ? exported(parent, modifiers(parent, ft), ft, undefined, null)?.yes ?? null : null;
     const ex = exported(n, mods, ft, parent, parentExported);
     if (!ex || ex.yes) continue;
+    // a decorator on the line above (Python, TypeScript): registered by it (route, command, fixture, DI)
+    const occ = occurrences(n.file_id);
+    if (occ.some(o => o.line === n.start_line - 1 && o.scope === n.parent_path && (o.kind === 'call' || o.kind === 'identifier'))) continue;
     // the name anywhere else in the code: a string, a comment, a call the graph could not bind
     const term = ftsFromTokens(tokenize(n.name)).split(' ')[0];
     if (!term) continue;
@@ -138,9 +145,4 @@ export function findDeadCode(src: AnalyticsSource, m: RepoModel, keep: (path: st
   }
   const order = (a: number, b: number) => { const x = m.nodes.get(a)!, y = m.nodes.get(b)!; return x.path.localeCompare(y.path) || x.start_line - y.start_line; };
   return out.sort((a, b) => b.confidence - a.confidence || b.lines - a.lines || order(a.node, b.node));
-
-  function exportedFlag(p: NodeRow, ft: FileTokens | null, _chunks: Map<number, ChunkInfo[]>): boolean | null {
-    const r = exported(p, modifiers(p, ft), ft, undefined, null);
-    return r ? r.yes : null;
-  }
 }

@@ -9,6 +9,7 @@ import { GraphReader, resolutionOf, type Boundary, type Resolution, type StaleFi
 import { parseEvidence, type Tier } from '../graph/tiers';
 import { fileNodeId, symbolId } from '../util/ids';
 import { HistoryReader, type HistoryAvailability } from './history';
+import type { Occurrence } from '../parse/occurrence';
 
 /** One edge of the model: integer nodes (symbol rowid, or -file_id for a file), from any provider. */
 export interface ModelEdge {
@@ -81,6 +82,8 @@ export class AnalyticsSource {
   /** [path, then name and body tokens of each chunk in ord order] of one file. */
   tokenText(fileId: number): string[] | null { return this.store.files.tokenText(fileId); }
   chunksWithTerm(term: string, limit: number): { file_id: number; key: string }[] { return this.store.files.chunksWithTerm(term, limit); }
+  /** the stored occurrences of one file (calls, identifiers, imports, bases) */
+  occurrences(fileId: number): Occurrence[] { return this.store.files.occurrences(fileId); }
   unboundNames(repoId: string): Set<string> { return this.store.graph.unboundNames(repoId); }
   churn(repoId: string): { files: Map<string, number>; symbols: Map<string, number> } { return this.store.history.repoChurn(repoId); }
   history(repoId: string): HistoryAvailability { return this.historyReader.availability(repoId); }

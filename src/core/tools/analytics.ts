@@ -16,7 +16,7 @@ import type { AnalyticsSource, RepoModel } from '../services/analytics';
 
 const KINDS = ['cycles', 'communities', 'dead_code', 'hotspots'] as const;
 /** Members and edges listed per cycle, files and members per community. */
-const MEMBER_CAP = 30; const EDGE_CAP = 30; const FILE_CAP = 10; const TOP_CAP = 5;
+const MEMBER_CAP = 12; const EDGE_CAP = 10; const FILE_CAP = 10; const TOP_CAP = 5;
 
 const cycleSchema = z.object({
   repo_id: z.string().describe('Repository.'),
@@ -136,8 +136,7 @@ export const analytics = defineTool({
     if (kind === 'dead_code') {
       boundaries.push({ kind: 'dynamic_names', detail: 'uses the index cannot see: reflection, dynamic imports, getattr/setattr, dependency injection, framework registration by configuration, and names in files that are not indexed (JSON, YAML, docs); a candidate may still be used' });
     }
-    // several repositories: one ranking (cycles and communities by size, the rest by their score)
-    if (repos.length > 1 && kind !== 'dead_code') { /* per-repository lists are already ordered; keep repository order for stability */ }
+    // several repositories: listed repository by repository (each ranked), in repo_id order
     const slice = items.slice(offset, offset + limit);
     const results = slice.map(i => i.out());
     if (kind === 'communities') results.forEach((r, i) => { (r as { community_id: number }).community_id = offset + i; });
@@ -168,7 +167,7 @@ export const analytics = defineTool({
     } else {
       head = `**analytics hotspots** (${r.level} level) — ${plural(r.total, 'item', 'items')} ranked by ${r.ranked_by === 'complexity' ? '**complexity only (churn unavailable)**' : 'complexity × churn'}; ${sure}`;
       for (const h of r.results as z.infer<typeof hotspotSchema>[]) {
-        lines.push(`- ${code(h.node.symbol_path ?? h.node.path)} ${h.node.path}:${h.node.range.start_line} · score ${h.score} = ${h.lines} lines × (1 + ${h.branches} branches)${r.ranked_by === 'complexity' ? '' : ` × churn ${h.churn}`}`);
+        lines.push(`- ${h.node.symbol_path ? `${code(h.node.symbol_path)} ${h.node.path}:${h.node.range.start_line}` : code(h.node.path)} · score ${h.score} = ${h.lines} lines × (1 + ${h.branches} branches)${r.ranked_by === 'complexity' ? '' : ` × churn ${h.churn}`}`);
       }
     }
     const footer = [pageNotice(r, r.kind === 'dead_code' ? 'candidates' : r.kind === 'communities' ? 'communities' : r.kind === 'cycles' ? 'cycles' : 'results'),
