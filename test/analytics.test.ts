@@ -1,10 +1,11 @@
 /** analytics(kind): cycles, communities, dead code and hotspots on real files and a real git repository made here. */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { Engine } from '../src/core/engine';
 import { invokeTool } from '../src/core/tools/contract';
 import { findTool } from '../src/core/tools/registry';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
+import { CLI_JS, requireBuilt } from './helpers/mcp';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -150,5 +151,18 @@ describe('analytics', function () {
     assert.ok(p.data.boundaries.some((b: Json) => b.kind === 'history_unavailable' && /churn unavailable/.test(b.detail)));
     assert.match(p.markdown, /churn unavailable/);
     assert.equal(p.data.results[0].node.symbol_path, 'big');
+  });
+
+  it('the CLI verb: sightline analytics KIND', async () => {
+    requireBuilt();
+    const { ws } = await open({ 'a.ts': `import { b } from './b';\nexport const a = () => b();\n`, 'b.ts': `import { a } from './a';\nexport const b = () => a();\n` });
+    const run = (args: string[]) => spawnSync(process.execPath, [CLI_JS, 'analytics', ...args, '--db', ws.db, '--workspace', ws.root], { encoding: 'utf8', timeout: 60000 });
+    const j = run(['cycles', '--json', '--min-size', '2']);
+    assert.equal(j.status, 0, j.stderr);
+    assert.equal(JSON.parse(j.stdout).results[0].size, 2);
+    const md = run(['dead-code']);
+    assert.equal(md.status, 0, md.stderr);
+    assert.match(md.stdout, /\*\*analytics dead_code\*\*/);
+    assert.equal(run([]).status, 2);
   });
 });
