@@ -6,7 +6,7 @@
 import type { Db } from './db';
 import type { TableSpec } from './tables';
 import type { NewEdge, ProviderCheckRow, ProviderEdgeRow } from './rows';
-import { sqlId, symbolIdLike } from '../util/ids';
+import { sqlId, symbolIdLike, fileNodeId } from '../util/ids';
 
 export const PROVIDER_TABLES: TableSpec[] = [
   { name: 'edges', owner: 'provider-edges', deleteFile: (db, fileId) => db.exec('DELETE FROM edges WHERE file_id = ?', [fileId]),
@@ -78,6 +78,6 @@ export class ProviderEdgeTables {
   /** Every provider edge starting at a symbol or file of a repository (whole-repository views: analytics). */
   repoEdges(repoId: string): ProviderEdgeRow[] {
     return this.db.all<ProviderEdgeRow>(`SELECT from_id, to_id, kind, provider, confidence, evidence, file_id FROM edges
-      WHERE from_id LIKE ? OR from_id LIKE ?`, [symbolIdLike(repoId), `file:${repoId}:%`]);
+      WHERE from_id LIKE ? OR from_id LIKE ?`, [symbolIdLike(repoId), fileNodeId(repoId, '%')]);
   }
 }
