@@ -6,7 +6,7 @@
  * Verbs served by another surface (`sightline mcp`) are handed in by the process entry
  * (src/bin/sightline.ts): surfaces never import each other.
  */
-import { openEngine, parse, WORKSPACE_OPTIONS, UsageError } from '../surface/options';
+import { openEngine, parse, WORKSPACE_OPTIONS, UsageError, intOption } from '../surface/options';
 import { findTool, TOOL_LIST } from '../core/tools/registry';
 import { invokeTool, type ToolOutcome } from '../core/tools/contract';
 import { VERSION } from '../core/version';
@@ -24,6 +24,7 @@ usage:
   sightline status [--db FILE] [--workspace DIR] [--json]
   sightline history SYMBOL_OR_PATH [--path FILE] [--repo R] [--limit N] [--offset N] [--db FILE] [--workspace DIR] [--json]
   sightline links [SYMBOL|KEY] [--kind K] [--matched true|false] [--path FILE] [--repo R] [--limit N] [--offset N] [--db FILE] [--workspace DIR] [--json]
+  sightline analytics cycles|communities|dead_code|hotspots [--level file|symbol] [--path P] [--min-size N] [--repo R] [--limit N] [--offset N] [--db FILE] [--workspace DIR] [--json]
   sightline post-change --diff FILE|- [--repo R] [--db FILE] [--workspace DIR] [--json]
   sightline context-for-change --base REF [--branch B] | --diff FILE|- [--repo R] [--db FILE] [--workspace DIR] [--json]
   sightline memory add TEXT [--path FILE [--symbol S | --lines A-B]] [--kind repo|file|symbol|span] [--source S] [--confidence N] [--scope user|repo] [--repo R]
@@ -154,6 +155,20 @@ async function main(argv: string[], verbs: Readonly<Record<string, ForeignVerb>>
       if (values.offset !== undefined) args.offset = Number(values.offset);
       const engine = await openEngine(values, [], log);
       try { return await runTool(engine, 'links', args, !!values.json); } finally { engine.close(); }
+    }
+    case 'analytics': {
+      const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, level: { type: 'string' }, path: { type: 'string' }, 'min-size': { type: 'string' }, repo: { type: 'string' }, limit: { type: 'string' }, offset: { type: 'string' }, json: { type: 'boolean' } });
+      const [kind, ...extra] = positionals;
+      if (!kind || extra.length) throw new UsageError('analytics needs one KIND: cycles, communities, dead_code or hotspots');
+      const args: Record<string, unknown> = { kind: kind.replace(/-/g, '_') };
+      if (values.level) args.level = values.level;
+      if (values.path) args.path = values.path;
+      if (values.repo) args.repo = values.repo;
+      if (values['min-size'] !== undefined) args.min_size = intOption(values['min-size'], 'min-size');
+      if (values.limit !== undefined) args.limit = intOption(values.limit, 'limit');
+      if (values.offset !== undefined) args.offset = intOption(values.offset, 'offset');
+      const engine = await openEngine(values, [], log);
+      try { return await runTool(engine, 'analytics', args, !!values.json); } finally { engine.close(); }
     }
     case 'post-change': case 'context-for-change': {
       const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, diff: { type: 'string' }, base: { type: 'string' }, branch: { type: 'string' }, repo: { type: 'string' }, json: { type: 'boolean' } });

@@ -25,6 +25,7 @@ import { EditorEdgesService, type EditorSymbol } from './services/editor';
 import { GraphReader } from './graph/query';
 import { HistoryReader } from './services/history';
 import { LinkReader } from './services/links';
+import { AnalyticsSource } from './services/analytics';
 import { MemoryService } from './services/memories';
 import type { MemoryExportTarget } from './services/memories';
 import type { EditorLocation, EnrichmentTarget } from './graph/enrich';
@@ -134,6 +135,8 @@ export class Engine implements ToolServices {
 
   /** A reader over the stored cross-boundary links. */
   async links(): Promise<LinkReader> { await this.file.refresh(); return new LinkReader(this.file.store); }
+  /** Whole-repository reads for analytics. */
+  async analytics(): Promise<AnalyticsSource> { await this.file.refresh(); return new AnalyticsSource(this.file.store, repoId => this.freshness.staleIndexedFiles(repoId)); }
 
   staleIndexedFiles(repoId: string, budgetMs?: number): { paths: string[]; complete: boolean } { return this.freshness.staleIndexedFiles(repoId, budgetMs); }
   changedSinceIndex(opts: { budgetMs?: number; sample?: number } = {}): Promise<ChangedSinceIndex> { return this.freshness.changedSinceIndex(opts); }

@@ -26,7 +26,7 @@ export interface GraphEdge {
 }
 
 /** What can make a graph answer a lower bound (the `boundaries` of every graph tool). */
-export const BOUNDARY_KINDS = ['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph', 'stale_files'] as const;
+export const BOUNDARY_KINDS = ['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph', 'stale_files', 'history_unavailable'] as const;
 export type BoundaryKind = (typeof BOUNDARY_KINDS)[number];
 export interface Boundary { kind: BoundaryKind; detail: string }
 

@@ -303,6 +303,20 @@ export class FileTables {
       occurrences: n(`SELECT coalesce(sum(occurrence_count), 0) AS n FROM files f${where}`),
     };
   }
+  /** Every chunk of a repository (no text), by file then order (whole-repository views: analytics). */
+  repoChunks(repoId: string): { file_id: number; key: string; symbol_path: string | null; kind: string; start_line: number; end_line: number; head: string | null; ord: number }[] {
+    return this.db.all(`SELECT c.file_id AS file_id, c.key AS key, c.symbol_path AS symbol_path, c.kind AS kind, c.start_line AS start_line,
+      c.end_line AS end_line, c.head AS head, c.ord AS ord FROM chunks c JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY f.path, c.ord`, [repoId]);
+  }
+  /** The full-text token text of one file: [path, then name and body of each chunk in ord order] (unpackFtsText). */
+  tokenText(fileId: number): string[] | null {
+    const r = this.db.one<{ data: Uint8Array }>('SELECT data FROM file_text WHERE file_id = ?', [fileId]);
+    return r ? unpackFtsText(r.data) : null;
+  }
+  /** Chunks whose full text holds a term (its file and key), at most `limit`. */
+  chunksWithTerm(term: string, limit: number): { file_id: number; key: string }[] {
+    return this.db.all(`SELECT c.file_id AS file_id, c.key AS key FROM chunks c WHERE c.rowid IN (SELECT docid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)`, [term, limit]);
+  }
 }
 
 export interface ProviderInputSymbol { id: string; path: string; name: string; symbol_path: string; kind: string; language: string; start_line: number; start_col: number; end_line: number; end_col: number; file_id: number; hash: string }

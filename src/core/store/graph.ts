@@ -104,4 +104,14 @@ export class GraphTables {
       WHERE s.kind IN ('function', 'method', 'class', 'interface', 'struct', 'trait') ORDER BY top.n DESC`, [limit]).map(r => ({ ...r, node: r.rowid }));
   }
 
+
+  /** Every heuristic edge of a repository (whole-repository views: analytics). */
+  repoEdges(repoId: string): GraphEdgeRow[] {
+    return this.db.all<GraphEdgeRow>('SELECT from_node, to_node, kind, confidence, evidence, file_id, line FROM graph_edges WHERE repo_id = ?', [repoId]);
+  }
+
+  /** Names with call sites too ambiguous to bind in a repository. */
+  unboundNames(repoId: string): Set<string> {
+    return new Set(this.db.all<{ name: string }>('SELECT DISTINCT name FROM unbound_calls WHERE repo_id = ?', [repoId]).map(r => r.name));
+  }
 }

@@ -140,4 +140,12 @@ export class HistoryTables {
       pairs: this.db.count(`SELECT count(*) AS n FROM history_pairs${w}`, p), symbols: this.db.count(`SELECT count(*) AS n FROM history_symbols${w}`, p),
     };
   }
+
+  /** Churn of every file of a root with history, and the number of commits of every symbol (analytics: hotspots). */
+  repoChurn(repoId: string): { files: Map<string, number>; symbols: Map<string, number> } {
+    const files = new Map(this.db.all<{ path: string; churn: number }>('SELECT path, churn FROM history_files WHERE repo_id = ?', [repoId]).map(r => [r.path, r.churn] as const));
+    const symbols = new Map(this.db.all<{ symbol_id: string; commits: string }>('SELECT symbol_id, commits FROM history_symbols WHERE repo_id = ?', [repoId])
+      .map(r => [r.symbol_id, r.commits ? r.commits.split(',').length : 0] as const));
+    return { files, symbols };
+  }
 }

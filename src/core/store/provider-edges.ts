@@ -6,7 +6,7 @@
 import type { Db } from './db';
 import type { TableSpec } from './tables';
 import type { NewEdge, ProviderCheckRow, ProviderEdgeRow } from './rows';
-import { sqlId, symbolIdLike } from '../util/ids';
+import { sqlId, symbolIdLike, fileNodeId } from '../util/ids';
 
 export const PROVIDER_TABLES: TableSpec[] = [
   { name: 'edges', owner: 'provider-edges', deleteFile: (db, fileId) => db.exec('DELETE FROM edges WHERE file_id = ?', [fileId]),
@@ -73,5 +73,11 @@ export class ProviderEdgeTables {
     return this.db.rows<{ symbol_id: string }>(`SELECT pc.symbol_id AS symbol_id FROM provider_checks pc
       JOIN files f ON pc.symbol_id LIKE ${sqlId.symbolLike('f.repo_id', 'f.path')}
       WHERE pc.provider LIKE 'lsp:%' AND pc.file_hash <> f.hash ORDER BY pc.checked_at LIMIT ?`, [limit]).map(r => r.symbol_id);
+  }
+
+  /** Every provider edge starting at a symbol or file of a repository (whole-repository views: analytics). */
+  repoEdges(repoId: string): ProviderEdgeRow[] {
+    return this.db.all<ProviderEdgeRow>(`SELECT from_id, to_id, kind, provider, confidence, evidence, file_id FROM edges
+      WHERE from_id LIKE ? OR from_id LIKE ?`, [symbolIdLike(repoId), fileNodeId(repoId, '%')]);
   }
 }

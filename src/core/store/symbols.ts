@@ -94,4 +94,10 @@ export class SymbolTables {
     return this.db.all(`SELECT s.rowid AS id, s.file_id AS fileId, s.name AS name, s.symbol_path AS sp, s.kind AS kind, s.parent_path AS parent, s.start_line AS line
       FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY f.path, s.rowid`, [repoId]);
   }
+
+  /** Every symbol of a repository as a graph node, by path then line (whole-repository views: analytics). */
+  repoNodes(repoId: string): NodeRow[] {
+    return asNodes(this.db.all<NodeRow & { rowid: number }>(`SELECT ${NODE_COLS}
+      FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY f.path, s.start_line, s.rowid`, [repoId]));
+  }
 }

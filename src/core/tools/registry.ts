@@ -24,12 +24,14 @@ import { memoryUpdate } from './memory_update';
 import { memoryDelete } from './memory_delete';
 import { memoryReconcile } from './memory_reconcile';
 import { links } from './links';
+import { analytics } from './analytics';
 
 export const TOOL_NAMES = [
   'index_repo', 'search_code', 'vector_search', 'get_chunk', 'index_status',
   'find_references', 'expand_context', 'impact_analysis', 'impact', 'related_tests',
   'history', 'post_change_impact', 'context_for_change', 'pre_change_context',
   'memory_add', 'memory_list', 'memory_update', 'memory_delete', 'memory_reconcile', 'links',
+  'analytics',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -54,6 +56,7 @@ export const TOOLS = {
   memory_delete: memoryDelete,
   memory_reconcile: memoryReconcile,
   links,
+  analytics,
 } satisfies Record<ToolName, ToolDef<any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const TOOL_LIST: readonly ToolDef[] = TOOL_NAMES.map(n => TOOLS[n] as unknown as ToolDef);

@@ -14,6 +14,7 @@ import type { Root } from '../workspace';
 import type { HistoryReader } from '../services/history';
 import type { MemoryService } from '../services/memories';
 import type { LinkReader } from '../services/links';
+import type { AnalyticsSource } from '../services/analytics';
 
 export interface ToolServices {
   /** the workspace roots */
@@ -32,6 +33,8 @@ export interface ToolServices {
   history(): Promise<HistoryReader>;
   /** a reader over the stored cross-boundary links */
   links(): Promise<LinkReader>;
+  /** whole-repository reads for analytics (cycles, communities, dead code, hotspots) */
+  analytics(): Promise<AnalyticsSource>;
   status(): Promise<StatusReport>;
   diagnostics(repoId?: string): Diagnostic[];
   changedSinceIndex(opts?: { budgetMs?: number; sample?: number }): Promise<ChangedSinceIndex>;
