@@ -35,6 +35,8 @@ export interface FileContent {
   fts_path: string; fts_text: Uint8Array;
   /** raw occurrences, packed by encodeOccurrences (see occurrences.ts) */
   occurrences: Uint8Array; occurrence_count: number; edges: NewEdge[];
+  /** the chunks' MinHash signatures, packed by packShapes (similar/shape.ts); null when no chunk is large enough */
+  shapes?: Uint8Array | null;
 }
 
 export interface GraphEdgeRow { from_node: number; to_node: number; kind: string; confidence: number; evidence: string; file_id: number; line: number }

@@ -23,12 +23,14 @@ import { memoryList } from './memory_list';
 import { memoryUpdate } from './memory_update';
 import { memoryDelete } from './memory_delete';
 import { memoryReconcile } from './memory_reconcile';
+import { findSimilar } from './find_similar';
 
 export const TOOL_NAMES = [
   'index_repo', 'search_code', 'vector_search', 'get_chunk', 'index_status',
   'find_references', 'expand_context', 'impact_analysis', 'impact', 'related_tests',
   'history', 'post_change_impact', 'context_for_change', 'pre_change_context',
   'memory_add', 'memory_list', 'memory_update', 'memory_delete', 'memory_reconcile',
+  'find_similar',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -52,6 +54,7 @@ export const TOOLS = {
   memory_update: memoryUpdate,
   memory_delete: memoryDelete,
   memory_reconcile: memoryReconcile,
+  find_similar: findSimilar,
 } satisfies Record<ToolName, ToolDef<any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const TOOL_LIST: readonly ToolDef[] = TOOL_NAMES.map(n => TOOLS[n] as unknown as ToolDef);

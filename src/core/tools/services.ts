@@ -13,6 +13,7 @@ import type { GraphReader } from '../graph/query';
 import type { Root } from '../workspace';
 import type { HistoryReader } from '../services/history';
 import type { MemoryService } from '../services/memories';
+import type { SimilarRequest, SimilarResult } from '../services/similar';
 
 export interface ToolServices {
   /** the workspace roots */
@@ -21,6 +22,8 @@ export interface ToolServices {
   index(opts: IndexRequest): Promise<IndexReport>;
   search(q: SearchRequest): Promise<CodeSearchPage>;
   vectorSearch(q: { query: string; limit: number; offset: number; repo?: string; language?: string }): Promise<SearchPage>;
+  /** find_similar: chunks of the same shape as a symbol or snippet (services/similar.ts) */
+  similar(q: SimilarRequest): Promise<SimilarResult>;
   /** the stored row of a chunk id (no file read) */
   getChunkRow(id: string): Promise<ChunkRow | undefined>;
   /** a chunk's source text, read from the file now */
