@@ -17,7 +17,7 @@ import { isTestPath } from '../languages';
 import { readContainedSync } from '../util/contained';
 import { sha1 } from '../util/hash';
 import { chunkId, symbolId } from '../util/ids';
-import { LSH_BANDS, MIN_SHINGLES, SIG_SLOTS, bandKey, estimate, generatedReason, jaccard, shingleSet, signature, unpackShapes } from '../similar/shape';
+import { ENTRY_BYTES, LSH_BANDS, MIN_SHINGLES, NAME_SLOTS, SIG_SLOTS, bandKey, estimate, generatedReason, identifierSet, jaccard, shingleSet, signature, unpackShapes } from '../similar/shape';
 
 /** Chunks compared exactly at most (by estimate, best first). */
 export const VERIFY_MAX = 400;
@@ -26,7 +26,11 @@ export const LSH_SURE = 0.7;
 /** How far below min_score an estimate may be and still be compared exactly (the estimate's error at 64 slots). */
 const SLACK = 0.12;
 
-export interface SimilarTarget { repo_id: string; path: string; file_id: number; symbol_path: string | null; kind: string; start_line: number; end_line: number; language: string }
+export interface SimilarTarget {
+  repo_id: string; path: string; file_id: number; symbol_path: string | null; kind: string; start_line: number; end_line: number; language: string;
+  /** the ranges of the rest of its overload set in the same file (left out of the matches as well) */
+  also?: { start_line: number; end_line: number }[];
+}
 export interface SimilarRequest {
   target?: SimilarTarget; snippet?: string;
   repo_id?: string; language?: string; include_tests: boolean; min_score: number; limit: number; offset: number;
@@ -47,7 +51,7 @@ export interface SimilarResult {
 }
 
 interface ShapeIndex {
-  n: number; rowid: Int32Array; file: Int32Array; count: Uint16Array; sigs: Uint16Array;
+  n: number; rowid: Int32Array; file: Int32Array; count: Uint16Array; sigs: Uint16Array; names: Uint16Array;
   files: Map<number, { repo_id: string; path: string; language: string; test: boolean }>;
   bands: { head: Int32Array; next: Int32Array; key: Uint32Array }[]; mask: number;
 }
@@ -124,7 +128,10 @@ export class SimilarService {
     let sure = 0; for (const e of est.values()) if (e >= LSH_SURE) sure++;
     const scanned = mode === 'scan' || (mode === 'auto' && sure < want && q.min_score < LSH_SURE);
     if (scanned) for (let i = 0; i < idx.n; i++) if (!seen[i]) consider(i);
-    const pool = [...est].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    // Equal shapes (common in a codebase) are ordered by their identifiers: a copy before a look-alike.
+    const qnames = signature(identifierSet(qs.identifiers), NAME_SLOTS);
+    const nameEst = (i: number) => estimate(qnames, idx.names, i * NAME_SLOTS, NAME_SLOTS);
+    const pool = [...est].map(([i, e]) => [i, e, e + 0.05 * nameEst(i)] as [number, number, number]).sort((a, b) => b[2] - a[2] || a[0] - b[0]);
     const verifyN = Math.min(VERIFY_MAX, Math.max(3 * want, 60));
     const chosen = pool.slice(0, verifyN);
 
@@ -189,7 +196,8 @@ export class SimilarService {
       if (this.insideCache.size > 10_000) this.insideCache.clear();
       this.insideCache.set(rowid, r);
     }
-    return t.kind === 'file' || (r.s >= t.start_line && r.e <= t.end_line);
+    const within = (a: { start_line: number; end_line: number }) => r!.s >= a.start_line && r!.e <= a.end_line;
+    return t.kind === 'file' || within(t) || (t.also ?? []).some(within);
   }
 
   /** A file's lines now, under the walk's containment rules; `stale` when its content is not the indexed one. */
@@ -209,8 +217,8 @@ function buildIndex(store: Store): ShapeIndex {
   const rows = store.shapes.allShapes();
   const ords = store.shapes.chunkOrds();
   let n = 0;
-  for (const r of rows) n += Math.floor(r.data.byteLength / (4 + 2 * SIG_SLOTS));
-  const rowid = new Int32Array(n); const file = new Int32Array(n); const count = new Uint16Array(n); const sigs = new Uint16Array(n * SIG_SLOTS);
+  for (const r of rows) n += Math.floor(r.data.byteLength / ENTRY_BYTES);
+  const rowid = new Int32Array(n); const file = new Int32Array(n); const count = new Uint16Array(n); const sigs = new Uint16Array(n * SIG_SLOTS); const names = new Uint16Array(n * NAME_SLOTS);
   const files = new Map<number, { repo_id: string; path: string; language: string; test: boolean }>();
   let i = 0;
   for (const r of rows) {
@@ -221,6 +229,7 @@ function buildIndex(store: Store): ShapeIndex {
       if (!id) return;
       rowid[i] = id; file[i] = r.file_id; count[i] = cnt;
       for (let j = 0; j < SIG_SLOTS; j++) sigs[i * SIG_SLOTS + j] = dv.getUint16(at + 2 * j, true);
+      for (let j = 0; j < NAME_SLOTS; j++) names[i * NAME_SLOTS + j] = dv.getUint16(at + 2 * (SIG_SLOTS + j), true);
       i++;
     });
   }
@@ -233,7 +242,7 @@ function buildIndex(store: Store): ShapeIndex {
     for (let k = 0; k < n; k++) { const h = bandKey(sigs, b, k * SIG_SLOTS); key[k] = h; next[k] = head[h & mask]!; head[h & mask] = k; }
     bands.push({ head, next, key });
   }
-  return { n, rowid: rowid.subarray(0, n), file: file.subarray(0, n), count: count.subarray(0, n), sigs: sigs.subarray(0, n * SIG_SLOTS), files, bands, mask };
+  return { n, rowid: rowid.subarray(0, n), file: file.subarray(0, n), count: count.subarray(0, n), sigs: sigs.subarray(0, n * SIG_SLOTS), names: names.subarray(0, n * NAME_SLOTS), files, bands, mask };
 }
 
 function chunkInfos(store: Store, fileId: number): ChunkInfo[] {

@@ -2,7 +2,8 @@
  * The shape of code, for find_similar: a small lexer that abstracts names and values (identifiers →
  * `ID`, strings → `STR`, numbers → `NUM`; keywords, operators and punctuation kept; comments and white
  * space dropped), shingles of SHINGLE_K consecutive tokens, and a MinHash signature of the shingle set
- * (one-permutation hashing with optimal densification: one hash per shingle, SIG_SLOTS slots of 16 bits).
+ * (one-permutation hashing with optimal densification: one hash per shingle, SIG_SLOTS slots of 16 bits),
+ * and a smaller one of the identifier set (NAME_SLOTS), which only orders candidates of equal shape.
  *
  * Two chunks that are the same code under other names and literals have the same shingles: their
  * Jaccard similarity is 1, and the share of equal signature slots estimates it. The exact Jaccard of
@@ -136,20 +137,21 @@ export function shingleSet(text: string, language?: string): { set: Uint32Array;
  * index (optimal densification), so two sets with the same shingles always get the same signature.
  * 16 bits are kept per slot (an accidental equal slot: 1 in 65,536).
  */
-export function signature(set: Uint32Array): Uint16Array {
-  const best = new Uint32Array(SIG_SLOTS).fill(0xffffffff);
-  const filled = new Uint8Array(SIG_SLOTS);
+export function signature(set: Uint32Array, slots = SIG_SLOTS): Uint16Array {
+  const bits = 32 - Math.log2(slots);
+  const best = new Uint32Array(slots).fill(0xffffffff);
+  const filled = new Uint8Array(slots);
   for (let i = 0; i < set.length; i++) {
     const h = fmix(set[i]! ^ 0x5bd1e995);
-    const slot = h >>> 26; const v = h & 0x3ffffff;
+    const slot = h >>> bits; const v = h & ((1 << bits) - 1);
     if (v < best[slot]!) best[slot] = v;
     filled[slot] = 1;
   }
-  const out = new Uint16Array(SIG_SLOTS);
+  const out = new Uint16Array(slots);
   const any = filled.includes(1);
-  for (let j = 0; j < SIG_SLOTS; j++) {
+  for (let j = 0; j < slots; j++) {
     let src = j;
-    for (let attempt = 1; any && !filled[src]; attempt++) src = fmix(Math.imul(j + 1, 0x9e3779b1) ^ Math.imul(attempt, 0x85ebca77)) >>> 26;
+    for (let attempt = 1; any && !filled[src]; attempt++) src = fmix(Math.imul(j + 1, 0x9e3779b1) ^ Math.imul(attempt, 0x85ebca77)) >>> bits;
     const v = any ? best[src]! : 0;
     out[j] = (v ^ (v >>> 16)) & 0xffff;
   }
@@ -157,10 +159,20 @@ export function signature(set: Uint32Array): Uint16Array {
 }
 
 /** Estimated Jaccard similarity: the share of equal slots of two signatures (`b` at slot offset `bOff` of a packed array). */
-export function estimate(a: Uint16Array, b: Uint16Array, bOff = 0): number {
+export function estimate(a: Uint16Array, b: Uint16Array, bOff = 0, slots = SIG_SLOTS): number {
   let eq = 0;
-  for (let j = 0; j < SIG_SLOTS; j++) if (a[j] === b[bOff + j]) eq++;
-  return eq / SIG_SLOTS;
+  for (let j = 0; j < slots; j++) if (a[j] === b[bOff + j]) eq++;
+  return eq / slots;
+}
+
+/** Slots of the identifier signature: it only orders candidates of equal shape (the copy before a look-alike). */
+export const NAME_SLOTS = 16;
+
+/** The distinct identifiers of a text as a sorted hash set (for the identifier signature). */
+export function identifierSet(identifiers: readonly string[]): Uint32Array {
+  const out = Uint32Array.from(new Set(identifiers), w => fnv1a(w));
+  out.sort();
+  return out;
 }
 
 /** Exact Jaccard similarity of two sorted shingle sets, and how many shingles they share. */
@@ -181,17 +193,17 @@ export function bandKey(sig: Uint16Array, band: number, off = 0): number {
 }
 
 // ---- storage: one blob per file ----------------------------------------------------------------------
-/** Bytes of one entry of a file's blob: chunk ord (u16), distinct shingles (u16, capped), SIG_SLOTS × u16. */
-export const ENTRY_BYTES = 4 + 2 * SIG_SLOTS;
+/** Bytes of one entry of a file's blob: chunk ord (u16), distinct shingles (u16, capped), SIG_SLOTS × u16 of shape, NAME_SLOTS × u16 of identifiers. */
+export const ENTRY_BYTES = 4 + 2 * (SIG_SLOTS + NAME_SLOTS);
 
 /** The signatures of a file's chunks (texts in ord order), packed; chunks under MIN_SHINGLES are left out. Null: none qualifies. */
 export function packShapes(texts: readonly string[], language: string): Uint8Array | null {
-  const entries: { ord: number; count: number; sig: Uint16Array }[] = [];
+  const entries: { ord: number; count: number; sig: Uint16Array; names: Uint16Array }[] = [];
   texts.forEach((t, ord) => {
     if (ord > 0xffff) return;
-    const { set } = shingleSet(t, language);
+    const { set, identifiers } = shingleSet(t, language);
     if (set.length < MIN_SHINGLES) return;
-    entries.push({ ord, count: Math.min(set.length, 0xffff), sig: signature(set) });
+    entries.push({ ord, count: Math.min(set.length, 0xffff), sig: signature(set), names: signature(identifierSet(identifiers), NAME_SLOTS) });
   });
   if (!entries.length) return null;
   const out = new Uint8Array(entries.length * ENTRY_BYTES);
@@ -200,11 +212,12 @@ export function packShapes(texts: readonly string[], language: string): Uint8Arr
     const o = k * ENTRY_BYTES;
     dv.setUint16(o, e.ord, true); dv.setUint16(o + 2, e.count, true);
     for (let j = 0; j < SIG_SLOTS; j++) dv.setUint16(o + 4 + 2 * j, e.sig[j]!, true);
+    for (let j = 0; j < NAME_SLOTS; j++) dv.setUint16(o + 4 + 2 * (SIG_SLOTS + j), e.names[j]!, true);
   });
   return out;
 }
 
-/** Entries of a packed blob: calls `each(ord, count, sigOffsetInBytes)`. */
+/** Entries of a packed blob: calls `each(ord, count, view, byte offset of the shape signature)`; the identifier signature follows it. */
 export function unpackShapes(data: Uint8Array, each: (ord: number, count: number, dv: DataView, sigByte: number) => void): void {
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
   for (let o = 0; o + ENTRY_BYTES <= data.byteLength; o += ENTRY_BYTES) each(dv.getUint16(o, true), dv.getUint16(o + 2, true), dv, o + 4);

@@ -94,7 +94,8 @@ export const findSimilar = defineTool({
       }
       const t = res.target;
       resolved = [toNodeRef(t)]; matched_by = res.matched_by;
-      r = await ctx.engine.similar({ ...base, target: { repo_id: t.repo_id, path: t.path, file_id: t.file_id, symbol_path: t.symbol_path, kind: t.kind, start_line: t.start_line, end_line: t.end_line, language: t.language } });
+      r = await ctx.engine.similar({ ...base, target: { repo_id: t.repo_id, path: t.path, file_id: t.file_id, symbol_path: t.symbol_path, kind: t.kind, start_line: t.start_line, end_line: t.end_line, language: t.language,
+        also: res.group.filter(n => n.file_id === t.file_id && n !== t).map(n => ({ start_line: n.start_line, end_line: n.end_line })) } });
     } else {
       r = await ctx.engine.similar({ ...base, snippet });
     }
