@@ -35,6 +35,11 @@ const OPERATORS = ['>>>=', '<<=', '>>=', '>>>', '===', '!==', '...', '**=', '//=
   '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<', '>>', '**', '//', ':='];
 
 const ID = fnv1a('\0ID'); const STR = fnv1a('\0STR'); const NUM = fnv1a('\0NUM');
+const KEYWORD_CODE = new Map([...KEYWORDS].map(k => [k, fnv1a(k)] as const));
+/** Operators by their first character, longest first, with their codes; and every ASCII character's own code. */
+const OPS_BY_FIRST: [string, number][][] = Array.from({ length: 128 }, () => []);
+for (const o of [...OPERATORS].sort((a, b) => b.length - a.length)) OPS_BY_FIRST[o.charCodeAt(0)]!.push([o, fnv1a(o)]);
+const CHAR_CODE = Uint32Array.from({ length: 128 }, (_, c) => fnv1a(String.fromCharCode(c)));
 
 export interface ShapeTokens {
   /** one code per token: ID, STR, NUM, or the hash of the keyword or operator */
@@ -47,9 +52,11 @@ const isIdStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) |
 const isIdPart = (c: number) => isIdStart(c) || (c >= 48 && c <= 57);
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
-/** Tokens of a piece of code. `language` picks the comment syntax (`#` for Python and Ruby, `//` and `/* *\/` elsewhere; PHP has both). */
+/** Tokens of a piece of code. `language` picks the comment syntax (`#` for Python and Ruby, `//` and `/* *\/` elsewhere; PHP has both). A hand-written scanner: it runs over every chunk indexed. */
 export function shapeTokens(text: string, language?: string): ShapeTokens {
-  const codes: number[] = []; const identifiers: string[] = [];
+  let codes = new Uint32Array(Math.max(16, text.length >> 2)); let nc = 0;
+  const push = (x: number) => { if (nc === codes.length) { const g = new Uint32Array(codes.length * 2); g.set(codes); codes = g; } codes[nc++] = x; };
+  const identifiers: string[] = [];
   const hash = language ? HASH_COMMENT.has(language) || language === 'php' : false;
   const slash = !language || !HASH_COMMENT.has(language);
   const n = text.length;
@@ -57,7 +64,20 @@ export function shapeTokens(text: string, language?: string): ShapeTokens {
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c <= 32) { i++; continue; }
+    if (isIdStart(c)) {
+      const s = i; i++;
+      while (i < n && isIdPart(text.charCodeAt(i))) i++;
+      const w = text.slice(s, i);
+      const k = KEYWORD_CODE.get(w);
+      if (k !== undefined) push(k); else { push(ID); identifiers.push(w); }
+      continue;
+    }
     const d = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+    if (isDigit(c) || (c === 46 && isDigit(d))) {
+      i++;
+      while (i < n) { const x = text.charCodeAt(i); if (isIdPart(x) || (x === 46 && isDigit(text.charCodeAt(i + 1)))) i++; else break; }
+      push(NUM); continue;
+    }
     // comments
     if ((hash && c === 35 && !(language === 'php' && d === 91)) || (slash && c === 47 && d === 47)) { while (i < n && text.charCodeAt(i) !== 10) i++; continue; }
     if (slash && c === 47 && d === 42) { const e = text.indexOf('*/', i + 2); i = e < 0 ? n : e + 2; continue; }
@@ -65,27 +85,16 @@ export function shapeTokens(text: string, language?: string): ShapeTokens {
     if (c === 34 || c === 39 || c === 96) {
       const triple = c !== 96 && d === c && text.charCodeAt(i + 2) === c;
       const end = scanString(text, i, c, triple);
-      if (end > 0) { codes.push(STR); i = end; continue; }
-      codes.push(fnv1a(text[i]!)); i++; continue; // a lone quote (Rust lifetime, apostrophe)
-    }
-    if (isDigit(c) || (c === 46 && isDigit(d))) {
-      i++;
-      while (i < n) { const x = text.charCodeAt(i); if (isIdPart(x) || x === 46 && isDigit(text.charCodeAt(i + 1))) i++; else break; }
-      codes.push(NUM); continue;
-    }
-    if (isIdStart(c)) {
-      const s = i; i++;
-      while (i < n && isIdPart(text.charCodeAt(i))) i++;
-      const w = text.slice(s, i);
-      if (KEYWORDS.has(w)) codes.push(fnv1a(w));
-      else { codes.push(ID); identifiers.push(w); }
+      push(end > 0 ? STR : CHAR_CODE[c]!); i = end > 0 ? end : i + 1; // a lone quote: a Rust lifetime, an apostrophe
       continue;
     }
-    let op = text[i]!;
-    for (const o of OPERATORS) if (text.startsWith(o, i)) { op = o; break; }
-    codes.push(fnv1a(op)); i += op.length;
+    if (c < 128) {
+      let len = 1; let code = CHAR_CODE[c]!;
+      for (const [o, oc] of OPS_BY_FIRST[c]!) if (text.startsWith(o, i)) { len = o.length; code = oc; break; }
+      push(code); i += len;
+    } else { push(fnv1a(text[i]!)); i++; }
   }
-  return { codes: Uint32Array.from(codes), identifiers };
+  return { codes: codes.slice(0, nc), identifiers };
 }
 
 /** End (exclusive) of the string starting at `i`, or -1 when a one-line string does not close on its line. */
