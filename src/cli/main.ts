@@ -25,6 +25,7 @@ usage:
   sightline history SYMBOL_OR_PATH [--path FILE] [--repo R] [--limit N] [--offset N] [--db FILE] [--workspace DIR] [--json]
   sightline links [SYMBOL|KEY] [--kind K] [--matched true|false] [--path FILE] [--repo R] [--limit N] [--offset N] [--db FILE] [--workspace DIR] [--json]
   sightline analytics cycles|communities|dead_code|hotspots [--level file|symbol] [--path P] [--min-size N] [--repo R] [--limit N] [--offset N] [--db FILE] [--workspace DIR] [--json]
+  sightline similar SYMBOL | --snippet FILE|- [--path FILE] [--repo R] [--language L] [--no-tests] [--min-score X] [--limit N] [--offset N] [--db FILE] [--workspace DIR] [--json]
   sightline post-change --diff FILE|- [--repo R] [--db FILE] [--workspace DIR] [--json]
   sightline context-for-change --base REF [--branch B] | --diff FILE|- [--repo R] [--db FILE] [--workspace DIR] [--json]
   sightline memory add TEXT [--path FILE [--symbol S | --lines A-B]] [--kind repo|file|symbol|span] [--source S] [--confidence N] [--scope user|repo] [--repo R]
@@ -169,6 +170,24 @@ async function main(argv: string[], verbs: Readonly<Record<string, ForeignVerb>>
       if (values.offset !== undefined) args.offset = intOption(values.offset, 'offset');
       const engine = await openEngine(values, [], log);
       try { return await runTool(engine, 'analytics', args, !!values.json); } finally { engine.close(); }
+    }
+    case 'similar': {
+      const str = { type: 'string' } as const;
+      const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, snippet: str, path: str, repo: str, language: str, 'no-tests': { type: 'boolean' }, 'min-score': str, limit: str, offset: str, json: { type: 'boolean' } });
+      const [symbol, ...extra] = positionals;
+      if (extra.length || (symbol === undefined) === (values.snippet === undefined)) throw new UsageError('similar needs one SYMBOL or --snippet FILE|-');
+      const args: Record<string, unknown> = {};
+      if (symbol !== undefined) args.symbol = symbol;
+      if (values.snippet !== undefined) {
+        try { args.snippet = values.snippet === '-' ? readFileSync(0, 'utf8') : readFileSync(values.snippet, 'utf8'); } catch (e) { throw new UsageError(`cannot read --snippet ${values.snippet}: ${(e as Error).message}`); }
+      }
+      for (const k of ['path', 'repo', 'language'] as const) if (values[k] !== undefined) args[k] = values[k];
+      if (values['no-tests']) args.include_tests = false;
+      if (values['min-score'] !== undefined) args.min_score = Number(values['min-score']);
+      if (values.limit !== undefined) args.limit = Number(values.limit);
+      if (values.offset !== undefined) args.offset = Number(values.offset);
+      const engine = await openEngine(values, [], log);
+      try { return await runTool(engine, 'find_similar', args, !!values.json); } finally { engine.close(); }
     }
     case 'post-change': case 'context-for-change': {
       const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, diff: { type: 'string' }, base: { type: 'string' }, branch: { type: 'string' }, repo: { type: 'string' }, json: { type: 'boolean' } });

@@ -19,6 +19,7 @@ import { isInside } from './util/contained';
 import { runIndex, type IndexReport, type IndexRequest } from './pipeline';
 import { GraphTablesCache } from './pipeline/phases/graph';
 import { ReadService, type ChunkText, type SearchRequest } from './services/reads';
+import { SimilarService, type SimilarRequest, type SimilarResult } from './services/similar';
 import { StatusService, type StatusReport } from './services/status';
 import { FreshnessService, type ChangedSinceIndex } from './services/freshness';
 import { EditorEdgesService, type EditorSymbol } from './services/editor';
@@ -62,6 +63,7 @@ export class Engine implements ToolServices {
   readonly settings: IndexSettings;
   private readonly graphTables = new GraphTablesCache();
   private readonly reads: ReadService;
+  private readonly similarity: SimilarService;
   private readonly statusService: StatusService;
   private readonly freshness: FreshnessService;
   private readonly editor: EditorEdgesService;
@@ -73,6 +75,7 @@ export class Engine implements ToolServices {
     this.dbPath = file.dbPath;
     this.settings = resolveSettings(opts.settings);
     this.reads = new ReadService(file, workspace, this.settings);
+    this.similarity = new SimilarService(file, workspace, this.settings);
     this.statusService = new StatusService(file, workspace);
     this.freshness = new FreshnessService(file, workspace, this.settings);
     this.editor = new EditorEdgesService(file, workspace);
@@ -117,6 +120,7 @@ export class Engine implements ToolServices {
   search(q: SearchRequest): Promise<CodeSearchPage> { return this.reads.search(q); }
   vectorSearch(q: { query: string; limit: number; offset: number; repo?: string; language?: string }): Promise<SearchPage> { return this.reads.vectorSearch(q); }
   getChunkRow(id: string) { return this.reads.getChunkRow(id); }
+  similar(q: SimilarRequest): Promise<SimilarResult> { return this.similarity.find(q); }
   getChunk(id: string): Promise<ChunkText> { return this.reads.getChunk(id); }
   status(): Promise<StatusReport> { return this.statusService.status(); }
   diagnostics(repoId?: string): Diagnostic[] { return this.statusService.diagnostics(repoId); }

@@ -21,3 +21,5 @@ export { isTestPath } from './languages';
 export { isTestCase, TESTS_MAX_DEPTH } from './graph/tests';
 export { toNodeRef } from './graph/query';
 export { mineRepository, buildCoChange } from './history';
+export { packShapes, shingleSet, MIN_SHINGLES, ENTRY_BYTES } from './similar/shape';
+export { queryVector, similarity, HASH_VECTOR_DIMS } from './search/hashvec';

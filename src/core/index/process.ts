@@ -11,6 +11,7 @@ import { encodeOccurrences } from '../store/occurrences';
 import { CROSS_FILE_KINDS } from '../parse/occurrence';
 import { packFtsText } from '../store/ftstext';
 import { extractLinkSites } from '../links/extract';
+import { packShapes } from '../similar/shape';
 import type { LanguageId } from '../languages/types';
 import type { FileContent, NewChunk, NewSymbol, NewEdge } from '../store/store';
 
@@ -103,6 +104,7 @@ export function toContent(task: FileTask, hash: string, size: number, ex: Extrac
   return {
     repo_id: task.repo_id, path: task.path, language: task.language, hash, size, mtime_ms: task.mtime_ms, line_count: ex.line_count,
     syntax_errors: ex.syntax_errors, chunks, symbols, shape_hash: shapeHash(symbols, ex), fts_path: pathFts, fts_text: packFtsText(pathFts, chunks), occurrences: encodeOccurrences(ex.occurrences), occurrence_count: ex.occurrences.length, edges,
+    shapes: packShapes(ex.chunks.map(c => c.text), task.language),
   };
 }
 

@@ -10,6 +10,7 @@ import type { Occurrence } from '../parse/occurrence';
 import { decodeOccurrences } from './occurrences';
 import { unpackFtsText } from './ftstext';
 import { sqlId, parseId, pathKeySplits } from '../util/ids';
+import { writeShapes } from './shapes';
 
 export const FILE_TABLES: TableSpec[] = [
   { name: 'files', owner: 'files', clear: db => db.run('DELETE FROM files') }, // a file's own row goes last (FileTables.deleteFile)
@@ -121,6 +122,7 @@ export class FileTables {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
       for (const s of f.symbols) insSym.run([fileId, s.name, s.symbol_path, s.kind, s.start_line, s.start_col, s.end_line, s.end_col, s.parent_path, s.chunk_key]);
     }
+    writeShapes(db, fileId, f.shapes);
     if (f.occurrence_count) db.stmt('INSERT INTO file_occurrences (file_id, data) VALUES (?, ?)').run([fileId, f.occurrences]);
     this.deps.insertFileEdges(fileId, f.edges);
     return { file_id: fileId, same_shape: sameShape };

@@ -38,6 +38,8 @@ export interface FileContent {
   occurrences: Uint8Array; occurrence_count: number; edges: NewEdge[];
   /** cross-boundary link sites (links/extract.ts), stored by the scan beside the file */
   link_sites?: LinkSite[];
+  /** the chunks' MinHash signatures, packed by packShapes (similar/shape.ts); null when no chunk is large enough */
+  shapes?: Uint8Array | null;
 }
 
 export interface GraphEdgeRow { from_node: number; to_node: number; kind: string; confidence: number; evidence: string; file_id: number; line: number }

@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -77,6 +77,8 @@ CREATE TABLE diagnostics (
 );
 -- Git history (store/history.ts): per git repository of a root its last mine; per root the counted
 -- commits, per-file churn and commits (shas, newest first), co-change pairs (a < b) and symbol commits.
+-- find_similar (store/shapes.ts): per file, its chunks' MinHash signatures (chunk ord, shingle count, 64 × u16).
+CREATE TABLE chunk_shapes (file_id INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE history_repos (
   repo_id TEXT NOT NULL, git_path TEXT NOT NULL, top TEXT, status TEXT NOT NULL, message TEXT, head TEXT, branch TEXT,
   shallow INTEGER NOT NULL, commits_mined INTEGER NOT NULL, commits_counted INTEGER NOT NULL, files INTEGER NOT NULL,

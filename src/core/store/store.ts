@@ -8,6 +8,7 @@
  *   graph           heuristic edges, unbound calls, the graph-pending mark     (graph.ts)
  *   providerEdges   every other provider's edges and checks                    (provider-edges.ts)
  *   history         git commits, churn, co-change, symbol commits per repository (history.ts)
+ *   shapes          MinHash signatures of chunks, for find_similar             (shapes.ts)
  *
  * The whole database lives in memory (sql.js) and is written to disk atomically by the index file
  * (indexfile.ts) after each indexing run; the schema is versioned. The index is a cache: nothing here
@@ -25,6 +26,7 @@ import { GraphTables } from './graph';
 import { ProviderEdgeTables } from './provider-edges';
 import { HistoryTables } from './history';
 import { LinkTables } from './links';
+import { ShapeTables } from './shapes';
 import { TABLES } from './tables';
 import type { ChunkRow } from './rows';
 
@@ -80,6 +82,7 @@ export class Store {
   readonly providerEdges: ProviderEdgeTables;
   readonly history: HistoryTables;
   readonly links: LinkTables;
+  readonly shapes: ShapeTables;
 
   private constructor(raw: Database) {
     const db = this.db = new Db(raw);
@@ -93,6 +96,7 @@ export class Store {
     this.graph = new GraphTables(db, this.meta);
     this.history = new HistoryTables(db);
     this.links = new LinkTables(db);
+    this.shapes = new ShapeTables(db);
   }
 
   /**

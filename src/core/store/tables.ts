@@ -16,8 +16,9 @@ import { GRAPH_TABLES } from './graph';
 import { PROVIDER_TABLES } from './provider-edges';
 import { HISTORY_TABLES } from './history';
 import { LINK_TABLES } from './links';
+import { SHAPE_TABLES } from './shapes';
 
-export type StoreModule = 'meta' | 'files' | 'graph' | 'provider-edges' | 'history' | 'links';
+export type StoreModule = 'meta' | 'files' | 'graph' | 'provider-edges' | 'history' | 'links' | 'shapes';
 
 export interface TableSpec {
   name: string;
@@ -33,7 +34,7 @@ export interface TableSpec {
 }
 
 /** Every table, in deletion order. A new data source adds its module's tables here. */
-export const TABLES: readonly TableSpec[] = [...FILE_TABLES, ...GRAPH_TABLES, ...PROVIDER_TABLES, ...HISTORY_TABLES, ...LINK_TABLES, ...META_TABLES, ...REPO_TABLES];
+export const TABLES: readonly TableSpec[] = [...FILE_TABLES, ...SHAPE_TABLES, ...GRAPH_TABLES, ...PROVIDER_TABLES, ...HISTORY_TABLES, ...LINK_TABLES, ...META_TABLES, ...REPO_TABLES];
 
 /** Tables SQLite creates for the full-text index (`chunks_fts_segments`, …): owned with `chunks_fts`. */
 export const isShadowTable = (name: string) => /^chunks_fts_/.test(name) || name.startsWith('sqlite_');

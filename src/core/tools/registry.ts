@@ -25,13 +25,14 @@ import { memoryDelete } from './memory_delete';
 import { memoryReconcile } from './memory_reconcile';
 import { links } from './links';
 import { analytics } from './analytics';
+import { findSimilar } from './find_similar';
 
 export const TOOL_NAMES = [
   'index_repo', 'search_code', 'vector_search', 'get_chunk', 'index_status',
   'find_references', 'expand_context', 'impact_analysis', 'impact', 'related_tests',
   'history', 'post_change_impact', 'context_for_change', 'pre_change_context',
   'memory_add', 'memory_list', 'memory_update', 'memory_delete', 'memory_reconcile', 'links',
-  'analytics',
+  'analytics', 'find_similar',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -57,6 +58,7 @@ export const TOOLS = {
   memory_reconcile: memoryReconcile,
   links,
   analytics,
+  find_similar: findSimilar,
 } satisfies Record<ToolName, ToolDef<any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const TOOL_LIST: readonly ToolDef[] = TOOL_NAMES.map(n => TOOLS[n] as unknown as ToolDef);

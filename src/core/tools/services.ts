@@ -15,6 +15,7 @@ import type { HistoryReader } from '../services/history';
 import type { MemoryService } from '../services/memories';
 import type { LinkReader } from '../services/links';
 import type { AnalyticsSource } from '../services/analytics';
+import type { SimilarRequest, SimilarResult } from '../services/similar';
 
 export interface ToolServices {
   /** the workspace roots */
@@ -23,6 +24,8 @@ export interface ToolServices {
   index(opts: IndexRequest): Promise<IndexReport>;
   search(q: SearchRequest): Promise<CodeSearchPage>;
   vectorSearch(q: { query: string; limit: number; offset: number; repo?: string; language?: string }): Promise<SearchPage>;
+  /** find_similar: chunks of the same shape as a symbol or snippet (services/similar.ts) */
+  similar(q: SimilarRequest): Promise<SimilarResult>;
   /** the stored row of a chunk id (no file read) */
   getChunkRow(id: string): Promise<ChunkRow | undefined>;
   /** a chunk's source text, read from the file now */
