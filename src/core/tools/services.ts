@@ -13,6 +13,7 @@ import type { GraphReader } from '../graph/query';
 import type { Root } from '../workspace';
 import type { HistoryReader } from '../services/history';
 import type { MemoryService } from '../services/memories';
+import type { OverviewData, OverviewRequest } from '../services/overview';
 
 export interface ToolServices {
   /** the workspace roots */
@@ -36,6 +37,8 @@ export interface ToolServices {
   repoFilter(repo?: string): string | undefined;
   /** a path argument as (root, path relative to it) */
   relativeToRoot(path: string): { root: Root; rel: string };
+  /** the repo map (overview): modules, entry points, central symbols and test suites, ranked; unbudgeted lists */
+  overview(req: OverviewRequest): Promise<OverviewData>;
   /** project memories: add, list (checked on read), update, delete, reconcile */
   readonly memories: Pick<MemoryService, 'add' | 'list' | 'update' | 'delete' | 'reconcileAll'>;
 }
