@@ -21,3 +21,4 @@ export { isTestPath } from './languages';
 export { isTestCase, TESTS_MAX_DEPTH } from './graph/tests';
 export { toNodeRef } from './graph/query';
 export { mineRepository, buildCoChange } from './history';
+export { pageRank, buildRankGraph, edgeWeight } from './overview/rank';

@@ -63,6 +63,7 @@ interface Cached {
   modules: Map<string, { groups: { repo_id: string; path: string; own: boolean; files: FileInfo[] }[]; of: Int32Array }>;
   tests: Map<string, TestSuiteOut[]>;
   keys?: Map<string, number>;
+  repos?: { names: string[]; of: Int32Array };
 }
 
 export interface OverviewDeps {
@@ -148,7 +149,9 @@ export class OverviewService {
     const repoId = this.d.workspace.repoFilter(req.repo);
     const { c, hit } = this.current();
     const m = c.model;
-    const inScope = (i: number) => !repoId || m.files.get(m.fileOf[i]!)!.repo_id === repoId;
+    const repoOfNode = repoIndex(c);
+    const wanted = repoId === undefined ? -1 : repoOfNode.names.indexOf(repoId);
+    const inScope = (i: number) => wanted < 0 ? repoId === undefined : repoOfNode.of[i] === wanted;
     const entries = this.entries(c);
     const notes = [...entries.notes];
 
@@ -183,9 +186,17 @@ export class OverviewService {
     };
 
     // central symbols
+    // the LIST_CAP best, selected in one pass (a full sort of every definition costs more than the rest of a call)
+    const better = (a: number, b: number) => score[a]! - score[b]! || m.dependents[a]! - m.dependents[b]! || b - a;
     const central: number[] = [];
-    for (let i = 0; i < m.n; i++) if (!m.test[i] && inScope(i) && CENTRAL_KINDS.has(m.kind[i]!)) central.push(i);
-    central.sort((a, b) => score[b]! - score[a]! || m.dependents[b]! - m.dependents[a]! || a - b);
+    for (let i = 0; i < m.n; i++) {
+      if (m.test[i] || !inScope(i) || !CENTRAL_KINDS.has(m.kind[i]!)) continue;
+      if (central.length === LIST_CAP && better(i, central[LIST_CAP - 1]!) <= 0) continue;
+      let lo = 0, hi = central.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (better(central[mid]!, i) >= 0) lo = mid + 1; else hi = mid; }
+      central.splice(lo, 0, i);
+      if (central.length > LIST_CAP) central.pop();
+    }
 
     // modules
     const mods = this.modulesOf(c, repoId);
@@ -227,7 +238,7 @@ export class OverviewService {
       focus,
       modules,
       entry_points: eps.slice(0, LIST_CAP).map(e => ({ ...ref(e.node), range: { start_line: e.start_line, end_line: e.end_line }, kind_of_entry: e.kind, entry_name: e.name, detail: e.detail, rank: rel(score[e.node]!) })),
-      central_symbols: central.slice(0, LIST_CAP).map(i => ({ ...ref(i), rank: rel(score[i]!), dependents: m.dependents[i]! })),
+      central_symbols: central.map(i => ({ ...ref(i), rank: rel(score[i]!), dependents: m.dependents[i]! })),
       test_suites: tests,
       ranking: { nodes: m.n, edges: m.graph.edges, providers: m.providers, cached: hit, model_ms: hit ? 0 : c.model_ms, load_ms: m.timings.load_ms, rank_ms: m.timings.rank_ms, iterations, focus_ms: focusMs,
         entry_points_ms: entries.ms, files_read: entries.files_read },
@@ -317,6 +328,20 @@ export class OverviewService {
     }
     return out;
   }
+}
+
+/** Each node's repository as an index into `names` (the repo filter is a comparison of integers). */
+function repoIndex(c: Cached): { names: string[]; of: Int32Array } {
+  if (!c.repos) {
+    const m = c.model; const names: string[] = []; const of = new Int32Array(m.n);
+    for (let i = 0; i < m.n; i++) {
+      const r = m.files.get(m.fileOf[i]!)!.repo_id;
+      let k = names.indexOf(r); if (k < 0) { k = names.length; names.push(r); }
+      of[i] = k;
+    }
+    c.repos = { names, of };
+  }
+  return c.repos;
 }
 
 /** (repo, path, symbol_path) → node index; a file's key has an empty symbol path. */
