@@ -80,6 +80,8 @@ const result = {
   workspace, db, files: cold.data.totals.files, symbols: cold.data.totals.symbols, nodes: rk.nodes, edges: rk.edges,
   engine_open_ms: openMs, cold_ms: Math.round(cold.ms), warm_median_ms: Math.round(median(warm)),
   cold_parts: { model_ms: rk.model_ms, graph_load_ms: rk.load_ms, pagerank_ms: rk.rank_ms, iterations: rk.iterations, entry_points_ms: rk.entry_points_ms, files_read: rk.files_read },
+  entry_points_total: cold.data.totals.entry_points,
+  // among the listed ones (the service lists at most 200)
   entry_points_by_kind: Object.fromEntries(Object.entries((await call({ budget: 16000 }, 1e9)).data.entry_points.reduce((m, e) => (m[e.kind_of_entry] = (m[e.kind_of_entry] ?? 0) + 1, m), {}))),
   focus, budgets,
 };

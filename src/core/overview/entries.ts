@@ -101,18 +101,25 @@ class Ctx {
   /** the file node of a repository-relative path, if indexed */
   fileNode(repoId: string, path: string): number | undefined { return this.byPath.get(`${repoId}\0${path}`); }
   symbolsOf(fileId: number): number[] { return this.byFile.get(fileId) ?? []; }
+  /** the innermost definition around a line of a file */
+  innermostAt(fileId: number, line: number): number | undefined {
+    let best: number | undefined;
+    for (const i of this.symbolsOf(fileId)) if (this.m.start[i]! <= line && this.m.end[i]! >= line && (best === undefined || this.m.start[i]! >= this.m.start[best]!)) best = i;
+    return best;
+  }
   private fnByName: Map<string, number[]> | null = null;
-  /** non-test functions and methods of a repository with this name */
-  functionsNamed(repoId: string, name: string): number[] {
+  /** non-test functions and methods of a repository in a language with this name */
+  functionsNamed(repoId: string, language: string, name: string): number[] {
     if (!this.fnByName) {
       this.fnByName = new Map();
       for (let i = 0; i < this.m.n; i++) {
         if (this.m.test[i] || !FUNCTION_KINDS.has(this.m.kind[i]!)) continue;
-        const k = `${this.file(i).repo_id}\0${this.m.name[i]}`;
+        const f = this.file(i);
+        const k = `${f.repo_id}\0${f.language}\0${this.m.name[i]}`;
         const l = this.fnByName.get(k); if (l) l.push(i); else this.fnByName.set(k, [i]);
       }
     }
-    return this.fnByName.get(`${repoId}\0${name}`) ?? [];
+    return this.fnByName.get(`${repoId}\0${language}\0${name}`) ?? [];
   }
 }
 
@@ -145,7 +152,7 @@ function sourceEntries(c: Ctx): Entry[] {
     if (marks.pyMain) out.push({ kind: 'main', node: fileNode, start_line: marks.pyMain.line, end_line: marks.pyMain.end, name: f.path, detail: 'if __name__ == "__main__"' });
     for (const r of marks.routes) {
       const h = handlerOf(c, f, r);
-      if (h && /(^|\.)tests?\./.test(m.symbolPath[h.node] ?? '')) continue; // a Rust `mod tests` route is test code
+      if (h && (m.test[h.node] || m.test[c.innermostAt(f.file_id, r.line) ?? h.node])) continue; // registered in, or handled by, test code (a Rust `mod tests`)
       if (h) out.push({ kind: 'http_route', node: h.node, start_line: h.start, end_line: h.end, name: r.path ? `${r.verb} ${r.path}` : r.verb, detail: `${r.how}${h.inline ? ' (inline handler)' : ''}` });
     }
   }
@@ -169,12 +176,19 @@ function handlerOf(c: Ctx, f: FileInfo, r: RouteMark): { node: number; start: nu
   }
   if (r.attached === 'enclosing') { const i = innermost(r.line, true); return i === undefined ? null : span(i); }
   if (r.handler) {
-    const local = syms.find(i => m.name[i] === r.handler && FUNCTION_KINDS.has(m.kind[i]!));
+    // `Type::new`, `users.list`: the qualifier must be the definition's container (else it is no handler of ours)
+    const parts = r.handler.split(/\.|::|->/);
+    const short = parts.pop()!; const qualifier = parts.pop();
+    const fits = (i: number) => FUNCTION_KINDS.has(m.kind[i]!) && m.name[i] === short && (!qualifier || (m.parent[i] ?? '').split('.').pop() === qualifier);
+    const local = syms.find(fits);
     if (local !== undefined) return span(local);
-    const any = c.functionsNamed(f.repo_id, r.handler);
-    // a name that is no function of the repository (a client's config object, say) is no route
-    return any.length === 1 ? span(any[0]!) : null;
+    const any = c.functionsNamed(f.repo_id, f.language, short).filter(fits);
+    if (any.length === 1) return span(any[0]!);
+    // a plain name that is no function of the repository (a client's config object, say) is no route;
+    // a qualified one (`ServeDir::new`) is a service built inline
+    if (!qualifier) return null;
   }
+  // inline: the registering definition (or the file) at the line of the call
   const at = innermost(r.line, false);
   return { node: at ?? c.fileNode(f.repo_id, f.path)!, start: r.line, end: r.line, inline: true };
 }

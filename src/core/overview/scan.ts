@@ -15,7 +15,7 @@
 
 export interface RouteMark {
   line: number; verb: string; path: string;
-  /** the handler's name as written (last segment), null for an inline function */
+  /** the handler as written (`list`, `users.list`, `Users::list`), null for an inline function */
   handler: string | null;
   /** the handler is the definition that follows (a decorator) or encloses (an annotation) the line */
   attached: 'next' | 'enclosing' | null;
@@ -42,7 +42,6 @@ export function lineOf(starts: number[], offset: number): number {
   while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (starts[mid]! <= offset) lo = mid; else hi = mid - 1; }
   return lo + 1;
 }
-const lastSegment = (s: string) => s.split(/\.|::|->/).pop()!;
 
 export function scanSource(language: string, text: string): SourceMarks {
   if (!SCANNED_LANGUAGES.has(language)) return NO_MARKS;
@@ -97,7 +96,7 @@ export function scanSource(language: string, text: string): SourceMarks {
         const next = text.indexOf('.route(', from);
         const rest = text.slice(from, Math.min(from + 400, next < 0 ? text.length : next));
         for (const x of rest.matchAll(/(?:^|[.:\s(])(get|post|put|delete|patch|head|options|any)(?:_service)?\s*\(\s*([\w:]+)/g)) {
-          push({ line: at(r.index!), verb: x[1] === 'any' ? 'ANY' : x[1]!.toUpperCase(), path: r[1]!, handler: lastSegment(x[2]!), attached: null, how: '.route(…) (axum)' }, r.index!);
+          push({ line: at(r.index!), verb: x[1] === 'any' ? 'ANY' : x[1]!.toUpperCase(), path: r[1]!, handler: x[2]!, attached: null, how: '.route(…) (axum)' }, r.index!);
         }
       }
     }
@@ -113,7 +112,7 @@ export function scanSource(language: string, text: string): SourceMarks {
       const inline = /=>|\bfunction\b|\bfunc\s*\(/.test(rest) || rest === '';
       const args = rest.slice(0, rest.indexOf(')') < 0 ? undefined : rest.indexOf(')')).split(',').map(s => s.trim()).filter(Boolean);
       const last = args[args.length - 1] ?? '';
-      const named = !inline && /^[A-Za-z_$][\w$.:>-]*$/.test(last) ? lastSegment(last) : null;
+      const named = !inline && /^[A-Za-z_$][\w$.:>-]*$/.test(last) ? last : null;
       if (!named && !inline) continue;
       let verb = /^(HandleFunc|Handle|all)$/.test(g[2]!) ? 'ANY' : g[2]!.toUpperCase();
       let path = g[4]!;
