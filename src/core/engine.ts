@@ -28,6 +28,7 @@ import { HistoryReader } from './services/history';
 import { LinkReader } from './services/links';
 import { AnalyticsSource } from './services/analytics';
 import { MemoryService } from './services/memories';
+import { OverviewService, type OverviewData, type OverviewRequest } from './services/overview';
 import type { MemoryExportTarget } from './services/memories';
 import type { EditorLocation, EnrichmentTarget } from './graph/enrich';
 import type { Diagnostic } from './store/store';
@@ -69,6 +70,7 @@ export class Engine implements ToolServices {
   private readonly editor: EditorEdgesService;
   /** project memories (durable documents, outside the index) */
   readonly memories: MemoryService;
+  private readonly overviews: OverviewService;
 
   private constructor(private readonly opts: EngineOptions, private readonly workspace: Workspace, private readonly file: IndexFile) {
     this.roots = workspace.roots;
@@ -81,8 +83,9 @@ export class Engine implements ToolServices {
     this.editor = new EditorEdgesService(file, workspace);
     this.memories = new MemoryService(workspace.roots, async () => { await file.refresh(); return file.store; },
       { export: opts.memoriesExport ?? [], log: (level, msg) => opts.log?.(level, msg) });
+    this.overviews = new OverviewService({ file, workspace, settings: this.settings, graph: () => this.graph(), search: q => this.search(q), staleFiles: repoId => this.freshness.staleIndexedFiles(repoId) });
     // a reload replaces the store: what was derived from the old one goes
-    file.onLoad(() => { this.reads.invalidate(); this.graphTables.clear(); });
+    file.onLoad(() => { this.reads.invalidate(); this.graphTables.clear(); this.overviews.invalidate(); });
   }
 
   /** Roots recorded in an existing index file (lets `--db FILE` alone name a workspace). */
@@ -141,6 +144,8 @@ export class Engine implements ToolServices {
   async links(): Promise<LinkReader> { await this.file.refresh(); return new LinkReader(this.file.store); }
   /** Whole-repository reads for analytics. */
   async analytics(): Promise<AnalyticsSource> { await this.file.refresh(); return new AnalyticsSource(this.file.store, repoId => this.freshness.staleIndexedFiles(repoId)); }
+  /** The repo map: modules, entry points, central symbols, test suites (ranks cached per index state). */
+  overview(req: OverviewRequest): Promise<OverviewData> { return this.overviews.overview(req); }
 
   staleIndexedFiles(repoId: string, budgetMs?: number): { paths: string[]; complete: boolean } { return this.freshness.staleIndexedFiles(repoId, budgetMs); }
   changedSinceIndex(opts: { budgetMs?: number; sample?: number } = {}): Promise<ChangedSinceIndex> { return this.freshness.changedSinceIndex(opts); }

@@ -23,3 +23,4 @@ export { toNodeRef } from './graph/query';
 export { mineRepository, buildCoChange } from './history';
 export { packShapes, shingleSet, MIN_SHINGLES, ENTRY_BYTES } from './similar/shape';
 export { queryVector, similarity, HASH_VECTOR_DIMS } from './search/hashvec';
+export { pageRank, buildRankGraph, edgeWeight } from './overview/rank';

@@ -146,9 +146,9 @@ export class FileTables {
     return this.db.all('SELECT language, count(*) AS files, sum(line_count) AS lines FROM files GROUP BY language ORDER BY files DESC');
   }
   /** Every file's identity and size, for file-level ranking (kept by the engine until the next write). */
-  fileTable(): Map<number, { repo_id: string; path: string; language: string; line_count: number }> {
-    const m = new Map<number, { repo_id: string; path: string; language: string; line_count: number }>();
-    for (const r of this.db.all<{ file_id: number; repo_id: string; path: string; language: string; line_count: number }>('SELECT file_id, repo_id, path, language, line_count FROM files')) m.set(r.file_id, r);
+  fileTable(): Map<number, { repo_id: string; path: string; language: string; line_count: number; hash: string }> {
+    const m = new Map<number, { repo_id: string; path: string; language: string; line_count: number; hash: string }>();
+    for (const r of this.db.all<{ file_id: number; repo_id: string; path: string; language: string; line_count: number; hash: string }>('SELECT file_id, repo_id, path, language, line_count, hash FROM files')) m.set(r.file_id, r);
     return m;
   }
   fileLanguages(): Map<number, { repo_id: string; language: string }> {

@@ -90,6 +90,29 @@ export class GraphTables {
       WHERE ${col} IN (${marks}) AND kind IN (${kinds.map(() => '?').join(',')})`, [...kinds]);
   }
 
+  /**
+   * Every heuristic edge of the given kinds (of one repository or all), as columns: what whole-graph
+   * computations (the overview's PageRank) read in one pass instead of row objects.
+   */
+  edgeColumns(kinds: readonly string[], repoId?: string): { from: Int32Array; to: Int32Array; kind: Uint8Array; confidence: Float32Array; fileId: Int32Array; length: number } {
+    const n = repoId ? this.db.count(`SELECT count(*) AS n FROM graph_edges WHERE repo_id = ? AND kind IN (${kinds.map(() => '?').join(',')})`, [repoId, ...kinds])
+      : this.db.count(`SELECT count(*) AS n FROM graph_edges WHERE kind IN (${kinds.map(() => '?').join(',')})`, [...kinds]);
+    const out = { from: new Int32Array(n), to: new Int32Array(n), kind: new Uint8Array(n), confidence: new Float32Array(n), fileId: new Int32Array(n), length: 0 };
+    const kindIndex = new Map(kinds.map((k, i) => [k, i]));
+    const st = this.db.raw.prepare(`SELECT from_node, to_node, kind, confidence, file_id FROM graph_edges WHERE ${repoId ? 'repo_id = ? AND ' : ''}kind IN (${kinds.map(() => '?').join(',')})`);
+    try {
+      st.bind(repoId ? [repoId, ...kinds] : [...kinds]);
+      let i = 0;
+      while (st.step() && i < n) {
+        const v = st.get();
+        out.from[i] = v[0] as number; out.to[i] = v[1] as number; out.kind[i] = kindIndex.get(v[2] as string) ?? 0;
+        out.confidence[i] = v[3] as number; out.fileId[i] = v[4] as number; i++;
+      }
+      out.length = i;
+    } finally { st.free(); }
+    return out;
+  }
+
   unboundSites(repoId: string, names: string[]): Map<string, number> {
     const m = new Map<string, number>();
     for (const n of names) { const r = this.db.one<{ sites: number | null }>('SELECT sum(sites) AS sites FROM unbound_calls WHERE repo_id = ? AND name = ?', [repoId, n]); if (r?.sites) m.set(n, r.sites); }

@@ -42,6 +42,11 @@ export class ProviderEdgeTables {
     this.db.exec('DELETE FROM edges WHERE provider = ? AND (file_id IS NULL OR file_id IN (SELECT file_id FROM files WHERE repo_id = ?))', [provider, repoId]);
     this.db.exec('DELETE FROM provider_checks WHERE provider = ? AND symbol_id LIKE ?', [provider, symbolIdLike(repoId)]);
   }
+  /** Every stored edge of the given kinds, ends as public ids (the overview's PageRank adds them to the heuristic graph). */
+  allEdges(kinds: readonly string[]): { from_id: string; to_id: string; kind: string; provider: string; confidence: number }[] {
+    return this.db.all(`SELECT from_id, to_id, kind, provider, confidence FROM edges WHERE kind IN (${kinds.map(() => '?').join(',')})`, [...kinds]);
+  }
+
   providerChecks(symbolIds: string[]): ProviderCheckRow[] {
     return this.db.inBatches<ProviderCheckRow>(symbolIds, marks => `SELECT * FROM provider_checks WHERE symbol_id IN (${marks})`);
   }

@@ -161,6 +161,16 @@ export class Store {
   transaction<T>(fn: () => T): T { return this.db.transaction(fn); }
 
   /**
+   * Which state of the index this is, for caches derived from it (the overview's ranks): the last save's
+   * time and the rows changed since (SQLite's total_changes(), which sql.js resets when export() reopens
+   * the database; the save sets saved_at first, so two states never share a key). Another store object
+   * (a reload) is another state whatever its key.
+   */
+  generation(): string {
+    return `${this.meta.getMeta('saved_at') ?? '-'}:${this.db.count('SELECT total_changes() AS n')}`;
+  }
+
+  /**
    * Deletes everything stored for a repository (a forced rebuild starts here), walking the table
    * registry (tables.ts): file rows table by table, then the rows keyed by repository.
    */

@@ -81,6 +81,20 @@ export class SymbolTables {
     return out;
   }
 
+  /** Every definition with its file id (no file columns): whole-graph computations (the overview) read this once per index state. */
+  allSymbols(): { id: number; fileId: number; name: string; kind: string; sp: string; parent: string | null; start: number; end: number }[] {
+    // rows as arrays (no per-row object of column names): this reads every definition of the index
+    const out: { id: number; fileId: number; name: string; kind: string; sp: string; parent: string | null; start: number; end: number }[] = [];
+    const st = this.db.raw.prepare('SELECT rowid, file_id, name, kind, symbol_path, parent_path, start_line, end_line FROM symbols');
+    try {
+      while (st.step()) {
+        const v = st.get();
+        out.push({ id: v[0] as number, fileId: v[1] as number, name: v[2] as string, kind: v[3] as string, sp: v[4] as string, parent: v[5] as string | null, start: v[6] as number, end: v[7] as number });
+      }
+    } finally { st.free(); }
+    return out;
+  }
+
   symbolsInFile(fileId: number): NodeRow[] {
     return asNodes(this.db.rows<NodeRow & { rowid: number }>(`SELECT ${NODE_COLS}
       FROM symbols s JOIN files f USING (file_id) WHERE s.file_id = ? ORDER BY s.start_line`, [fileId]));

@@ -13,6 +13,8 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** progress for long work (indexing): surfaces show it (notification, stderr, MCP progress) */
   onProgress?: (message: string, done?: number, total?: number) => void;
+  /** the surface's Markdown budget in characters (invokeTool sets it): a tool that fits its own answer (overview) stays within it */
+  max_chars?: number;
 }
 
 /**
@@ -167,7 +169,7 @@ export async function invokeTool(def: ToolDef, rawArgs: unknown, ctx: ToolContex
       throw new SightlineError('invalid_arguments', `invalid arguments for ${def.name}: ${f.message}`, { issues: f.issues });
     }
     const declared = Object.keys(def.input.shape);
-    const full = await def.run(accessor(def.name, declared, parsed.data as object) as never, ctx) as Record<string, unknown>;
+    const full = await def.run(accessor(def.name, declared, parsed.data as object) as never, { ...ctx, max_chars: budget.max_chars ?? DEFAULT_MAX_CHARS }) as Record<string, unknown>;
     const data = fitJson(full, jsonBudget(budget), typeof def.paged === 'function' ? def.paged(full as never) : def.paged);
     return { ok: true, data, markdown: def.render(data as never, { max_chars: budget.max_chars ?? DEFAULT_MAX_CHARS }) };
   } catch (e) {

@@ -26,9 +26,10 @@ import { memoryReconcile } from './memory_reconcile';
 import { links } from './links';
 import { analytics } from './analytics';
 import { findSimilar } from './find_similar';
+import { overview } from './overview';
 
 export const TOOL_NAMES = [
-  'index_repo', 'search_code', 'vector_search', 'get_chunk', 'index_status',
+  'overview', 'index_repo', 'search_code', 'vector_search', 'get_chunk', 'index_status',
   'find_references', 'expand_context', 'impact_analysis', 'impact', 'related_tests',
   'history', 'post_change_impact', 'context_for_change', 'pre_change_context',
   'memory_add', 'memory_list', 'memory_update', 'memory_delete', 'memory_reconcile', 'links',
@@ -37,6 +38,7 @@ export const TOOL_NAMES = [
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const TOOLS = {
+  overview,
   index_repo: indexRepo,
   search_code: searchCode,
   vector_search: vectorSearch,

@@ -16,6 +16,7 @@ import type { MemoryService } from '../services/memories';
 import type { LinkReader } from '../services/links';
 import type { AnalyticsSource } from '../services/analytics';
 import type { SimilarRequest, SimilarResult } from '../services/similar';
+import type { OverviewData, OverviewRequest } from '../services/overview';
 
 export interface ToolServices {
   /** the workspace roots */
@@ -45,6 +46,8 @@ export interface ToolServices {
   repoFilter(repo?: string): string | undefined;
   /** a path argument as (root, path relative to it) */
   relativeToRoot(path: string): { root: Root; rel: string };
+  /** the repo map (overview): modules, entry points, central symbols and test suites, ranked; unbudgeted lists */
+  overview(req: OverviewRequest): Promise<OverviewData>;
   /** project memories: add, list (checked on read), update, delete, reconcile */
   readonly memories: Pick<MemoryService, 'add' | 'list' | 'update' | 'delete' | 'reconcileAll'>;
 }

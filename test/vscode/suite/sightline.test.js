@@ -91,6 +91,9 @@ describe('Sightline in VS Code', function () {
     assert.match(refs, /\*\*find_references\*\* function `orderTotal`/);
     const impact = text(await invoke('sightline_impact', { symbol: 'money', path: 'src/money.ts' }));
     assert.match(impact, /\*\*impact\*\* of function `money`[\s\S]*orderTotal/);
+    const map = text(await invoke('sightline_overview', { budget: 1000 }));
+    assert.match(map, /\*\*overview\*\* of /);
+    assert.match(map, /### Central symbols/);
     const tests = text(await invoke('sightline_related_tests', { symbol: 'placeOrder' }));
     assert.match(tests, /\*\*related_tests\*\* for `placeOrder`/);
     const ia = text(await invoke('sightline_impact_analysis', { changed_files: ['src/money.ts'] }));
