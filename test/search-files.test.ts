@@ -4,7 +4,7 @@ import { Engine } from '../src/core/engine';
 import { TOOLS } from '../src/core/tools/registry';
 import { invokeTool } from '../src/core/tools/contract';
 import { analyseQuery, FIRST_DF_CAP, SELECTION_DF_CAP } from '../src/core/search/query';
-import { pathHint } from '../src/core/search/files';
+import { pathHint, isAuxiliaryPath } from '../src/core/search/files';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -42,6 +42,7 @@ const FILES: Record<string, string> = {
     '',
   ].join('\n'),
   'docs/notes.md': '# Notes\n',
+  'examples/discount_demo.py': 'from shop.pricing.discounts import DiscountRule\n\n\ndef demo_apply_discount():\n    """Apply a percentage discount to an order total."""\n    return DiscountRule().apply_discount(10.0, 15)\n',
 };
 
 describe('search_code: where to look', () => {
@@ -69,6 +70,16 @@ describe('search_code: where to look', () => {
     assert.equal(new Set(r.files.map((f: Json) => f.path)).size, 2, 'distinct files');
     assert.match(r.markdown, /1\. `shop\/pricing\/discounts\.py`/);
     assert.match(r.markdown, /— `def apply_discount\(self, order_total, percent\):`/);
+  });
+
+  it('ranks product code above examples, docs and tooling that match as well, unless the query names the file', async () => {
+    assert.ok(isAuxiliaryPath('examples/discount_demo.py') && isAuxiliaryPath('docs/conf.py') && isAuxiliaryPath('noxfile.py') && isAuxiliaryPath('.github/scripts/x.js') && isAuxiliaryPath('rollup.config.js'));
+    assert.ok(!isAuxiliaryPath('shop/cart.py') && !isAuxiliaryPath('src/docstring.ts') && !isAuxiliaryPath('lib/sitemap.py'));
+    const plain = await call({ query: 'apply a percentage discount to an order total', limit: 10 });
+    const paths = plain.files.map((f: Json) => f.path);
+    assert.ok(paths.indexOf('shop/pricing/discounts.py') < paths.indexOf('examples/discount_demo.py'), paths.join(','));
+    const named = await call({ query: 'a bug in examples/discount_demo.py: apply a percentage discount', limit: 3 });
+    assert.equal(named.files[0].path, 'examples/discount_demo.py', 'a file the query names is not demoted');
   });
 
   it('ranks source above tests that match as well, unless the query asks for tests or include_tests is set', async () => {
@@ -115,7 +126,7 @@ describe('search_code: where to look', () => {
   });
 
   it('chunk results stay available with group=chunk (the seed\'s shape, signals named)', async () => {
-    const r = await call({ query: 'apply discount', group: 'chunk', limit: 3 });
+    const r = await call({ query: 'apply discount', path: 'shop/**', group: 'chunk', limit: 3 });
     assert.equal(r.files.length, 0);
     assert.equal(r.results.length, 3);
     assert.deepEqual(r.results[0].signals, ['bm25']);
