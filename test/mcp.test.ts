@@ -3,7 +3,7 @@
  * is driven by the official SDK client, over stdio and over Streamable HTTP (needs `npm run build`).
  */
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -516,6 +516,23 @@ describe('MCP server: editor-only requests (--editor)', function () {
     assert.doesNotMatch(textOf(other), /unsaved editor changes/);
     await request('sightline/unsaved_buffers', { paths: [] });
     assert.doesNotMatch(textOf(await call(client, 'search_code', { query: 'getUserName', limit: 3 })), /unsaved editor changes/);
+  });
+
+  it('--unsaved-buffers FILE: a server the editor only lists reads the unsaved buffers from a file the editor keeps', async () => {
+    const file = join(ws.root, '..', `unsaved-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify({ paths: [join(ws.root, 'src/users.ts')] }));
+    const { transport: t } = stdioTransport(['--workspace', ws.root, '--db', ws.db, '--unsaved-buffers', file]);
+    const c = newClient();
+    await c.connect(t);
+    try {
+      const first = await call(c, 'search_code', { query: 'getUserName', limit: 3 });
+      assert.match(textOf(first), /unsaved editor changes in `src\/users\.ts`/);
+      writeFileSync(file, JSON.stringify({ paths: [] }));
+      utimesSync(file, new Date(), new Date(Date.now() + 5000)); // a new mtime even on a coarse clock
+      assert.doesNotMatch(textOf(await call(c, 'search_code', { query: 'getUserName', limit: 3 })), /unsaved editor changes/);
+      rmSync(file);
+      assert.doesNotMatch(textOf(await call(c, 'search_code', { query: 'getUserName', limit: 3 })), /unsaved editor changes/, 'a missing file means none');
+    } finally { await closeStdio(c, t); rmSync(file, { force: true }); }
   });
 
   it('a server started without --editor refuses them', async () => {

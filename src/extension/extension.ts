@@ -72,7 +72,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   };
   updateLenses();
   const impactTree = new ImpactTree(engine, memories, repoId => memories.roots.find(r => r.repo_id === repoId)?.path);
-  const unsaved = new UnsavedBuffers(engine, log);
+  const unsaved = new UnsavedBuffers(engine, log, vscode.Uri.joinPath(context.globalStorageUri, `unsaved-buffers-${process.pid}.json`).fsPath);
   context.subscriptions.push(memories, memoryTree, lenses, impactTree, unsaved, { dispose: () => lensRegistration?.dispose() },
     vscode.languages.registerHoverProvider({ scheme: 'file' }, lenses),
     ...registerMemoryCommands({ engine, model: memories, defaultScope: () => cfg.memoryScope }),
@@ -92,7 +92,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     void enricher.background(cfg.backgroundBudgetMs, cts.token).then(n => { if (n) log.info(`background: ${n} symbol(s) checked by language servers`); })
       .finally(() => { cts.dispose(); if (background === cts) background = undefined; });
   }), { dispose: () => background?.cancel() });
-  const mcp = new McpProvider(() => engine.mcpScript, args, () => cfg.mcpServerListed);
+  const mcp = new McpProvider(() => engine.mcpScript, () => [...args(), ...(unsaved.file ? ['--unsaved-buffers', unsaved.file] : [])], () => cfg.mcpServerListed);
   context.subscriptions.push(mcp, mcp.onDidStart(() => { mcpStarted = true; void updateToolContext(); }));
 
   context.subscriptions.push(

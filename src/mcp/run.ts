@@ -9,7 +9,7 @@ export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] 
   --export-memories writes the current project memories into AGENTS.md and/or .github/copilot-instructions.md (off by default).`;
 
 export async function runMcp(argv: string[]): Promise<void> {
-  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, 'idle-timeout': { type: 'string' }, editor: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, 'idle-timeout': { type: 'string' }, editor: { type: 'boolean' }, 'unsaved-buffers': { type: 'string' }, help: { type: 'boolean', short: 'h' } });
   if (values.help) { process.stderr.write(MCP_USAGE + '\n'); return; }
   let sessionIdleMs: number | undefined;
   if (values['idle-timeout'] !== undefined) {
@@ -35,6 +35,6 @@ export async function runMcp(argv: string[]): Promise<void> {
     return;
   }
   process.stdin.on('end', shutdown);
-  await serveStdio(engine, { editor: !!values.editor, log: msg => log('error', msg) });
+  await serveStdio(engine, { editor: !!values.editor, unsavedFile: values['unsaved-buffers'], log: msg => log('error', msg) });
   log('info', `MCP over stdio; workspace ${engine.roots.map(r => r.root).join(', ')}; index ${engine.dbPath}`);
 }

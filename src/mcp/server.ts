@@ -6,6 +6,7 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse, type Server as HttpServer } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -41,7 +42,28 @@ const UnsavedBuffersRequest = z.object({
   params: z.object({ paths: z.array(z.string()).max(10000) }),
 });
 
-export interface McpServerOptions { editor?: boolean }
+export interface McpServerOptions {
+  editor?: boolean;
+  /**
+   * A JSON file `{"paths": [...]}` the editor keeps up to date with its buffers that have unsaved changes
+   * (for a server the editor lists but does not talk to): read again whenever it changes.
+   */
+  unsavedFile?: string;
+}
+
+/** Reads the editor's unsaved-buffers file into the engine when it changed since the last look. */
+function unsavedFileWatcher(engine: Engine, file: string): () => void {
+  let seen = '';
+  return () => {
+    let key: string;
+    try { const st = statSync(file); key = `${st.mtimeMs}:${st.size}`; } catch { key = 'missing'; }
+    if (key === seen) return;
+    seen = key;
+    let paths: string[] = [];
+    try { const j = JSON.parse(readFileSync(file, 'utf8')) as { paths?: unknown }; if (Array.isArray(j.paths)) paths = j.paths.filter((p): p is string => typeof p === 'string'); } catch { /* missing or being replaced: none */ }
+    engine.setUnsaved(paths);
+  };
+}
 
 export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Server {
   const server = new Server({ name: 'sightline', title: 'Sightline', version: VERSION }, {
@@ -58,7 +80,9 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
       annotations: { title: t.title, readOnlyHint: t.annotations.read_only, destructiveHint: t.annotations.destructive, idempotentHint: t.annotations.idempotent, openWorldHint: t.annotations.open_world },
     })),
   }));
+  const syncUnsaved = opts.unsavedFile ? unsavedFileWatcher(engine, opts.unsavedFile) : () => undefined;
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+    syncUnsaved();
     const def = findTool(req.params.name);
     if (!def) {
       return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: 'not_found', message: `unknown tool ${req.params.name}; call tools/list` } }) }] };
@@ -85,7 +109,7 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
       return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }] };
     }
     // The index holds saved files: an answer naming a file with unsaved editor changes says so.
-    const unsaved = opts.editor ? engine.unsavedIn(JSON.stringify(outcome.data)) : [];
+    const unsaved = opts.editor || opts.unsavedFile ? engine.unsavedIn(JSON.stringify(outcome.data)) : [];
     if (unsaved.length) {
       const names = unsaved.slice(0, 5).map(p => `\`${p}\``).join(', ') + (unsaved.length > 5 ? `, … (${unsaved.length})` : '');
       return { content: [{ type: 'text', text: `${outcome.markdown}\n⚠ unsaved editor changes in ${names}: this answer reflects the saved file${unsaved.length > 1 ? 's' : ''}.` }],

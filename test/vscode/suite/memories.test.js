@@ -186,11 +186,14 @@ describe('Sightline memories and views in VS Code', function () {
     assert.ok(doc.isDirty);
     await api.unsaved.send();
     assert.deepEqual(api.unsaved.acknowledged, ['src/inventory.ts']);
+    // the MCP server VS Code starts from our listing reads the same list from this file
+    assert.deepEqual(JSON.parse(fs.readFileSync(api.unsaved.file, 'utf8')).paths, [main.fsPath]);
     const r = await api.call('search_code', { query: 'reserve release stock', path: 'src/inventory.ts', limit: 3 });
     assert.match(r.markdown, /unsaved editor changes in `src\/inventory\.ts`: this answer reflects the saved file/);
     await vscode.commands.executeCommand('workbench.action.files.revert');
     assert.ok(!doc.isDirty);
     await api.unsaved.send();
+    assert.deepEqual(JSON.parse(fs.readFileSync(api.unsaved.file, 'utf8')).paths, []);
     const after = await api.call('search_code', { query: 'reserve release stock', path: 'src/inventory.ts', limit: 3 });
     assert.doesNotMatch(after.markdown, /unsaved editor changes/);
   });
