@@ -23,7 +23,7 @@
 // Exit code: 0 (a report, whatever the verdicts), 2 when data is missing, 1 when something crashed.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -99,7 +99,13 @@ if (KINDS.has('commit')) {
 }
 
 if (!existsSync(join(here, '..', 'dist', 'core.js'))) die('dist/core.js is missing: run "npm run build" first');
-const core = require('../dist/core.js');
+// A build during the run (a merge, a test) must not change the engine half-way: the parser workers and
+// grammars load lazily from next to core.js, so a rebuilt dist/ would mix two builds. Work from a copy.
+const distCopy = mkdtempSync(join(tmpdir(), 'sightline-quality-dist-'));
+cpSync(join(here, '..', 'dist'), join(distCopy, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.map') });
+if (existsSync(join(here, '..', 'node_modules'))) symlinkSync(join(here, '..', 'node_modules'), join(distCopy, 'node_modules'), 'dir');
+process.on('exit', () => rmSync(distCopy, { recursive: true, force: true }));
+const core = require(join(distCopy, 'dist', 'core.js'));
 const gitIn = (dir, a, input) => execFileSync('git', ['-C', dir, ...a], { encoding: 'utf8', maxBuffer: 1 << 30, input, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
 const firstLine = q => (q.split('\n').map(l => l.trim()).find(Boolean) ?? '').slice(0, 160);
 const short = r => r.split('/')[1];
