@@ -68,7 +68,7 @@ function unsavedFileWatcher(engine: Engine, file: string): () => void {
 export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Server {
   const server = new Server({ name: 'sightline', title: 'Sightline', version: VERSION }, {
     capabilities: { tools: { listChanged: false } },
-    instructions: 'Sightline indexes this workspace. Use search_code to find where to look (it returns metadata and chunk ids), get_chunk for source text, index_status to check freshness, index_repo to refresh.',
+    instructions: 'Sightline indexes this workspace. overview gives the repo map; search_code finds where to look (paste the task, issue or traceback as is); get_chunk gives source text; before changing code, pre_change_context or impact say what is at stake (with project memories); after, post_change_impact. index_status checks freshness, index_repo refreshes.',
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: TOOL_LIST.map(t => ({
