@@ -160,7 +160,7 @@ export class Engine implements ToolServices {
   /** The editor's buffers with unsaved changes (absolute paths); returns them as root-relative paths. */
   setUnsaved(paths: readonly string[]): string[] { return this.editor.setUnsaved(paths); }
   /** Unsaved buffers an answer names. */
-  unsavedIn(json: string): string[] { return this.editor.unsavedIn(json); }
+  unsavedIn(data: unknown): string[] { return this.editor.unsavedIn(data); }
 
   close(): void {
     this.graphTables.clear();

@@ -62,7 +62,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   // Project memories: one cache of the engine's memories feeds the tree view, CodeLens and hovers.
   const memories = new MemoryModel(engine);
   const memoryTree = new MemoryTree(memories);
-  const memoryEditor = new MemoryEditor(context.extensionUri, engine, roots, () => void memories.refresh());
+  const memoryEditor = new MemoryEditor(context.extensionUri, engine, roots, memories);
   context.subscriptions.push(impactView, memoryEditor);
   const lenses = new MemoryLenses(memories);
   let lensRegistration: vscode.Disposable | undefined;
@@ -140,7 +140,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     // from a tree item (its node), a CodeLens or hover (an id), or the palette (a quick pick)
     vscode.commands.registerCommand('sightline.editMemory', (arg?: string | { memory?: { id: string } }) => {
       const id = typeof arg === 'string' ? arg : arg?.memory?.id;
-      return id ? memoryEditor.showMemory(id) : memoryEditor.pick();
+      return id ? memoryEditor.showMemory(id) : vscode.commands.executeCommand('sightline.pickMemory');
     }),
     // Health check (not in the palette): answers from the extension host at once, whatever the engine is doing.
     vscode.commands.registerCommand('sightline.ping', () => scheduler.snapshot.phase),

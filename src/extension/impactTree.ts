@@ -5,6 +5,7 @@
  * the view is visible, and opens the graph webview on request.
  */
 import * as vscode from 'vscode';
+import { posix } from 'node:path';
 import type { EngineProcess } from './engineProcess';
 import type { MemoryModel, Memory } from './memories';
 import { memoryWhere } from './memories';
@@ -155,8 +156,8 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
   dispose(): void { clearTimeout(this.timer); for (const s of this.subs) s.dispose(); this.emitter.dispose(); this.view.dispose(); }
 }
 
-/** The module (folder) of a path, as the engine's affected_by_module counts it. */
-function moduleOf(path: string): string { const i = path.lastIndexOf('/'); return i < 0 ? '.' : path.slice(0, i); }
+/** The module (folder) of a path, as the engine's affected_by_module counts it (`moduleOf` in graph/impact.ts). */
+const moduleOf = (p: string): string => posix.dirname(p);
 
 function kindIcon(kind: string): string {
   switch (kind) {

@@ -306,7 +306,10 @@ export function registerMemoryCommands(deps: MemoryCommandsDeps): vscode.Disposa
       return m;
     }),
     vscode.commands.registerCommand('sightline.pickMemory', async (ids?: string[]) => {
+      if (!ids) await model.refresh();
+      if (model.lastError) { fail('listing memories failed', model.lastError); return undefined; }
       const ms = (ids ?? model.all.map(m => m.id)).map(find).filter((m): m is Memory => !!m);
+      if (!ms.length) { void vscode.window.showInformationMessage('Sightline: there are no project memories yet.'); return undefined; }
       const pick = await vscode.window.showQuickPick(ms.map(m => ({ label: firstLine(m.text), description: `${m.status} · ${memoryWhere(m)}`, id: m.id })), { title: 'Sightline memories' });
       if (pick) await vscode.commands.executeCommand('sightline.editMemory', pick.id);
       return pick?.id;

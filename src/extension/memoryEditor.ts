@@ -7,9 +7,10 @@
 import * as vscode from 'vscode';
 import type { EngineProcess } from './engineProcess';
 import { openLocation, webviewHtml, webviewOptions, type Roots } from './webviews';
+import type { MemoryModel } from './memories';
 
 /** The fields of a memory (memory_list's `memories[]`) this file reads. */
-interface Memory { id: string; repo_id: string; anchor_path: string | null; start_line: number | null; text: string; status: string }
+type Memory = Pick<import('./memories').Memory, 'id' | 'repo_id' | 'anchor_path' | 'start_line' | 'text' | 'status'>;
 type FromView =
   | { type: 'ready' }
   | { type: 'open'; path: string; repo_id: string; line: number }
@@ -18,14 +19,12 @@ type FromView =
   | { type: 'memory_reanchor'; id: string };
 type ToView = { type: 'memory'; memory: Memory } | { type: 'status'; ok: boolean; message: string } | { type: 'deleted'; id: string } | { type: 'error'; message: string };
 
-const PAGE = 100;
-
 export class MemoryEditor implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private last: ToView | undefined;
 
-  /** `onChanged`: after a memory was saved, re-anchored or deleted here (the views reload). */
-  constructor(private readonly extensionUri: vscode.Uri, private readonly engine: EngineProcess, private readonly roots: Roots, private readonly onChanged: () => void = () => undefined) {}
+  /** Reads memories from the editor's one cache (`model`), and reloads it after every change made here. */
+  constructor(private readonly extensionUri: vscode.Uri, private readonly engine: EngineProcess, private readonly roots: Roots, private readonly model: MemoryModel) {}
 
   /** Finds memory `id` (memory_list, page by page), shows it in the panel and returns it; undefined when there is none. */
   async showMemory(id: string): Promise<Memory | undefined> {
@@ -35,29 +34,11 @@ export class MemoryEditor implements vscode.Disposable {
     return found;
   }
 
-  /** A quick pick of the memories (stale and gone first, as memory_list orders them), then the editor. */
-  async pick(): Promise<Memory | undefined> {
-    const r = await this.engine.call('memory_list', { limit: PAGE });
-    if (!r.ok) { void vscode.window.showErrorMessage(`Sightline could not list memories: ${r.error?.message ?? 'memory_list failed'}`); return undefined; }
-    const list = (r.data?.memories ?? []) as Memory[];
-    if (!list.length) { void vscode.window.showInformationMessage('Sightline: there are no project memories yet.'); return undefined; }
-    const chosen = await vscode.window.showQuickPick(list.map(m => ({
-      label: m.text.split(/\r?\n/)[0]!.slice(0, 120), description: `${m.status} · ${m.anchor_path ?? m.repo_id}${m.start_line !== null ? `:${m.start_line}` : ''}`, id: m.id,
-    })), { title: 'Sightline: Edit Memory', matchOnDescription: true });
-    return chosen ? this.showMemory(chosen.id) : undefined;
-  }
-
+  /** The memory as the engine has it now (the cache reloaded: each memory is checked on read). */
   private async find(id: string): Promise<Memory | string> {
-    for (let offset = 0; ;) {
-      const r = await this.engine.call('memory_list', { limit: PAGE, offset });
-      if (!r.ok) return `Sightline could not list memories: ${r.error?.message ?? 'memory_list failed'}`;
-      const page = (r.data?.memories ?? []) as Memory[];
-      const m = page.find(x => x.id === id);
-      if (m) return m;
-      const next = r.data?.next_offset;
-      if (typeof next !== 'number' || next <= offset) return `No memory ${id} (it may have been deleted).`;
-      offset = next;
-    }
+    await this.model.refresh();
+    if (this.model.lastError) return `Sightline could not list memories: ${this.model.lastError}`;
+    return this.model.all.find(m => m.id === id) ?? `No memory ${id} (it may have been deleted).`;
   }
 
   private post(msg: ToView): void {
@@ -71,7 +52,7 @@ export class MemoryEditor implements vscode.Disposable {
   private async write(tool: string, args: Record<string, unknown>, what: string): Promise<Record<string, unknown> | undefined> {
     let r: Awaited<ReturnType<EngineProcess['call']>>;
     try { r = await this.engine.call(tool, args); } catch (e) { r = { ok: false, error: { code: 'internal_error', message: (e as Error).message }, markdown: '' }; }
-    if (r.ok) { this.onChanged(); return r.data ?? {}; }
+    if (r.ok) { void this.model.refresh(); return r.data ?? {}; }
     const missing = /unknown tool/i.test(r.error?.message ?? '');
     const message = missing
       ? `Cannot ${what}: this Sightline engine has no ${tool} tool. Update Sightline to edit memories here.`

@@ -109,7 +109,7 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
       return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }] };
     }
     // The index holds saved files: an answer naming a file with unsaved editor changes says so.
-    const unsaved = opts.editor || opts.unsavedFile ? engine.unsavedIn(JSON.stringify(outcome.data)) : [];
+    const unsaved = opts.editor || opts.unsavedFile ? engine.unsavedIn(outcome.data) : [];
     if (unsaved.length) {
       const names = unsaved.slice(0, 5).map(p => `\`${p}\``).join(', ') + (unsaved.length > 5 ? `, … (${unsaved.length})` : '');
       return { content: [{ type: 'text', text: `${outcome.markdown}\n⚠ unsaved editor changes in ${names}: this answer reflects the saved file${unsaved.length > 1 ? 's' : ''}.` }],

@@ -52,9 +52,10 @@ export class EditorEdgesService {
     return [...this.unsaved.values()];
   }
 
-  /** The unsaved files an answer names (its JSON mentions their paths). */
-  unsavedIn(json: string): string[] {
+  /** The unsaved files an answer names (its JSON mentions their paths); serialises it only when some are unsaved. */
+  unsavedIn(data: unknown): string[] {
     if (!this.unsaved.size) return [];
+    const json = JSON.stringify(data);
     return [...new Set(this.unsaved.values())].filter(rel => json.includes(JSON.stringify(rel)));
   }
 

@@ -6,19 +6,9 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
+const { until, indexedApi } = require('./helpers');
 
-const EXTENSION_ID = 'sightline.sightline';
 
-async function until(what, fn, ms = 60000, step = 250) {
-  const end = Date.now() + ms;
-  let last;
-  for (;;) {
-    last = await fn();
-    if (last) return last;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}; last: ${JSON.stringify(last)}`);
-    await new Promise(r => setTimeout(r, step));
-  }
-}
 
 const LEDGER = `/** Ledger totals: rounded once, at the end. */
 export function roundTotal(values: number[]): number {
@@ -45,14 +35,11 @@ describe('Sightline memories and views in VS Code', function () {
   const reindexed = async () => { await vscode.commands.executeCommand('sightline.reindex'); await api.memories.refresh(); };
 
   before(async () => {
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    await until('activation', () => ext.isActive, 60000);
-    api = ext.exports;
+    api = await indexedApi();
     root = vscode.workspace.workspaceFolders[0].uri.fsPath;
     file = path.join(root, 'src', 'ledger.ts');
     uri = vscode.Uri.file(file);
     fs.writeFileSync(file, LEDGER);
-    await api.whenIndexed();
     await until('ledger.ts indexed', async () => {
       const r = await api.call('search_code', { query: 'roundTotal', limit: 3 });
       return r.ok && r.data.results.some(h => h.path === 'src/ledger.ts');

@@ -5,20 +5,10 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
+const { EXTENSION_ID, until, indexedApi } = require('./helpers');
 
-const EXTENSION_ID = 'sightline.sightline';
 const SOURCE = /\.(ts|tsx|js|mjs|cjs|jsx|py|pyi|java|rs|go|c|h|cc|cpp|hpp|cs|rb|php)$/;
 
-async function until(what, fn, ms = 60000, step = 250) {
-  const end = Date.now() + ms;
-  let last;
-  for (;;) {
-    last = await fn();
-    if (last) return last;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise(r => setTimeout(r, step));
-  }
-}
 
 function sourceFiles(dir, rel = '') {
   const out = [];
@@ -38,13 +28,8 @@ describe('Sightline in VS Code', function () {
   let root;
 
   before(async () => {
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext, 'extension not loaded');
-    await until('activation', () => ext.isActive, 60000);
-    api = ext.exports;
+    api = await indexedApi();
     root = vscode.workspace.workspaceFolders[0].uri.fsPath;
-    await api.whenIndexed();
-    await until('first index run', () => api.scheduler.snapshot.phase === 'ready' && api.scheduler.snapshot.runs > 0, 120000);
   });
 
   it('indexes the workspace in the background; index_status counts match the fixture', async () => {

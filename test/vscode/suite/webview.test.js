@@ -6,18 +6,9 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
+const { until, indexedApi } = require('./helpers');
 
-const EXTENSION_ID = 'sightline.sightline';
 
-async function until(what, fn, ms = 60000, step = 250) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise(r => setTimeout(r, step));
-  }
-}
 
 let seq = 0;
 /** Asks the harness to run a webview scenario; resolves with its JSON answer. */
@@ -50,13 +41,8 @@ describe('webview', function () {
   let root;
 
   before(async () => {
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext, 'extension not loaded');
-    await until('activation', () => ext.isActive, 60000);
-    api = ext.exports;
+    api = await indexedApi();
     root = vscode.workspace.workspaceFolders[0].uri.fsPath;
-    await api.whenIndexed();
-    await until('first index run', () => api.scheduler.snapshot.phase === 'ready' && api.scheduler.snapshot.runs > 0, 120000);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
