@@ -104,6 +104,11 @@ describe('memories: service, phase and tools', () => {
     const bare = await call('memory_add', { text: 'the delay doubles', anchor_kind: 'symbol', path: 'src/client.ts', symbol: 'retryDelay' });
     assert.ok(bare.ok, JSON.stringify(!bare.ok && bare.error));
     if (bare.ok) assert.equal((bare.data as { memory: { anchor_id: string } }).memory.anchor_id, 'Client.#retryDelay');
+    ws.write('src/parse.ts', 'export function parse(a: string): number;\nexport function parse(a: number): number;\nexport function parse(a: string | number): number {\n  return Number(a);\n}\n');
+    await engine.index();
+    const overloaded = await call('memory_add', { text: 'parse never throws', anchor_kind: 'symbol', path: 'src/parse.ts', symbol: 'parse' });
+    assert.ok(overloaded.ok, JSON.stringify(!overloaded.ok && overloaded.error));
+    if (overloaded.ok) assert.deepEqual([(overloaded.data as { memory: { start_line: number } }).memory.start_line], [3], 'an overload set is anchored at its implementation');
     const typo = await call('memory_add', { text: 'x', anchor_kind: 'symbol', path: 'src/client.ts', symbol: 'retryDelya' });
     assert.equal(typo.ok, false);
     if (!typo.ok) {

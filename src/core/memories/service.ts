@@ -21,6 +21,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { distance } from 'fastest-levenshtein';
+import { overloadBase } from '../graph/lookup';
 import { durablePath, repoDurablePath, JsonDocument } from '../durable/store';
 import { readContainedSync } from '../util/contained';
 import { readHeadNoSpawn } from '../history/git';
@@ -291,10 +292,13 @@ export class MemoryService {
 const bare = (name: string) => name.replace(/^[#$@_]+/, '');
 
 /** A symbol by qualified path, else by its last segment (sigils aside), else by a qualified path without sigils. */
-function findSymbol<T extends { symbol_path: string }>(symbols: readonly T[], wanted: string): T | undefined {
+function findSymbol<T extends { symbol_path: string; start_line: number }>(symbols: readonly T[], wanted: string): T | undefined {
   const last = (p: string) => p.split('.').pop() ?? p;
-  return symbols.find(x => x.symbol_path === wanted) ?? symbols.find(x => last(x.symbol_path) === wanted)
-    ?? symbols.find(x => bare(last(x.symbol_path)) === bare(last(wanted)) && (!wanted.includes('.') || x.symbol_path.split('.').map(bare).join('.') === wanted.split('.').map(bare).join('.')));
+  // An overload set (`f`, `f~2`, `f~3`) stands for its implementation, the last declaration, as in graph lookups.
+  const sets = symbols.map(x => ({ x, sp: overloadBase(x.symbol_path) }));
+  const pick = (match: (sp: string) => boolean) => sets.filter(e => match(e.sp)).map(e => e.x).sort((a, b) => b.start_line - a.start_line)[0];
+  return pick(sp => sp === wanted) ?? pick(sp => last(sp) === wanted)
+    ?? pick(sp => bare(last(sp)) === bare(last(wanted)) && (!wanted.includes('.') || sp.split('.').map(bare).join('.') === wanted.split('.').map(bare).join('.')));
 }
 
 /** Up to three names in the file closest to one that does not resolve (for the error). */
