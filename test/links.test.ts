@@ -1,5 +1,7 @@
 /** The links phase and tool on a small full-stack workspace (FastAPI server, TS and Python clients, .env, SQL, Kafka), and the extraction rules one by one. */
 import { strict as assert } from 'node:assert';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Engine } from '../src/core/engine';
 import { invokeTool } from '../src/core/tools/contract';
 import { findTool } from '../src/core/tools/registry';
@@ -161,6 +163,24 @@ describe('links: cross-boundary edges', function () {
     assert.ok(h.data.boundaries.some((b: Json) => b.kind === 'heuristic_only' && /FastAPI/.test(b.detail) && /fetch/.test(b.detail)));
   });
 
+  it('impact follows links when asked (labelled, best effort) and says when it did not', async () => {
+    const impact = async (follow_links: boolean) => {
+      const out = await invokeTool(findTool('impact')!, { symbol: 'read_user', follow_links }, { engine });
+      assert.ok(out.ok, JSON.stringify(out)); return { data: out.data as Json, markdown: out.markdown };
+    };
+    const without = await impact(false);
+    assert.ok(!without.data.affected.some((a: Json) => a.provider === 'links'));
+    const b = without.data.boundaries.find((x: Json) => x.kind === 'unfollowed_links');
+    assert.match(b?.detail ?? '', /2 cross-boundary link\(s\).*http.*follow_links: true/);
+    assert.equal(without.data.complete, false);
+    const withLinks = await impact(true);
+    const across = withLinks.data.affected.filter((a: Json) => a.provider === 'links');
+    assert.deepEqual(across.map((a: Json) => `${a.node.path}:${a.node.name}`).sort(), ['clients/py_client.py:fetch_user', 'web/src/api.ts:getUser']);
+    for (const a of across) { assert.equal(a.resolution, 'best_effort'); assert.ok(a.confidence <= 0.85); assert.match(a.via, /cross-boundary link: .*GET/); assert.equal(a.distance, 1); }
+    assert.ok(!withLinks.data.boundaries.some((x: Json) => x.kind === 'unfollowed_links'));
+    assert.match(withLinks.markdown, /getUser.*links/);
+  });
+
   it('pages all links of a kind and a repository', async () => {
     const a = await call(engine, { kind: 'http', repo: '.', limit: 2, offset: 0 });
     assert.equal(a.data.links.length, 2); assert.equal(a.data.next_offset, 2);
@@ -203,6 +223,64 @@ describe('links: cross-boundary edges', function () {
       const after = await call(e, { symbol: 'env:SECRET_KEY' });
       assert.ok(after.data.links.every((l: Json) => !l.matched));
     } finally { e.close(); server.remove(); client.remove(); }
+  });
+});
+
+describe('links: incremental matching equals a full match', function () {
+  this.timeout(180_000);
+  // Each step edits the workspace; the long-lived engine re-matches only the groups that changed, a fresh
+  // engine on a new index matches everything: their links must be the same, row for row.
+  const all = async (engine: Engine) => {
+    const out: Json[] = []; let offset = 0;
+    for (;;) {
+      const { data } = await call(engine, { limit: 200, offset });
+      out.push(...data.links); if (data.next_offset === null) break; offset = data.next_offset;
+    }
+    return out.map(l => JSON.stringify([l.kind, l.key, l.from, l.to, l.matched, l.confidence, l.path, l.range, l.to_path ?? null, l.evidence])).sort();
+  };
+  it('after adding, moving and deleting routes, clients, mounts, handlers and .env lines', async () => {
+    const files: Record<string, string> = {
+      'server/app.py': FULLSTACK['server/app.py']!, 'server/models.py': FULLSTACK['server/models.py']!, 'server/worker.py': FULLSTACK['server/worker.py']!,
+      'web/src/api.ts': FULLSTACK['web/src/api.ts']!, 'clients/py_client.py': FULLSTACK['clients/py_client.py']!, '.env': FULLSTACK['.env']!,
+      'express/app.js': "const app = require('express')();\napp.get('/items/:id', getItem);\napp.get('/items/me', me);\n",
+      'express/handlers.js': 'function getItem(req, res) { res.send(1); }\nfunction me(req, res) {}\n',
+      'web/src/items.ts': "export const one = () => fetch('/items/7');\nexport const mine = () => fetch('/items/me');\n",
+    };
+    const ws = tempWorkspace(files);
+    const logs: string[] = [];
+    const live = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, log: (_l, m) => { if (m.startsWith('links:')) logs.push(m); } });
+    try {
+      await live.index({});
+      const steps: [string, () => void][] = [
+        ['a client of an existing route', () => ws.write('web/src/more.ts', "export const o = () => fetch('/orders', { method: 'POST' });\n")],
+        ['a wild route another group\'s client now matches', () => ws.write('server/extra.py', 'from fastapi import FastAPI\napp = FastAPI()\n\n@app.get("/orders/{order_id}")\ndef get_order(order_id: int):\n    return order_id\n')],
+        ['a client of the wild route', () => ws.write('web/src/orders.ts', 'export const g = (id: number) => fetch(`/orders/${id}`);\n')],
+        ['the wild route removed', () => ws.write('server/extra.py', 'x = 1\n')],
+        ['a mount prefix changed', () => ws.write('server/app.py', files['server/app.py']!.replace('prefix="/users"', 'prefix="/people"'))],
+        ['a second definition of a handler name (ambiguous now)', () => ws.write('express/other.js', 'function getItem() { return 2; }\n')],
+        ['a client file deleted', () => rmSync(join(ws.root, 'web/src/items.ts'))],
+        ['a .env line renamed', () => ws.write('.env', FULLSTACK['.env']!.replace('DATABASE_URL', 'DB_URL'))],
+        ['a table model renamed', () => ws.write('server/models.py', FULLSTACK['server/models.py']!.replace('"users"', '"members"'))],
+      ];
+      assert.match(logs.at(-1)!, /matched every group/);
+      for (const [what, edit] of steps) {
+        edit(); logs.length = 0;
+        const r = await live.index({});
+        const fresh = await Engine.open({ roots: [ws.root], dbPath: join(ws.root, '..', `fresh-${steps.findIndex(s => s[0] === what)}.sqlite`), threads: 0 });
+        try {
+          await fresh.index({});
+          assert.deepEqual(await all(live), await all(fresh), `after ${what}`);
+        } finally { fresh.close(); }
+        assert.equal(logs.length, 1, what);
+        // only the changed groups were matched again: a client of POST /orders brings its group and the wild routes
+        if (what.startsWith('a client of an existing')) assert.match(logs[0]!, /matched 2 group\(s\)/);
+        // a config file read again brings the groups of its old and new keys: DATABASE_URL, API_URL, UNUSED_VAR, DB_URL
+        if (what.startsWith('a .env')) assert.match(logs[0]!, /matched 4 group\(s\)/);
+        assert.ok(r.totals.files_parsed + r.totals.files_deleted <= 1, what);
+      }
+      // nothing changed: nothing matched
+      logs.length = 0; await live.index({}); assert.deepEqual(logs, []);
+    } finally { live.close(); ws.remove(); }
   });
 });
 

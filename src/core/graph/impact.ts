@@ -38,8 +38,11 @@ export const affectedOrder = (a: Affected, b: Affected) => Number(a.via_containe
  * bindings (confidence < 0.5) are listed with their confidence but seed no further expansion: one
  * shared method name must not pull in the callers of every class that has it. A file reached through
  * an import is listed and not followed either: a chain of `import pkg` lines is no dependency.
+ * `followLinks` also walks matched cross-boundary links (a route handler's clients in any language, a
+ * table model's queries…), as best-effort edges of provider `links`.
  */
-export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number, opts: { withContainers: boolean }): ImpactResult {
+export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number, opts: { withContainers: boolean; followLinks?: boolean }): ImpactResult {
+  const links = { links: !!opts.followLinks };
   const seeds: { node: NodeRow; container: boolean }[] = targets.map(t => ({ node: t, container: false }));
   if (opts.withContainers) {
     for (const t of targets) {
@@ -57,7 +60,7 @@ export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number,
     let frontier = starts.map(s => ({ node: s.node, confidence: 1 }));
     for (let d = 1; d <= depth && frontier.length; d++) {
       const next: typeof frontier = [];
-      const edgesOf = g.edgesOfMany(frontier.map(f => f.node), 'in', DEPENDENT_KINDS);
+      const edgesOf = g.edgesOfMany(frontier.map(f => f.node), 'in', DEPENDENT_KINDS, links);
       for (const f of frontier) {
         for (const { neighbour, edge } of edgesOf.get(f.node.node) ?? []) {
           if (seeds.some(s => inside(neighbour, s.node) && !s.container) || seeds.some(s => s.node.node === neighbour.node)) continue;
@@ -83,7 +86,7 @@ export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number,
           }
         }
       }
-      if (d === depth && next.length && !cutAtDepth) cutAtDepth = [...g.edgesOfMany(next.map(n => n.node), 'in', DEPENDENT_KINDS).values()].some(l => l.length > 0);
+      if (d === depth && next.length && !cutAtDepth) cutAtDepth = [...g.edgesOfMany(next.map(n => n.node), 'in', DEPENDENT_KINDS, links).values()].some(l => l.length > 0);
       frontier = next;
     }
     for (const [k, v] of reached) best.set(k, v);

@@ -25,8 +25,11 @@ export interface GraphEdge {
   tier: Tier | null;
 }
 
+/** The highest confidence an edge from a cross-boundary link gets (below exact: a string match, not a compiler's). */
+export const LINK_EDGE_MAX = 0.85;
+
 /** What can make a graph answer a lower bound (the `boundaries` of every graph tool). */
-export const BOUNDARY_KINDS = ['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph', 'stale_files', 'history_unavailable'] as const;
+export const BOUNDARY_KINDS = ['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph', 'stale_files', 'history_unavailable', 'unfollowed_links'] as const;
 export type BoundaryKind = (typeof BOUNDARY_KINDS)[number];
 export interface Boundary { kind: BoundaryKind; detail: string }
 
@@ -103,8 +106,31 @@ export class GraphReader {
     return this.edgesOfMany([node], dir, kinds).get(node.node) ?? [];
   }
 
+  /**
+   * Matched cross-boundary links into (`in`: the consumers of a route handler, a table's model, a topic's
+   * producer…) or out of these nodes, as edges of provider `links`, kind `link_<kind>` (`link_http`…). A
+   * link is a best-effort match of strings across a boundary, never compiler-grade: its confidence is
+   * capped at LINK_EDGE_MAX.
+   */
+  linkEdgesOfMany(nodes: NodeRow[], dir: 'in' | 'out'): Map<number, { neighbour: NodeRow; edge: GraphEdge }[]> {
+    const result = new Map<number, { neighbour: NodeRow; edge: GraphEdge }[]>();
+    const ids = new Map(nodes.map(n => [this.idOf(n), n]));
+    const rows = this.store.links.linksOf([...ids.keys()], dir);
+    this.resolveIds(rows.map(l => (dir === 'in' ? l.from_id : l.to_id)));
+    for (const l of rows) {
+      const self = ids.get(dir === 'in' ? l.to_id : l.from_id);
+      const other = this.nodeById(dir === 'in' ? l.from_id : l.to_id);
+      if (!self || !other || other.node === self.node) continue;
+      const confidence = Math.min(l.confidence, LINK_EDGE_MAX);
+      let list = result.get(self.node); if (!list) result.set(self.node, list = []);
+      list.push({ neighbour: other, edge: { from: l.from_id, to: l.to_id, kind: `link_${l.kind}`, provider: 'links', confidence, resolution: resolutionOf(confidence),
+        evidence: `cross-boundary link: ${l.evidence}`, path: l.path, line: l.line, tier: null } });
+    }
+    return result;
+  }
+
   /** `edges` for many nodes at once (a walk's whole frontier): a few batched queries instead of a few per node. */
-  edgesOfMany(nodes: NodeRow[], dir: 'in' | 'out', kinds: readonly string[]): Map<number, { neighbour: NodeRow; edge: GraphEdge }[]> {
+  edgesOfMany(nodes: NodeRow[], dir: 'in' | 'out', kinds: readonly string[], opts: { links?: boolean } = {}): Map<number, { neighbour: NodeRow; edge: GraphEdge }[]> {
     const result = new Map<number, { neighbour: NodeRow; edge: GraphEdge }[]>();
     if (!nodes.length) return result;
     const byNode = new Map(nodes.map(n => [n.node, n]));
@@ -131,6 +157,7 @@ export class GraphReader {
       result.get(self.node)!.push({ neighbour: other, edge: { from: e.from_id, to: e.to_id, kind: e.kind, provider: e.provider, confidence: e.confidence, resolution: resolutionOf(e.confidence),
         evidence: e.evidence, path: (dir === 'in' ? other : self).path, line: null, tier: null } });
     }
+    if (opts.links) for (const [node, list] of this.linkEdgesOfMany(nodes, dir)) result.get(node)!.push(...list);
     for (const list of result.values()) list.sort((a, b) => b.edge.confidence - a.edge.confidence || a.neighbour.path.localeCompare(b.neighbour.path) || a.neighbour.start_line - b.neighbour.start_line);
     return result;
   }

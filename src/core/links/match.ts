@@ -22,6 +22,8 @@ import { normalisePath, joinRoute } from './paths';
 export interface PlacedSite extends LinkSite { repo_id: string; path: string }
 
 export interface LinkRow {
+  /** the match group the row belongs to (`siteGroups`): the consumer's, or an unmatched provider's */
+  grp: string;
   kind: LinkKind; key: string; from_id: string; to_id: string; matched: boolean; confidence: number; evidence: string;
   repo_id: string; path: string; line: number; col: number; end_line: number; end_col: number;
   to_repo_id: string | null; to_path: string | null; to_line: number | null; to_col: number | null; to_end_line: number | null; to_end_col: number | null;
@@ -34,6 +36,36 @@ export const KEY_NODE_PREFIXES = Object.values(KEY_NODE);
 const MAX_PROVIDERS = 5;
 const UNMATCHED_MAX = 0.5;
 const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * Match groups: a site can only ever match sites of its own group, so a change re-matches just the
+ * groups its old and new sites were in (the links phase). HTTP: the last path segment (a match, whole or
+ * by suffix, needs equal last segments); routes ending in a placeholder, or with none, match any last
+ * segment: they are all in `WILD_ROUTES`, matched with every HTTP group; mounts (`MOUNTS`) change routes'
+ * prefixes, so a changed mount re-matches every HTTP group. Config: the key's last dotted component
+ * (`a.b.c` answers `b.c` and `c`). The other kinds: the key. A provider naming its handler by identifier
+ * is also in `handler:<repo>`: a change of the repository's definitions resolves it again.
+ */
+export const WILD_ROUTES = 'http:*';
+export const MOUNTS = 'http:mount';
+export const handlerGroup = (repoId: string) => `handler:${repoId}`;
+export function primaryGroup(s: LinkSite): string {
+  if (s.kind === 'http') {
+    if (s.key.startsWith(MOUNT)) return MOUNTS;
+    const last = segs(split(s.key)[1]).at(-1);
+    if (s.role === 'provider' && (last === undefined || last.includes('{}'))) return WILD_ROUTES;
+    return `http:${last ?? ''}`;
+  }
+  if (s.kind === 'config') return `config:${s.key.split('.').at(-1)}`;
+  return `${s.kind}:${s.key}`;
+}
+export function siteGroups(s: LinkSite, repoId: string): string[] {
+  const g = primaryGroup(s);
+  return s.handler && s.role === 'provider' ? [g, handlerGroup(repoId)] : [g];
+}
+
+/** Which groups a match covers (all when absent), and whether a wild route is matched by a consumer outside them. */
+export interface MatchScope { groups: ReadonlySet<string>; usedOutside: (provider: PlacedSite) => boolean }
 
 /** How well a client path matches a route path (segments), 0 when they do not. */
 function pathScore(client: string[], route: string[]): number {
@@ -84,7 +116,7 @@ const where = (s: PlacedSite) => `${s.path}:${s.line}`;
  * prefix='/users')`) get that prefix; the mount sites themselves are not routes. The mount names the
  * router by module and variable: `users.router` is the `router` of a `users.py` of the same repository.
  */
-function applyMounts(sites: readonly PlacedSite[]): PlacedSite[] {
+function applyMounts(sites: readonly PlacedSite[], groupOf: Map<PlacedSite, string>): PlacedSite[] {
   const mounts = new Map<string, string>();
   for (const s of sites) if (s.kind === 'http' && s.key.startsWith(MOUNT)) mounts.set(`${s.repo_id}\0${s.key.slice(MOUNT.length)}`, s.label);
   if (!mounts.size) return sites as PlacedSite[];
@@ -97,22 +129,26 @@ function applyMounts(sites: readonly PlacedSite[]): PlacedSite[] {
     if (prefix === undefined) { out.push(s); continue; }
     const [method, label] = split(s.label);
     const p = normalisePath(joinRoute(prefix, label), true);
-    out.push(p ? { ...s, key: `${method} ${p.key}`, label: `${method} ${p.label}` } : s);
+    const moved = p ? { ...s, key: `${method} ${p.key}`, label: `${method} ${p.label}` } : s;
+    groupOf.set(moved, groupOf.get(s)!);
+    out.push(moved);
   }
   return out;
 }
 
 /** Every link of the workspace's sites. `ids` gives a site's node id (its definition's symbol id, or its file's). */
-export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) => string): LinkRow[] {
+export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) => string, scope?: MatchScope): LinkRow[] {
   const out: LinkRow[] = [];
-  sites = applyMounts(sites);
+  const groupOf = new Map<PlacedSite, string>();
+  for (const s of sites) groupOf.set(s, primaryGroup(s)); // before mounts (a mount keeps the last segment)
+  sites = applyMounts(sites, groupOf);
   const byKind = new Map<LinkKind, { providers: PlacedSite[]; consumers: PlacedSite[] }>();
   for (const s of sites) {
     let g = byKind.get(s.kind); if (!g) byKind.set(s.kind, g = { providers: [], consumers: [] });
     (s.role === 'provider' ? g.providers : g.consumers).push(s);
   }
   const row = (kind: LinkKind, from: PlacedSite, to: PlacedSite | null, confidence: number, evidence: string, label: string): LinkRow => ({
-    kind, key: label, from_id: ids(from), to_id: to ? ids(to) : keyNode(kind, label), matched: !!to, confidence: round(to ? confidence : Math.min(UNMATCHED_MAX, confidence)), evidence,
+    grp: groupOf.get(from) ?? primaryGroup(from), kind, key: label, from_id: ids(from), to_id: to ? ids(to) : keyNode(kind, label), matched: !!to, confidence: round(to ? confidence : Math.min(UNMATCHED_MAX, confidence)), evidence,
     repo_id: from.repo_id, path: from.path, line: from.line, col: from.col, end_line: from.end_line, end_col: from.end_col,
     to_repo_id: to?.repo_id ?? null, to_path: to?.path ?? null, to_line: to?.line ?? null, to_col: to?.col ?? null, to_end_line: to?.end_line ?? null, to_end_col: to?.end_col ?? null,
   });
@@ -131,6 +167,7 @@ export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) =>
       return [...(byLast.get(last) ?? []), ...(last !== '{}' ? byLast.get('{}') ?? [] : []), ...loose];
     };
     for (const c of consumers) {
+      if (scope && !scope.groups.has(groupOf.get(c)!)) continue;
       let best: { p: PlacedSite; score: number; how: string }[] = [];
       const consider = (p: PlacedSite, score: number, how: string) => {
         if (score <= 0) return;
@@ -160,7 +197,8 @@ export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) =>
     }
     for (const p of providers) {
       // config keys nothing reads are most of a config file: only the read ones are links
-      if (used.has(p) || kind === 'config') continue;
+      if (used.has(p) || kind === 'config' || (scope && !scope.groups.has(groupOf.get(p)!))) continue;
+      if (scope && groupOf.get(p) === WILD_ROUTES && scope.usedOutside(p)) continue;
       out.push(row(kind, p, null, p.confidence, `${p.rule}: ${p.label}${p.handler ? ` (handler ${p.handler})` : ''} at ${where(p)}; nothing in the workspace uses it (unmatched)`, p.label));
     }
   }

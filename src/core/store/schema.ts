@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 14;
+export const SCHEMA_VERSION = 15;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -93,8 +93,13 @@ CREATE INDEX history_pairs_b ON history_pairs (repo_id, b);
 -- consumer site → provider site or key node (route:GET /x, env:X, table:t, …), rebuilt when a site changes.
 CREATE TABLE link_sites (file_id INTEGER PRIMARY KEY, repo_id TEXT NOT NULL, data TEXT NOT NULL);
 CREATE TABLE link_config_files (repo_id TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, data TEXT NOT NULL, PRIMARY KEY (repo_id, path)) WITHOUT ROWID;
+-- Each site's match groups (links/match.ts siteGroups) per source (f:<file_id> a code file, c:<json [repo, path]> a
+-- config file), and the groups whose sites changed since the last match (written with the sites, emptied by the phase).
+CREATE TABLE link_groups (src TEXT NOT NULL, grp TEXT NOT NULL, PRIMARY KEY (src, grp)) WITHOUT ROWID;
+CREATE INDEX link_groups_grp ON link_groups (grp);
+CREATE TABLE link_dirty (grp TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE links (
-  kind TEXT NOT NULL, key TEXT NOT NULL, from_id TEXT NOT NULL, to_id TEXT NOT NULL, matched INTEGER NOT NULL, confidence REAL NOT NULL, evidence TEXT NOT NULL,
+  grp TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, from_id TEXT NOT NULL, to_id TEXT NOT NULL, matched INTEGER NOT NULL, confidence REAL NOT NULL, evidence TEXT NOT NULL,
   repo_id TEXT NOT NULL, path TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL, end_line INTEGER NOT NULL, end_col INTEGER NOT NULL,
   to_repo_id TEXT, to_path TEXT, to_line INTEGER, to_col INTEGER, to_end_line INTEGER, to_end_col INTEGER
 );
@@ -102,5 +107,6 @@ CREATE INDEX links_from ON links (from_id);
 CREATE INDEX links_to ON links (to_id);
 CREATE INDEX links_path ON links (repo_id, path, line);
 CREATE INDEX links_to_path ON links (to_repo_id, to_path, to_line);
+CREATE INDEX links_grp ON links (grp);
 CREATE TABLE history_symbols (repo_id TEXT NOT NULL, symbol_id TEXT NOT NULL, commits TEXT NOT NULL, PRIMARY KEY (symbol_id)) WITHOUT ROWID;
 `;

@@ -28,6 +28,7 @@ export const impact = defineTool({
     depth: z.number().int().min(1).max(6).default(3).describe('Edges to follow from the target.'),
     limit: z.number().int().min(1).max(500).default(50).describe('Cap on each list.'),
     offset: z.number().int().min(0).max(1_000_000).default(0).describe('Affected items to skip: the previous answer\'s next_offset.'),
+    follow_links: z.boolean().default(false).describe('Also follow cross-boundary links (see links): a route handler\'s clients in any language, a model\'s queries, a topic\'s consumers; best effort, provider links.'),
   }),
   output: z.object({
     target: z.string().describe('The symbol argument as given.'),
@@ -59,9 +60,9 @@ export const impact = defineTool({
   }),
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
   paged: 'affected',
-  examples: [{ symbol: 'UserService.lookup', path: 'src/users.ts', repo: '.', depth: 3, limit: 50, offset: 0 }],
+  examples: [{ symbol: 'UserService.lookup', path: 'src/users.ts', repo: '.', depth: 3, limit: 50, offset: 0, follow_links: false }],
   async run(args, ctx) {
-    const { symbol, path, repo, depth, limit, offset } = args;
+    const { symbol, path, repo, depth, limit, offset, follow_links } = args;
     const g = await ctx.engine.graph();
     const res = g.resolveOne(symbol, { repo_id: ctx.engine.repoFilter(repo), path });
     if (!res.target) {
@@ -69,7 +70,12 @@ export const impact = defineTool({
         total_affected: 0, total_direct: 0, total_direct_name_only: 0, total_via_container: 0, total_affected_files: 0, total_affected_modules: 0, total_affected_entry_points: 0, total_related_tests: 0,
         total: 0, offset, limit, truncated: false, next_offset: null };
     }
-    const r = computeImpact(g, res.group, depth, { withContainers: true });
+    const r = computeImpact(g, res.group, depth, { withContainers: true, followLinks: follow_links });
+    if (!follow_links) {
+      // dependents across a boundary (a client in another language) exist but were not walked: say so
+      const across = [...g.linkEdgesOfMany(res.group, 'in').values()].flat();
+      if (across.length) r.boundaries.push({ kind: 'unfollowed_links', detail: `${across.length} cross-boundary link(s) reach the target (${[...new Set(across.map(e => e.edge.kind.replace(/^link_/, '')))].join(', ')}: e.g. ${across[0]!.neighbour.path}:${across[0]!.neighbour.start_line}); call again with follow_links: true to include them` });
+    }
     const files = [...new Set(r.affected.map(a => a.node.path))];
     const count = (list: typeof r.affected) => {
       const m = new Map<string, number>();
