@@ -108,6 +108,12 @@ describe('overview', () => {
     const mains = byPath.entry_points.filter((e: Json) => e.kind_of_entry === 'cli').map((e: Json) => e.entry_name);
     assert.equal(mains[0], 'shoppy', mains.join(', '));
 
+    // a bare top-level folder name, with or without the slash, is a path, not a search
+    for (const f of ['shoppy', 'shoppy/']) {
+      const byFolder = await call({ focus: f });
+      assert.equal(byFolder.focus.matched_as, 'path', f);
+      assert.ok(byFolder.focus.seeds.length > 0 && byFolder.focus.seeds.every((id: string) => id.includes(':shoppy/')), byFolder.focus.seeds.join(', '));
+    }
     const bySymbol = await call({ focus: 'listItems' });
     assert.equal(bySymbol.focus.matched_as, 'symbol');
     assert.equal(bySymbol.central_symbols[0].symbol_path, 'listItems');

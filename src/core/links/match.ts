@@ -12,7 +12,7 @@
  * confidences, times how exactly the keys match — HTTP: method and path equal 1, a route placeholder
  * against a literal segment 0.9 each, either method unspecified (`*`) 0.9, a client path with a host
  * 0.95 or a base it did not spell 0.9, a client path that only ends with the route (or the route with
- * the client path: an unseen mount prefix) 0.75; config: a key path that ends with the read key 0.8;
+ * the client path: an unseen mount prefix) 0.75, never when the shorter side is placeholders only; config: a key path that ends with the read key 0.8;
  * several equally good providers: at most 0.6.
  */
 import type { LinkKind, LinkSite } from './types';
@@ -93,8 +93,11 @@ function httpScore(c: PlacedSite, r: PlacedSite): { score: number; how: string }
   if (cm !== rm && cm !== '*' && rm !== '*') return { score: 0, how: '' };
   let method = cm === rm ? 1 : 0.9;
   let score = pathScore(cs, rs); let how = 'method and path';
-  if (!score && cs.length > rs.length && rs.length) { score = pathScore(cs.slice(cs.length - rs.length), rs) * 0.75; how = `path ends with the route (prefix /${cs.slice(0, cs.length - rs.length).join('/')} not seen on the server)`; }
-  if (!score && rs.length > cs.length && cs.length) { score = pathScore(cs, rs.slice(rs.length - cs.length)) * 0.75; how = `route ends with the path (base /${rs.slice(0, rs.length - cs.length).join('/')} not in the call)`; }
+  // a suffix match needs a literal segment in the shorter side: `/:id` or a catch-all `*` alone would
+  // bind every client path of that length (GET /api/orders to an SPA's `app.get('*')`)
+  const literal = (x: string[]) => x.some(s => s !== '{}');
+  if (!score && cs.length > rs.length && rs.length && literal(rs)) { score = pathScore(cs.slice(cs.length - rs.length), rs) * 0.75; how = `path ends with the route (prefix /${cs.slice(0, cs.length - rs.length).join('/')} not seen on the server)`; }
+  if (!score && rs.length > cs.length && cs.length && literal(cs)) { score = pathScore(cs, rs.slice(rs.length - cs.length)) * 0.75; how = `route ends with the path (base /${rs.slice(0, rs.length - cs.length).join('/')} not in the call)`; }
   if (!score) return { score: 0, how: '' };
   if (c.base === 'host') { method *= 0.95; how += ', host stripped'; }
   if (c.base === 'dynamic') { method *= 0.9; how += ', after a base URL the call does not spell'; }

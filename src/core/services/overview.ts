@@ -295,8 +295,10 @@ export class OverviewService {
     let rel = focus.trim().replace(/\\/g, '/').replace(/\/+$/, '').replace(/^\.\//, '');
     let repo = repoId;
     if (/^\/|^[A-Za-z]:\//.test(rel)) { try { const r = this.d.workspace.relativeToRoot(focus); rel = r.rel; repo = r.root.repo_id; } catch { /* not in a root */ } }
-    if (rel && !/\s/.test(rel) && (rel.includes('/') || rel.includes('.'))) {
-      const seeds = fileSeeds(f => (!repo || f.repo_id === repo) && (f.path === rel || f.path.startsWith(`${rel}/`)));
+    // a path: it has a slash or a dot, or is a bare word naming a top-level folder (`backend`, `src/`)
+    const bare = rel && !/[\s/.]/.test(rel);
+    if (rel && !/\s/.test(rel) && (rel.includes('/') || rel.includes('.') || bare)) {
+      const seeds = fileSeeds(f => (!repo || f.repo_id === repo) && (bare ? f.path.startsWith(`${rel}/`) : f.path === rel || f.path.startsWith(`${rel}/`)));
       if (seeds.length) return { as: 'path', seeds, weights: seeds.map(() => 1) };
     }
     const g = await this.d.graph();

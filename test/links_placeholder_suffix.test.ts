@@ -1,0 +1,58 @@
+/** links: a route of placeholders only (`/:id`, an SPA's catch-all `*`) is not a suffix of every client path. */
+import { strict as assert } from 'node:assert';
+import { Engine } from '../src/core/engine';
+import { invokeTool } from '../src/core/tools/contract';
+import { findTool } from '../src/core/tools/registry';
+import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const EXPRESS: Record<string, string> = {
+  'backend/server.js': `import express from 'express'
+import productRoutes from './routes/productRoutes.js'
+const app = express()
+app.use('/api/products', productRoutes)
+app.get('*', (req, res) => res.sendFile('index.html'))
+`,
+  'backend/routes/productRoutes.js': `import express from 'express'
+const router = express.Router()
+router.get('/top', getTopProducts)
+router.get('/:id', getProductById)
+export default router
+`,
+  'frontend/src/actions.js': `import axios from 'axios'
+export const listOrders = async () => { const { data } = await axios.get('/api/orders'); return data }
+export const topProducts = async () => { const { data } = await axios.get('/api/products/top'); return data }
+export const productDetails = async (id) => { const { data } = await axios.get(\`/api/products/\${id}\`); return data }
+`,
+};
+
+describe('links: placeholder-only routes and suffix matching', function () {
+  this.timeout(120_000);
+  let ws: TempWorkspace; let engine: Engine;
+  before(async () => {
+    ws = tempWorkspace(EXPRESS);
+    engine = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
+    await engine.index({});
+  });
+  after(() => { engine.close(); ws.remove(); });
+
+  it('binds a client path by suffix only to a route with a literal segment, never to `*` or `/:id` alone', async () => {
+    const out = await invokeTool(findTool('links')!, { kind: 'http', limit: 100 }, { engine });
+    assert.ok(out.ok, JSON.stringify(out));
+    const L = (out.data as Json).links as Json[];
+    const at = (line: number) => L.filter(l => l.path === 'frontend/src/actions.js' && l.range.start_line === line);
+    const dump = JSON.stringify(L.map(l => [l.path, l.range.start_line, l.key, l.matched, l.to_path, l.to_range?.start_line]));
+    // GET /api/products/top ends with the router's literal /top: matched there (the /api/products mount is not read)
+    const [top] = at(3);
+    assert.ok(top, dump);
+    assert.equal(top.matched, true, dump); assert.equal(top.to_path, 'backend/routes/productRoutes.js'); assert.equal(top.to_range.start_line, 3);
+    assert.equal(top.resolution, 'best_effort');
+    // GET /api/orders: nothing in the workspace serves it; the catch-all `*` and `/:id` are not its handler
+    const [orders] = at(2);
+    assert.ok(orders, dump);
+    assert.equal(orders.matched, false, dump); assert.equal(orders.to, 'route:GET /api/orders');
+    // GET /api/products/{id}: not bound to the SPA's `*` (one placeholder segment)
+    for (const l of at(4)) assert.notEqual(l.to_path, 'backend/server.js', dump);
+  });
+});
