@@ -47,7 +47,7 @@ describe('analytics', function () {
     assert.equal(c.size, 3);
     assert.equal(c.cycle.length, 4, 'closed walk a → b → c → a');
     assert.equal(c.cycle[0], c.cycle[3]);
-    assert.ok(c.edges.length >= 3 && c.edges.every((e: Json) => e.kind === 'imports' && e.confidence >= 0.55 && /import/.test(e.evidence)), JSON.stringify(c.edges));
+    assert.ok(c.edges.length >= 3 && c.edges.every((e: Json) => e.kind === 'imports' && e.confidence >= 0.7 && /import/.test(e.evidence)), JSON.stringify(c.edges));
     assert.equal(c.fan_in, 1, 'd.ts imports a.ts');
     assert.ok(c.members.every((m: Json) => m.range.start_line >= 1));
     assert.match(markdown, /src\/a\.ts/);

@@ -54,6 +54,15 @@ describe('graph: heuristic provider', () => {
   afterEach(() => { while (done.length) done.pop()!(); });
   const make = async (files: Record<string, string>, opts = {}) => { const s = await setup(files, opts); done.push(() => { s.e.close(); s.ws.remove(); }); return s; };
 
+  it('Java: a static call on a type the repository does not define binds to nothing, even when the scope names a class with that method', async () => {
+    const { call } = await make({
+      'src/CharacterRef.java': 'package p;\n\nclass CharacterRef {\n    String toString(int v, int radix) { return \"\"; }\n}\n',
+      'src/Build.java': 'package p;\n\nclass Build {\n    String d(CharacterRef ref, int v) {\n        String a = Integer.toString(v, 16);\n        return ref.toString(v, 10);\n    }\n}\n',
+    });
+    const r = await call('find_references', { symbol: 'CharacterRef.toString', kinds: ['calls'] });
+    assert.deepEqual(r.references.map((x: Json) => x.line ?? x.range?.start_line), [6], JSON.stringify(r.references));
+  });
+
   it('TypeScript: import aliases, re-export barrels, new X().m(), this.m()', async () => {
     const { call } = await make({
       'src/worker.ts': 'export class Worker {\n  run(): number { return this.step(); }\n  step(): number { return 1; }\n}\nexport function makeWorker() { return new Worker(); }\n',

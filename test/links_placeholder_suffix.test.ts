@@ -1,4 +1,4 @@
-/** links: a route of placeholders only (`/:id`, an SPA's catch-all `*`) is not a suffix of every client path. */
+/** links on an Express app: mounts of imported routers, route chains, and a route of placeholders only (`/:id`, an SPA's catch-all `*`) is not a suffix of every client path. */
 import { strict as assert } from 'node:assert';
 import { Engine } from '../src/core/engine';
 import { invokeTool } from '../src/core/tools/contract';
@@ -18,12 +18,17 @@ app.get('*', (req, res) => res.sendFile('index.html'))
 const router = express.Router()
 router.get('/top', getTopProducts)
 router.get('/:id', getProductById)
+router
+  .route('/:id/reviews')
+  .post(protect, createProductReview)
+  .get(listReviews)
 export default router
 `,
   'frontend/src/actions.js': `import axios from 'axios'
 export const listOrders = async () => { const { data } = await axios.get('/api/orders'); return data }
 export const topProducts = async () => { const { data } = await axios.get('/api/products/top'); return data }
 export const productDetails = async (id) => { const { data } = await axios.get(\`/api/products/\${id}\`); return data }
+export const review = async (id, r) => { await axios.post(\`/api/products/\${id}/reviews\`, r) }
 `,
 };
 
@@ -43,16 +48,22 @@ describe('links: placeholder-only routes and suffix matching', function () {
     const L = (out.data as Json).links as Json[];
     const at = (line: number) => L.filter(l => l.path === 'frontend/src/actions.js' && l.range.start_line === line);
     const dump = JSON.stringify(L.map(l => [l.path, l.range.start_line, l.key, l.matched, l.to_path, l.to_range?.start_line]));
-    // GET /api/products/top ends with the router's literal /top: matched there (the /api/products mount is not read)
+    // GET /api/products/top: the router's /top under the /api/products mount of the module server.js imports
     const [top] = at(3);
     assert.ok(top, dump);
     assert.equal(top.matched, true, dump); assert.equal(top.to_path, 'backend/routes/productRoutes.js'); assert.equal(top.to_range.start_line, 3);
-    assert.equal(top.resolution, 'best_effort');
+    assert.match(top.evidence, /method and path/);
     // GET /api/orders: nothing in the workspace serves it; the catch-all `*` and `/:id` are not its handler
     const [orders] = at(2);
     assert.ok(orders, dump);
     assert.equal(orders.matched, false, dump); assert.equal(orders.to, 'route:GET /api/orders');
-    // GET /api/products/{id}: not bound to the SPA's `*` (one placeholder segment)
-    for (const l of at(4)) assert.notEqual(l.to_path, 'backend/server.js', dump);
+    // GET /api/products/{id}: the mounted /:id (getProductById), not the SPA's `*`
+    const details = at(4);
+    assert.deepEqual(details.map(l => [l.matched, l.to_path, l.to_range?.start_line]), [[true, 'backend/routes/productRoutes.js', 4]], dump);
+    // a route chain: POST /:id/reviews with its handler after the middleware
+    const [rev] = at(5);
+    assert.equal(rev?.matched, true, dump); assert.equal(rev.to_path, 'backend/routes/productRoutes.js'); assert.match(rev.evidence, /POST \/api\/products\/\{id\}\/reviews \(handler createProductReview\)/);
+    const routes = L.filter(l => l.path === 'backend/routes/productRoutes.js' && !l.matched).map(l => l.key);
+    assert.ok(routes.includes('GET /api/products/{id}/reviews'), dump);
   });
 });

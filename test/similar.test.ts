@@ -129,6 +129,35 @@ describe('find_similar: shape tokens and MinHash', () => {
   });
 });
 
+// Two overloads with bodies of their own, near-copies of each other (Java): each is separate code.
+const JAVA_OVERLOADS = `package p;
+
+class TokenData {
+    private StringBuilder builder;
+    private String value;
+
+    void append(String str) {
+        if (value == null) {
+            value = str;
+        } else {
+            if (builder == null) builder = new StringBuilder(value);
+            builder.append(str);
+            value = null;
+        }
+    }
+
+    void append(char c) {
+        if (value == null) {
+            value = String.valueOf(c);
+        } else {
+            if (builder == null) builder = new StringBuilder(value);
+            builder.append(c);
+            value = null;
+        }
+    }
+}
+`;
+
 describe('find_similar: the tool over an indexed workspace', function () {
   this.timeout(60_000);
   let ws: TempWorkspace; let e: Engine;
@@ -141,6 +170,7 @@ describe('find_similar: the tool over an indexed workspace', function () {
     ws = tempWorkspace({
       'src/orders.ts': ORDERS, 'lib/invoices.ts': INVOICES, 'src/events.ts': UNRELATED, 'test/orders.test.ts': TEST_COPY,
       'src/api_client.ts': GENERATED, 'src/a/handler.ts': HANDLER('a'), 'src/b/handler.ts': HANDLER('b'),
+      'java/TokenData.java': JAVA_OVERLOADS,
     });
     e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
     await e.index();
@@ -163,6 +193,17 @@ describe('find_similar: the tool over an indexed workspace', function () {
     assert.ok(!paths.slice(0, 3).includes('src/events.ts'));
     assert.match(markdown, /lib\/invoices\.ts:\d+-\d+/);
     assert.equal(data.complete, true, JSON.stringify(data.boundaries));
+  });
+
+  it('an overload with a body of its own is its own query, and its sibling overload a match (Java)', async () => {
+    for (const [id, other] of [['TokenData.append', 'TokenData.append~2'], ['TokenData.append~2', 'TokenData.append']]) {
+      const symbol = (await call({ symbol: 'TokenData.append' })).data.resolved[0].id.replace(/TokenData\.append(~2)?$/, id);
+      const { data } = await call({ symbol });
+      assert.equal(data.resolved[0].id, symbol);
+      const m = data.matches.find((x: Json) => x.symbol_path === other);
+      assert.ok(m, `${id} → ${other}: ${JSON.stringify(data.matches.map((x: Json) => x.symbol_path))}`);
+      assert.ok(m.score >= 0.5, String(m.score));
+    }
   });
 
   it('marks test and generated code; include_tests=false leaves tests out and counts them', async () => {

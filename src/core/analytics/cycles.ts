@@ -1,9 +1,12 @@
 /**
  * Dependency cycles: strongly connected components (graphology-components, Tarjan-style) of the file
  * import graph or the symbol call graph. A cycle is a claim of certainty, so only binds above the
- * name-only tiers take part: confidence ≥ CYCLE_MIN_CONFIDENCE (0.55: exact provider edges, local,
- * self, same-file, import, receiver, scope-type, self-chain, same-folder and unique-name binds), never
- * `method_name` (receiver type unknown) nor `ambiguous` (a name several definitions share). `self.m()`
+ * guessing tiers take part: confidence ≥ CYCLE_MIN_CONFIDENCE (0.7: exact provider edges, local, self,
+ * same-file, import and receiver binds), never a guess at the receiver's type (`scope_type`: the one
+ * class the calling scope names with that method — `Integer.toString(d)` is no call of the
+ * repository's `toString`; `self_chain`), a bind by a name unique in a folder or the repository
+ * (`same_dir`, `unique`), `method_name` (receiver type unknown) nor `ambiguous` (a name several
+ * definitions share). `self.m()`
  * binds to the enclosing class's own method (tier `self`), so mutual recursion between methods stays.
  *
  * file level: `imports` edges between files, and file → symbol imports counted as file → its file.
@@ -14,7 +17,7 @@ import { stronglyConnectedComponents } from 'graphology-components';
 import type { ModelEdge, RepoModel } from '../services/analytics';
 import type { Tier } from '../graph/tiers';
 
-export const CYCLE_MIN_CONFIDENCE = 0.55;
+export const CYCLE_MIN_CONFIDENCE = 0.7;
 /** Tiers that bind by a name alone: they never close a cycle, whatever their confidence. */
 export const NAME_ONLY_TIERS: ReadonlySet<Tier> = new Set<Tier>(['method_name', 'ambiguous', 'naming']);
 export type CycleLevel = 'file' | 'symbol';

@@ -11,6 +11,7 @@
  *   module        mod.f() where mod is a module import (Go: any file of the package)    → import
  *   receiver      new Worker().f(), Worker().f(), Worker.f(): a member of the named class → receiver
  *   scope_type    x.f() where one class the calling scope names has a member f          → scope_type
+ *                 (Type.f() on a capitalised type the repository does not define: unbound, 'none')
  *   method_name   x.f(): the only method f (2–3: ambiguous; more: unbound)              → method_name / ambiguous
  */
 import type { Occurrence } from '../parse/occurrence';
@@ -119,7 +120,12 @@ export const CALL_RULES: readonly CallRule[] = [
   },
   {
     name: 'scope_type',
-    resolve: ({ f, o }) => {
+    resolve: (c) => {
+      const { f, o } = c;
+      // `Integer.toString(d)`, `Math.max(…)`: a static call on a type the repository does not define is
+      // nobody's method here, whatever the scope names
+      const { constructed, named } = c.receiverName;
+      if (named && !constructed && /^[A-Z][a-z0-9]\w*$/.test(named) && !f.bindings.get(named) && !('syms' in f.resolveName(named, o.scope, CLASSY))) return 'none';
       // The receiver's type is probably one of the classes the scope names (annotations, constructors).
       let typed: GSymbol[] = [];
       for (let p: string | null = o.scope; p !== null; p = parentScope(p)) {

@@ -116,8 +116,10 @@ const where = (s: PlacedSite) => `${s.path}:${s.line}`;
 
 /**
  * Routes of a router that another file mounts under a literal prefix (`include_router(users.router,
- * prefix='/users')`) get that prefix; the mount sites themselves are not routes. The mount names the
- * router by module and variable: `users.router` is the `router` of a `users.py` of the same repository.
+ * prefix='/users')`, `app.use('/api/users', userRoutes)`) get that prefix; the mount sites themselves are
+ * not routes. The mount names the router by module and variable: `users.router` is the `router` of a
+ * `users.py` of the same repository; an Express mount names the module it imported (`userRoutes.js`),
+ * whose routes on any router variable it mounts.
  */
 function applyMounts(sites: readonly PlacedSite[], groupOf: Map<PlacedSite, string>): PlacedSite[] {
   const mounts = new Map<string, string>();
@@ -128,7 +130,8 @@ function applyMounts(sites: readonly PlacedSite[], groupOf: Map<PlacedSite, stri
     if (s.kind !== 'http') { out.push(s); continue; }
     if (s.key.startsWith(MOUNT)) continue;
     const mod = s.path.split('/').pop()!.replace(/\.\w+$/, '');
-    const prefix = s.receiver && s.role === 'provider' ? mounts.get(`${s.repo_id}\0${mod}:${s.receiver}`) : undefined;
+    // a Python mount names the router variable; an Express one mounts the module's (default) export: any router of it
+    const prefix = s.receiver && s.role === 'provider' ? mounts.get(`${s.repo_id}\0${mod}:${s.receiver}`) ?? mounts.get(`${s.repo_id}\0${mod}:*`) : undefined;
     if (prefix === undefined) { out.push(s); continue; }
     const [method, label] = split(s.label);
     const p = normalisePath(joinRoute(prefix, label), true);

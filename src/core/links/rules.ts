@@ -107,7 +107,28 @@ const SERVER: LinkRule[] = [
   { id: 'express', api: "Express/Koa/Fastify routers: app.get('/x', h), router.post(...)", kind: 'http', role: 'provider', languages: JS,
     re: /\b(app|router|\w*[rR]outer|server|fastify|routes?)\.(get|post|put|patch|delete|all|head|options)\(/g,
     make: (m, c) => { const l = c.lit(end(m)); if (!l) return null; const a = c.args(l.end); if (!a.trimStart().startsWith(',')) return null;
-      return http(m[2]!, l.value, 0.95, { server: true, lit: l, handler: lastArgName(a), prefix: c.prefix(m.index, m[1]) }); } },
+      return http(m[2]!, l.value, 0.95, { server: true, lit: l, handler: lastArgName(a), prefix: c.prefix(m.index, m[1]), receiver: m[1] }); } },
+  { id: 'express-route', api: "Express route chains: router.route('/:id').get(h).put(auth, h)", kind: 'http', role: 'provider', languages: JS,
+    re: /\b(app|router|\w*[rR]outer|routes?)\s*\.route\(/g,
+    make: (m, c) => { const l = c.lit(end(m)); if (!l) return null; const close = l.end + c.args(l.end).length + 1;
+      const out: Draft[] = []; let pos = close;
+      for (;;) {
+        const step = /^\s*\.(get|post|put|patch|delete|all|head|options)\(/.exec(c.text.slice(pos, pos + 200));
+        if (!step) break;
+        const a = c.args(pos + step[0].length);
+        const d = http(step[1]!, l.value, 0.95, { server: true, lit: l, handler: lastArgName(`,${a}`), prefix: c.prefix(m.index, m[1]), receiver: m[1], at: pos + step[0].indexOf('.'), end: pos + step[0].length + a.length + 1 });
+        if (d) out.push(d);
+        pos += step[0].length + a.length + 1;
+      }
+      return out; } },
+  { id: 'express-mount', api: "their mounts: app.use('/api/users', userRoutes) with userRoutes imported or required from another file", kind: 'http', role: 'provider', languages: JS,
+    re: /\b(app|router|\w*[rR]outer|server)\.use\(/g,
+    make: (m, c) => { const l = c.lit(end(m)); if (!l || l.dynamic) return null;
+      const id = /^\s*,\s*(?:[\w$.]+\s*,\s*)*([A-Za-z_$][\w$]*)\s*$/.exec(c.args(l.end))?.[1]; if (!id) return null;
+      const from = new RegExp(`(?:import\\s+${id}\\s+from\\s*|(?:const|let|var)\\s+${id}\\s*=\\s*require\\(\\s*)['"]([^'"]+)['"]`).exec(c.text)?.[1];
+      if (!from || !from.startsWith('.')) return null;
+      const parts = from.replace(/\.[cm]?[jt]sx?$/, '').split('/'); let mod = parts.pop()!; if (mod === 'index') mod = parts.pop() ?? mod;
+      return { key: `${MOUNT}${mod}:*`, label: l.value, confidence: 0.9, at: l.start, end: l.end }; } },
   { id: 'nest', api: "Nest: @Get('x') in @Controller('p')", kind: 'http', role: 'provider', languages: JS, anchor: 'next',
     re: /@(Get|Post|Put|Patch|Delete|All|Head|Options)\(/g,
     make: (m, c) => { const l = c.lit(end(m)); return http(m[1]!, l?.value ?? '', 0.95, { server: true, lit: l ?? undefined, at: m.index, end: end(m), prefix: c.prefix(m.index) }); } },

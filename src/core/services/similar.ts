@@ -132,7 +132,10 @@ export class SimilarService {
     const qnames = signature(identifierSet(qs.identifiers), NAME_SLOTS);
     const nameEst = (i: number) => estimate(qnames, idx.names, i * NAME_SLOTS, NAME_SLOTS);
     const pool = [...est].map(([i, e]) => [i, e, e + 0.05 * nameEst(i)] as [number, number, number]).sort((a, b) => b[2] - a[2] || a[0] - b[0]);
-    const verifyN = Math.min(VERIFY_MAX, Math.max(3 * want, 60));
+    // candidates tied with the last one chosen are verified too (up to VERIFY_MAX): which of many equal
+    // estimates makes the cut must not depend on the limit asked for
+    let verifyN = Math.min(VERIFY_MAX, Math.max(3 * want, 60), pool.length);
+    while (verifyN < pool.length && verifyN < VERIFY_MAX && pool[verifyN]![2] >= pool[verifyN - 1]![2]) verifyN++;
     const chosen = pool.slice(0, verifyN);
 
     // Exact comparison: each chosen chunk's own lines, read from its file now (one read a file).

@@ -76,7 +76,7 @@ type Out = z.infer<typeof outputSchema>;
 export const analytics = defineTool({
   name: 'analytics',
   title: 'Whole-repository analytics',
-  description: 'Structural views for planning and review. kind=cycles: import (level=file) or call (level=symbol) cycles, only binds at confidence ≥ 0.55, never name-only; communities: Louvain clusters, modularity; dead_code: unexported, unused, unnamed definitions with reasons; hotspots: complexity × git churn.',
+  description: 'Structural views for planning and review. kind=cycles: import (level=file) or call (level=symbol) cycles, only binds at confidence ≥ 0.7, never guessed or name-only; communities: Louvain clusters, modularity; dead_code: unexported, unused, unnamed definitions with reasons; hotspots: complexity × git churn.',
   input: z.object({
     kind: z.enum(KINDS).describe('Which view.'),
     level: z.enum(['file', 'symbol']).optional().describe('Graph level: file (default; hotspots: symbol) or symbol. dead_code is per symbol.'),

@@ -92,10 +92,15 @@ export const findSimilar = defineTool({
       if (!res.target) {
         return { query: symbol, query_shape: { kind: 'symbol' as const, tokens: 0, shingles: 0, identifiers: 0 }, ...unresolvedAnswer(res, symbol), matches: [], method: method(), tests_left_out: 0, warnings: [], ...page(0, offset, limit, 0) };
       }
-      const t = res.target;
+      // Overloads with bodies of their own (Java, C#, C++) are separate code: the one an id names is the
+      // query and its siblings may match it. Signatures and stubs (TypeScript, Python @overload) are
+      // parts of their implementation: the query is the implementation, and they are left out with it.
+      const bodied = res.group.filter(n => n.end_line - n.start_line >= 2).length > 1;
+      const named = bodied && symbol.startsWith('symbol:') ? res.group.find(n => toNodeRef(n).id === symbol) : undefined;
+      const t = named ?? res.target;
       resolved = [toNodeRef(t)]; matched_by = res.matched_by;
       r = await ctx.engine.similar({ ...base, target: { repo_id: t.repo_id, path: t.path, file_id: t.file_id, symbol_path: t.symbol_path, kind: t.kind, start_line: t.start_line, end_line: t.end_line, language: t.language,
-        also: res.group.filter(n => n.file_id === t.file_id && n !== t).map(n => ({ start_line: n.start_line, end_line: n.end_line })) } });
+        also: bodied ? [] : res.group.filter(n => n.file_id === t.file_id && n !== t).map(n => ({ start_line: n.start_line, end_line: n.end_line })) } });
     } else {
       r = await ctx.engine.similar({ ...base, snippet });
     }

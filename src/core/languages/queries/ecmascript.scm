@@ -14,6 +14,13 @@
   name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 
+; const f = asyncHandler(async (req, res) => {}) / memo(function Card() {}) / useCallback(() => {}, []):
+; a function wrapped in a call is still the function the name defines
+(variable_declarator
+  name: (identifier) @name
+  value: (call_expression
+    arguments: (arguments . [(arrow_function) (function_expression)]))) @definition.function
+
 ; const K = class {}
 (variable_declarator
   name: (identifier) @name
