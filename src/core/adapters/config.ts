@@ -332,6 +332,7 @@ function validateLayer(layer: ParsedLayer, name: string, value: unknown): { ok: 
     let path = issue.path.map(p => (typeof p === 'symbol' ? String(p) : p)) as (string | number)[];
     if (issue.code === 'unrecognized_keys') {
       const keys = (issue as { keys: string[] }).keys;
+      if (path[path.length - 1] === 'ops' && path.length === 1) return { error: at([...path, keys[0]!], `unknown operation \`${keys[0]}\` (operations: ${OP_NAMES.join(', ')})`) };
       path = [...path, keys[0]!]; // the line of the first unknown field
       const e = at(path, reason);
       return { error: new AdapterConfigError(e.source, e.line, undefined, ['adapters', name, ...path.slice(0, -1)].join('.'), reason, name) };

@@ -7,9 +7,9 @@
  *   naming the line).
  * - `lines`: the non-empty lines, as strings (trailing `\r` removed).
  * - `text`: the answer as it is.
- * - `auto` (default): JSON when the whole answer parses; else JSON that starts at a line beginning with
- *   `{` or `[` after log lines (the first such line from which the rest parses); else JSON lines when at
- *   least two lines and every non-empty line parse; else text. An empty answer is `null` (no items).
+ * - `auto` (default): JSON when the whole answer parses; else JSON lines when at least two lines and
+ *   every non-empty line parse as objects or arrays; else JSON that starts at a line beginning with `{`
+ *   or `[` after log lines (the first such line from which the rest parses); else text. An empty answer is `null` (no items).
  * Pure; never throws anything but FormatError.
  */
 import type { PayloadFormat } from './config';
@@ -48,17 +48,17 @@ export function parsePayload(text: string, format: PayloadFormat = 'auto'): unkn
       const whole = tryJson(trimmed);
       if (whole.ok) return whole.value;
       const lines = body.split('\n');
+      const nonEmpty = lines.map(l => l.trim()).filter(Boolean);
+      if (nonEmpty.length >= 2) {
+        const parsed = nonEmpty.map(tryJson);
+        if (parsed.every(p => p.ok && typeof p.value === 'object' && p.value !== null)) return parsed.map(p => (p as { value: unknown }).value);
+      }
       // JSON after log lines: the first line starting a JSON value from which the rest parses
       for (let i = 1; i < lines.length; i++) {
         const l = lines[i]!.trimStart();
         if (!l.startsWith('{') && !l.startsWith('[')) continue;
         const rest = tryJson(lines.slice(i).join('\n').trim());
         if (rest.ok) return rest.value;
-      }
-      const nonEmpty = lines.map(l => l.trim()).filter(Boolean);
-      if (nonEmpty.length >= 2) {
-        const parsed = nonEmpty.map(tryJson);
-        if (parsed.every(p => p.ok && typeof p.value === 'object' && p.value !== null)) return parsed.map(p => (p as { value: unknown }).value);
       }
       return body;
     }

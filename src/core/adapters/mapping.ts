@@ -14,10 +14,12 @@
  *    (null or an empty text: no item). `where` then keeps the items whose fields equal the given values
  *    (compared as strings, so TOML `1` matches JSON `"1"`).
  * 3. Fields: `map.<field>` is a path, alternatives `a|b` (the first that is set and non-empty), `re:<regex>`
- *    (the first capture group, or the whole match, applied to the item's text), `tpl:<template>` (rendered
+ *    (the first capture group, or the whole match, applied to the item's text: a text item itself, an
+ *    object's `text` or `raw` string, else the item as JSON), `tpl:<template>` (rendered
  *    against the item, e.g. `tpl:notes://{{id}}`), or `=literal`. A field not mapped falls back to the
- *    usual names (FALLBACKS). `title` is always set (else uri, the first line of the snippet, or
- *    `<adapter> result N`); `score` is a number or absent; `line` an integer or absent.
+ *    usual names (FALLBACKS). `title` is always set (else uri,
+ *    `path:line`, the first line of the snippet, or `<adapter> result N`); an `items` path the answer does not
+ *    have is a MappingError (`malformed`), never a silent empty list; `score` is a number or absent; `line` an integer or absent.
  * 4. Text: `text` is a path into the payload; without it a text payload is the answer, an object's
  *    text/content/result/markdown/message/answer/output field if a string, else the payload as JSON.
  */
@@ -120,6 +122,11 @@ export function selectItems(payload: unknown, op: Pick<OpConfig, 'items' | 'spli
   let items: unknown[];
   if (op.items) {
     const { values, wild } = selectPath(payload, op.items);
+    if (!values.length) {
+      const first = parsePath(op.items)[0];
+      const head = first && 'key' in first ? selectPath(payload, first.key).values : [payload];
+      if (!head.length || !wild) throw new MappingError(`items: the answer has no \`${op.items}\``);
+    }
     items = !wild && values.length === 1 && Array.isArray(values[0]) ? values[0] : values;
   } else if (op.split) {
     items = payload === null || payload === undefined ? [] : splitText(asText(payload), op.split);
@@ -158,7 +165,7 @@ function itemText(item: unknown): string {
   if (typeof item === 'string') return item;
   if (item && typeof item === 'object') {
     const o = item as Record<string, unknown>;
-    for (const k of ['text', 'content', 'raw', 'snippet', 'body', 'summary']) if (typeof o[k] === 'string') return o[k] as string;
+    for (const k of ['text', 'raw']) if (typeof o[k] === 'string') return o[k] as string;
   }
   return JSON.stringify(item);
 }
@@ -208,7 +215,8 @@ export function mapItem(raw: unknown, map: Record<string, string> | undefined, n
   }
   if (!present(out.title)) {
     const first = typeof out.snippet === 'string' ? out.snippet.split('\n').find(l => l.trim()) : undefined;
-    out.title = (out.uri as string | undefined) ?? (first ? first.trim().slice(0, 120) : `${adapter} result ${n + 1}`);
+    const at = typeof out.path === 'string' ? `${out.path}${typeof out.line === 'number' ? `:${out.line}` : ''}` : undefined;
+    out.title = (out.uri as string | undefined) ?? at ?? (first ? first.trim().slice(0, 120) : `${adapter} result ${n + 1}`);
   }
   return out as AdapterItem;
 }
