@@ -19,7 +19,8 @@
  *    against the item, e.g. `tpl:notes://{{id}}`), or `=literal`. A field not mapped falls back to the
  *    usual names (FALLBACKS). `title` is always set (else uri,
  *    `path:line`, the first line of the snippet, or `<adapter> result N`); an `items` path the answer does not
- *    have is a MappingError (`malformed`), never a silent empty list; `score` is a number or absent; `line` an integer or absent.
+ *    have is a MappingError (`malformed`), never a silent empty list; `score` is a number or absent; `line` an integer or absent; `raw` is the
+ *    item as sent when it is an object or array (what a declared tool or a surface may show).
  * 4. Text: `text` is a path into the payload; without it a text payload is the answer, an object's
  *    text/content/result/markdown/message/answer/output field if a string, else the payload as JSON.
  */
@@ -35,6 +36,8 @@ export interface AdapterItem {
   date?: string;
   path?: string;
   line?: number;
+  /** the item as the peer sent it (objects and arrays only) */
+  raw?: unknown;
   /** any other mapped field */
   [field: string]: unknown;
 }
@@ -218,6 +221,7 @@ export function mapItem(raw: unknown, map: Record<string, string> | undefined, n
     const at = typeof out.path === 'string' ? `${out.path}${typeof out.line === 'number' ? `:${out.line}` : ''}` : undefined;
     out.title = (out.uri as string | undefined) ?? at ?? (first ? first.trim().slice(0, 120) : `${adapter} result ${n + 1}`);
   }
+  if (raw && typeof raw === 'object') out.raw = raw;
   return out as AdapterItem;
 }
 

@@ -116,7 +116,8 @@ export class McpDriver implements Driver {
     } catch (e) { throw this.failure(e, signal, timeoutMs); }
     const r = result as { isError?: boolean; content?: unknown; structuredContent?: unknown };
     if (r.isError) {
-      const text = String(mcpPayload({ content: r.content }) ?? '').slice(0, 300);
+      const p = mcpPayload({ content: r.content });
+      const text = (typeof p === 'string' ? p : JSON.stringify(p)).slice(0, 300);
       throw new AdapterCallError('peer_error', `\`${tool}\` answered with an error${text ? `: ${text}` : ''}`);
     }
     return mcpPayload(r);
