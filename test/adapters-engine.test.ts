@@ -162,9 +162,6 @@ process.stdin.on('end', () => {
 `;
 
 function mcpHttpServer(): Promise<Server> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { server: _unused } = { server: undefined };
-  void _unused;
   return new Promise(res => {
     const s = createServer(async (req, resp) => {
       if (req.headers.authorization !== 'Bearer t0k') { resp.writeHead(401); resp.end('unauthorized'); return; }

@@ -42,7 +42,6 @@
  * name, `repo.root` its absolute path, `repo.branch` the checked-out branch, `repo.remote` the origin as
  * `host/owner/name`; `project.name` the workspace's name (option, else the first root's folder).
  */
-import { execFile } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { DurablePort } from '../durable/store';
@@ -53,6 +52,9 @@ import { mapItems, mapText, MappingError, type AdapterItem } from './mapping';
 import { baseContext, extend, slugify, TemplateError, type RepoVars, type TemplateContext } from './templates';
 import { TrustStore, trustDocument, type TrustDocument, type TrustPin } from './trust';
 import { evaluateWhen, type WhenFailure } from './when';
+import { repoVars } from './repo';
+
+export { remoteIdentity, repoVars } from './repo';
 
 export const COOLDOWN_BASE_MS = 30_000;
 export const COOLDOWN_MAX_MS = 10 * 60_000;
@@ -124,38 +126,6 @@ export interface AdapterServiceOptions {
 interface Cooldown { failures: number; until: number; last: CallFailure }
 
 const COOLING_CODES = new Set<AdapterFailureCode>(['timeout', 'unreachable', 'spawn_failed', 'http_status', 'peer_error', 'command_failed', 'malformed', 'internal']);
-
-function git(cwd: string, args: string[]): Promise<string | undefined> {
-  return new Promise(res => execFile('git', args, { cwd, timeout: 5000, windowsHide: true, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' } },
-    (err, out) => res(err ? undefined : out.toString().trim() || undefined)));
-}
-
-/** `git@github.com:acme/shop.git` / `https://github.com/acme/shop` → `github.com/acme/shop`. */
-export function remoteIdentity(url: string): string | undefined {
-  const u = url.trim();
-  let m = /^[^@/]+@([^:/]+):(.+)$/.exec(u); // scp-like
-  let host: string | undefined; let path: string | undefined;
-  if (m) { host = m[1]; path = m[2]; } else {
-    try { const p = new URL(u); host = p.hostname; path = p.pathname; } catch { m = null; }
-  }
-  if (!host || !path) return undefined;
-  const clean = path.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
-  return clean ? `${host.toLowerCase()}/${clean}` : undefined;
-}
-
-export async function repoVars(root: string): Promise<RepoVars> {
-  let real = resolve(root);
-  try { real = realpathSync(real); } catch { /* as given */ }
-  const [branch, origin] = await Promise.all([git(real, ['symbolic-ref', '--short', '-q', 'HEAD']), git(real, ['config', '--get', 'remote.origin.url'])]);
-  const remote = origin ? remoteIdentity(origin) : undefined;
-  const remoteParts = remote?.split('/').slice(1) ?? [];
-  const dir = basename(real);
-  return {
-    id: repoIdFor(real), root: real, dir, branch, remote,
-    name: remoteParts.length ? remoteParts[remoteParts.length - 1]! : dir,
-    slug: slugify(remoteParts.length ? remoteParts.join('-') : dir) || 'repo',
-  };
-}
 
 /** `params` of a declared tool → a JSON schema (`type!` = required; a full schema passes through). */
 export function paramsSchema(params: ToolConfig['params']): Record<string, unknown> {
