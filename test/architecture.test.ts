@@ -123,7 +123,7 @@ describe('architecture invariants', () => {
     const lines = readFileSync(engine, 'utf8').split('\n').length;
     assert.ok(lines <= 200, `src/core/engine.ts has ${lines} lines (at most 200: feature logic belongs in services/ or a phase)`);
     const allowed = [/^node:(path|os)$/, /^\.\/(indexfile|workspace|settings)$/, /^\.\/util\/contained$/, /^\.\/pipeline(\/phases\/graph)?$/, /^\.\/services\//,
-      /^\.\/graph\/(query|enrich)$/, /^\.\/store\/store$/, /^\.\/tools\/services$/, /^\.\/search\/search$/];
+      /^\.\/graph\/(query|enrich)$/, /^\.\/adapters\/service$/, /^\.\/store\/store$/, /^\.\/tools\/services$/, /^\.\/search\/search$/];
     for (const i of imports(engine)) assert.ok(allowed.some(a => a.test(i)), `src/core/engine.ts imports ${i}: wire a service or a phase instead`);
   });
 

@@ -6,6 +6,7 @@
  *   indexfile.ts          the index file: open, stamp/reload, writer lock, atomic save
  *   pipeline/             indexing as declared phases (scan, graph, providers, save) and their runner
  *   services/             what tools read: search and chunks, status, freshness, editor edges, memories
+ *   adapters/             the team's other context sources (started on first use)
  *
  * Every surface (extension, MCP, CLI, tests) talks to it through the tool registry; tools see only
  * `ToolServices` (tools/services.ts), which this class implements.
@@ -34,6 +35,7 @@ import type { EditorLocation, EnrichmentTarget } from './graph/enrich';
 import type { Diagnostic } from './store/store';
 import type { ToolServices } from './tools/services';
 import type { CodeSearchPage, SearchPage } from './search/search';
+import { AdapterService } from './adapters/service';
 
 export type { IndexProgress, IndexReport, RepoRunReport, ProviderRunReport } from './pipeline';
 export type { Root } from './workspace';
@@ -56,6 +58,12 @@ export interface EngineOptions {
   allowReferenceProviders?: boolean;
   /** Instruction files the current project memories are exported to (memories/export.ts); default none. */
   memoriesExport?: readonly MemoryExportTarget[];
+  /**
+   * Adapters (adapters/service.ts): the editor's `sightline.adapters` settings, whether the editor's
+   * workspace is trusted (false: no repository-declared adapter runs), the user's config file (null:
+   * none; default the XDG config folder's `sightline/config.toml`).
+   */
+  adapters?: { settings?: Record<string, unknown>; workspaceTrusted?: boolean; userConfigPath?: string | null };
 }
 
 export class Engine implements ToolServices {
@@ -71,6 +79,7 @@ export class Engine implements ToolServices {
   /** project memories (durable documents, outside the index) */
   readonly memories: MemoryService;
   private readonly overviews: OverviewService;
+  private adapterService: Promise<AdapterService> | undefined;
 
   private constructor(private readonly opts: EngineOptions, private readonly workspace: Workspace, private readonly file: IndexFile) {
     this.roots = workspace.roots;
@@ -162,7 +171,14 @@ export class Engine implements ToolServices {
   /** Unsaved buffers an answer names. */
   unsavedIn(data: unknown): string[] { return this.editor.unsavedIn(data); }
 
+  /** The adapters of this workspace, loaded on first use (the config is read then; `reload()` reads it again). */
+  adapters(): Promise<AdapterService> {
+    const a = this.opts.adapters ?? {};
+    return this.adapterService ??= AdapterService.create({ roots: this.roots.map(r => r.root), settings: a.settings, workspaceTrusted: a.workspaceTrusted, userConfigPath: a.userConfigPath });
+  }
+
   close(): void {
+    void this.adapterService?.then(a => a.dispose(), () => undefined);
     this.graphTables.clear();
     this.file.close();
   }

@@ -6,6 +6,8 @@ import { execFileSync } from 'node:child_process';
 
 // Durable documents (memories) that tests write never go to the user's data folder.
 if (!process.env.SIGHTLINE_DATA_DIR) process.env.SIGHTLINE_DATA_DIR = mkdtempSync(join(tmpdir(), 'sightline-test-data-'));
+// Nor is the user's adapter configuration (`$XDG_CONFIG_HOME/sightline/config.toml`) read by them.
+if (!process.env.SIGHTLINE_TEST_CONFIG_HOME) process.env.XDG_CONFIG_HOME = process.env.SIGHTLINE_TEST_CONFIG_HOME = mkdtempSync(join(tmpdir(), 'sightline-test-config-'));
 
 export interface TempWorkspace { root: string; db: string; write(rel: string, content: string | Uint8Array): string; remove(): void; git(...args: string[]): string }
 

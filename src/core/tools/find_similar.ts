@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasIdPrefix } from '../util/ids';
 import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice } from './contract';
 import { completeness, languageParam, matchedBySchema, nodeLabel, nodeSchema, pathParam, rangeSchema, renderUnresolved, repoParam, symbolParam, unresolvedAnswer } from './shared';
 import { toNodeRef } from '../graph/query';
@@ -96,7 +97,7 @@ export const findSimilar = defineTool({
       // query and its siblings may match it. Signatures and stubs (TypeScript, Python @overload) are
       // parts of their implementation: the query is the implementation, and they are left out with it.
       const bodied = res.group.filter(n => n.end_line - n.start_line >= 2).length > 1;
-      const named = bodied && symbol.startsWith('symbol:') ? res.group.find(n => toNodeRef(n).id === symbol) : undefined;
+      const named = bodied && hasIdPrefix(symbol, 'symbol') ? res.group.find(n => toNodeRef(n).id === symbol) : undefined;
       const t = named ?? res.target;
       resolved = [toNodeRef(t)]; matched_by = res.matched_by;
       r = await ctx.engine.similar({ ...base, target: { repo_id: t.repo_id, path: t.path, file_id: t.file_id, symbol_path: t.symbol_path, kind: t.kind, start_line: t.start_line, end_line: t.end_line, language: t.language,

@@ -17,6 +17,7 @@ import type { LinkReader } from '../services/links';
 import type { AnalyticsSource } from '../services/analytics';
 import type { SimilarRequest, SimilarResult } from '../services/similar';
 import type { OverviewData, OverviewRequest } from '../services/overview';
+import type { AdapterService } from '../adapters/service';
 
 export interface ToolServices {
   /** the workspace roots */
@@ -48,6 +49,8 @@ export interface ToolServices {
   relativeToRoot(path: string): { root: Root; rel: string };
   /** the repo map (overview): modules, entry points, central symbols and test suites, ranked; unbudgeted lists */
   overview(req: OverviewRequest): Promise<OverviewData>;
+  /** the team's other context sources (adapters/service.ts), loaded on first use */
+  adapters(): Promise<AdapterService>;
   /** project memories: add, list (checked on read), update, delete, reconcile */
   readonly memories: Pick<MemoryService, 'add' | 'list' | 'update' | 'delete' | 'reconcileAll'>;
 }

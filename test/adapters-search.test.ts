@@ -1,0 +1,129 @@
+/**
+ * search_code with adapters: a team-notes HTTP peer on loopback answers and its results are fused with
+ * the local files by weighted reciprocal rank; a hung peer is skipped after its timeout (the answer
+ * comes back within it, with a notice), then cools down (the next call does not wait); external=false
+ * asks nobody; a repository-declared adapter runs only once trusted.
+ */
+import { strict as assert } from 'node:assert';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Engine } from '../src/core/engine';
+import { invokeTool } from '../src/core/tools/contract';
+import { findTool } from '../src/core/tools/registry';
+import { fuseLists, peerQuery, RRF_K } from '../src/core/adapters/fuse';
+import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
+  const server = createServer(handler);
+  return new Promise(res => server.listen(0, '127.0.0.1', () => res({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+}
+
+describe('adapters: fusion by weighted reciprocal rank', () => {
+  it('orders by weight / (K + rank); ties to local; deterministic', () => {
+    const order = fuseLists([{ source: 'local', weight: 1, count: 3 }, { source: 'notes', weight: 0.9, count: 2 }, { source: 'wiki', weight: 2, count: 1 }]);
+    assert.deepEqual(order.map(e => `${e.source}${e.index}`), ['wiki0', 'local0', 'local1', 'local2', 'notes0', 'notes1']);
+    assert.equal(order[0]!.score, 2 / (RRF_K + 1));
+    // equal weights: the local list first at each rank
+    assert.deepEqual(fuseLists([{ source: 'b', weight: 1, count: 1 }, { source: 'local', weight: 1, count: 1 }]).map(e => e.source), ['local', 'b']);
+  });
+  it('a long query goes to peers as its terms, a short one as is', () => {
+    assert.equal(peerQuery('retry payment', ['x']), 'retry payment');
+    const long = `Traceback ${'x '.repeat(400)}`;
+    assert.equal(peerQuery(long, ['PaymentError', 'retry', 'charge'], 300), 'PaymentError retry charge');
+  });
+});
+
+describe('search_code with adapters', function () {
+  this.timeout(60_000);
+  let ws: TempWorkspace; let engine: Engine;
+  let notes: { server: Server; url: string }; let hung: { server: Server; url: string };
+  const asked: string[] = [];
+  const call = async (args: Json, e = engine): Promise<{ data: Json; markdown: string }> => {
+    const out = await invokeTool(findTool('search_code')!, args, { engine: e });
+    assert.ok(out.ok, JSON.stringify(out));
+    return { data: out.data as Json, markdown: out.markdown };
+  };
+  before(async () => {
+    notes = await listen((req, res) => {
+      const q = new URL(req.url!, 'http://x').searchParams.get('q') ?? '';
+      asked.push(q);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ hits: [
+        { name: 'ADR 7: retries use exponential backoff', url: 'notes://adr/7', summary: `decision about ${q}`, type: 'decision', created_at: '2026-05-01' },
+        { name: 'Incident: double charge on retry', url: 'notes://inc/12', summary: 'postmortem', type: 'incident' },
+      ] }));
+    });
+    hung = await listen(() => { /* never answers */ });
+    ws = tempWorkspace({
+      'src/payments.ts': 'export function retryPayment(id: string) {\n  return chargeWithBackoff(id, 3);\n}\nfunction chargeWithBackoff(id: string, n: number) { return n; }\n',
+      'src/users.ts': 'export function loadUser(id: string) { return id; }\n',
+    });
+    engine = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, adapters: { settings: {
+      notes: { driver: 'http', base_url: notes.url, weight: 0.9, ops: { search: { method: 'GET', path: '/search', query: { q: '{{query}}' }, map: { title: 'name', uri: 'url', snippet: 'summary', kind: 'type', date: 'created_at' } } } },
+      slow: { driver: 'http', base_url: hung.url, timeout_ms: 400, ops: { search: { path: '/s', body: { q: '{{query}}' } } } },
+    } } });
+    await engine.index({});
+  });
+  after(async () => { engine.close(); ws.remove(); notes.server.close(); hung.server.closeAllConnections(); hung.server.close(); });
+
+  it('fuses the notes with local files; the hung peer is skipped within its timeout, then cools down', async () => {
+    const t0 = Date.now();
+    const { data, markdown } = await call({ query: 'retry payment' });
+    const took = Date.now() - t0;
+    assert.ok(took < 400 + 1500, `took ${took} ms`);
+    assert.equal(data.files[0].path, 'src/payments.ts');
+    assert.deepEqual(data.external.map((x: Json) => [x.source, x.uri, x.rank]), [['notes', 'notes://adr/7', 1], ['notes', 'notes://inc/12', 2]]);
+    assert.equal(data.external[0].kind, 'decision'); assert.equal(data.external[0].date, '2026-05-01');
+    assert.match(data.external[0].snippet, /decision about retry payment/);
+    // one local file matches: local rank 1 (1/61) > notes rank 1 (0.9/61)
+    assert.equal(data.external[0].fused_rank, 2);
+    assert.deepEqual(data.sources.map((s: Json) => [s.name, s.ok]).sort(), [['notes', true], ['slow', false]]);
+    assert.match(data.sources.find((s: Json) => s.name === 'slow').error, /timeout/);
+    assert.ok(data.warnings.some((w: string) => /adapter slow: timeout/.test(w)), JSON.stringify(data.warnings));
+    // the Markdown lists them in the fused order
+    const lines = markdown.split('\n');
+    const iNotes = lines.findIndex(l => l.includes('[notes] [ADR 7'));
+    const iPay = lines.findIndex(l => l.includes('src/payments.ts'));
+    assert.ok(iPay >= 0 && iNotes > iPay, markdown);
+    // the next call does not wait for the hung peer: it is cooling down
+    const t1 = Date.now();
+    const again = await call({ query: 'retry payment' });
+    assert.ok(Date.now() - t1 < 350, `second call took ${Date.now() - t1} ms`);
+    assert.match(again.data.sources.find((s: Json) => s.name === 'slow')?.error ?? again.data.warnings.join(' '), /cool/);
+  });
+
+  it('external=false asks nobody; a later page asks nobody', async () => {
+    const n = asked.length;
+    const { data } = await call({ query: 'retry payment', external: false });
+    assert.deepEqual(data.external, []); assert.deepEqual(data.sources, []);
+    await call({ query: 'payment', offset: 1, limit: 1 });
+    assert.equal(asked.length, n);
+  });
+
+  it('a long pasted issue reaches the peer as its informative terms', async () => {
+    await call({ query: `When a retry happens the chargeWithBackoff path charges twice.\n${'Some log line here. '.repeat(40)}` });
+    const q = asked.at(-1)!;
+    assert.ok(q.length <= 300 && /chargewithbackoff|charge/i.test(q), q);
+  });
+
+  it('a repository-declared adapter does not run until trusted', async () => {
+    const repo = tempWorkspace({
+      'a.ts': 'export const retryPayment = () => 1;\n',
+      '.sightline/config.toml': `[adapters.team]\ndriver = "http"\nbase_url = "${notes.url}"\n[adapters.team.ops.search]\nmethod = "GET"\npath = "/search"\nquery = { q = "{{query}}" }\nmap = { title = "name", uri = "url" }\n`,
+    }, 'repo');
+    const e = await Engine.open({ roots: [repo.root], dbPath: repo.db, threads: 0 });
+    try {
+      await e.index({});
+      const before = await call({ query: 'retry' }, e);
+      assert.deepEqual(before.data.external, []);
+      const a = await e.adapters();
+      assert.equal(a.list().find(x => x.name === 'team')?.state, 'untrusted');
+      a.trust();
+      await a.reload();
+      const after = await call({ query: 'retry' }, e);
+      assert.equal(after.data.external[0]?.source, 'team');
+    } finally { e.close(); repo.remove(); }
+  });
+});
