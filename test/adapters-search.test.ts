@@ -11,7 +11,9 @@ import { Engine } from '../src/core/engine';
 import { invokeTool } from '../src/core/tools/contract';
 import { findTool } from '../src/core/tools/registry';
 import { fuseLists, peerQuery, RRF_K } from '../src/core/adapters/fuse';
+import { execFile } from 'node:child_process';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
+import { CLI_JS, requireBuilt } from './helpers/mcp';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -125,5 +127,31 @@ describe('search_code with adapters', function () {
       const after = await call({ query: 'retry' }, e);
       assert.equal(after.data.external[0]?.source, 'team');
     } finally { e.close(); repo.remove(); }
+  });
+});
+
+describe('sightline adapters (dist/cli.js)', function () {
+  this.timeout(60_000);
+  it('lists, trusts, and tests adapters; a config error names its file and line', async () => {
+    requireBuilt();
+    const peer = await listen((_req, res) => { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify({ results: [{ title: 'ADR 3', url: 'notes://adr/3' }] })); });
+    const ws = tempWorkspace({ 'a.ts': 'export const a = 1;\n', '.sightline/config.toml': `[adapters.notes]\ndriver = "http"\nbase_url = "${peer.url}"\n[adapters.notes.ops.search]\npath = "/s"\nbody = { q = "{{query}}" }\n\n[adapters.typo]\ndriver = "http"\nbase_url = "http://x"\ntiemout_ms = 5\n` });
+    // asynchronous: the peer answers from this process while the CLI runs
+    const cli = (...args: string[]) => new Promise<{ status: number | null; stdout: string; stderr: string }>(res => {
+      execFile(process.execPath, [CLI_JS, 'adapters', ...args, '--workspace', ws.root, '--db', ws.db], { encoding: 'utf8', timeout: 30_000 }, (err, stdout, stderr) => res({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+    });
+    try {
+      const before = JSON.parse((await cli('list', '--json')).stdout);
+      assert.equal(before.adapters.find((a: Json) => a.name === 'notes').state, 'untrusted');
+      assert.match(before.adapters.find((a: Json) => a.name === 'notes').trust_hint, /sightline adapters trust/);
+      const typo = before.adapters.find((a: Json) => a.name === 'typo');
+      assert.equal(typo.state, 'error'); assert.match(typo.reason, /config\.toml:11: adapters\.typo: unknown field `tiemout_ms`/);
+      assert.equal((await cli('test', 'notes')).status, 1, 'an untrusted adapter is not called');
+      assert.match((await cli('trust')).stdout, /trusted the adapters of .*config\.toml/);
+      assert.match((await cli('list')).stdout, /● notes · active · http · ops search/);
+      const t = await cli('test', 'notes', '--query', 'retry');
+      assert.equal(t.status, 0, t.stdout + t.stderr); assert.match(t.stdout, /✓ notes\.search answered in \d+ ms\n1\. ADR 3 <notes:\/\/adr\/3>/);
+      assert.equal((await cli('bogus')).status, 2);
+    } finally { ws.remove(); peer.server.close(); }
   });
 });
