@@ -21,6 +21,8 @@ export interface SightlineConfig {
   memoryCodeLens: boolean;
   /** instruction files the project memories are exported to: agents_md, copilot_instructions */
   memoriesExport: string[];
+  /** `sightline.adapters`: adapters declared in the editor's settings (`{ <name>: { driver, … } }`) */
+  adapters: Record<string, unknown>;
 }
 
 export function readConfig(): SightlineConfig {
@@ -42,6 +44,7 @@ export function readConfig(): SightlineConfig {
     memoryScope: c.get<'user' | 'repo'>('memories.defaultScope', 'user') === 'repo' ? 'repo' : 'user',
     memoryCodeLens: c.get<boolean>('memories.codeLens', true),
     memoriesExport: c.get<string[]>('memories.export', []).filter(t => t === 'agents_md' || t === 'copilot_instructions'),
+    adapters: (() => { const a = c.get<unknown>('adapters', {}); return a && typeof a === 'object' && !Array.isArray(a) ? a as Record<string, unknown> : {}; })(),
   };
 }
 
@@ -71,5 +74,12 @@ export function engineArgs(folders: readonly vscode.WorkspaceFolder[], cfg: Sigh
   if (cfg.languages.length) args.push('--languages', cfg.languages.join(','));
   // Export of project memories into the repository's instruction files writes files there: only in a trusted workspace.
   if (cfg.memoriesExport.length && vscode.workspace.isTrusted) args.push('--export-memories', [...new Set(cfg.memoriesExport)].join(','));
+  // Adapters a repository declares never run in an untrusted workspace.
+  if (!vscode.workspace.isTrusted) args.push('--untrusted-workspace');
   return args;
+}
+
+/** Environment for dist/mcp.js: the adapters of the settings (in the environment: they may hold headers). */
+export function engineEnv(cfg: SightlineConfig): Record<string, string> {
+  return Object.keys(cfg.adapters).length ? { SIGHTLINE_ADAPTERS_SETTINGS: JSON.stringify(cfg.adapters) } : {};
 }

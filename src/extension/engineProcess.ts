@@ -34,13 +34,13 @@ export class EngineProcess implements vscode.Disposable {
   /** fires when the process (re)starts or stops */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly extensionPath: string, private args: string[], private readonly log: vscode.LogOutputChannel) {}
+  constructor(private readonly extensionPath: string, private args: string[], private readonly log: vscode.LogOutputChannel, private env: Record<string, string> = {}) {}
 
   get mcpScript(): string { return path.join(this.extensionPath, 'dist', 'mcp.js'); }
 
   /** Restarts the process with new arguments (settings or folders changed). */
-  async reconfigure(args: string[]): Promise<void> {
-    this.args = args;
+  async reconfigure(args: string[], env: Record<string, string> = this.env): Promise<void> {
+    this.args = args; this.env = env;
     await this.stop();
   }
 
@@ -48,7 +48,7 @@ export class EngineProcess implements vscode.Disposable {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [this.mcpScript, '--editor', ...this.args], // --editor: accepts language-server edges from this extension
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } as Record<string, string>,
+      env: { ...process.env, ...this.env, ELECTRON_RUN_AS_NODE: '1' } as Record<string, string>,
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (d: Buffer) => { for (const line of d.toString().split('\n')) if (line.trim()) this.log.info(`[engine] ${line}`); });

@@ -8,7 +8,8 @@ import { IndexScheduler } from './indexer';
 import { StatusBar, StatusTree } from './ui';
 import { registerLanguageModelTools } from './tools';
 import { McpProvider, clientConfig } from './mcpProvider';
-import { engineArgs, readConfig } from './config';
+import { registerAdapterCommands } from './adapters';
+import { engineArgs, engineEnv, readConfig } from './config';
 import { LspEnricher } from './lsp';
 import { ImpactView } from './impactView';
 import { ImpactTree } from './impactTree';
@@ -42,7 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   const folders = () => vscode.workspace.workspaceFolders ?? [];
   const args = () => engineArgs(folders(), cfg);
 
-  const engine = new EngineProcess(context.extensionPath, args(), log);
+  const engine = new EngineProcess(context.extensionPath, args(), log, engineEnv(cfg));
   const scheduler = new IndexScheduler(engine, log, cfg.debounceMs);
   context.subscriptions.push(engine, scheduler, new StatusBar(scheduler));
   const tree = new StatusTree(engine, scheduler);
@@ -92,7 +93,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     void enricher.background(cfg.backgroundBudgetMs, cts.token).then(n => { if (n) log.info(`background: ${n} symbol(s) checked by language servers`); })
       .finally(() => { cts.dispose(); if (background === cts) background = undefined; });
   }), { dispose: () => background?.cancel() });
-  const mcp = new McpProvider(() => engine.mcpScript, () => [...args(), ...(unsaved.file ? ['--unsaved-buffers', unsaved.file] : [])], () => cfg.mcpServerListed);
+  const mcp = new McpProvider(() => engine.mcpScript, () => [...args(), ...(unsaved.file ? ['--unsaved-buffers', unsaved.file] : [])], () => cfg.mcpServerListed, () => engineEnv(cfg));
   context.subscriptions.push(mcp, mcp.onDidStart(() => { mcpStarted = true; void updateToolContext(); }));
 
   context.subscriptions.push(
@@ -144,6 +145,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     }),
     // Health check (not in the palette): answers from the extension host at once, whatever the engine is doing.
     vscode.commands.registerCommand('sightline.ping', () => scheduler.snapshot.phase),
+    ...registerAdapterCommands(engine, () => void tree.refresh()),
   );
 
   const reconfigure = async () => {
@@ -151,7 +153,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     updateLenses();
     scheduler.setDebounce(cfg.debounceMs);
     void updateToolContext();
-    await engine.reconfigure(args());
+    await engine.reconfigure(args(), engineEnv(cfg));
     mcp.refresh();
     if (cfg.autoIndex && folders().length) scheduler.schedule();
   };

@@ -22,14 +22,14 @@ export class McpProvider implements vscode.Disposable {
   private readonly started = new vscode.EventEmitter<void>();
   readonly onDidStart = this.started.event;
 
-  constructor(private readonly mcpScript: () => string, private readonly args: () => string[], private readonly listed: () => boolean) {
+  constructor(private readonly mcpScript: () => string, private readonly args: () => string[], private readonly listed: () => boolean, private readonly env: () => Record<string, string> = () => ({})) {
     const lm = vscode.lm as typeof vscode.lm & { registerMcpServerDefinitionProvider?: typeof vscode.lm.registerMcpServerDefinitionProvider };
     if (!lm.registerMcpServerDefinitionProvider) return;
     this.registration = lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
       onDidChangeMcpServerDefinitions: this.changed.event,
       provideMcpServerDefinitions: async () => {
         if (!this.listed() || !vscode.workspace.workspaceFolders?.length) return [];
-        return [new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, process.execPath, [this.mcpScript(), ...this.args()], { ELECTRON_RUN_AS_NODE: '1' }, toolsVersion())];
+        return [new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, process.execPath, [this.mcpScript(), ...this.args()], { ...this.env(), ELECTRON_RUN_AS_NODE: '1' }, toolsVersion())];
       },
       resolveMcpServerDefinition: async def => { this.started.fire(); return def; },
     });

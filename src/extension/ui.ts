@@ -1,5 +1,6 @@
 /** The status bar item and the sidebar status view; both redraw from the scheduler's state events. */
 import * as vscode from 'vscode';
+import { adaptersNode, fetchAdapters } from './adapters';
 import type { IndexScheduler, IndexStateSnapshot } from './indexer';
 import type { EngineProcess } from './engineProcess';
 
@@ -89,6 +90,8 @@ export class StatusTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
       this.roots.push(d.total
         ? { label: 'Diagnostics', description: String(d.total), icon: 'warning', children: d.diagnostics.map(x => ({ label: x.path, description: x.code, tooltip: x.message })) }
         : { label: 'Diagnostics', description: 'none', icon: 'pass' });
+      const adapters = await fetchAdapters(this.engine);
+      if (adapters && (adapters.adapters.length || adapters.config_errors.length)) this.roots.push(adaptersNode(adapters));
     } catch (e) {
       this.roots = [{ label: 'Index unavailable', description: (e as Error).message, icon: 'error' }];
     }
@@ -101,7 +104,7 @@ export class StatusTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
   }
 
   getTreeItem(n: Node): vscode.TreeItem {
-    const item = new vscode.TreeItem(n.label, n.children?.length ? (n.icon === 'server-process' || n.label === 'Diagnostics' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded) : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(n.label, n.children?.length ? (n.icon === 'server-process' || n.label === 'Diagnostics' || n.label === 'Adapters' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded) : vscode.TreeItemCollapsibleState.None);
     item.description = n.description;
     item.tooltip = n.tooltip;
     if (n.icon) item.iconPath = new vscode.ThemeIcon(n.icon);

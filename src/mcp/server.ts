@@ -37,6 +37,8 @@ const SymbolAtRequest = z.object({
   method: z.literal('sightline/symbol_at'),
   params: z.object({ path: z.string().min(1), line: z.number().int().min(1) }),
 });
+const AdaptersRequest = z.object({ method: z.literal('sightline/adapters'), params: z.object({}).optional() });
+const AdaptersTrustRequest = z.object({ method: z.literal('sightline/adapters_trust'), params: z.object({ root: z.string().optional() }).optional() });
 const UnsavedBuffersRequest = z.object({
   method: z.literal('sightline/unsaved_buffers'),
   params: z.object({ paths: z.array(z.string()).max(10000) }),
@@ -125,6 +127,18 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
     server.setRequestHandler(EnrichmentTargetsRequest, async req => ({ targets: await engine.enrichmentTargets(req.params) }));
     server.setRequestHandler(SymbolAtRequest, async req => ({ symbol: await engine.symbolAt(req.params.path, req.params.line) }));
     server.setRequestHandler(UnsavedBuffersRequest, async req => ({ paths: engine.setUnsaved(req.params.paths) }));
+    // the Index view and the adapter commands: what the adapters service sees, and trusting after review
+    server.setRequestHandler(AdaptersRequest, async () => {
+      const a = await engine.adapters();
+      await a.reload(); // the config files may have changed since the last look
+      return { adapters: a.list(), config_errors: a.configErrors().map(e => e.message), repo_files: a.repoConfigFiles() };
+    });
+    server.setRequestHandler(AdaptersTrustRequest, async req => {
+      const a = await engine.adapters();
+      const r = a.trust({ root: req.params?.root });
+      await a.reload();
+      return r;
+    });
   }
   return server;
 }

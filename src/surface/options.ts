@@ -21,6 +21,7 @@ export const WORKSPACE_OPTIONS = {
   threads: { type: 'string' },
   'allow-reference-providers': { type: 'boolean' },
   'export-memories': { type: 'string' },
+  'untrusted-workspace': { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 export class UsageError extends Error {}
@@ -41,7 +42,7 @@ export function intOption(v: string | undefined, name: string): number | undefin
   return n;
 }
 
-export interface WorkspaceValues { workspace?: string[]; db?: string; exclude?: string[]; 'max-file-bytes'?: string; languages?: string; threads?: string; 'allow-reference-providers'?: boolean; 'export-memories'?: string }
+export interface WorkspaceValues { workspace?: string[]; db?: string; exclude?: string[]; 'max-file-bytes'?: string; languages?: string; threads?: string; 'allow-reference-providers'?: boolean; 'export-memories'?: string; 'untrusted-workspace'?: boolean }
 
 /** Opens the engine for the roots given (or those recorded in --db, or the current folder). */
 export async function openEngine(values: WorkspaceValues, extraRoots: string[] = [], log?: (l: 'info' | 'warn' | 'error', m: string) => void): Promise<Engine> {
@@ -62,9 +63,15 @@ export async function openEngine(values: WorkspaceValues, extraRoots: string[] =
   // --export-memories agents,copilot (or agents_md,copilot_instructions): off unless given
   const exp = parseExportTargets(values['export-memories'] ?? '');
   if (exp.unknown.length) throw new UsageError(`unknown --export-memories target(s) ${exp.unknown.join(', ')}; supported: agents, copilot (${MEMORY_EXPORT_TARGETS.join(', ')})`);
+  // the editor's `sightline.adapters` settings come in the environment (they may name headers), never argv
+  let adapterSettings: Record<string, unknown> | undefined;
+  const rawAdapters = process.env.SIGHTLINE_ADAPTERS_SETTINGS;
+  if (rawAdapters) {
+    try { adapterSettings = JSON.parse(rawAdapters) as Record<string, unknown>; } catch (e) { throw new UsageError(`SIGHTLINE_ADAPTERS_SETTINGS is not valid JSON: ${(e as Error).message}`); }
+  }
   try {
     return await Engine.open({ roots, dbPath: db, settings, threads: intOption(values.threads, 'threads'), log, allowReferenceProviders: !!values['allow-reference-providers'],
-      memoriesExport: exp.targets });
+      memoriesExport: exp.targets, adapters: { settings: adapterSettings, workspaceTrusted: !values['untrusted-workspace'] } });
   } catch (e) {
     if (e instanceof SightlineError && e.code === 'not_found') throw new UsageError(e.message);
     throw e;
