@@ -44,7 +44,9 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { DurablePort } from '../durable/store';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { JsonDocument, durablePath, type DurablePort } from '../durable/store';
+import type { MemoryRecord } from '../memories/model';
 import { repoIdFor } from '../util/ids';
 import { ITEM_OPS, loadAdapterConfig, OP_NAMES, type AdapterConfig, type AdapterConfigError, type LayerSource, type LoadedAdapter, type LoadedConfig, type OpConfig, type OpName, type ToolConfig } from './config';
 import { createDriver, AdapterCallError, McpDriver, type AdapterFailureCode, type Driver, type PeerTool } from './drivers/index';
@@ -53,8 +55,12 @@ import { baseContext, extend, slugify, TemplateError, type RepoVars, type Templa
 import { TrustStore, trustDocument, type TrustDocument, type TrustPin } from './trust';
 import { evaluateWhen, type WhenFailure } from './when';
 import { repoVars } from './repo';
+import { eventInputs, matches, memoryPayload, syncable, type EventName, type MemoryPayload } from './events';
+import { emptyOutbox, Outbox, OUTBOX_DOCUMENT, type OutboxDocument, type OutboxItem, type OutboxPolicy } from './outbox';
 
 export { remoteIdentity, repoVars } from './repo';
+export { memoryPayload, type EventName, type MemoryPayload } from './events';
+export type { OutboxItem, OutboxPolicy } from './outbox';
 
 export const COOLDOWN_BASE_MS = 30_000;
 export const COOLDOWN_MAX_MS = 10 * 60_000;
@@ -105,6 +111,60 @@ export interface SearchAnswer {
 export interface DeclaredTool { name: string; adapter: string; description: string; input_schema: Record<string, unknown>; op: OpName | OpConfig; active: boolean }
 export interface ExposedTool { name: string; adapter: string; tool: string; description?: string; input_schema?: Record<string, unknown> }
 
+/** A declared or exposed tool's answer. */
+export type ToolCallResult =
+  | { ok: true; tool: string; adapter: string; text: string; structured_content?: unknown; ms: number }
+  | { ok: false; tool: string; adapter?: string; error: CallFailure; ms: number };
+
+export interface EmitResult {
+  event: EventName;
+  memory_ids: string[];
+  /** deliveries written to the outbox */
+  queued: { id: string; adapter: string; op: OpName; memory_id: string }[];
+  /** the same delivery was already pending */
+  duplicates: number;
+  /** subscribed adapters that were not queued (inactive, untrusted, cannot render the payload…) */
+  skipped: { adapter: string; reason: string }[];
+  /** memories `sync` did not offer (not current) */
+  not_current?: number;
+  /** the flush that followed (absent with `flush: false`) */
+  flushed?: FlushSummary;
+  /** the outbox could not be written (nothing was queued) */
+  error?: string;
+}
+
+export interface FlushSummary {
+  delivered: { id: string; adapter: string; op: OpName; ms: number }[];
+  failed: { id: string; adapter: string; op: OpName; error: CallFailure; attempts: number; state: 'pending' | 'dead'; next_attempt_at?: string }[];
+  /** pending and dead items left in the outbox afterwards */
+  pending: number;
+  dead: number;
+  /** the outbox could not be read or written */
+  error?: string;
+}
+
+export interface OutboxListing { path: string; pending: OutboxItem[]; dead: OutboxItem[]; error?: string }
+
+/** Failures no retry can heal: the delivery is dead at once. */
+function permanentFailure(f: CallFailure): boolean {
+  if (['unknown_adapter', 'unknown_op', 'config_error', 'template_error', 'unsupported'].includes(f.code)) return true;
+  const status = f.details?.status;
+  return f.code === 'http_status' && typeof status === 'number' && status >= 400 && status < 500 && ![408, 425, 429].includes(status);
+}
+
+/** The input a named op's templates read first (filled from a declared tool's first string argument). */
+const MAIN_INPUT: Record<OpName, string> = { search: 'query', code: 'query', brief: 'query', history: 'target', read: 'uri', store: 'content', llm: 'prompt' };
+
+/** Items as compact text: one line each, `N. title — snippet (uri)`. */
+export function itemsText(items: readonly AdapterItem[]): string {
+  if (!items.length) return 'no results';
+  return items.map((it, i) => {
+    const snip = typeof it.snippet === 'string' && it.snippet.trim() ? ` — ${it.snippet.replace(/\s+/g, ' ').trim().slice(0, 200)}` : '';
+    const where = it.uri ?? (it.path ? `${it.path}${it.line ? `:${it.line}` : ''}` : undefined);
+    return `${i + 1}. ${it.title}${snip}${where ? ` (${where})` : ''}`;
+  }).join('\n');
+}
+
 export interface AdapterServiceOptions {
   /** the workspace roots */
   roots: readonly string[];
@@ -121,6 +181,12 @@ export interface AdapterServiceOptions {
   projectName?: string;
   now?: () => Date;
   cooldown?: { base_ms?: number; max_ms?: number };
+  /** the outbox document (default: durable `adapters-outbox` of these roots) */
+  outbox?: DurablePort<OutboxDocument>;
+  /** backoff and give-up policy of event deliveries (outbox.ts) */
+  outboxPolicy?: OutboxPolicy;
+  /** false: no flush on create and no retry timer (the caller flushes) */
+  autoFlush?: boolean;
 }
 
 interface Cooldown { failures: number; until: number; last: CallFailure }
@@ -152,16 +218,26 @@ export class AdapterService {
   private readonly trustStore: TrustStore;
   private readonly roots: string[];
   private readonly now: () => Date;
+  private readonly outboxStore: Outbox;
+  private flushChain: Promise<unknown> = Promise.resolve();
+  private flushTimer?: NodeJS.Timeout;
+  private disposed = false;
+  /** aborts deliveries in flight on dispose (their leases are given back) */
+  private readonly life = new AbortController();
+  private readonly ajv = new Ajv({ allErrors: false, coerceTypes: true, useDefaults: true, strict: false });
+  private readonly validators = new Map<string, ValidateFunction>();
 
   private constructor(private readonly opts: AdapterServiceOptions) {
     this.roots = opts.roots.map(r => { try { return realpathSync(resolve(r)); } catch { return resolve(r); } });
     this.trustStore = new TrustStore(opts.trust ?? trustDocument(this.roots));
     this.now = opts.now ?? (() => new Date());
+    this.outboxStore = new Outbox(opts.outbox ?? new JsonDocument<OutboxDocument>(durablePath(this.roots, OUTBOX_DOCUMENT), emptyOutbox), opts.outboxPolicy, this.now);
   }
 
   static async create(opts: AdapterServiceOptions): Promise<AdapterService> {
     const s = new AdapterService(opts);
     await s.reload();
+    if (opts.autoFlush !== false) s.scheduleFlush(0); // what an earlier process left, in the background
     return s;
   }
 
@@ -254,7 +330,7 @@ export class AdapterService {
   }
 
   /** A usable adapter, or the failure that says why not (unknown, error, inactive, untrusted, cooling down). */
-  private usable(name: string, op: string, started: number): { a: LoadedAdapter } | { fail: CallResult } {
+  private usable(name: string, op: string, started: number, ignoreCooldown = false): { a: LoadedAdapter } | { fail: CallResult } {
     const a = this.loaded.adapters.get(name);
     if (!a) {
       const e = this.loaded.errors.find(x => x.adapter === name);
@@ -266,7 +342,7 @@ export class AdapterService {
     if (st.state !== 'active') return { fail: this.failure(name, op, started, a.config.enabled ? 'inactive' : 'disabled', st.reason ?? 'inactive', st.failed ? { failed: st.failed } : undefined) };
     const cd = this.cooldowns.get(name);
     const nowMs = this.now().getTime();
-    if (cd && cd.until > nowMs) {
+    if (cd && cd.until > nowMs && !ignoreCooldown) {
       return { fail: this.failure(name, op, started, 'cooling_down', `cooling down for ${Math.ceil((cd.until - nowMs) / 1000)} s after ${cd.failures} failure${cd.failures > 1 ? 's' : ''} (${cd.last.code}: ${cd.last.message})`, { retry_in_ms: cd.until - nowMs, failures: cd.failures, last_error: cd.last }) };
     }
     return { a };
@@ -315,8 +391,20 @@ export class AdapterService {
   }
 
   async call(name: string, op: string, inputs: Record<string, unknown> = {}, opts: { signal?: AbortSignal } = {}): Promise<CallResult> {
+    return this.callOp(name, op, inputs, opts, false);
+  }
+
+  /** Runs one operation's request through its driver, bounded by its timeout: the payload. */
+  private runSpec(a: LoadedAdapter, op: OpName | 'tool', spec: OpConfig, ins: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+    const timeoutMs = spec.timeout_ms ?? a.config.timeout_ms;
+    const ctx = extend(this.context(a), { ...ins, args: ins });
+    const driver = this.driverFor(a);
+    return this.bounded(timeoutMs, signal, sig => driver.call({ op, spec, inputs: ins, ctx, timeoutMs, signal: sig, root: this.rootOf(a) }));
+  }
+
+  private async callOp(name: string, op: string, inputs: Record<string, unknown>, opts: { signal?: AbortSignal }, ignoreCooldown: boolean): Promise<CallResult> {
     const started = Date.now();
-    const u = this.usable(name, op, started);
+    const u = this.usable(name, op, started, ignoreCooldown);
     if ('fail' in u) return u.fail;
     const a = u.a;
     if (!(OP_NAMES as readonly string[]).includes(op) || !a.config.ops[op as OpName]) {
@@ -324,15 +412,12 @@ export class AdapterService {
     }
     const opName = op as OpName;
     const spec = a.config.ops[opName]!;
-    const timeoutMs = spec.timeout_ms ?? a.config.timeout_ms;
     const isItems = ITEM_OPS.includes(opName);
     const ins: Record<string, unknown> = { ...inputs };
     if (isItems && ins.limit === undefined) ins.limit = DEFAULT_LIMIT;
-    const ctx = extend(this.context(a), { ...ins, args: ins });
     let result: CallResult;
     try {
-      const driver = this.driverFor(a);
-      const payload = await this.bounded(timeoutMs, opts.signal, signal => driver.call({ op: opName, spec, inputs: ins, ctx, timeoutMs, signal, root: this.rootOf(a) }));
+      const payload = await this.runSpec(a, opName, spec, ins, opts.signal);
       if (isItems) {
         const limit = typeof ins.limit === 'number' && ins.limit > 0 ? ins.limit : DEFAULT_LIMIT;
         result = { ok: true, adapter: name, op: opName, items: mapItems(payload, spec, name).slice(0, limit), ms: Date.now() - started };
@@ -443,10 +528,281 @@ export class AdapterService {
     return { tools, notices };
   }
 
+  // ------------------------------------------------------------------------------------------ events
+
+  /** The template vars of a memory's repository (by repo id), if it is a root of this workspace. */
+  private repoOfMemory(m: MemoryRecord): RepoVars | undefined {
+    for (const v of this.repos.values()) if (v.id === m.repo_id) return v;
+    return undefined;
+  }
+
+  /** Queues the deliveries of an event for these memories (written before any attempt). */
+  private queueEvent(event: EventName, memories: readonly MemoryRecord[]): Omit<EmitResult, 'flushed'> {
+    const out: Omit<EmitResult, 'flushed'> = { event, memory_ids: memories.map(m => m.id), queued: [], duplicates: 0, skipped: [] };
+    const deliveries: { adapter: string; op: OpName; event: EventName; memory_id: string; inputs: Record<string, unknown> }[] = [];
+    const payloads = new Map<string, MemoryPayload>();
+    for (const a of this.loaded.adapters.values()) {
+      const subs = a.config.on.filter(s => s.event === event);
+      if (!subs.length) continue;
+      const st = this.stateOf(a);
+      if (st.state !== 'active') { out.skipped.push({ adapter: a.name, reason: `${st.state}: ${st.reason ?? ''}`.trim() }); continue; }
+      for (const m of memories) {
+        let p = payloads.get(m.id);
+        if (!p) { p = memoryPayload(m, this.repoOfMemory(m)); payloads.set(m.id, p); }
+        for (const sub of subs) {
+          if (!matches(sub, event, p)) continue;
+          const op = sub.op as OpName;
+          if (!a.config.ops[op]) { out.skipped.push({ adapter: a.name, reason: `no \`${op}\` operation` }); continue; }
+          deliveries.push({ adapter: a.name, op, event, memory_id: m.id, inputs: eventInputs(event, op, p) });
+        }
+      }
+    }
+    try {
+      const r = this.outboxStore.enqueue(deliveries);
+      out.queued = r.queued.map(i => ({ id: i.id, adapter: i.adapter, op: i.op, memory_id: i.memory_id }));
+      out.duplicates = r.duplicates.length;
+    } catch (e) { out.error = `the outbox ${this.outboxStore.path} could not be written: ${(e as Error).message}`; }
+    return out;
+  }
+
+  /**
+   * An event of one memory (`capture`: added; `promote`: confirmed / promoted to the repository scope):
+   * every matching subscription of an active adapter is queued in the outbox, then the outbox is flushed
+   * (unless `flush: false`). Never throws.
+   */
+  async emit(event: EventName, memory: MemoryRecord, opts: { signal?: AbortSignal; flush?: boolean } = {}): Promise<EmitResult> {
+    const r: EmitResult = this.queueEvent(event, [memory]);
+    if (opts.flush !== false && !this.disposed) r.flushed = await this.flushOutbox(opts);
+    return r;
+  }
+
+  /** `sightline adapters sync`: every current memory (current or relocated) offered to every sync subscription. */
+  async sync(memories: readonly MemoryRecord[], opts: { signal?: AbortSignal; flush?: boolean } = {}): Promise<EmitResult> {
+    const offered = memories.filter(syncable);
+    const r: EmitResult = { ...this.queueEvent('sync', offered), not_current: memories.length - offered.length };
+    if (opts.flush !== false && !this.disposed) r.flushed = await this.flushOutbox(opts);
+    return r;
+  }
+
+  /** Flushes the outbox soon (a timer that does not hold the process), at `delayMs` from now. */
+  private scheduleFlush(delayMs: number): void {
+    if (this.disposed || this.opts.autoFlush === false) return;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = setTimeout(() => { this.flushTimer = undefined; void this.flushOutbox(); }, Math.min(Math.max(0, delayMs), 2 ** 31 - 1));
+    this.flushTimer.unref?.();
+  }
+
+  /**
+   * Delivers every due item of the outbox (what this process queued and what an earlier one left):
+   * claims them under the document's lock with a lease, calls each op (per adapter in order, adapters in
+   * parallel), removes what was delivered, reschedules or buries what failed (outbox.ts). Flushes of one
+   * process run one after another; another process's leased items are left alone. Never throws.
+   */
+  flushOutbox(opts: { signal?: AbortSignal } = {}): Promise<FlushSummary> {
+    const run = this.flushChain.then(() => this.flushOnce(opts));
+    this.flushChain = run.catch(() => undefined);
+    return run;
+  }
+
+  private leaseMs(item: OutboxItem): number {
+    const a = this.loaded.adapters.get(item.adapter);
+    const t = a ? (a.config.ops[item.op]?.timeout_ms ?? a.config.timeout_ms) : 10_000;
+    return t + CALL_SLACK_MS + 30_000;
+  }
+
+  private async flushOnce(opts: { signal?: AbortSignal }): Promise<FlushSummary> {
+    const sum: FlushSummary = { delivered: [], failed: [], pending: 0, dead: 0 };
+    if (this.disposed) return this.countOutbox(sum);
+    let claimed: OutboxItem[];
+    try { claimed = this.outboxStore.claim(i => this.leaseMs(i)); } catch (e) { return { ...sum, error: `the outbox ${this.outboxStore.path}: ${(e as Error).message}` }; }
+    const signal = opts.signal ? AbortSignal.any([opts.signal, this.life.signal]) : this.life.signal;
+    const byAdapter = new Map<string, OutboxItem[]>();
+    for (const i of claimed) byAdapter.set(i.adapter, [...(byAdapter.get(i.adapter) ?? []), i]);
+    await Promise.all([...byAdapter.values()].map(async items => {
+      for (const item of items) {
+        if (signal.aborted) { try { this.outboxStore.release(item.id); } catch { /* the lease runs out */ } continue; }
+        const r = await this.callOp(item.adapter, item.op, { ...item.inputs, delivery_id: item.id }, { signal }, true);
+        try {
+          if (r.ok) { this.outboxStore.succeed(item.id); sum.delivered.push({ id: item.id, adapter: item.adapter, op: item.op, ms: r.ms }); continue; }
+          if (r.error.code === 'cancelled') { this.outboxStore.release(item.id); continue; }
+          const kept = this.outboxStore.fail(item.id, r.error, permanentFailure(r.error));
+          sum.failed.push({ id: item.id, adapter: item.adapter, op: item.op, error: r.error, attempts: kept?.attempts ?? item.attempts + 1, state: kept?.state ?? 'pending', next_attempt_at: kept?.state === 'pending' ? kept.next_attempt_at : undefined });
+        } catch (e) { sum.error = `the outbox ${this.outboxStore.path}: ${(e as Error).message}`; }
+      }
+    }));
+    this.countOutbox(sum);
+    try {
+      const due = this.outboxStore.nextDue();
+      if (due !== undefined) this.scheduleFlush(due - this.now().getTime());
+    } catch { /* reported above or on the next flush */ }
+    return sum;
+  }
+
+  private countOutbox(sum: FlushSummary): FlushSummary {
+    try {
+      const items = this.outboxStore.list();
+      sum.pending = items.filter(i => i.state === 'pending').length;
+      sum.dead = items.filter(i => i.state === 'dead').length;
+    } catch (e) { sum.error ??= `the outbox ${this.outboxStore.path}: ${(e as Error).message}`; }
+    return sum;
+  }
+
+  /** The outbox for the CLI: pending items (due or waiting, leased or not) and dead ones with their errors. */
+  outbox(): OutboxListing {
+    try {
+      const items = this.outboxStore.list();
+      return { path: this.outboxStore.path, pending: items.filter(i => i.state === 'pending'), dead: items.filter(i => i.state === 'dead') };
+    } catch (e) { return { path: this.outboxStore.path, pending: [], dead: [], error: (e as Error).message }; }
+  }
+
+  /** Dead items (all, or these ids) are retried: pending and due now, attempts reset. Returns how many. */
+  retryOutbox(ids?: readonly string[]): number { const n = this.outboxStore.retry(ids); if (n) this.scheduleFlush(0); return n; }
+
+  /** Removes items for good (dead ones, or these ids). Returns how many. */
+  dropOutbox(ids?: readonly string[]): number { return this.outboxStore.drop(ids); }
+
+  get outboxPath(): string { return this.outboxStore.path; }
+
+  // ------------------------------------------------------------------------------------------ tools
+
+  private validator(schema: Record<string, unknown>): ValidateFunction {
+    const key = JSON.stringify(schema);
+    let v = this.validators.get(key);
+    if (!v) {
+      const { $schema: _ignored, ...rest } = schema;
+      v = this.ajv.compile(rest);
+      this.validators.set(key, v);
+    }
+    return v;
+  }
+
+  private static argsError(e: ErrorObject): { field: string; message: string } {
+    const missing = (e.params as { missingProperty?: string }).missingProperty;
+    const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+    const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const field = missing ? (at ? `${at}.${missing}` : missing) : extra ? (at ? `${at}.${extra}` : extra) : at;
+    const message = missing ? 'is required' : extra ? 'is not a parameter of this tool' : e.message ?? 'is invalid';
+    return { field, message };
+  }
+
+  /**
+   * Calls a declared tool (`[[adapters.x.tools]]`): the arguments are validated against its JSON schema
+   * (ajv; scalars are coerced to the declared types, defaults applied) — a failure is `invalid_args`
+   * naming the field; then its op runs with the arguments as `{{args.x}}` and `{{x}}` (a named op also gets
+   * its main input — query, target, uri, content or prompt — from the first string argument when the
+   * arguments do not name it; an inline mcp op without `args` passes the arguments through). The answer
+   * is text: the op's `text` path if it has one, else its items one line each (an item op, or an op with
+   * items/split/map/where), else the payload as text or JSON.
+   */
+  async callTool(name: string, args: Record<string, unknown> = {}, opts: { signal?: AbortSignal } = {}): Promise<ToolCallResult> {
+    const started = Date.now();
+    const fail = (code: AdapterFailureCode, message: string, adapter?: string, details?: Record<string, unknown>): ToolCallResult =>
+      ({ ok: false, tool: name, ...(adapter ? { adapter } : {}), error: { code, message, ...(details ? { details } : {}) }, ms: Date.now() - started });
+    const found = [...this.loaded.adapters.values()].flatMap(a => a.config.tools.filter(t => t.name === name).map(t => ({ a, t })));
+    if (!found.length) return fail('unknown_tool', `no declared tool \`${name}\` (declared: ${this.declaredTools().map(t => t.name).join(', ') || 'none'})`);
+    if (found.length > 1) return fail('config_error', `tool \`${name}\` is declared by ${found.map(f => f.a.name).join(' and ')}; rename one`);
+    const { a, t } = found[0]!;
+    const u = this.usable(a.name, `tool ${name}`, started);
+    if ('fail' in u) { const f = u.fail as Extract<CallResult, { ok: false }>; return fail(f.error.code, f.error.message, a.name, f.error.details); }
+    const schema = paramsSchema(t.params);
+    const data = structuredClone(args ?? {});
+    let valid: ValidateFunction;
+    try { valid = this.validator(schema); } catch (e) { return fail('config_error', `adapters.${a.name}.tools.${name}.params is not a valid JSON schema: ${(e as Error).message}`, a.name); }
+    if (!valid(data)) {
+      const first = AdapterService.argsError(valid.errors![0]!);
+      return fail('invalid_args', `${name}: argument \`${first.field}\` ${first.message}`, a.name, { field: first.field, errors: valid.errors!.map(e => ({ path: e.instancePath, keyword: e.keyword, message: e.message, params: e.params })) });
+    }
+    let opLabel: OpName | 'tool';
+    let spec: OpConfig;
+    const ins: Record<string, unknown> = { ...data };
+    if (typeof t.op === 'string') {
+      opLabel = t.op as OpName;
+      spec = a.config.ops[opLabel]!;
+      const main = MAIN_INPUT[opLabel];
+      if (ins[main] === undefined) {
+        const props = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
+        const k = [...props, ...Object.keys(ins)].find(x => typeof ins[x] === 'string');
+        if (k) ins[main] = ins[k];
+      }
+      if (ITEM_OPS.includes(opLabel) && ins.limit === undefined) ins.limit = DEFAULT_LIMIT;
+    } else {
+      opLabel = 'tool';
+      spec = t.op as OpConfig;
+      if (a.config.driver === 'mcp' && !spec.args) spec = { ...spec, args: Object.fromEntries(Object.keys(data).map(k => [k, `{{args.${k}}}`])) };
+    }
+    const itemsLike = !spec.text && ((opLabel !== 'tool' && ITEM_OPS.includes(opLabel)) || !!(spec.items || spec.split || spec.map || spec.where));
+    let result: ToolCallResult;
+    try {
+      const payload = await this.runSpec(a, opLabel, spec, ins, opts.signal);
+      let text: string;
+      if (itemsLike) {
+        const limit = typeof ins.limit === 'number' && ins.limit > 0 ? ins.limit : undefined;
+        const items = mapItems(payload, spec, a.name);
+        text = itemsText(limit ? items.slice(0, limit) : items);
+      } else text = mapText(payload, spec);
+      result = { ok: true, tool: name, adapter: a.name, text, ms: Date.now() - started };
+    } catch (e) {
+      result = { ok: false, tool: name, adapter: a.name, error: AdapterService.toFailure(e), ms: Date.now() - started };
+    }
+    this.record(a.name, result.ok ? { ok: true, adapter: a.name, op: 'search', ms: result.ms } : { ok: false, adapter: a.name, op: `tool ${name}`, error: result.error, ms: result.ms });
+    return result;
+  }
+
+  /**
+   * Calls a tool an mcp adapter publishes (`expose`, named by the prefix rule): the server's tool with the
+   * arguments as given (the server validates them). The answer: its text content (or its structured
+   * content as JSON when it sent no text), plus `structured_content` when it sent some. A tool result
+   * with `isError` is `peer_error` with its text.
+   */
+  async callExposed(name: string, args: Record<string, unknown> = {}, opts: { signal?: AbortSignal } = {}): Promise<ToolCallResult> {
+    const started = Date.now();
+    const fail = (code: AdapterFailureCode, message: string, adapter?: string, details?: Record<string, unknown>): ToolCallResult =>
+      ({ ok: false, tool: name, ...(adapter ? { adapter } : {}), error: { code, message, ...(details ? { details } : {}) }, ms: Date.now() - started });
+    const candidates = [...this.loaded.adapters.values()].filter(a => a.config.driver === 'mcp' && a.config.expose !== 'none'
+      && (Array.isArray(a.config.expose) ? a.config.expose.some(t => exposedName(a.config.prefix, t) === name) : name.startsWith(a.config.prefix) || !a.config.prefix));
+    let lastFail: ToolCallResult | undefined;
+    for (const a of candidates) {
+      const u = this.usable(a.name, `tool ${name}`, started);
+      if ('fail' in u) { const f = u.fail as Extract<CallResult, { ok: false }>; lastFail = fail(f.error.code, f.error.message, a.name, f.error.details); continue; }
+      const d = this.driverFor(a) as McpDriver;
+      const timeoutMs = a.config.timeout_ms;
+      let tool: string | undefined;
+      try {
+        const tools = await this.bounded(timeoutMs, opts.signal, signal => d.inspect(signal, timeoutMs));
+        const expose = a.config.expose;
+        tool = tools.find(t => (expose === 'all' || (expose as string[]).includes(t.name)) && exposedName(a.config.prefix, t.name) === name)?.name;
+        if (!tool) { lastFail = fail('unknown_tool', `the MCP server of \`${a.name}\` has no tool published as \`${name}\``, a.name); continue; }
+        const raw = await this.bounded(timeoutMs, opts.signal, signal => d.callToolRaw(tool!, args ?? {}, signal, timeoutMs));
+        const parts = Array.isArray(raw.content) ? raw.content as { type?: string; text?: string }[] : [];
+        const texts = parts.filter(p => p && p.type === 'text' && typeof p.text === 'string').map(p => p.text!);
+        const other = parts.filter(p => p && p.type !== 'text').map(p => `[${p.type ?? 'content'}]`);
+        const structured = raw.structuredContent ?? undefined;
+        let text = [...texts, ...other].join('\n');
+        if (!texts.length && structured !== undefined) text = JSON.stringify(structured, null, 2);
+        if (raw.isError) {
+          const r = fail('peer_error', `\`${tool}\` answered with an error${text ? `: ${text.slice(0, 300)}` : ''}`, a.name);
+          this.record(a.name, { ok: false, adapter: a.name, op: `tool ${name}`, error: (r as Extract<ToolCallResult, { ok: false }>).error, ms: r.ms });
+          return r;
+        }
+        this.record(a.name, { ok: true, adapter: a.name, op: 'search', ms: 0 });
+        return { ok: true, tool: name, adapter: a.name, text, ...(structured !== undefined ? { structured_content: structured } : {}), ms: Date.now() - started };
+      } catch (e) {
+        const f = AdapterService.toFailure(e);
+        this.record(a.name, { ok: false, adapter: a.name, op: `tool ${name}`, error: f, ms: Date.now() - started });
+        return fail(f.code, f.message, a.name, f.details);
+      }
+    }
+    return lastFail ?? fail('unknown_tool', `no adapter publishes a tool \`${name}\` (expose = "all" or a list on an mcp adapter)`);
+  }
+
   /** The driver of an adapter (tests: restarts of an MCP server). */
   driver(name: string): Driver | undefined { return this.drivers.get(name); }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
+    this.life.abort(new DOMException('disposed', 'AbortError'));
+    if (this.flushTimer) { clearTimeout(this.flushTimer); this.flushTimer = undefined; }
+    try { await this.flushChain; } catch { /* reported by the flush */ }
     const ds = [...this.drivers.values()];
     this.drivers.clear();
     await Promise.all(ds.map(d => d.dispose().catch(() => undefined)));
