@@ -116,6 +116,8 @@ export class Outbox {
   claim(leaseMs: (item: OutboxItem) => number, filter?: (item: OutboxItem) => boolean): OutboxItem[] {
     const now = this.now().getTime();
     const claimed: OutboxItem[] = [];
+    const due = (i: OutboxItem) => i.state === 'pending' && ms(i.next_attempt_at) <= now && !(i.lease && ms(i.lease.until) > now);
+    if (!this.read().items.some(due)) return claimed; // nothing to claim: no lock, no write
     this.update(items => items.map(i => {
       if (i.state !== 'pending' || ms(i.next_attempt_at) > now) return i;
       if (i.lease && ms(i.lease.until) > now) return i;
