@@ -34,8 +34,23 @@
  * - `declaredTools()` → `[[adapters.x.tools]]` as `{ name, adapter, description, input_schema (params
  *   → JSON schema, `!` = required), op, active }`; `exposedTools()` → an active mcp adapter's server tools
  *   published under `expose` with the prefix rule (`<adapter>_` unless the tool already starts with it).
- *   (Calling them, events `on`, and republishing are for the surfaces to wire.)
- * - `dispose()` stops every MCP child and client.
+ *   `callTool(name, args, { signal? })` → `ToolCallResult` `{ ok: true, tool, adapter, text, ms }` or
+ *   `{ ok: false, tool, adapter?, error, ms }`: args validated against the tool's JSON schema (ajv;
+ *   scalars coerced; `invalid_args` names the field), then its op (an inline op, or a named op of the
+ *   adapter) with the args as `{{args.x}}` and `{{x}}`; the answer as text (the op's `text` path, else its
+ *   items one line each, else the payload). `callExposed(name, args, { signal? })` → the same shape with
+ *   `structured_content` when the server sent some: the server's tool behind a published name.
+ * - Events (events.ts, outbox.ts): `emit(event, memory, { flush? })` (`capture` | `promote`) and
+ *   `sync(memories)` (`sync`: the current ones) → `EmitResult`: every matching `on` subscription of an
+ *   active adapter is queued in the durable outbox (written before any attempt), then the outbox is
+ *   flushed. `flushOutbox()` → `FlushSummary` delivers what is due — what this process queued and what
+ *   an earlier one left — with leases (two processes never deliver one item twice), backoff and dead
+ *   items; it runs on create (in the background), on a retry timer that does not hold the process, and
+ *   after each emit. Deliveries ignore the cool-down (the outbox has its own backoff) but a failure still
+ *   starts one. `outbox()` lists pending and dead items; `retryOutbox(ids?)` revives dead ones,
+ *   `dropOutbox(ids?)` removes items. Delivery inputs carry `delivery_id` (the same on every attempt).
+ * - `dispose()` stops every MCP child and client, the retry timer, and deliveries in flight (their leases are
+ *   given back).
  * Template context per adapter: the repository that declared it (a repository adapter), else the first
  * root; `repo.id` is Sightline's repo id, `repo.slug` the origin's `owner-name` (else the folder name)
  * slugified, `repo.name` the origin's repository name (else the folder name), `repo.dir` the folder's
