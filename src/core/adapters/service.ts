@@ -59,171 +59,37 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { JsonDocument, durablePath, type DurablePort } from '../durable/store';
+import { JsonDocument, durablePath } from '../durable/store';
 import type { MemoryRecord } from '../memories/model';
 import { repoIdFor } from '../util/ids';
-import { ITEM_OPS, loadAdapterConfig, OP_NAMES, type AdapterConfig, type AdapterConfigError, type LayerSource, type LoadedAdapter, type LoadedConfig, type OpConfig, type OpName, type ToolConfig } from './config';
+import { ITEM_OPS, loadAdapterConfig, OP_NAMES, type AdapterConfigError, type LayerSource, type LoadedAdapter, type LoadedConfig, type OpConfig, type OpName } from './config';
 import { createDriver, AdapterCallError, McpDriver, type AdapterFailureCode, type Driver, type PeerTool } from './drivers/index';
-import { mapItems, mapText, MappingError, type AdapterItem } from './mapping';
+import { mapItems, mapText, MappingError } from './mapping';
 import { baseContext, extend, slugify, TemplateError, type RepoVars, type TemplateContext } from './templates';
-import { TrustStore, trustDocument, type TrustDocument, type TrustPin } from './trust';
-import { evaluateWhen, type WhenFailure } from './when';
+import { TrustStore, trustDocument, type TrustPin } from './trust';
+import { evaluateWhen } from './when';
 import { repoVars } from './repo';
-import { eventInputs, matches, memoryPayload, syncable, type EventName, type MemoryPayload } from './events';
-import { emptyOutbox, Outbox, OUTBOX_DOCUMENT, type OutboxDocument, type OutboxItem, type OutboxPolicy } from './outbox';
+import type { AdapterInfo, AdapterServiceOptions, CallFailure, CallResult, DeclaredTool, ExposedTool, SearchAnswer } from './api';
+import type { EventName } from './events';
+import { EventDeliveries, type EmitResult, type FlushSummary, type OutboxListing } from './deliveries';
+import { emptyOutbox, Outbox, OUTBOX_DOCUMENT, type OutboxDocument } from './outbox';
+import { DEFAULT_LIMIT, paramsSchema, exposedName, ToolCalls, type ToolCallResult } from './tool-calls';
 
 export { remoteIdentity, repoVars } from './repo';
 export { memoryPayload, type EventName, type MemoryPayload } from './events';
 export type { OutboxItem, OutboxPolicy } from './outbox';
+export type { EmitResult, FlushSummary, OutboxListing } from './deliveries';
+export { DEFAULT_LIMIT, exposedName, itemsText, paramsSchema, type ToolCallResult } from './tool-calls';
+export type { AdapterInfo, AdapterServiceOptions, AdapterState, CallFailure, CallResult, DeclaredTool, ExposedTool, SearchAnswer, SearchItem } from './api';
 
 export const COOLDOWN_BASE_MS = 30_000;
 export const COOLDOWN_MAX_MS = 10 * 60_000;
 /** How long past its timeout a call may take before the service answers `timeout` on its own. */
 export const CALL_SLACK_MS = 250;
-export const DEFAULT_LIMIT = 10;
-
-export type AdapterState = 'active' | 'inactive' | 'untrusted' | 'error';
-
-export interface AdapterInfo {
-  name: string;
-  state: AdapterState;
-  reason?: string;
-  /** untrusted: how to trust */
-  trust_hint?: string;
-  /** inactive for `when`: the conditions that failed */
-  failed?: WhenFailure[];
-  driver?: AdapterConfig['driver'];
-  description?: string;
-  ops: OpName[];
-  tools: string[];
-  expose?: AdapterConfig['expose'];
-  weight?: number;
-  timeout_ms?: number;
-  /** where it was declared (every layer that set a field), lowest first */
-  declared_in: { kind: LayerSource['kind']; source: string }[];
-  /** the repository root whose config declared it */
-  repo_root?: string;
-  cooldown?: { failures: number; until: string; retry_in_ms: number; last_error: string };
-}
-
-export interface CallFailure { code: AdapterFailureCode; message: string; details?: Record<string, unknown> }
-export type CallResult =
-  | { ok: true; adapter: string; op: OpName; items?: AdapterItem[]; text?: string; ms: number }
-  | { ok: false; adapter: string; op: string; error: CallFailure; ms: number };
-
-export interface SearchItem extends AdapterItem { adapter: string; weight: number; merge_score: number }
-export interface SearchAnswer {
-  query: string;
-  results: { adapter: string; ok: boolean; items: SearchItem[]; ms: number; weight: number; error?: CallFailure }[];
-  merged: SearchItem[];
-  notices: string[];
-  /** every adapter with a search op answered */
-  complete: boolean;
-  ms: number;
-}
-
-export interface DeclaredTool { name: string; adapter: string; description: string; input_schema: Record<string, unknown>; op: OpName | OpConfig; active: boolean }
-export interface ExposedTool { name: string; adapter: string; tool: string; description?: string; input_schema?: Record<string, unknown> }
-
-/** A declared or exposed tool's answer. */
-export type ToolCallResult =
-  | { ok: true; tool: string; adapter: string; text: string; structured_content?: unknown; ms: number }
-  | { ok: false; tool: string; adapter?: string; error: CallFailure; ms: number };
-
-export interface EmitResult {
-  event: EventName;
-  memory_ids: string[];
-  /** deliveries written to the outbox */
-  queued: { id: string; adapter: string; op: OpName; memory_id: string }[];
-  /** the same delivery was already pending */
-  duplicates: number;
-  /** subscribed adapters that were not queued (inactive, untrusted, cannot render the payload…) */
-  skipped: { adapter: string; reason: string }[];
-  /** memories `sync` did not offer (not current) */
-  not_current?: number;
-  /** the flush that followed (absent with `flush: false`) */
-  flushed?: FlushSummary;
-  /** the outbox could not be written (nothing was queued) */
-  error?: string;
-}
-
-export interface FlushSummary {
-  delivered: { id: string; adapter: string; op: OpName; ms: number }[];
-  failed: { id: string; adapter: string; op: OpName; error: CallFailure; attempts: number; state: 'pending' | 'dead'; next_attempt_at?: string }[];
-  /** pending and dead items left in the outbox afterwards */
-  pending: number;
-  dead: number;
-  /** the outbox could not be read or written */
-  error?: string;
-}
-
-export interface OutboxListing { path: string; pending: OutboxItem[]; dead: OutboxItem[]; error?: string }
-
-/** Failures no retry can heal: the delivery is dead at once. */
-function permanentFailure(f: CallFailure): boolean {
-  if (['unknown_adapter', 'unknown_op', 'config_error', 'template_error', 'unsupported'].includes(f.code)) return true;
-  const status = f.details?.status;
-  return f.code === 'http_status' && typeof status === 'number' && status >= 400 && status < 500 && ![408, 425, 429].includes(status);
-}
-
-/** The input a named op's templates read first (filled from a declared tool's first string argument). */
-const MAIN_INPUT: Record<OpName, string> = { search: 'query', code: 'query', brief: 'query', history: 'target', read: 'uri', store: 'content', llm: 'prompt' };
-
-/** Items as compact text: one line each, `N. title — snippet (uri)`. */
-export function itemsText(items: readonly AdapterItem[]): string {
-  if (!items.length) return 'no results';
-  return items.map((it, i) => {
-    const snip = typeof it.snippet === 'string' && it.snippet.trim() ? ` — ${it.snippet.replace(/\s+/g, ' ').trim().slice(0, 200)}` : '';
-    const where = it.uri ?? (it.path ? `${it.path}${it.line ? `:${it.line}` : ''}` : undefined);
-    return `${i + 1}. ${it.title}${snip}${where ? ` (${where})` : ''}`;
-  }).join('\n');
-}
-
-export interface AdapterServiceOptions {
-  /** the workspace roots */
-  roots: readonly string[];
-  /** `sightline.adapters` from the editor's settings */
-  settings?: Record<string, unknown>;
-  /** the user's file (default: config.ts `userConfigPath()`); null: none */
-  userConfigPath?: string | null;
-  builtins?: Record<string, unknown>;
-  /** false: the editor's workspace is untrusted — repository-declared adapters are inactive */
-  workspaceTrusted?: boolean;
-  /** the trust document (default: durable `adapters-trust` of these roots) */
-  trust?: DurablePort<TrustDocument>;
-  env?: NodeJS.ProcessEnv;
-  projectName?: string;
-  now?: () => Date;
-  cooldown?: { base_ms?: number; max_ms?: number };
-  /** the outbox document (default: durable `adapters-outbox` of these roots) */
-  outbox?: DurablePort<OutboxDocument>;
-  /** backoff and give-up policy of event deliveries (outbox.ts) */
-  outboxPolicy?: OutboxPolicy;
-  /** false: no flush on create and no retry timer (the caller flushes) */
-  autoFlush?: boolean;
-}
 
 interface Cooldown { failures: number; until: number; last: CallFailure }
 
 const COOLING_CODES = new Set<AdapterFailureCode>(['timeout', 'unreachable', 'spawn_failed', 'http_status', 'peer_error', 'command_failed', 'malformed', 'internal']);
-
-/** `params` of a declared tool → a JSON schema (`type!` = required; a full schema passes through). */
-export function paramsSchema(params: ToolConfig['params']): Record<string, unknown> {
-  if (!params) return { type: 'object', properties: {} };
-  if ((params as { type?: unknown }).type === 'object') return params as Record<string, unknown>;
-  const properties: Record<string, unknown> = {};
-  const required: string[] = [];
-  for (const [k, t] of Object.entries(params as Record<string, string>)) {
-    const req = t.endsWith('!');
-    properties[k] = { type: req ? t.slice(0, -1) : t };
-    if (req) required.push(k);
-  }
-  return required.length ? { type: 'object', properties, required } : { type: 'object', properties };
-}
-
-/** The prefix rule of published tools. */
-export function exposedName(prefix: string, tool: string): string { return prefix && !tool.startsWith(prefix) ? `${prefix}${tool}` : tool; }
 
 export class AdapterService {
   private loaded!: LoadedConfig;
@@ -233,26 +99,31 @@ export class AdapterService {
   private readonly trustStore: TrustStore;
   private readonly roots: string[];
   private readonly now: () => Date;
-  private readonly outboxStore: Outbox;
-  private flushChain: Promise<unknown> = Promise.resolve();
-  private flushTimer?: NodeJS.Timeout;
   private disposed = false;
-  /** aborts deliveries in flight on dispose (their leases are given back) */
-  private readonly life = new AbortController();
-  private readonly ajv = new Ajv({ allErrors: false, coerceTypes: true, useDefaults: true, strict: false });
-  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly deliveries: EventDeliveries;
+  private readonly tools: ToolCalls;
 
   private constructor(private readonly opts: AdapterServiceOptions) {
     this.roots = opts.roots.map(r => { try { return realpathSync(resolve(r)); } catch { return resolve(r); } });
     this.trustStore = new TrustStore(opts.trust ?? trustDocument(this.roots));
     this.now = opts.now ?? (() => new Date());
-    this.outboxStore = new Outbox(opts.outbox ?? new JsonDocument<OutboxDocument>(durablePath(this.roots, OUTBOX_DOCUMENT), emptyOutbox), opts.outboxPolicy, this.now);
+    const outbox = new Outbox(opts.outbox ?? new JsonDocument<OutboxDocument>(durablePath(this.roots, OUTBOX_DOCUMENT), emptyOutbox), opts.outboxPolicy, this.now);
+    this.deliveries = new EventDeliveries({
+      adapters: () => this.loaded.adapters.values(), adapter: n => this.loaded.adapters.get(n), stateOf: a => this.stateOf(a),
+      repoVars: () => this.repos.values(), callOp: (n, op, ins, o, ig) => this.callOp(n, op, ins, o, ig), now: this.now,
+      disposed: () => this.disposed, slackMs: CALL_SLACK_MS,
+    }, outbox, opts.autoFlush !== false);
+    this.tools = new ToolCalls({
+      adapters: () => this.loaded.adapters.values(), declaredTools: () => this.declaredTools(), usable: (n, op, t) => this.usable(n, op, t),
+      runSpec: (a, op, spec, ins, sig) => this.runSpec(a, op, spec, ins, sig), record: (n, r) => this.record(n, r),
+      bounded: (t, o, fn) => this.bounded(t, o, fn), driverFor: a => this.driverFor(a), toFailure: e => AdapterService.toFailure(e),
+    });
   }
 
   static async create(opts: AdapterServiceOptions): Promise<AdapterService> {
     const s = new AdapterService(opts);
     await s.reload();
-    if (opts.autoFlush !== false) s.scheduleFlush(0); // what an earlier process left, in the background
+    s.deliveries.scheduleFlush(0); // what an earlier process left, in the background (unless autoFlush is false)
     return s;
   }
 
@@ -543,281 +414,33 @@ export class AdapterService {
     return { tools, notices };
   }
 
-  // ------------------------------------------------------------------------------------------ events
+  /** A declared tool (`[[adapters.x.tools]]`) called with its arguments (tool-calls.ts). */
+  callTool(name: string, args: Record<string, unknown> = {}, opts: { signal?: AbortSignal } = {}): Promise<ToolCallResult> { return this.tools.declared(name, args, opts); }
 
-  /** The template vars of a memory's repository (by repo id), if it is a root of this workspace. */
-  private repoOfMemory(m: MemoryRecord): RepoVars | undefined {
-    for (const v of this.repos.values()) if (v.id === m.repo_id) return v;
-    return undefined;
-  }
+  /** A tool an mcp adapter publishes (`expose`, prefix rule) called with its arguments (tool-calls.ts). */
+  callExposed(name: string, args: Record<string, unknown> = {}, opts: { signal?: AbortSignal } = {}): Promise<ToolCallResult> { return this.tools.exposed(name, args, opts); }
 
-  /** Queues the deliveries of an event for these memories (written before any attempt). */
-  private queueEvent(event: EventName, memories: readonly MemoryRecord[]): Omit<EmitResult, 'flushed'> {
-    const out: Omit<EmitResult, 'flushed'> = { event, memory_ids: memories.map(m => m.id), queued: [], duplicates: 0, skipped: [] };
-    const deliveries: { adapter: string; op: OpName; event: EventName; memory_id: string; inputs: Record<string, unknown> }[] = [];
-    const payloads = new Map<string, MemoryPayload>();
-    for (const a of this.loaded.adapters.values()) {
-      const subs = a.config.on.filter(s => s.event === event);
-      if (!subs.length) continue;
-      const st = this.stateOf(a);
-      if (st.state !== 'active') { out.skipped.push({ adapter: a.name, reason: `${st.state}: ${st.reason ?? ''}`.trim() }); continue; }
-      for (const m of memories) {
-        let p = payloads.get(m.id);
-        if (!p) { p = memoryPayload(m, this.repoOfMemory(m)); payloads.set(m.id, p); }
-        for (const sub of subs) {
-          if (!matches(sub, event, p)) continue;
-          const op = sub.op as OpName;
-          if (!a.config.ops[op]) { out.skipped.push({ adapter: a.name, reason: `no \`${op}\` operation` }); continue; }
-          deliveries.push({ adapter: a.name, op, event, memory_id: m.id, inputs: eventInputs(event, op, p) });
-        }
-      }
-    }
-    try {
-      const r = this.outboxStore.enqueue(deliveries);
-      out.queued = r.queued.map(i => ({ id: i.id, adapter: i.adapter, op: i.op, memory_id: i.memory_id }));
-      out.duplicates = r.duplicates.length;
-    } catch (e) { out.error = `the outbox ${this.outboxStore.path} could not be written: ${(e as Error).message}`; }
-    return out;
-  }
+  /** An event of one memory (`capture`, `promote`): matching subscriptions queued in the outbox, then flushed. */
+  emit(event: EventName, memory: MemoryRecord, opts: { signal?: AbortSignal; flush?: boolean } = {}): Promise<EmitResult> { return this.deliveries.emit(event, memory, opts); }
 
-  /**
-   * An event of one memory (`capture`: added; `promote`: confirmed / promoted to the repository scope):
-   * every matching subscription of an active adapter is queued in the outbox, then the outbox is flushed
-   * (unless `flush: false`). Never throws.
-   */
-  async emit(event: EventName, memory: MemoryRecord, opts: { signal?: AbortSignal; flush?: boolean } = {}): Promise<EmitResult> {
-    const r: EmitResult = this.queueEvent(event, [memory]);
-    if (opts.flush !== false && !this.disposed) r.flushed = await this.flushOutbox(opts);
-    return r;
-  }
+  /** `sightline adapters sync`: every current memory offered to every sync subscription. */
+  sync(memories: readonly MemoryRecord[], opts: { signal?: AbortSignal; flush?: boolean } = {}): Promise<EmitResult> { return this.deliveries.sync(memories, opts); }
 
-  /** `sightline adapters sync`: every current memory (current or relocated) offered to every sync subscription. */
-  async sync(memories: readonly MemoryRecord[], opts: { signal?: AbortSignal; flush?: boolean } = {}): Promise<EmitResult> {
-    const offered = memories.filter(syncable);
-    const r: EmitResult = { ...this.queueEvent('sync', offered), not_current: memories.length - offered.length };
-    if (opts.flush !== false && !this.disposed) r.flushed = await this.flushOutbox(opts);
-    return r;
-  }
+  /** Delivers what is due in the outbox (this process's items and an earlier one's). Never throws. */
+  flushOutbox(opts: { signal?: AbortSignal } = {}): Promise<FlushSummary> { return this.deliveries.flush(opts); }
 
-  /** Flushes the outbox soon (a timer that does not hold the process), at `delayMs` from now. */
-  private scheduleFlush(delayMs: number): void {
-    if (this.disposed || this.opts.autoFlush === false) return;
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = setTimeout(() => { this.flushTimer = undefined; void this.flushOutbox(); }, Math.min(Math.max(0, delayMs), 2 ** 31 - 1));
-    this.flushTimer.unref?.();
-  }
-
-  /**
-   * Delivers every due item of the outbox (what this process queued and what an earlier one left):
-   * claims them under the document's lock with a lease, calls each op (per adapter in order, adapters in
-   * parallel), removes what was delivered, reschedules or buries what failed (outbox.ts). Flushes of one
-   * process run one after another; another process's leased items are left alone. Never throws.
-   */
-  flushOutbox(opts: { signal?: AbortSignal } = {}): Promise<FlushSummary> {
-    const run = this.flushChain.then(() => this.flushOnce(opts));
-    this.flushChain = run.catch(() => undefined);
-    return run;
-  }
-
-  private leaseMs(item: OutboxItem): number {
-    const a = this.loaded.adapters.get(item.adapter);
-    const t = a ? (a.config.ops[item.op]?.timeout_ms ?? a.config.timeout_ms) : 10_000;
-    return t + CALL_SLACK_MS + 30_000;
-  }
-
-  private async flushOnce(opts: { signal?: AbortSignal }): Promise<FlushSummary> {
-    const sum: FlushSummary = { delivered: [], failed: [], pending: 0, dead: 0 };
-    if (this.disposed) return this.countOutbox(sum);
-    let claimed: OutboxItem[];
-    try { claimed = this.outboxStore.claim(i => this.leaseMs(i)); } catch (e) { return { ...sum, error: `the outbox ${this.outboxStore.path}: ${(e as Error).message}` }; }
-    const signal = opts.signal ? AbortSignal.any([opts.signal, this.life.signal]) : this.life.signal;
-    const byAdapter = new Map<string, OutboxItem[]>();
-    for (const i of claimed) byAdapter.set(i.adapter, [...(byAdapter.get(i.adapter) ?? []), i]);
-    await Promise.all([...byAdapter.values()].map(async items => {
-      for (const item of items) {
-        if (signal.aborted) { try { this.outboxStore.release(item.id); } catch { /* the lease runs out */ } continue; }
-        const r = await this.callOp(item.adapter, item.op, { ...item.inputs, delivery_id: item.id }, { signal }, true);
-        try {
-          if (r.ok) { this.outboxStore.succeed(item.id); sum.delivered.push({ id: item.id, adapter: item.adapter, op: item.op, ms: r.ms }); continue; }
-          if (r.error.code === 'cancelled') { this.outboxStore.release(item.id); continue; }
-          const kept = this.outboxStore.fail(item.id, r.error, permanentFailure(r.error));
-          sum.failed.push({ id: item.id, adapter: item.adapter, op: item.op, error: r.error, attempts: kept?.attempts ?? item.attempts + 1, state: kept?.state ?? 'pending', next_attempt_at: kept?.state === 'pending' ? kept.next_attempt_at : undefined });
-        } catch (e) { sum.error = `the outbox ${this.outboxStore.path}: ${(e as Error).message}`; }
-      }
-    }));
-    this.countOutbox(sum);
-    try {
-      const due = this.outboxStore.nextDue();
-      if (due !== undefined) this.scheduleFlush(due - this.now().getTime());
-    } catch { /* reported above or on the next flush */ }
-    return sum;
-  }
-
-  private countOutbox(sum: FlushSummary): FlushSummary {
-    try {
-      const items = this.outboxStore.list();
-      sum.pending = items.filter(i => i.state === 'pending').length;
-      sum.dead = items.filter(i => i.state === 'dead').length;
-    } catch (e) { sum.error ??= `the outbox ${this.outboxStore.path}: ${(e as Error).message}`; }
-    return sum;
-  }
-
-  /** The outbox for the CLI: pending items (due or waiting, leased or not) and dead ones with their errors. */
-  outbox(): OutboxListing {
-    try {
-      const items = this.outboxStore.list();
-      return { path: this.outboxStore.path, pending: items.filter(i => i.state === 'pending'), dead: items.filter(i => i.state === 'dead') };
-    } catch (e) { return { path: this.outboxStore.path, pending: [], dead: [], error: (e as Error).message }; }
-  }
-
-  /** Dead items (all, or these ids) are retried: pending and due now, attempts reset. Returns how many. */
-  retryOutbox(ids?: readonly string[]): number { const n = this.outboxStore.retry(ids); if (n) this.scheduleFlush(0); return n; }
-
-  /** Removes items for good (dead ones, or these ids). Returns how many. */
-  dropOutbox(ids?: readonly string[]): number { return this.outboxStore.drop(ids); }
-
-  get outboxPath(): string { return this.outboxStore.path; }
-
-  // ------------------------------------------------------------------------------------------ tools
-
-  private validator(schema: Record<string, unknown>): ValidateFunction {
-    const key = JSON.stringify(schema);
-    let v = this.validators.get(key);
-    if (!v) {
-      const { $schema: _ignored, ...rest } = schema;
-      v = this.ajv.compile(rest);
-      this.validators.set(key, v);
-    }
-    return v;
-  }
-
-  private static argsError(e: ErrorObject): { field: string; message: string } {
-    const missing = (e.params as { missingProperty?: string }).missingProperty;
-    const extra = (e.params as { additionalProperty?: string }).additionalProperty;
-    const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const field = missing ? (at ? `${at}.${missing}` : missing) : extra ? (at ? `${at}.${extra}` : extra) : at;
-    const message = missing ? 'is required' : extra ? 'is not a parameter of this tool' : e.message ?? 'is invalid';
-    return { field, message };
-  }
-
-  /**
-   * Calls a declared tool (`[[adapters.x.tools]]`): the arguments are validated against its JSON schema
-   * (ajv; scalars are coerced to the declared types, defaults applied) — a failure is `invalid_args`
-   * naming the field; then its op runs with the arguments as `{{args.x}}` and `{{x}}` (a named op also gets
-   * its main input — query, target, uri, content or prompt — from the first string argument when the
-   * arguments do not name it; an inline mcp op without `args` passes the arguments through). The answer
-   * is text: the op's `text` path if it has one, else its items one line each (an item op, or an op with
-   * items/split/map/where), else the payload as text or JSON.
-   */
-  async callTool(name: string, args: Record<string, unknown> = {}, opts: { signal?: AbortSignal } = {}): Promise<ToolCallResult> {
-    const started = Date.now();
-    const fail = (code: AdapterFailureCode, message: string, adapter?: string, details?: Record<string, unknown>): ToolCallResult =>
-      ({ ok: false, tool: name, ...(adapter ? { adapter } : {}), error: { code, message, ...(details ? { details } : {}) }, ms: Date.now() - started });
-    const found = [...this.loaded.adapters.values()].flatMap(a => a.config.tools.filter(t => t.name === name).map(t => ({ a, t })));
-    if (!found.length) return fail('unknown_tool', `no declared tool \`${name}\` (declared: ${this.declaredTools().map(t => t.name).join(', ') || 'none'})`);
-    if (found.length > 1) return fail('config_error', `tool \`${name}\` is declared by ${found.map(f => f.a.name).join(' and ')}; rename one`);
-    const { a, t } = found[0]!;
-    const u = this.usable(a.name, `tool ${name}`, started);
-    if ('fail' in u) { const f = u.fail as Extract<CallResult, { ok: false }>; return fail(f.error.code, f.error.message, a.name, f.error.details); }
-    const schema = paramsSchema(t.params);
-    const data = structuredClone(args ?? {});
-    let valid: ValidateFunction;
-    try { valid = this.validator(schema); } catch (e) { return fail('config_error', `adapters.${a.name}.tools.${name}.params is not a valid JSON schema: ${(e as Error).message}`, a.name); }
-    if (!valid(data)) {
-      const first = AdapterService.argsError(valid.errors![0]!);
-      return fail('invalid_args', `${name}: argument \`${first.field}\` ${first.message}`, a.name, { field: first.field, errors: valid.errors!.map(e => ({ path: e.instancePath, keyword: e.keyword, message: e.message, params: e.params })) });
-    }
-    let opLabel: OpName | 'tool';
-    let spec: OpConfig;
-    const ins: Record<string, unknown> = { ...data };
-    if (typeof t.op === 'string') {
-      opLabel = t.op as OpName;
-      spec = a.config.ops[opLabel]!;
-      const main = MAIN_INPUT[opLabel];
-      if (ins[main] === undefined) {
-        const props = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
-        const k = [...props, ...Object.keys(ins)].find(x => typeof ins[x] === 'string');
-        if (k) ins[main] = ins[k];
-      }
-      if (ITEM_OPS.includes(opLabel) && ins.limit === undefined) ins.limit = DEFAULT_LIMIT;
-    } else {
-      opLabel = 'tool';
-      spec = t.op as OpConfig;
-      if (a.config.driver === 'mcp' && !spec.args) spec = { ...spec, args: Object.fromEntries(Object.keys(data).map(k => [k, `{{args.${k}}}`])) };
-    }
-    const itemsLike = !spec.text && ((opLabel !== 'tool' && ITEM_OPS.includes(opLabel)) || !!(spec.items || spec.split || spec.map || spec.where));
-    let result: ToolCallResult;
-    try {
-      const payload = await this.runSpec(a, opLabel, spec, ins, opts.signal);
-      let text: string;
-      if (itemsLike) {
-        const limit = typeof ins.limit === 'number' && ins.limit > 0 ? ins.limit : undefined;
-        const items = mapItems(payload, spec, a.name);
-        text = itemsText(limit ? items.slice(0, limit) : items);
-      } else text = mapText(payload, spec);
-      result = { ok: true, tool: name, adapter: a.name, text, ms: Date.now() - started };
-    } catch (e) {
-      result = { ok: false, tool: name, adapter: a.name, error: AdapterService.toFailure(e), ms: Date.now() - started };
-    }
-    this.record(a.name, result.ok ? { ok: true, adapter: a.name, op: 'search', ms: result.ms } : { ok: false, adapter: a.name, op: `tool ${name}`, error: result.error, ms: result.ms });
-    return result;
-  }
-
-  /**
-   * Calls a tool an mcp adapter publishes (`expose`, named by the prefix rule): the server's tool with the
-   * arguments as given (the server validates them). The answer: its text content (or its structured
-   * content as JSON when it sent no text), plus `structured_content` when it sent some. A tool result
-   * with `isError` is `peer_error` with its text.
-   */
-  async callExposed(name: string, args: Record<string, unknown> = {}, opts: { signal?: AbortSignal } = {}): Promise<ToolCallResult> {
-    const started = Date.now();
-    const fail = (code: AdapterFailureCode, message: string, adapter?: string, details?: Record<string, unknown>): ToolCallResult =>
-      ({ ok: false, tool: name, ...(adapter ? { adapter } : {}), error: { code, message, ...(details ? { details } : {}) }, ms: Date.now() - started });
-    const candidates = [...this.loaded.adapters.values()].filter(a => a.config.driver === 'mcp' && a.config.expose !== 'none'
-      && (Array.isArray(a.config.expose) ? a.config.expose.some(t => exposedName(a.config.prefix, t) === name) : name.startsWith(a.config.prefix) || !a.config.prefix));
-    let lastFail: ToolCallResult | undefined;
-    for (const a of candidates) {
-      const u = this.usable(a.name, `tool ${name}`, started);
-      if ('fail' in u) { const f = u.fail as Extract<CallResult, { ok: false }>; lastFail = fail(f.error.code, f.error.message, a.name, f.error.details); continue; }
-      const d = this.driverFor(a) as McpDriver;
-      const timeoutMs = a.config.timeout_ms;
-      let tool: string | undefined;
-      try {
-        const tools = await this.bounded(timeoutMs, opts.signal, signal => d.inspect(signal, timeoutMs));
-        const expose = a.config.expose;
-        tool = tools.find(t => (expose === 'all' || (expose as string[]).includes(t.name)) && exposedName(a.config.prefix, t.name) === name)?.name;
-        if (!tool) { lastFail = fail('unknown_tool', `the MCP server of \`${a.name}\` has no tool published as \`${name}\``, a.name); continue; }
-        const raw = await this.bounded(timeoutMs, opts.signal, signal => d.callToolRaw(tool!, args ?? {}, signal, timeoutMs));
-        const parts = Array.isArray(raw.content) ? raw.content as { type?: string; text?: string }[] : [];
-        const texts = parts.filter(p => p && p.type === 'text' && typeof p.text === 'string').map(p => p.text!);
-        const other = parts.filter(p => p && p.type !== 'text').map(p => `[${p.type ?? 'content'}]`);
-        const structured = raw.structuredContent ?? undefined;
-        let text = [...texts, ...other].join('\n');
-        if (!texts.length && structured !== undefined) text = JSON.stringify(structured, null, 2);
-        if (raw.isError) {
-          const r = fail('peer_error', `\`${tool}\` answered with an error${text ? `: ${text.slice(0, 300)}` : ''}`, a.name);
-          this.record(a.name, { ok: false, adapter: a.name, op: `tool ${name}`, error: (r as Extract<ToolCallResult, { ok: false }>).error, ms: r.ms });
-          return r;
-        }
-        this.record(a.name, { ok: true, adapter: a.name, op: 'search', ms: 0 });
-        return { ok: true, tool: name, adapter: a.name, text, ...(structured !== undefined ? { structured_content: structured } : {}), ms: Date.now() - started };
-      } catch (e) {
-        const f = AdapterService.toFailure(e);
-        this.record(a.name, { ok: false, adapter: a.name, op: `tool ${name}`, error: f, ms: Date.now() - started });
-        return fail(f.code, f.message, a.name, f.details);
-      }
-    }
-    return lastFail ?? fail('unknown_tool', `no adapter publishes a tool \`${name}\` (expose = "all" or a list on an mcp adapter)`);
-  }
+  /** Pending and dead deliveries. */
+  outbox(): OutboxListing { return this.deliveries.list(); }
+  retryOutbox(ids?: readonly string[]): number { return this.deliveries.retry(ids); }
+  dropOutbox(ids?: readonly string[]): number { return this.deliveries.drop(ids); }
+  get outboxPath(): string { return this.deliveries.path; }
 
   /** The driver of an adapter (tests: restarts of an MCP server). */
   driver(name: string): Driver | undefined { return this.drivers.get(name); }
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    this.life.abort(new DOMException('disposed', 'AbortError'));
-    if (this.flushTimer) { clearTimeout(this.flushTimer); this.flushTimer = undefined; }
-    try { await this.flushChain; } catch { /* reported by the flush */ }
+    await this.deliveries.dispose();
     const ds = [...this.drivers.values()];
     this.drivers.clear();
     await Promise.all(ds.map(d => d.dispose().catch(() => undefined)));
