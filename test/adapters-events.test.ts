@@ -17,7 +17,7 @@
  *     visibility, source.repo, source.branch (also event.*) ... "memoryPayload…", "events: capture renders…"
  *   durable outbox (written before the attempt; retried with backoff; dead kept with its error; leases)
  *     ... "outbox: fails twice then succeeds…", "outbox: a crash…", "outbox: two processes…",
- *         "outbox: backoff doubles…" (units), "outbox: a 400 is dead at once…"
+ *         "outbox: backoff doubles…" (units), "outbox: a 400 is dead at once…", "outbox: a template error…"
  * Tools
  *   [[adapters.notes.tools]] name, description ........ "tools: an inline http op…" (declaredTools + callTool)
  *   params { tag = "string", limit = "integer" } ...... "tools: an inline http op…" (coercion, types)
@@ -409,6 +409,17 @@ describe('adapter events: the durable outbox', () => {
     assert.equal(received.filter(x => x.path === '/bad').length, 2);
     assert.equal(s.dropOutbox(), 1);
     assert.deepEqual(s.outbox(), { path: outboxFile, pending: [], dead: [] });
+  });
+
+  it('outbox: a template error is dead at once, naming the variable; an unknown visibility is a config error', async () => {
+    const s = await svc({ notes: { driver: 'http', base_url: httpUrl, ops: { store: { path: '/store', body: { x: '{{ticket}}' } } }, on: [{ event: 'capture', op: 'store' }] } }, { autoFlush: false });
+    const r = await s.emit('capture', memory());
+    const f = r.flushed!.failed[0]!;
+    assert.equal(f.state, 'dead'); assert.equal(f.error.code, 'template_error'); assert.match(f.error.message, /`ticket`/);
+    assert.equal(received.length, 0);
+    assert.equal(s.outbox().dead[0]!.last_error!.code, 'template_error');
+    const bad = await svc({ notes: { driver: 'http', base_url: httpUrl, ops: { store: { path: '/store' } }, on: [{ event: 'capture', op: 'store', visibility: 'everyone' }] } });
+    assert.ok(bad.configErrors().some(e => e.field === 'adapters.notes.on.0.visibility'), JSON.stringify(bad.configErrors().map(e => e.message)));
   });
 
   it('outbox: backoff doubles from 5 s up to 1 h; too many attempts or too old is dead; an expired lease is claimed again (units)', () => {
