@@ -103,7 +103,8 @@ export type WhenConfig = z.infer<typeof WhenSchema>;
 export const EventSchema = z.strictObject({
   event: z.enum(EVENTS),
   op: str.min(1),
-  visibility: str.min(1).optional(),
+  /** private (= user) | shared (= team, repo): the memory's scope (events.ts) */
+  visibility: z.enum(['private', 'user', 'shared', 'team', 'repo']).optional(),
   kinds: z.array(str.min(1)).optional(),
 });
 

@@ -34,8 +34,23 @@
  * - `declaredTools()` → `[[adapters.x.tools]]` as `{ name, adapter, description, input_schema (params
  *   → JSON schema, `!` = required), op, active }`; `exposedTools()` → an active mcp adapter's server tools
  *   published under `expose` with the prefix rule (`<adapter>_` unless the tool already starts with it).
- *   (Calling them, events `on`, and republishing are for the surfaces to wire.)
- * - `dispose()` stops every MCP child and client.
+ *   `callTool(name, args, { signal? })` → `ToolCallResult` `{ ok: true, tool, adapter, text, ms }` or
+ *   `{ ok: false, tool, adapter?, error, ms }`: args validated against the tool's JSON schema (ajv;
+ *   scalars coerced; `invalid_args` names the field), then its op (an inline op, or a named op of the
+ *   adapter) with the args as `{{args.x}}` and `{{x}}`; the answer as text (the op's `text` path, else its
+ *   items one line each, else the payload). `callExposed(name, args, { signal? })` → the same shape with
+ *   `structured_content` when the server sent some: the server's tool behind a published name.
+ * - Events (events.ts, outbox.ts): `emit(event, memory, { flush? })` (`capture` | `promote`) and
+ *   `sync(memories)` (`sync`: the current ones) → `EmitResult`: every matching `on` subscription of an
+ *   active adapter is queued in the durable outbox (written before any attempt), then the outbox is
+ *   flushed. `flushOutbox()` → `FlushSummary` delivers what is due — what this process queued and what
+ *   an earlier one left — with leases (two processes never deliver one item twice), backoff and dead
+ *   items; it runs on create (in the background), on a retry timer that does not hold the process, and
+ *   after each emit. Deliveries ignore the cool-down (the outbox has its own backoff) but a failure still
+ *   starts one. `outbox()` lists pending and dead items; `retryOutbox(ids?)` revives dead ones,
+ *   `dropOutbox(ids?)` removes items. Delivery inputs carry `delivery_id` (the same on every attempt).
+ * - `dispose()` stops every MCP child and client, the retry timer, and deliveries in flight (their leases are
+ *   given back).
  * Template context per adapter: the repository that declared it (a repository adapter), else the first
  * root; `repo.id` is Sightline's repo id, `repo.slug` the origin's `owner-name` (else the folder name)
  * slugified, `repo.name` the origin's repository name (else the folder name), `repo.dir` the folder's
@@ -44,105 +59,37 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { DurablePort } from '../durable/store';
+import { JsonDocument, durablePath } from '../durable/store';
+import type { MemoryRecord } from '../memories/model';
 import { repoIdFor } from '../util/ids';
-import { ITEM_OPS, loadAdapterConfig, OP_NAMES, type AdapterConfig, type AdapterConfigError, type LayerSource, type LoadedAdapter, type LoadedConfig, type OpConfig, type OpName, type ToolConfig } from './config';
+import { ITEM_OPS, loadAdapterConfig, OP_NAMES, type AdapterConfigError, type LayerSource, type LoadedAdapter, type LoadedConfig, type OpConfig, type OpName } from './config';
 import { createDriver, AdapterCallError, McpDriver, type AdapterFailureCode, type Driver, type PeerTool } from './drivers/index';
-import { mapItems, mapText, MappingError, type AdapterItem } from './mapping';
+import { mapItems, mapText, MappingError } from './mapping';
 import { baseContext, extend, slugify, TemplateError, type RepoVars, type TemplateContext } from './templates';
-import { TrustStore, trustDocument, type TrustDocument, type TrustPin } from './trust';
-import { evaluateWhen, type WhenFailure } from './when';
+import { TrustStore, trustDocument, type TrustPin } from './trust';
+import { evaluateWhen } from './when';
 import { repoVars } from './repo';
+import type { AdapterInfo, AdapterServiceOptions, CallFailure, CallResult, DeclaredTool, ExposedTool, SearchAnswer } from './api';
+import type { EventName } from './events';
+import { EventDeliveries, type EmitResult, type FlushSummary, type OutboxListing } from './deliveries';
+import { emptyOutbox, Outbox, OUTBOX_DOCUMENT, type OutboxDocument } from './outbox';
+import { DEFAULT_LIMIT, paramsSchema, exposedName, ToolCalls, type ToolCallResult } from './tool-calls';
 
 export { remoteIdentity, repoVars } from './repo';
+export { memoryPayload, type EventName, type MemoryPayload } from './events';
+export type { OutboxItem, OutboxPolicy } from './outbox';
+export type { EmitResult, FlushSummary, OutboxListing } from './deliveries';
+export { DEFAULT_LIMIT, exposedName, itemsText, paramsSchema, type ToolCallResult } from './tool-calls';
+export type { AdapterInfo, AdapterServiceOptions, AdapterState, CallFailure, CallResult, DeclaredTool, ExposedTool, SearchAnswer, SearchItem } from './api';
 
 export const COOLDOWN_BASE_MS = 30_000;
 export const COOLDOWN_MAX_MS = 10 * 60_000;
 /** How long past its timeout a call may take before the service answers `timeout` on its own. */
 export const CALL_SLACK_MS = 250;
-export const DEFAULT_LIMIT = 10;
-
-export type AdapterState = 'active' | 'inactive' | 'untrusted' | 'error';
-
-export interface AdapterInfo {
-  name: string;
-  state: AdapterState;
-  reason?: string;
-  /** untrusted: how to trust */
-  trust_hint?: string;
-  /** inactive for `when`: the conditions that failed */
-  failed?: WhenFailure[];
-  driver?: AdapterConfig['driver'];
-  description?: string;
-  ops: OpName[];
-  tools: string[];
-  expose?: AdapterConfig['expose'];
-  weight?: number;
-  timeout_ms?: number;
-  /** where it was declared (every layer that set a field), lowest first */
-  declared_in: { kind: LayerSource['kind']; source: string }[];
-  /** the repository root whose config declared it */
-  repo_root?: string;
-  cooldown?: { failures: number; until: string; retry_in_ms: number; last_error: string };
-}
-
-export interface CallFailure { code: AdapterFailureCode; message: string; details?: Record<string, unknown> }
-export type CallResult =
-  | { ok: true; adapter: string; op: OpName; items?: AdapterItem[]; text?: string; ms: number }
-  | { ok: false; adapter: string; op: string; error: CallFailure; ms: number };
-
-export interface SearchItem extends AdapterItem { adapter: string; weight: number; merge_score: number }
-export interface SearchAnswer {
-  query: string;
-  results: { adapter: string; ok: boolean; items: SearchItem[]; ms: number; weight: number; error?: CallFailure }[];
-  merged: SearchItem[];
-  notices: string[];
-  /** every adapter with a search op answered */
-  complete: boolean;
-  ms: number;
-}
-
-export interface DeclaredTool { name: string; adapter: string; description: string; input_schema: Record<string, unknown>; op: OpName | OpConfig; active: boolean }
-export interface ExposedTool { name: string; adapter: string; tool: string; description?: string; input_schema?: Record<string, unknown> }
-
-export interface AdapterServiceOptions {
-  /** the workspace roots */
-  roots: readonly string[];
-  /** `sightline.adapters` from the editor's settings */
-  settings?: Record<string, unknown>;
-  /** the user's file (default: config.ts `userConfigPath()`); null: none */
-  userConfigPath?: string | null;
-  builtins?: Record<string, unknown>;
-  /** false: the editor's workspace is untrusted — repository-declared adapters are inactive */
-  workspaceTrusted?: boolean;
-  /** the trust document (default: durable `adapters-trust` of these roots) */
-  trust?: DurablePort<TrustDocument>;
-  env?: NodeJS.ProcessEnv;
-  projectName?: string;
-  now?: () => Date;
-  cooldown?: { base_ms?: number; max_ms?: number };
-}
 
 interface Cooldown { failures: number; until: number; last: CallFailure }
 
 const COOLING_CODES = new Set<AdapterFailureCode>(['timeout', 'unreachable', 'spawn_failed', 'http_status', 'peer_error', 'command_failed', 'malformed', 'internal']);
-
-/** `params` of a declared tool → a JSON schema (`type!` = required; a full schema passes through). */
-export function paramsSchema(params: ToolConfig['params']): Record<string, unknown> {
-  if (!params) return { type: 'object', properties: {} };
-  if ((params as { type?: unknown }).type === 'object') return params as Record<string, unknown>;
-  const properties: Record<string, unknown> = {};
-  const required: string[] = [];
-  for (const [k, t] of Object.entries(params as Record<string, string>)) {
-    const req = t.endsWith('!');
-    properties[k] = { type: req ? t.slice(0, -1) : t };
-    if (req) required.push(k);
-  }
-  return required.length ? { type: 'object', properties, required } : { type: 'object', properties };
-}
-
-/** The prefix rule of published tools. */
-export function exposedName(prefix: string, tool: string): string { return prefix && !tool.startsWith(prefix) ? `${prefix}${tool}` : tool; }
 
 export class AdapterService {
   private loaded!: LoadedConfig;
@@ -152,16 +99,31 @@ export class AdapterService {
   private readonly trustStore: TrustStore;
   private readonly roots: string[];
   private readonly now: () => Date;
+  private disposed = false;
+  private readonly deliveries: EventDeliveries;
+  private readonly tools: ToolCalls;
 
   private constructor(private readonly opts: AdapterServiceOptions) {
     this.roots = opts.roots.map(r => { try { return realpathSync(resolve(r)); } catch { return resolve(r); } });
     this.trustStore = new TrustStore(opts.trust ?? trustDocument(this.roots));
     this.now = opts.now ?? (() => new Date());
+    const outbox = new Outbox(opts.outbox ?? new JsonDocument<OutboxDocument>(durablePath(this.roots, OUTBOX_DOCUMENT), emptyOutbox), opts.outboxPolicy, this.now);
+    this.deliveries = new EventDeliveries({
+      adapters: () => this.loaded.adapters.values(), adapter: n => this.loaded.adapters.get(n), stateOf: a => this.stateOf(a),
+      repoVars: () => this.repos.values(), callOp: (n, op, ins, o, ig) => this.callOp(n, op, ins, o, ig), now: this.now,
+      disposed: () => this.disposed, slackMs: CALL_SLACK_MS,
+    }, outbox, opts.autoFlush !== false);
+    this.tools = new ToolCalls({
+      adapters: () => this.loaded.adapters.values(), declaredTools: () => this.declaredTools(), usable: (n, op, t) => this.usable(n, op, t),
+      runSpec: (a, op, spec, ins, sig) => this.runSpec(a, op, spec, ins, sig), record: (n, r) => this.record(n, r),
+      bounded: (t, o, fn) => this.bounded(t, o, fn), driverFor: a => this.driverFor(a), toFailure: e => AdapterService.toFailure(e),
+    });
   }
 
   static async create(opts: AdapterServiceOptions): Promise<AdapterService> {
     const s = new AdapterService(opts);
     await s.reload();
+    s.deliveries.scheduleFlush(0); // what an earlier process left, in the background (unless autoFlush is false)
     return s;
   }
 
@@ -254,7 +216,7 @@ export class AdapterService {
   }
 
   /** A usable adapter, or the failure that says why not (unknown, error, inactive, untrusted, cooling down). */
-  private usable(name: string, op: string, started: number): { a: LoadedAdapter } | { fail: CallResult } {
+  private usable(name: string, op: string, started: number, ignoreCooldown = false): { a: LoadedAdapter } | { fail: CallResult } {
     const a = this.loaded.adapters.get(name);
     if (!a) {
       const e = this.loaded.errors.find(x => x.adapter === name);
@@ -266,7 +228,7 @@ export class AdapterService {
     if (st.state !== 'active') return { fail: this.failure(name, op, started, a.config.enabled ? 'inactive' : 'disabled', st.reason ?? 'inactive', st.failed ? { failed: st.failed } : undefined) };
     const cd = this.cooldowns.get(name);
     const nowMs = this.now().getTime();
-    if (cd && cd.until > nowMs) {
+    if (cd && cd.until > nowMs && !ignoreCooldown) {
       return { fail: this.failure(name, op, started, 'cooling_down', `cooling down for ${Math.ceil((cd.until - nowMs) / 1000)} s after ${cd.failures} failure${cd.failures > 1 ? 's' : ''} (${cd.last.code}: ${cd.last.message})`, { retry_in_ms: cd.until - nowMs, failures: cd.failures, last_error: cd.last }) };
     }
     return { a };
@@ -315,8 +277,20 @@ export class AdapterService {
   }
 
   async call(name: string, op: string, inputs: Record<string, unknown> = {}, opts: { signal?: AbortSignal } = {}): Promise<CallResult> {
+    return this.callOp(name, op, inputs, opts, false);
+  }
+
+  /** Runs one operation's request through its driver, bounded by its timeout: the payload. */
+  private runSpec(a: LoadedAdapter, op: OpName | 'tool', spec: OpConfig, ins: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+    const timeoutMs = spec.timeout_ms ?? a.config.timeout_ms;
+    const ctx = extend(this.context(a), { ...ins, args: ins });
+    const driver = this.driverFor(a);
+    return this.bounded(timeoutMs, signal, sig => driver.call({ op, spec, inputs: ins, ctx, timeoutMs, signal: sig, root: this.rootOf(a) }));
+  }
+
+  private async callOp(name: string, op: string, inputs: Record<string, unknown>, opts: { signal?: AbortSignal }, ignoreCooldown: boolean): Promise<CallResult> {
     const started = Date.now();
-    const u = this.usable(name, op, started);
+    const u = this.usable(name, op, started, ignoreCooldown);
     if ('fail' in u) return u.fail;
     const a = u.a;
     if (!(OP_NAMES as readonly string[]).includes(op) || !a.config.ops[op as OpName]) {
@@ -324,15 +298,12 @@ export class AdapterService {
     }
     const opName = op as OpName;
     const spec = a.config.ops[opName]!;
-    const timeoutMs = spec.timeout_ms ?? a.config.timeout_ms;
     const isItems = ITEM_OPS.includes(opName);
     const ins: Record<string, unknown> = { ...inputs };
     if (isItems && ins.limit === undefined) ins.limit = DEFAULT_LIMIT;
-    const ctx = extend(this.context(a), { ...ins, args: ins });
     let result: CallResult;
     try {
-      const driver = this.driverFor(a);
-      const payload = await this.bounded(timeoutMs, opts.signal, signal => driver.call({ op: opName, spec, inputs: ins, ctx, timeoutMs, signal, root: this.rootOf(a) }));
+      const payload = await this.runSpec(a, opName, spec, ins, opts.signal);
       if (isItems) {
         const limit = typeof ins.limit === 'number' && ins.limit > 0 ? ins.limit : DEFAULT_LIMIT;
         result = { ok: true, adapter: name, op: opName, items: mapItems(payload, spec, name).slice(0, limit), ms: Date.now() - started };
@@ -460,10 +431,33 @@ export class AdapterService {
     return { tools, notices };
   }
 
+  /** A declared tool (`[[adapters.x.tools]]`) called with its arguments (tool-calls.ts). */
+  callTool(name: string, args: Record<string, unknown> = {}, opts: { signal?: AbortSignal } = {}): Promise<ToolCallResult> { return this.tools.declared(name, args, opts); }
+
+  /** A tool an mcp adapter publishes (`expose`, prefix rule) called with its arguments (tool-calls.ts). */
+  callExposed(name: string, args: Record<string, unknown> = {}, opts: { signal?: AbortSignal } = {}): Promise<ToolCallResult> { return this.tools.exposed(name, args, opts); }
+
+  /** An event of one memory (`capture`, `promote`): matching subscriptions queued in the outbox, then flushed. */
+  emit(event: EventName, memory: MemoryRecord, opts: { signal?: AbortSignal; flush?: boolean } = {}): Promise<EmitResult> { return this.deliveries.emit(event, memory, opts); }
+
+  /** `sightline adapters sync`: every current memory offered to every sync subscription. */
+  sync(memories: readonly MemoryRecord[], opts: { signal?: AbortSignal; flush?: boolean } = {}): Promise<EmitResult> { return this.deliveries.sync(memories, opts); }
+
+  /** Delivers what is due in the outbox (this process's items and an earlier one's). Never throws. */
+  flushOutbox(opts: { signal?: AbortSignal } = {}): Promise<FlushSummary> { return this.deliveries.flush(opts); }
+
+  /** Pending and dead deliveries. */
+  outbox(): OutboxListing { return this.deliveries.list(); }
+  retryOutbox(ids?: readonly string[]): number { return this.deliveries.retry(ids); }
+  dropOutbox(ids?: readonly string[]): number { return this.deliveries.drop(ids); }
+  get outboxPath(): string { return this.deliveries.path; }
+
   /** The driver of an adapter (tests: restarts of an MCP server). */
   driver(name: string): Driver | undefined { return this.drivers.get(name); }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.deliveries.dispose();
     const ds = [...this.drivers.values()];
     this.drivers.clear();
     await Promise.all(ds.map(d => d.dispose().catch(() => undefined)));

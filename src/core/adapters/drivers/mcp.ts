@@ -108,13 +108,16 @@ export class McpDriver implements Driver {
     return new AdapterCallError('peer_error', `the MCP server failed: ${msg}`);
   }
 
-  async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<unknown> {
+  /** A server tool's result as sent (`content`, `structuredContent`, `isError`): republished tools. */
+  async callToolRaw(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<{ isError?: boolean; content?: unknown; structuredContent?: unknown }> {
     const live = await this.connect(signal, timeoutMs);
-    let result: Awaited<ReturnType<Client['callTool']>>;
     try {
-      result = await live.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs });
+      return await live.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs }) as { isError?: boolean; content?: unknown; structuredContent?: unknown };
     } catch (e) { throw this.failure(e, signal, timeoutMs); }
-    const r = result as { isError?: boolean; content?: unknown; structuredContent?: unknown };
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<unknown> {
+    const r = await this.callToolRaw(tool, args, signal, timeoutMs);
     if (r.isError) {
       const p = mcpPayload({ content: r.content });
       const text = (typeof p === 'string' ? p : JSON.stringify(p)).slice(0, 300);

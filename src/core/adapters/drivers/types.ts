@@ -19,7 +19,9 @@ import type { TemplateContext } from '../templates';
 export type AdapterFailureCode =
   | 'unknown_adapter' | 'unknown_op' | 'config_error' | 'inactive' | 'untrusted' | 'disabled' | 'cooling_down'
   | 'timeout' | 'cancelled' | 'template_error' | 'spawn_failed' | 'unreachable' | 'http_status' | 'peer_error'
-  | 'command_failed' | 'malformed' | 'unsupported' | 'internal';
+  | 'command_failed' | 'malformed' | 'unsupported' | 'internal'
+  // declared and exposed tools
+  | 'unknown_tool' | 'invalid_args';
 
 export class AdapterCallError extends Error {
   constructor(readonly code: AdapterFailureCode, message: string, readonly details?: Record<string, unknown>) {
