@@ -6,6 +6,9 @@
  *   inspect NAME [--json]                  an mcp adapter's server tools and their input schemas
  *   test NAME [--op OP] [--query Q] [--json]  one call of an operation (default search), with its time
  *   trust [--root DIR] | untrust DIR       pin (or forget) the repository's adapter tables after reviewing them
+ *   sync                                   offer every current memory to the adapters subscribed to `sync`, and deliver
+ *   outbox [retry|drop [ID]…]              deliveries waiting (with their next attempt) or given up (dead, with the error)
+ *   call TOOL [--args JSON]                a tool an adapter declares or exposes, its answer as text
  *
  * Nothing here needs the index; exit codes as the rest of the CLI (0 ok, 1 a failed call, 2 usage).
  */
@@ -14,7 +17,7 @@ import type { Engine } from '../core/engine';
 import type { AdapterInfo } from '../core/adapters/service';
 import { UsageError } from '../surface/options';
 
-export const ADAPTERS_USAGE = 'sightline adapters list [--json] | inspect NAME | test NAME [--op OP] [--query Q] [--target T] [--uri U] | trust [--root DIR] | untrust DIR   (also --workspace DIR --json)';
+export const ADAPTERS_USAGE = 'sightline adapters list [--json] | inspect NAME | test NAME [--op OP] [--query Q] [--target T] [--uri U] | trust [--root DIR] | untrust DIR | sync | outbox [retry|drop [ID]…] | call TOOL [--args JSON]   (also --workspace DIR --json)';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 
@@ -77,6 +80,41 @@ export async function runAdapters(engine: Engine, sub: string | undefined, posit
       out(json ? JSON.stringify({ untrusted: done }) : done ? `forgot the trust of ${dir}'s adapters` : `${dir} had no trusted adapters`);
       return 0;
     }
-    default: throw new UsageError(`adapters needs list, inspect, test, trust or untrust\n${ADAPTERS_USAGE}`);
+    case 'sync': {
+      if (positionals.length) throw new UsageError('adapters sync takes no positional arguments');
+      const memories = await engine.memories.list({});
+      const r = await a.sync(memories, { flush: false });
+      const f = await a.flushOutbox();
+      if (json) { out(JSON.stringify({ ...r, flush: f }, null, 2)); return f.failed.length ? 1 : 0; }
+      out(`offered ${memories.length} memor${memories.length === 1 ? 'y' : 'ies'}: ${r.queued.length} deliver${r.queued.length === 1 ? 'y' : 'ies'} queued${r.duplicates ? `, ${r.duplicates} already pending` : ''}`);
+      for (const s of r.skipped) out(`  skipped ${s.adapter}: ${s.reason}`);
+      out(`delivered ${f.delivered.length}; ${f.pending} pending, ${f.dead} dead`);
+      for (const x of f.failed) out(`  ✗ ${x.adapter}.${x.op} (${x.id}): ${x.error.code}: ${x.error.message}${x.state === 'dead' ? ' — given up' : x.next_attempt_at ? ` — retry at ${x.next_attempt_at}` : ''}`);
+      return f.failed.length ? 1 : 0;
+    }
+    case 'outbox': {
+      const [action, ...ids] = positionals;
+      if (action === 'retry') { const n = a.retryOutbox(ids.length ? ids : undefined); const f = await a.flushOutbox(); out(json ? JSON.stringify({ retried: n, flush: f }, null, 2) : `retrying ${n}: delivered ${f.delivered.length}; ${f.pending} pending, ${f.dead} dead`); return 0; }
+      if (action === 'drop') { const n = a.dropOutbox(ids.length ? ids : undefined); out(json ? JSON.stringify({ dropped: n }) : `dropped ${n}`); return 0; }
+      if (action !== undefined) throw new UsageError('adapters outbox takes retry or drop [ID]…');
+      const l = a.outbox();
+      if (json) { out(JSON.stringify(l, null, 2)); return 0; }
+      if (l.error) out(`✗ ${l.error}`);
+      if (!l.pending.length && !l.dead.length) out(`the outbox is empty (${l.path})`);
+      for (const x of l.pending) out(`… ${x.id} ${x.adapter}.${x.op} (${x.event} ${x.memory_id}) attempts ${x.attempts}${x.next_attempt_at ? `, next at ${x.next_attempt_at}` : ''}${x.last_error ? ` — ${x.last_error.message}` : ''}`);
+      for (const x of l.dead) out(`✗ ${x.id} ${x.adapter}.${x.op} (${x.event} ${x.memory_id}) given up after ${x.attempts}: ${x.last_error?.message ?? ''}`);
+      return 0;
+    }
+    case 'call': {
+      const [name] = positionals; if (!name || positionals.length > 1) throw new UsageError('adapters call needs one TOOL');
+      let args: Record<string, unknown> = {};
+      if (typeof values.args === 'string') { try { args = JSON.parse(values.args) as Record<string, unknown>; } catch (e) { throw new UsageError(`--args is not valid JSON: ${(e as Error).message}`); } }
+      const declared = a.declaredTools().some(t => t.name === name);
+      const r = declared ? await a.callTool(name, args) : await a.callExposed(name, args);
+      if (!r.ok) { out(json ? JSON.stringify(r, null, 2) : `✗ ${name}: ${r.error.code}: ${r.error.message}`); return r.error.code === 'invalid_args' ? 2 : 1; }
+      out(json ? JSON.stringify(r, null, 2) : r.text);
+      return 0;
+    }
+    default: throw new UsageError(`adapters needs list, inspect, test, trust, untrust, sync, outbox or call\n${ADAPTERS_USAGE}`);
   }
 }

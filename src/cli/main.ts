@@ -33,6 +33,7 @@ usage:
   sightline memory update ID [--text T] [--confidence N] [--source S] [--reanchor | [--kind K] --path FILE [--symbol S | --lines A-B]]
   sightline memory delete ID | memory reconcile [--repo R]      (memory verbs also take --db FILE --workspace DIR --json)
   sightline adapters list [--json] | inspect NAME | test NAME [--op OP] [--query Q] | trust [--root DIR] | untrust DIR
+  sightline adapters sync | outbox [retry|drop [ID]...] | call TOOL [--args JSON]
   sightline tools [--json]
   sightline mcp [--workspace DIR] [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--allow-reference-providers]
   sightline provider typescript|python|rust-analyzer-scip|java-scip|scip [--timeout-ms N] < input.json  (provider --help)
@@ -245,7 +246,7 @@ async function main(argv: string[], verbs: Readonly<Record<string, ForeignVerb>>
     case 'adapters': {
       const [sub, ...more] = rest;
       const str = { type: 'string' } as const;
-      const { values, positionals } = parse(more, { ...WORKSPACE_OPTIONS, json: { type: 'boolean' }, op: str, query: str, target: str, uri: str, root: str });
+      const { values, positionals } = parse(more, { ...WORKSPACE_OPTIONS, json: { type: 'boolean' }, op: str, query: str, target: str, uri: str, root: str, args: str });
       const { runAdapters } = await import('./adapters');
       const engine = await openEngine(values, [], log);
       try { return await runAdapters(engine, sub, positionals, values); } finally { engine.close(); }

@@ -30,7 +30,7 @@ import { LinkReader } from './services/links';
 import { AnalyticsSource } from './services/analytics';
 import { MemoryService } from './services/memories';
 import { OverviewService, type OverviewData, type OverviewRequest } from './services/overview';
-import type { MemoryExportTarget } from './services/memories';
+import type { MemoryExportTarget, MemoryRecord } from './services/memories';
 import type { EditorLocation, EnrichmentTarget } from './graph/enrich';
 import type { Diagnostic } from './store/store';
 import type { ToolServices } from './tools/services';
@@ -91,7 +91,7 @@ export class Engine implements ToolServices {
     this.freshness = new FreshnessService(file, workspace, this.settings);
     this.editor = new EditorEdgesService(file, workspace);
     this.memories = new MemoryService(workspace.roots, async () => { await file.refresh(); return file.store; },
-      { export: opts.memoriesExport ?? [], log: (level, msg) => opts.log?.(level, msg) });
+      { export: opts.memoriesExport ?? [], log: (level, msg) => opts.log?.(level, msg), onEvent: (event, m) => this.memoryEvent(event, m) });
     this.overviews = new OverviewService({ file, workspace, settings: this.settings, graph: () => this.graph(), search: q => this.search(q), staleFiles: repoId => this.freshness.staleIndexedFiles(repoId) });
     // a reload replaces the store: what was derived from the old one goes
     file.onLoad(() => { this.reads.invalidate(); this.graphTables.clear(); this.overviews.invalidate(); });
@@ -177,8 +177,16 @@ export class Engine implements ToolServices {
     return this.adapterService ??= AdapterService.create({ roots: this.roots.map(r => r.root), settings: a.settings, workspaceTrusted: a.workspaceTrusted, userConfigPath: a.userConfigPath });
   }
 
+  /** A memory added or promoted: the adapters subscribed to it get it through their durable outbox. */
+  private readonly pendingEvents = new Set<Promise<unknown>>();
+  private memoryEvent(event: 'capture' | 'promote', m: MemoryRecord): void {
+    const p = this.adapters().then(a => a.emit(event, m)).catch(e => this.opts.log?.('warn', `adapters: ${event} event not queued: ${(e as Error).message}`));
+    this.pendingEvents.add(p); void p.finally(() => this.pendingEvents.delete(p));
+  }
+
   close(): void {
-    void this.adapterService?.then(a => a.dispose(), () => undefined);
+    // queued events are written to the outbox before the adapters stop
+    void Promise.allSettled([...this.pendingEvents]).then(() => this.adapterService?.then(a => a.dispose(), () => undefined));
     this.graphTables.clear();
     this.file.close();
   }

@@ -4,7 +4,7 @@
  */
 export const ERROR_CODES = [
   'invalid_arguments', 'not_found', 'path_outside_workspace', 'index_locked', 'index_empty', 'index_corrupt', 'not_indexed',
-  'cancelled', 'internal_error', 'providers_not_allowed', 'provider_failed',
+  'cancelled', 'internal_error', 'providers_not_allowed', 'provider_failed', 'adapter_failed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -16,6 +16,7 @@ import type { Engine } from '../core/engine';
 import { VERSION } from '../core/version';
 import { z } from 'zod';
 import { BoundedStdioTransport } from './stdio';
+import { publishedTools, callPublished, type PublishedTool } from '../core/adapters/published';
 
 /**
  * Requests only the editor's own engine process accepts (started with --editor): the extension hands
@@ -67,13 +68,18 @@ function unsavedFileWatcher(engine: Engine, file: string): () => void {
   };
 }
 
+/** The adapters' published tools (first-party names win); none when the adapters cannot load. */
+async function adapterTools(engine: Engine): Promise<PublishedTool[]> {
+  try { return (await publishedTools(await engine.adapters(), new Set(TOOL_LIST.map(t => t.name)))).tools; } catch { return []; }
+}
+
 export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Server {
   const server = new Server({ name: 'sightline', title: 'Sightline', version: VERSION }, {
     capabilities: { tools: { listChanged: false } },
     instructions: 'Sightline indexes this workspace. overview gives the repo map; search_code finds where to look (paste the task, issue or traceback as is); get_chunk gives source text; before changing code, pre_change_context or impact say what is at stake (with project memories); after, post_change_impact. index_status checks freshness, index_repo refreshes.',
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: TOOL_LIST.map(t => ({
+    tools: [...TOOL_LIST.map(t => ({
       name: t.name,
       title: t.title,
       description: t.description,
@@ -81,11 +87,18 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
       outputSchema: jsonSchema(t.output, 'output') as { type: 'object' },
       annotations: { title: t.title, readOnlyHint: t.annotations.read_only, destructiveHint: t.annotations.destructive, idempotentHint: t.annotations.idempotent, openWorldHint: t.annotations.open_world },
     })),
+    // then the tools the workspace's adapters publish (declared or exposed), in their own order
+    ...(await adapterTools(engine)).map(t => ({ name: t.name, description: t.description, inputSchema: t.input_schema as { type: 'object' }, annotations: { openWorldHint: true } }))],
   }));
   const syncUnsaved = opts.unsavedFile ? unsavedFileWatcher(engine, opts.unsavedFile) : () => undefined;
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
     syncUnsaved();
     const def = findTool(req.params.name);
+    if (!def && (await adapterTools(engine)).some(t => t.name === req.params.name)) {
+      const r = await callPublished(await engine.adapters(), req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, { signal: extra.signal });
+      if (!r.ok) return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: r.error.code === 'invalid_args' ? 'invalid_arguments' : 'adapter_failed', message: r.error.message, details: { adapter: r.adapter ?? null, adapter_code: r.error.code, ...(r.error.details ?? {}) } } }) }] };
+      return { content: [{ type: 'text', text: r.text }], ...(r.structured_content && typeof r.structured_content === 'object' ? { structuredContent: r.structured_content as Record<string, unknown> } : {}) };
+    }
     if (!def) {
       return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: 'not_found', message: `unknown tool ${req.params.name}; call tools/list` } }) }] };
     }

@@ -68,6 +68,8 @@ export async function openEngine(values: WorkspaceValues, extraRoots: string[] =
   const rawAdapters = process.env.SIGHTLINE_ADAPTERS_SETTINGS;
   if (rawAdapters) {
     try { adapterSettings = JSON.parse(rawAdapters) as Record<string, unknown>; } catch (e) { throw new UsageError(`SIGHTLINE_ADAPTERS_SETTINGS is not valid JSON: ${(e as Error).message}`); }
+    // read once: the processes adapters start (another Sightline server among them) must not inherit it
+    delete process.env.SIGHTLINE_ADAPTERS_SETTINGS;
   }
   try {
     return await Engine.open({ roots, dbPath: db, settings, threads: intOption(values.threads, 'threads'), log, allowReferenceProviders: !!values['allow-reference-providers'],

@@ -66,7 +66,7 @@ import { ITEM_OPS, loadAdapterConfig, OP_NAMES, type AdapterConfigError, type La
 import { createDriver, AdapterCallError, McpDriver, type AdapterFailureCode, type Driver, type PeerTool } from './drivers/index';
 import { mapItems, mapText, MappingError } from './mapping';
 import { baseContext, extend, slugify, TemplateError, type RepoVars, type TemplateContext } from './templates';
-import { TrustStore, trustDocument, type TrustPin } from './trust';
+import { trustSummaries, type TrustSummary, TrustStore, trustDocument, type TrustPin } from './trust';
 import { evaluateWhen } from './when';
 import { repoVars } from './repo';
 import type { AdapterInfo, AdapterServiceOptions, CallFailure, CallResult, DeclaredTool, ExposedTool, SearchAnswer } from './api';
@@ -356,21 +356,7 @@ export class AdapterService {
   }
 
   /** The repositories' adapter files with what trusting them would let run (commands, endpoints): shown before a trust. */
-  repoConfigFiles(): { root: string; path: string; adapters: string[]; runs: string[] }[] {
-    return this.loaded.repoFiles.filter(f => f.adapters && Object.keys(f.adapters).length).map(f => {
-      const runs: string[] = [];
-      for (const [name, raw] of Object.entries(f.adapters!)) {
-        const a = raw as { command?: unknown; url?: unknown; base_url?: unknown; ops?: Record<string, { command?: unknown; url?: unknown }> };
-        if (Array.isArray(a.command)) runs.push(`${name}: runs ${a.command.join(' ')}`);
-        for (const u of [a.url, a.base_url]) if (typeof u === 'string') runs.push(`${name}: calls ${u}`);
-        for (const [op, o] of Object.entries(a.ops ?? {})) {
-          if (Array.isArray(o?.command)) runs.push(`${name}.${op}: runs ${o.command.join(' ')}`);
-          if (typeof o?.url === 'string') runs.push(`${name}.${op}: calls ${o.url}`);
-        }
-      }
-      return { root: f.root, path: f.path, adapters: Object.keys(f.adapters!), runs };
-    });
-  }
+  repoConfigFiles(): TrustSummary[] { return trustSummaries(this.loaded.repoFiles); }
 
   untrust(root: string): boolean {
     let r = resolve(root);

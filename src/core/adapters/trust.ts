@@ -80,3 +80,22 @@ export class TrustStore {
 
   get path(): string { return this.doc.path; }
 }
+
+export interface TrustSummary { root: string; path: string; adapters: string[]; runs: string[] }
+
+/** Per repository file with adapters: their names and what trusting them lets run (commands) or call (endpoints). */
+export function trustSummaries(files: readonly { root: string; path: string; adapters?: Record<string, unknown> }[]): TrustSummary[] {
+  return files.filter(f => f.adapters && Object.keys(f.adapters).length).map(f => {
+    const runs: string[] = [];
+    for (const [name, raw] of Object.entries(f.adapters!)) {
+      const a = raw as { command?: unknown; url?: unknown; base_url?: unknown; ops?: Record<string, { command?: unknown; url?: unknown }> };
+      if (Array.isArray(a.command)) runs.push(`${name}: runs ${a.command.join(' ')}`);
+      for (const u of [a.url, a.base_url]) if (typeof u === 'string') runs.push(`${name}: calls ${u}`);
+      for (const [op, o] of Object.entries(a.ops ?? {})) {
+        if (Array.isArray(o?.command)) runs.push(`${name}.${op}: runs ${o.command.join(' ')}`);
+        if (typeof o?.url === 'string') runs.push(`${name}.${op}: calls ${o.url}`);
+      }
+    }
+    return { root: f.root, path: f.path, adapters: Object.keys(f.adapters!), runs };
+  });
+}

@@ -41,6 +41,8 @@ export interface MemoryAddRequest {
 /** memory_update: new text/confidence/source, and either `reanchor` (at its place now) or a new anchor. */
 export interface MemoryUpdateRequest {
   id: string; text?: string; confidence?: number; source?: string; reanchor?: boolean;
+  /** moves it to the other store: `repo` shares it with the team (a promotion), `user` keeps it private */
+  scope?: MemoryScope;
   /** the new anchor, in the memory's repository (`repo_id`, when given, must be that one) */
   anchor?: { anchor_kind: AnchorKind; path?: string; symbol?: string; start_line?: number; end_line?: number; repo_id?: string };
 }
@@ -48,6 +50,11 @@ export interface MemoryServiceOptions {
   /** instruction files the current memories of each repository are exported to (default none) */
   export?: readonly MemoryExportTarget[];
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /**
+   * After a change, for adapters' event subscriptions: `capture` when a memory was added, `promote` when
+   * one was promoted to the repository scope or confirmed by a human (its source set to `human`).
+   */
+  onEvent?: (event: 'capture' | 'promote', memory: MemoryRecord) => void;
 }
 export interface MemoryFilter { repo_id?: string; status?: MemoryStatus; path?: string; symbol?: string; source?: string; text?: string; scope?: MemoryScope }
 export interface ReconcileSummary { checked: number; changed: number; by_status: Record<MemoryStatus, number> }
@@ -145,7 +152,7 @@ export class MemoryService {
     const other = this.document(scope === 'user' ? 'repo' : 'user', root).read().memories
       .filter(o => o.repo_id === memory.repo_id && o.anchor_kind === kind && o.anchor_path === anchor_path && o.anchor_id === anchor_id && sameText(o.text, memory.text));
     duplicates = [...duplicates, ...other];
-    if (!duplicates.length) this.exportRepos([root.repo_id]);
+    if (!duplicates.length) { this.exportRepos([root.repo_id]); this.event('capture', memory); }
     return duplicates.length ? { memory: duplicates[0]!, duplicates, added: false } : { memory, duplicates: [], added: true };
   }
 
@@ -198,14 +205,33 @@ export class MemoryService {
       reanchored = true;
     }
     let out: MemoryRecord | null = null;
-    held.doc.update(d => ({ ...d, memories: d.memories.map(x => {
-      if (x.id !== req.id) return x;
-      out = { ...x, ...patch, updated_at_ms: Math.max(Date.now(), x.updated_at_ms + 1) };
-      return out;
-    }) }));
+    const moving = req.scope !== undefined && req.scope !== m.scope;
+    if (moving) {
+      const root = this.root(m.repo_id);
+      if (!root) throw new SightlineError('not_found', `${m.id} belongs to ${m.repo_id}, which is not a root of this workspace: its scope cannot change here`);
+      patch.scope = req.scope;
+      // written to its new store first: a failure in between leaves two copies, never none
+      this.document(req.scope!, root).update(d => {
+        out = { ...m, ...patch, updated_at_ms: Math.max(Date.now(), m.updated_at_ms + 1) } as MemoryRecord;
+        return { ...d, memories: [...d.memories.filter(x => x.id !== m.id), out] };
+      });
+      held.doc.update(d => ({ ...d, memories: d.memories.filter(x => x.id !== m.id) }));
+    } else {
+      held.doc.update(d => ({ ...d, memories: d.memories.map(x => {
+        if (x.id !== req.id) return x;
+        out = { ...x, ...patch, updated_at_ms: Math.max(Date.now(), x.updated_at_ms + 1) };
+        return out;
+      }) }));
+    }
     if (!out) return null;
     this.exportRepos([m.repo_id]);
-    return { memory: out, reanchored };
+    const memory = out as MemoryRecord;
+    if ((moving && memory.scope === 'repo') || (req.source === 'human' && m.source !== 'human')) this.event('promote', memory);
+    return { memory, reanchored };
+  }
+
+  private event(event: 'capture' | 'promote', memory: MemoryRecord): void {
+    try { this.opts.onEvent?.(event, memory); } catch (e) { this.opts.log?.('warn', `memory event ${event} not delivered: ${(e as Error).message}`); }
   }
 
   /** Regenerates the exported instruction files of these repositories (when export is on); never throws. */
