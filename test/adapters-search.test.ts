@@ -155,3 +155,39 @@ describe('sightline adapters (dist/cli.js)', function () {
     } finally { ws.remove(); peer.server.close(); }
   });
 });
+
+describe('history and read_external with adapters', function () {
+  this.timeout(60_000);
+  it('history adds an adapter\'s history items; read_external reads a URI the adapter owns, and says why when none does', async () => {
+    const peer = await listen((req, res) => {
+      const u = new URL(req.url!, 'http://x');
+      res.setHeader('content-type', 'application/json');
+      if (u.pathname === '/history') res.end(JSON.stringify({ entries: [{ title: `PR 12 touched ${u.searchParams.get('t')}`, url: 'https://example.test/pr/12', created_at: '2026-02-03' }] }));
+      else if (u.pathname === '/note') res.end(JSON.stringify({ body: `# ADR ${u.searchParams.get('id')}\nWe retry with backoff.` }));
+      else { res.statusCode = 404; res.end('{}'); }
+    });
+    const ws = tempWorkspace({ 'src/pay.ts': 'export function retryPayment() { return 1; }\n' });
+    ws.git('init', '-q'); ws.git('add', '.'); ws.git('-c', 'user.email=a@b', '-c', 'user.name=A', 'commit', '-qm', 'first');
+    const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, adapters: { userConfigPath: null, settings: {
+      notes: { driver: 'http', base_url: peer.url, ops: {
+        history: { method: 'GET', path: '/history', query: { t: '{{target}}' }, map: { uri: 'url', date: 'created_at' } },
+        read: { method: 'GET', path: '/note', query: { id: '{{uri|basename}}' }, text: 'body', owns: ['notes://'] },
+      } },
+    } } });
+    try {
+      await e.index({});
+      const h = await invokeTool(findTool('history')!, { symbol: 'retryPayment' }, { engine: e });
+      assert.ok(h.ok, JSON.stringify(h));
+      const hd = h.data as Json;
+      assert.deepEqual(hd.external.map((x: Json) => [x.source, x.uri, x.date]), [['notes', 'https://example.test/pr/12', '2026-02-03']]);
+      assert.match(hd.external[0].title, /PR 12 touched src\/pay\.ts:1/);
+      assert.match(h.markdown, /\[notes\] \[PR 12/);
+      const r = await invokeTool(findTool('read_external')!, { uri: 'notes://adr/7' }, { engine: e });
+      assert.ok(r.ok, JSON.stringify(r));
+      assert.equal((r.data as Json).source, 'notes'); assert.match((r.data as Json).text, /^# ADR 7\nWe retry/);
+      const none = await invokeTool(findTool('read_external')!, { uri: 'jira://X-1' }, { engine: e });
+      assert.ok(none.ok);
+      assert.equal((none.data as Json).found, false); assert.match((none.data as Json).reason, /no active adapter owns jira:\/\/X-1 \(adapters with a read operation: notes\)/);
+    } finally { e.close(); ws.remove(); peer.server.close(); }
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ToolServices } from './services';
 import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice } from './contract';
 import { nodeSchema, pathParam, repoParam, symbolParam, matchedBySchema, nodeLabel, renderUnresolved } from './shared';
 import { toNodeRef } from '../graph/query';
@@ -42,6 +43,11 @@ export const history = defineTool({
     churn: z.number().int().describe('Counted commits touching the file.'),
     former_paths: z.array(z.string()).describe('Earlier names of the file (renames followed).'),
     history: historyStateSchema,
+    external: z.array(z.object({
+      source: z.string().describe('The adapter that answered.'), title: z.string().describe('Its title.'), uri: z.string().nullable().describe('Where it lives.'),
+      date: z.string().nullable().describe('Its date as the adapter says.'), snippet: z.string().nullable().describe('A short excerpt (at most 300 characters).'),
+    })).describe('History items of the configured adapters with a history operation (tickets, reviews, decisions about this file; first page only).'),
+    external_notices: z.array(z.string()).describe('Adapters that failed, timed out or are cooling down.'),
     ...pageOutput,
   }),
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
@@ -57,7 +63,7 @@ export const history = defineTool({
       const g = await ctx.engine.graph();
       const r = g.resolveOne(symbol, { repo_id: ctx.engine.repoFilter(repo), path });
       if (!r.target) {
-        return { symbol, path: path ?? null, resolved: [], ambiguous: r.ambiguous.map(toNodeRef), matched_by: r.matched_by, ...empty,
+        return { symbol, path: path ?? null, resolved: [], ambiguous: r.ambiguous.map(toNodeRef), matched_by: r.matched_by, ...empty, external: [], external_notices: [],
           history: { available: false, reason: r.ambiguous.length ? 'ambiguous symbol' : 'symbol not found', shallow: false, truncated: false, last_mined_commit: null }, ...page(0, offset, limit, 0) };
       }
       const n = toNodeRef(r.target);
@@ -69,7 +75,8 @@ export const history = defineTool({
     }
     const f = h.file(repoId, file);
     const slice = shas.slice(offset, offset + limit);
-    return {
+    const ext = offset === 0 ? await adapterHistory(ctx.engine, resolved[0] ? `${file}:${resolved[0].range.start_line}` : file, ctx.signal) : { external: [], external_notices: [] };
+    return { ...ext,
       symbol: symbol ?? null, path: file, resolved, ambiguous: [], matched_by,
       commits: h.commits(repoId, slice), co_change: h.partners(repoId, file, 10), churn: f.churn, former_paths: f.former_paths,
       history: h.availability(repoId, file), ...page(shas.length, offset, limit, slice.length),
@@ -82,9 +89,22 @@ export const history = defineTool({
     const head = `**history** of ${what} — ${r.total} commit(s); churn ${r.churn}${r.history.shallow ? ' (shallow clone: lower bound)' : r.history.truncated ? ' (last 500 commits)' : ''}`;
     const items = r.commits.map(c => `- ${c.sha.slice(0, 10)} ${c.date.slice(0, 10)} ${c.author}: ${c.subject}`);
     const partners = r.co_change.length ? `Usually changes with: ${r.co_change.map(p => `${code(p.path)} ×${p.together_count}`).join(', ')}` : '';
-    return budgeted(head, items, [partners, pageNotice(r, 'commits')].filter(Boolean).join('\n'), budget);
+    const ext = r.external.map(x => `- [${x.source}] ${x.uri ? `[${x.title}](${x.uri})` : x.title}${x.date ? ` · ${x.date.slice(0, 10)}` : ''}`);
+    return budgeted(head, [...items, ...ext], [partners, pageNotice(r, 'commits'), ...r.external_notices.map(n => `⚠ adapter ${n}`)].filter(Boolean).join('\n'), budget);
   },
 });
+
+/** What the adapters with a history operation say about a target (`path` or `path:line`), each bounded by its timeout. */
+async function adapterHistory(engine: ToolServices, target: string, signal?: AbortSignal): Promise<{ external: { source: string; title: string; uri: string | null; date: string | null; snippet: string | null }[]; external_notices: string[] }> {
+  const a = await engine.adapters();
+  const names = a.list().filter(x => x.state === 'active' && x.ops.includes('history')).map(x => x.name);
+  const answers = await Promise.all(names.map(n => a.call(n, 'history', { target, limit: 10 }, { signal })));
+  const str = (v: unknown, n: number) => (typeof v === 'string' && v ? v.slice(0, n) : null);
+  return {
+    external: answers.flatMap(r => (r.ok ? (r.items ?? []).map(it => ({ source: r.adapter, title: str(it.title, 200) ?? '(untitled)', uri: str(it.uri, 500), date: str(it.date, 40), snippet: str(it.snippet, 300) })) : [])),
+    external_notices: answers.flatMap(r => (r.ok ? [] : [`${r.adapter}: ${r.error.code}: ${r.error.message}`.slice(0, 300)])),
+  };
+}
 
 export const coChangeEvidenceSchema = z.array(z.object({
   path: z.string().describe('A changed (or target) file.'), partner: z.string().describe('A file that usually changes with it and is not in the change.'),

@@ -8,6 +8,7 @@ import { indexRepo } from './index_repo';
 import { searchCode } from './search_code';
 import { vectorSearch } from './vector_search';
 import { getChunk } from './get_chunk';
+import { readExternal } from './read_external';
 import { indexStatus } from './index_status';
 import { findReferences } from './find_references';
 import { expandContext } from './expand_context';
@@ -33,7 +34,7 @@ export const TOOL_NAMES = [
   'find_references', 'expand_context', 'impact_analysis', 'impact', 'related_tests',
   'history', 'post_change_impact', 'context_for_change', 'pre_change_context',
   'memory_add', 'memory_list', 'memory_update', 'memory_delete', 'memory_reconcile', 'links',
-  'analytics', 'find_similar',
+  'analytics', 'find_similar', 'read_external',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -61,6 +62,7 @@ export const TOOLS = {
   links,
   analytics,
   find_similar: findSimilar,
+  read_external: readExternal,
 } satisfies Record<ToolName, ToolDef<any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const TOOL_LIST: readonly ToolDef[] = TOOL_NAMES.map(n => TOOLS[n] as unknown as ToolDef);
