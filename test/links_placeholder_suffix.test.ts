@@ -24,11 +24,17 @@ router
   .get(listReviews)
 export default router
 `,
+  'backend/controllers/productController.js': `const createProductReview = asyncHandler(async (req, res) => {
+  res.status(201).json({ message: 'Review added' })
+})
+export { createProductReview }
+`,
   'frontend/src/actions.js': `import axios from 'axios'
 export const listOrders = async () => { const { data } = await axios.get('/api/orders'); return data }
 export const topProducts = async () => { const { data } = await axios.get('/api/products/top'); return data }
 export const productDetails = async (id) => { const { data } = await axios.get(\`/api/products/\${id}\`); return data }
 export const review = async (id, r) => { await axios.post(\`/api/products/\${id}/reviews\`, r) }
+export const createProductReview = (id, r) => review(id, r)
 `,
 };
 
@@ -63,6 +69,8 @@ describe('links: placeholder-only routes and suffix matching', function () {
     // a route chain: POST /:id/reviews with its handler after the middleware
     const [rev] = at(5);
     assert.equal(rev?.matched, true, dump); assert.equal(rev.to_path, 'backend/routes/productRoutes.js'); assert.match(rev.evidence, /POST \/api\/products\/\{id\}\/reviews \(handler createProductReview\)/);
+    // the handler is the controller's createProductReview (an asyncHandler-wrapped function), not the frontend action of the same name
+    assert.match(rev.to, /backend\/controllers\/productController\.js:createProductReview$/, dump);
     const routes = L.filter(l => l.path === 'backend/routes/productRoutes.js' && !l.matched).map(l => l.key);
     assert.ok(routes.includes('GET /api/products/{id}/reviews'), dump);
   });

@@ -38,15 +38,20 @@ export const linksPhase = phase({
         for (const gone of stored.keys()) store.links.deleteConfigFile(report.repo_id, gone);
       }
     });
-    // a route handler named by identifier and defined in another file: the repository's only definition of that name
+    // a route handler named by identifier and defined in another file: the repository's only definition of that name, or the nearest
     const handlers = new Map<string, string | null>();
     const ids = (s: PlacedSite) => {
       if (s.handler) {
         const k = `${s.repo_id}\0${s.handler}`;
         let h = handlers.get(k);
         if (h === undefined) {
-          const found = store.symbols.findSymbols({ repo_id: s.repo_id, name: s.handler }, 2);
-          h = found.length === 1 ? symbolId(found[0]!.repo_id, found[0]!.path, found[0]!.symbol_path!) : null;
+          // several definitions of the name (a Redux action named like the controller): the one nearest the
+          // route's file in the folder tree, when one is nearest
+          const found = store.symbols.findSymbols({ repo_id: s.repo_id, name: s.handler }, 20);
+          const near = (p: string) => { const a = p.split('/'); const b = s.path.split('/'); let i = 0; while (i < a.length - 1 && i < b.length - 1 && a[i] === b[i]) i++; return i; };
+          const best = found.length > 1 ? Math.max(...found.map(f => near(f.path))) : 0;
+          const pick = found.length === 1 ? found : found.filter(f => near(f.path) === best);
+          h = pick.length === 1 ? symbolId(pick[0]!.repo_id, pick[0]!.path, pick[0]!.symbol_path!) : null;
           handlers.set(k, h);
         }
         if (h) return h;
