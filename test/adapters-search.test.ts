@@ -96,6 +96,15 @@ describe('search_code with adapters', function () {
     assert.match(again.data.sources.find((s: Json) => s.name === 'slow')?.error ?? again.data.warnings.join(' '), /cool/);
   });
 
+  it('pre_change_context carries what the adapters know beside its pack', async () => {
+    const out = await invokeTool(findTool('pre_change_context')!, { query: 'retry payment', token_budget: 2000 }, { engine });
+    assert.ok(out.ok, JSON.stringify(out));
+    const d = out.data as Json;
+    assert.equal(d.external[0]?.source, 'notes'); assert.equal(d.external[0].uri, 'notes://adr/7');
+    assert.ok(d.context_pack.some((p: Json) => p.path === 'src/payments.ts'));
+    assert.match(out.markdown, /\[notes\] \[ADR 7/);
+  });
+
   it('external=false asks nobody; a later page asks nobody', async () => {
     const n = asked.length;
     const { data } = await call({ query: 'retry payment', external: false });

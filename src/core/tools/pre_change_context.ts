@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import { externalSchema, peerSearch, peerNotices, fuse } from './external';
+
+/** The first items whose JSON fits in `tokens`. */
+function withinTokens<T>(items: T[], tokens: number): T[] {
+  const out: T[] = []; let used = 0;
+  for (const it of items) { const t = Math.ceil(JSON.stringify(it).length / 4); if (used + t > tokens) break; out.push(it); used += t; }
+  return out;
+}
 import { defineTool, code, budgeted, estimateTokens } from './contract';
 import { queryParam, repoParam } from './shared';
 import { toNodeRef } from '../graph/query';
@@ -34,6 +42,8 @@ export const preChangeContext = defineTool({
     edges: z.array(z.object({ from: z.string().describe('Source id.'), to: z.string().describe('Target id.'), kind: z.string().describe('Edge kind.'), resolution: z.enum(['exact', 'best_effort']).describe('Resolution.') })).describe('Graph edges between a seed and a pack neighbour.'),
     co_change: z.array(z.object({ path: z.string().describe('A top file.'), partners: z.array(partnerSchema).describe('Files that usually change with it.') })).describe('Git co-change of the top files (empty without history).'),
     ...memoryNotesFields('the chunks of the pack (their symbols, files and lines); within half of token_budget, beside the pack'),
+    external: z.array(externalSchema).describe('What the configured adapters know about the task (team notes, tickets, other repositories), in the fused order with the search hits; at most 5, within a quarter of token_budget.'),
+    external_notices: z.array(z.string()).describe('Adapters that failed, timed out or are cooling down.'),
     total_estimated_tokens: z.number().int().describe('Sum of the pack items\' estimated_metadata_tokens.'),
     token_budget: z.number().int().describe('The budget applied.'),
     budget_exhausted: z.boolean().describe('True when an item did not fit.'),
@@ -42,7 +52,9 @@ export const preChangeContext = defineTool({
   examples: [{ query: 'retry failed payments', repo: '.', token_budget: 4000 }],
   async run(args, ctx) {
     const { query, repo, token_budget } = args;
+    const peers = peerSearch(ctx, true, query, 5);
     const s = await ctx.engine.search({ query, repo, limit: 10, offset: 0, vector: true, group: 'chunk', chunks_per_file: 3 });
+    const answered = await peers.answer(s.terms);
     const g = await ctx.engine.graph();
     const h = await ctx.engine.history();
     const pack: z.infer<typeof packItem>[] = [];
@@ -86,13 +98,15 @@ export const preChangeContext = defineTool({
       results: s.results.map(r => ({ chunk_id: r.chunk_id, path: r.path, start_line: r.start_line, end_line: r.end_line, symbol_path: r.symbol_path, score: r.score })),
       suggested_chunk_ids: pack.filter(p => p.distance === 0).slice(0, 5).map(p => p.chunk_id), context_pack: pack,
       symbols: [...symbols.values()].map(n => { const r = toNodeRef(n); return { id: r.id, path: r.path, kind: r.kind, range: { start_line: r.range.start_line, end_line: r.range.end_line } }; }),
-      edges, co_change, ...found.result(token_budget / 2), total_estimated_tokens: total, token_budget, budget_exhausted: exhausted,
+      edges, co_change, ...found.result(token_budget / 2), external: withinTokens(fuse(answered, s.results.length).externalItems.slice(0, 5), token_budget / 4), external_notices: peerNotices(answered),
+      total_estimated_tokens: total, token_budget, budget_exhausted: exhausted,
     };
   },
   render(r, budget) {
     const head = `**pre_change_context** — ${r.results.length} hit(s); pack ${r.context_pack.length} item(s), ${r.total_estimated_tokens}/${r.token_budget} tokens${r.budget_exhausted ? ' (budget exhausted)' : ''}${notesSummary(r)}`;
-    const items = [...noteLines(r), ...r.context_pack.map(p => `- ${p.distance ? `${p.reason}: ` : ''}${code(p.path)}:${p.start_line}-${p.end_line} ${p.symbol_path ? code(p.symbol_path) : 'top-level'} · ${code(p.chunk_id)}`)];
-    const footer = r.co_change.map(c => `${code(c.path)} usually changes with (git): ${c.partners.map(p => `${code(p.path)} ×${p.together_count}`).join(', ')}`).join('\n');
+    const ext = r.external.map(x => `- [${x.source}] ${x.uri ? `[${x.title}](${x.uri})` : x.title}${x.snippet ? ` — ${x.snippet.slice(0, 120)}` : ''}`);
+    const items = [...noteLines(r), ...ext, ...r.context_pack.map(p => `- ${p.distance ? `${p.reason}: ` : ''}${code(p.path)}:${p.start_line}-${p.end_line} ${p.symbol_path ? code(p.symbol_path) : 'top-level'} · ${code(p.chunk_id)}`)];
+    const footer = [...r.co_change.map(c => `${code(c.path)} usually changes with (git): ${c.partners.map(p => `${code(p.path)} ×${p.together_count}`).join(', ')}`), ...r.external_notices.map(n => `⚠ ${n}`)].join('\n');
     return budgeted(head, items, footer, budget);
   },
 });

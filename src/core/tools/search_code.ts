@@ -2,12 +2,9 @@ import { z } from 'zod';
 import { defineTool, pageInput, pageOutput, page, pageNotice, budgeted, code } from './contract';
 import { languageParam, queryParam, repoParam, searchHitSchema } from './shared';
 import type { SearchHit } from '../search/search';
-import type { SearchAnswer } from '../adapters/service';
 
-/** Characters of a query the adapters get as is; a longer one goes as its most informative terms. */
-const PEER_QUERY_CHARS = 300;
 import { MemoryNotes, memoryMarkerSchema, markerText } from './memory_notes';
-import { fuseLists, peerQuery, LOCAL_WEIGHT } from '../adapters/fuse';
+import { externalSchema, sourceSchema, peerSearch, peerNotices, fuse } from './external';
 
 /** A search_code chunk: the shared hit, with the marker of the project memories on it. */
 const codeHitSchema = searchHitSchema.extend({ memories: memoryMarkerSchema });
@@ -41,26 +38,6 @@ const fileSchema = z.object({
   test: z.boolean().describe('A test file (ranked below source unless include_tests; less so when the query mentions tests).'),
   chunks: z.array(codeHitSchema).describe('Its best chunks, best first.'),
   memories: memoryMarkerSchema,
-});
-
-/** A result of a configured adapter (team notes, another repository's search…), in the fused order. */
-const externalSchema = z.object({
-  source: z.string().describe('The adapter that answered.'),
-  uri: z.string().nullable().describe('Where it lives (a URL or notes:// URI; get_chunk reads URIs an adapter owns).'),
-  title: z.string().describe('Its title.'),
-  snippet: z.string().nullable().describe('A short excerpt (at most 300 characters).'),
-  kind: z.string().nullable().describe('Its kind as the adapter says (issue, note, code…).'),
-  date: z.string().nullable().describe('Its date as the adapter says.'),
-  rank: z.number().int().describe('Its rank in the adapter\'s answer (1 = first).'),
-  fused_rank: z.number().int().describe('Its place among local files and every adapter\'s results, by weighted reciprocal rank (1 = first).'),
-});
-const sourceSchema = z.object({
-  name: z.string().describe('Adapter name.'),
-  ok: z.boolean().describe('True when it answered.'),
-  items: z.number().int().describe('Results it gave.'),
-  ms: z.number().int().describe('Time it took.'),
-  weight: z.number().describe('Its weight in the fusion (local results 1.0).'),
-  error: z.string().nullable().describe('Why it gave nothing (timeout, unreachable, cooling down…).'),
 });
 
 /** Characters of the query echoed back (a pasted issue is not repeated whole). */
@@ -100,15 +77,10 @@ export const searchCode = defineTool({
   examples: [{ query: 'retry failed payment', repo: '.', language: 'typescript', path: 'src/**', include_tests: false, group: 'file', vector: true, external: false, limit: 5, offset: 0 }],
   async run(args, ctx) {
     const { query, repo, language, path, include_tests, group, vector, external, limit, offset } = args;
-    // adapters are asked in parallel with the local search, each bounded by its own timeout
-    const adapters = external && offset === 0 ? await ctx.engine.adapters() : undefined;
-    const askPeers = adapters?.list().some(a => a.state === 'active' && a.ops.includes('search'));
-    // (a long query — a pasted issue — goes to them as the local search's most informative terms)
-    const long = query.trim().length > PEER_QUERY_CHARS;
-    const ask = (terms: readonly string[]) => (askPeers ? adapters!.search(peerQuery(query, terms, PEER_QUERY_CHARS), limit, { signal: ctx.signal }) : Promise.resolve(undefined));
-    const early = long ? undefined : ask([]);
+    // adapters are asked in parallel with the local search, each bounded by its own timeout (first page only)
+    const peers = peerSearch(ctx, external && offset === 0, query, limit);
     const r = await ctx.engine.search({ query, repo, language, path, include_tests, group, vector, limit, offset, chunks_per_file: 3 });
-    const peers = await (early ?? ask(r.terms));
+    const answered = await peers.answer(r.terms);
     // the marker of the memories on each file and chunk (one check on read; nothing without memories)
     const notes = await MemoryNotes.open(ctx.engine, ctx.engine.repoFilter(repo));
     const mark = <H extends SearchHit>(h: H) => {
@@ -124,8 +96,8 @@ export const searchCode = defineTool({
     if (r.total === 0 && !warnings.length) warnings.push(r.terms.length ? 'no indexed file contains any of the search terms' : 'the query has no searchable words');
     if (r.plan.chars_read < query.length) warnings.push(`only the first ${r.plan.chars_read} characters of the query were read`);
     const shown = group === 'file' ? files.length : results.length;
-    const { externalItems, sources } = fuse(peers, shown);
-    if (peers) warnings.push(...peers.notices.filter(n => !/^no adapter has/.test(n)).map(n => `adapter ${n}`));
+    const { externalItems, sources } = fuse(answered, shown);
+    warnings.push(...peerNotices(answered));
     return { query: query.length > ECHO ? `${query.slice(0, ECHO)}…` : query, terms: r.terms, paths_named: r.plan.paths, files, results, external: externalItems, sources, ...page(r.total, offset, limit, shown), warnings };
   },
   render(r, budget) {
@@ -148,20 +120,3 @@ export const searchCode = defineTool({
     return budgeted(header, items, footer, budget);
   },
 });
-
-const cut = (s: unknown, n: number): string | null => (typeof s === 'string' && s ? (s.length > n ? `${s.slice(0, n)}…` : s) : null);
-
-/** The adapters' answers in the fused order with the page's local results (weighted reciprocal rank). */
-function fuse(peers: SearchAnswer | undefined, localCount: number): { externalItems: z.infer<typeof externalSchema>[]; sources: z.infer<typeof sourceSchema>[] } {
-  if (!peers) return { externalItems: [], sources: [] };
-  const ok = peers.results.filter(x => x.ok && x.items.length);
-  const order = fuseLists([{ source: '\0local', weight: LOCAL_WEIGHT, count: localCount }, ...ok.map(x => ({ source: x.adapter, weight: x.weight, count: x.items.length }))], '\0local');
-  const externalItems: z.infer<typeof externalSchema>[] = [];
-  order.forEach((e, place) => {
-    if (e.source === '\0local') return;
-    const it = ok.find(x => x.adapter === e.source)!.items[e.index]!;
-    externalItems.push({ source: e.source, uri: typeof it.uri === 'string' ? it.uri : null, title: cut(it.title, 200) ?? '(untitled)', snippet: cut(it.snippet, 300), kind: cut(it.kind, 40), date: cut(it.date, 40), rank: e.index + 1, fused_rank: place + 1 });
-  });
-  const sources = peers.results.map(x => ({ name: x.adapter, ok: x.ok, items: x.items.length, ms: Math.round(x.ms), weight: x.weight, error: x.error ? `${x.error.code}: ${x.error.message}`.slice(0, 200) : null }));
-  return { externalItems, sources };
-}
