@@ -40,7 +40,7 @@
  * inspect .......................... "mcp stdio: inspect lists tools and schemas"
  * Result mapping 1 (payload: structuredContent / text JSON / text) ... units "MCP payload"; "mcp stdio: structuredContent…"
  * Result mapping 2, 3 ............... units "result mapping"
- * Events ............................ parsed and validated only (units "on, tools…"); execution is not built yet
+ * Events ............................ parsed and validated here (units "on, tools…"); delivered and tested in adapters-events.test.ts
  * Tools (declared; params `!`; full JSON schema) ... "declaredTools…"; units "params → JSON schema"
  * Templates (repo.*, project.name, vars, env, now.date, inputs, filters) ... units "templates"; "command: argv…" (repo.*)
  * Failures: hung (timeout honoured), crash (restarted), malformed (structured), config error (file, line,
