@@ -360,6 +360,13 @@ export const isConfigFile = (path: string) => CONFIG_FILE.test(path) && !/(?:^|\
 /** Config keys under these parents are feature flags too (`features.new_checkout: true`). */
 export const FLAG_PARENTS = /^(?:flags|features|feature_flags|featureflags|feature-flags|toggles)$/i;
 
+/** The rules per kind by id: what answers name (short); `RECOGNISED` spells them out. */
+export const RECOGNISED_IDS: Record<LinkKind, string[]> = (() => {
+  const out: Record<LinkKind, string[]> = { http: [], env: ['.env'], config: ['config-files'], sql: ['sql-strings'], topic: [], flag: ['flag-config'] };
+  for (const r of LINK_RULES) if (!out[r.kind].includes(r.id)) out[r.kind].push(r.id);
+  return out;
+})();
+
 /** What is recognised, per kind (README, tool boundaries). */
 export const RECOGNISED: Record<LinkKind, string[]> = (() => {
   const out: Record<LinkKind, string[]> = { http: [], env: ['.env files (KEY=value)'], config: ['keys of YAML/JSON/TOML/.properties config files'], sql: ['SQL in string literals (FROM/JOIN/INTO/UPDATE/CREATE TABLE)'], topic: [], flag: ['keys under flags/features/toggles in config files'] };

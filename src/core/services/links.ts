@@ -9,10 +9,10 @@ import type { LinkQuery } from '../store/links';
 import type { LinkRow } from '../links/match';
 import { KEY_NODE_PREFIXES } from '../links/match';
 import { normalisePath } from '../links/paths';
-import { RECOGNISED } from '../links/rules';
+import { RECOGNISED, RECOGNISED_IDS } from '../links/rules';
 import { LINK_KINDS, type LinkKind } from '../links/types';
 
-export { RECOGNISED, LINK_KINDS, type LinkKind, type LinkRow };
+export { RECOGNISED, RECOGNISED_IDS, LINK_KINDS, type LinkKind, type LinkRow };
 
 const KIND_OF_PREFIX: Record<string, LinkKind> = { route: 'http', env: 'env', config: 'config', table: 'sql', topic: 'topic', flag: 'flag' };
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice, plural } from './contract';
 import { completeness, nodeSchema, pathParam, repoParam, matchedBySchema, nodeLabel, renderUnresolved } from './shared';
 import { toNodeRef, resolutionOf, type Boundary } from '../graph/query';
-import { RECOGNISED, LINK_KINDS, parseKeyNode, type LinkKind, type LinkRow } from '../services/links';
+import { RECOGNISED_IDS, LINK_KINDS, parseKeyNode, type LinkKind, type LinkRow } from '../services/links';
 
 const siteRange = z.object({
   start_line: z.number().int().describe('First line, 1-based.'), start_column: z.number().int().describe('Column, 0-based.'),
@@ -87,7 +87,7 @@ export const links = defineTool({
     const slice = rows.slice(offset, offset + limit);
     const unmatched = rows.filter(l => !l.matched).length;
     const kinds = [...new Set(kind ? [kind] : rows.length ? rows.map(l => l.kind) : LINK_KINDS)] as LinkKind[];
-    const boundaries: Boundary[] = [{ kind: 'heuristic_only', detail: `links are read from source text by recognising these APIs — ${kinds.map(k => `${k}: ${RECOGNISED[k].join('; ')}`).join(' | ')}. Wrappers, names built at run time and other frameworks are not seen` }];
+    const boundaries: Boundary[] = [{ kind: 'heuristic_only', detail: `links are read from source text by recognising these APIs (rule ids; the README's Cross-boundary links section spells them out) — ${kinds.map(k => `${k}: ${RECOGNISED_IDS[k].join(', ')}`).join(' | ')}. Wrappers, names built at run time and other frameworks are not seen` }];
     if (unmatched) boundaries.push({ kind: 'dynamic_names', detail: `${plural(unmatched, 'site has', 'sites have')} no counterpart in the workspace (matched=false): an external service, a mount prefix or base URL set elsewhere, or an API not recognised` });
     if (!reader.count()) boundaries.push({ kind: 'unparsed_files', detail: 'no links are stored: index the workspace (index_repo) first, or it recognises none of the APIs above' });
     return { symbol: symbol ?? null, resolved, ambiguous: [], matched_by, links: slice.map(toLink), total_unmatched: unmatched, ...page(rows.length, offset, limit, slice.length), complete: false, boundaries };
