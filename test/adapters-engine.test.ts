@@ -351,6 +351,12 @@ describe('adapters engine: mcp driver over stdio', () => {
     const t = await s.call('notes', 'code', { query: 'q', limit: 2, flag: true });
     assert.ok(t.ok, JSON.stringify(t));
     assert.deepEqual(JSON.parse(t.items![0]!.snippet as string), { n: 'number', s: 'string', flag: 'boolean' });
+    // values written as strings in the config take the types the tool's schema declares
+    const s2 = await svc(notes({ code: { tool: 'typed', args: { n: '7', s: 'x', flag: 'false' }, map: { snippet: 'result' } } }));
+    const t2 = await s2.call('notes', 'code', { query: 'q' });
+    assert.ok(t2.ok, JSON.stringify(t2));
+    assert.deepEqual(JSON.parse(t2.items![0]!.snippet as string), { n: 'number', s: 'string', flag: 'boolean' });
+    await s2.dispose();
     const st = await s.call('notes', 'store', { content: '# Decision', title: 'D1', tags: ['a', 'b'] });
     assert.ok(st.ok, JSON.stringify(st));
     assert.deepEqual(JSON.parse(st.text!), { markdown: '# Decision', subject: 'D1', labels: ['a', 'b'] });

@@ -19,7 +19,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { resolve } from 'node:path';
 import type { AdapterConfig, OpName } from '../config';
-import { bindArguments, type BindingInputs, type JsonSchemaLike } from '../binding';
+import { bindArguments, convert, schemaType, type BindingInputs, type JsonSchemaLike } from '../binding';
 import { mcpPayload } from '../mapping';
 import { renderDeep, renderString, type TemplateContext } from '../templates';
 import { killProcessTree, ProcessTree } from '../../util/proctree';
@@ -131,8 +131,13 @@ export class McpDriver implements Driver {
     if (!tool) throw new AdapterCallError('config_error', 'an mcp operation needs `tool`');
     const toolName = renderString(tool, req.ctx, `adapters.${this.cfg.name}.ops.${req.op}.tool`);
     let args: Record<string, unknown>;
-    if (req.spec.args) args = renderDeep(req.spec.args, req.ctx, `adapters.${this.cfg.name}.ops.${req.op}.args`) as Record<string, unknown>;
-    else {
+    if (req.spec.args) {
+      args = renderDeep(req.spec.args, req.ctx, `adapters.${this.cfg.name}.ops.${req.op}.args`) as Record<string, unknown>;
+      // given args take the JSON types the tool's schema declares ("5" for an integer is 5); a value that
+      // cannot be converted is sent as written, for the server to refuse
+      const props = ((await this.inspect(req.signal, req.timeoutMs)).find(x => x.name === toolName)?.inputSchema as JsonSchemaLike | undefined)?.properties;
+      if (props) for (const [k, v] of Object.entries(args)) { const c = convert(v, schemaType(props[k])); if (c !== undefined) args[k] = c; }
+    } else {
       const tools = await this.inspect(req.signal, req.timeoutMs);
       const t = tools.find(x => x.name === toolName);
       if (!t) throw new AdapterCallError('unsupported', `the MCP server has no tool \`${toolName}\` (it has ${tools.map(x => x.name).slice(0, 20).join(', ') || 'none'})`);
