@@ -200,3 +200,22 @@ describe('history and read_external with adapters', function () {
     } finally { e.close(); ws.remove(); peer.server.close(); }
   });
 });
+
+describe('search_code asks a code operation before a search one', function () {
+  this.timeout(60_000);
+  it('an adapter with both is asked through code (code in other repositories)', async () => {
+    const paths: string[] = [];
+    const peer = await listen((req, res) => { paths.push(new URL(req.url!, 'http://x').pathname); res.setHeader('content-type', 'application/json'); res.end(JSON.stringify({ results: [{ title: 'billing/retry.go', url: 'https://code.example/billing/retry.go' }] })); });
+    const ws = tempWorkspace({ 'a.ts': 'export function retryPayment() { return 1; }\n' });
+    const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, adapters: { userConfigPath: null, settings: {
+      org: { driver: 'http', base_url: peer.url, ops: { search: { method: 'GET', path: '/search', query: { q: '{{query}}' } }, code: { method: 'GET', path: '/code', query: { q: '{{query}}' } } } },
+    } } });
+    try {
+      await e.index({});
+      const out = await invokeTool(findTool('search_code')!, { query: 'retry payment' }, { engine: e });
+      assert.ok(out.ok, JSON.stringify(out));
+      assert.deepEqual(paths, ['/code']);
+      assert.equal((out.data as Json).external[0].uri, 'https://code.example/billing/retry.go');
+    } finally { e.close(); ws.remove(); peer.server.close(); }
+  });
+});
