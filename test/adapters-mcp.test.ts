@@ -45,6 +45,7 @@ describe('adapter tools over MCP (dist/mcp.js)', function () {
     const { tools } = await client.listTools();
     const names = tools.map(t => t.name);
     assert.deepEqual(names.slice(0, TOOL_LIST.length), TOOL_LIST.map(t => t.name));
+    assert.ok(names.includes('adapter_tool'));
     assert.deepEqual(names.slice(TOOL_LIST.length).sort(), ['notes_recent', 'other_index_repo', 'other_search_code']);
     const recent = tools.find(t => t.name === 'notes_recent')!;
     assert.deepEqual((recent.inputSchema as Json).required, ['tag']);
@@ -61,6 +62,20 @@ describe('adapter tools over MCP (dist/mcp.js)', function () {
     assert.equal(bad.isError, true);
     const err = JSON.parse(bad.content[0].text).error;
     assert.equal(err.code, 'invalid_arguments'); assert.match(JSON.stringify(err), /tag/);
+  });
+
+  it('adapter_tool (the first-party tool every surface has, language-model tools included) lists and calls them', async () => {
+    const list = await client.callTool({ name: 'adapter_tool', arguments: {} }) as Json;
+    assert.ok(!list.isError, JSON.stringify(list));
+    assert.deepEqual(list.structuredContent.tools.map((t: Json) => t.name).sort(), ['notes_recent', 'other_index_repo', 'other_search_code']);
+    assert.deepEqual(JSON.parse(list.structuredContent.tools.find((t: Json) => t.name === 'notes_recent').input_schema_json).required, ['tag']);
+    const r = await client.callTool({ name: 'adapter_tool', arguments: { name: 'notes_recent', arguments: { tag: 'db' } } }) as Json;
+    assert.ok(!r.isError, JSON.stringify(r));
+    assert.match(r.structuredContent.text, /ADR 4: one writer/);
+    const missing = await client.callTool({ name: 'adapter_tool', arguments: { name: 'nope' } }) as Json;
+    assert.match(missing.structuredContent.notices[0], /no adapter publishes a tool nope/);
+    const bad = await client.callTool({ name: 'adapter_tool', arguments: { name: 'notes_recent', arguments: {} } }) as Json;
+    assert.equal(bad.isError, true); assert.equal(JSON.parse(bad.content[0].text).error.code, 'invalid_arguments');
   });
 
   it('an exposed tool calls the other server\'s tool under its prefixed name', async () => {

@@ -9,6 +9,7 @@ import { searchCode } from './search_code';
 import { vectorSearch } from './vector_search';
 import { getChunk } from './get_chunk';
 import { readExternal } from './read_external';
+import { adapterTool } from './adapter_tool';
 import { indexStatus } from './index_status';
 import { findReferences } from './find_references';
 import { expandContext } from './expand_context';
@@ -34,7 +35,7 @@ export const TOOL_NAMES = [
   'find_references', 'expand_context', 'impact_analysis', 'impact', 'related_tests',
   'history', 'post_change_impact', 'context_for_change', 'pre_change_context',
   'memory_add', 'memory_list', 'memory_update', 'memory_delete', 'memory_reconcile', 'links',
-  'analytics', 'find_similar', 'read_external',
+  'analytics', 'find_similar', 'read_external', 'adapter_tool',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -63,6 +64,7 @@ export const TOOLS = {
   analytics,
   find_similar: findSimilar,
   read_external: readExternal,
+  adapter_tool: adapterTool,
 } satisfies Record<ToolName, ToolDef<any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const TOOL_LIST: readonly ToolDef[] = TOOL_NAMES.map(n => TOOLS[n] as unknown as ToolDef);
