@@ -47,6 +47,26 @@ export function registerAdapterCommands(engine: EngineProcess, refresh: () => vo
       ], { title: 'Sightline adapters', matchOnDetail: true });
       if (pick?.row?.state === 'untrusted') await vscode.commands.executeCommand('sightline.adapters.trust');
     }),
+    vscode.commands.registerCommand('sightline.adapters.test', async () => {
+      const a = await fetchAdapters(engine);
+      const active = (a?.adapters ?? []).filter(x => x.state === 'active' && x.ops.length);
+      if (!active.length) { void vscode.window.showInformationMessage('Sightline: no active adapter with an operation to test.'); return; }
+      const pick = await vscode.window.showQuickPick(active.flatMap(x => x.ops.map(op => ({ label: `${x.name}.${op}`, description: x.description, name: x.name, op }))), { title: 'Test an adapter operation' });
+      if (!pick) return;
+      const query = await vscode.window.showInputBox({ title: `${pick.label}: input`, prompt: 'The query, target, URI or content the operation gets', value: 'test' });
+      if (query === undefined) return;
+      const r = await engine.request<{ result: { ok: boolean; ms: number; items?: { title: string; uri?: string }[]; text?: string; error?: { code: string; message: string } } }>('sightline/adapters_test', { name: pick.name, op: pick.op, query });
+      const x = r.result;
+      if (!x.ok) { void vscode.window.showErrorMessage(`Sightline: ${pick.label} failed in ${x.ms} ms: ${x.error?.code}: ${x.error?.message}`); return; }
+      const detail = x.text ?? (x.items ?? []).map((it, i) => `${i + 1}. ${it.title}${it.uri ? ` <${it.uri}>` : ''}`).join('\n');
+      void vscode.window.showInformationMessage(`Sightline: ${pick.label} answered in ${x.ms} ms`, { modal: true, detail: detail || '(empty answer)' });
+      refresh();
+    }),
+    vscode.commands.registerCommand('sightline.adapters.sync', async () => {
+      const r = await engine.request<{ queued: number; skipped: { adapter: string; reason: string }[]; flush: { delivered: unknown[]; pending: number; dead: number } }>('sightline/adapters_sync', {});
+      void vscode.window.showInformationMessage(`Sightline: ${r.queued} memory deliver${r.queued === 1 ? 'y' : 'ies'} queued, ${r.flush.delivered.length} delivered; ${r.flush.pending} pending, ${r.flush.dead} given up${r.skipped.length ? ` (skipped: ${r.skipped.map(s => s.adapter).join(', ')})` : ''}.`);
+      refresh();
+    }),
     // `{ confirmed: true }`: a caller that showed the files itself (tests, other extensions) skips the dialog
     vscode.commands.registerCommand('sightline.adapters.trust', async (opts?: { confirmed?: boolean }) => {
       if (!vscode.workspace.isTrusted) { void vscode.window.showWarningMessage('Sightline: repository adapters never run in an untrusted workspace; trust the workspace first.'); return; }

@@ -39,6 +39,8 @@ const SymbolAtRequest = z.object({
   params: z.object({ path: z.string().min(1), line: z.number().int().min(1) }),
 });
 const AdaptersRequest = z.object({ method: z.literal('sightline/adapters'), params: z.object({}).optional() });
+const AdaptersTestRequest = z.object({ method: z.literal('sightline/adapters_test'), params: z.object({ name: z.string().min(1), op: z.string().min(1), query: z.string().max(2000) }) });
+const AdaptersSyncRequest = z.object({ method: z.literal('sightline/adapters_sync'), params: z.object({}).optional() });
 const AdaptersTrustRequest = z.object({ method: z.literal('sightline/adapters_trust'), params: z.object({ root: z.string().optional() }).optional() });
 const UnsavedBuffersRequest = z.object({
   method: z.literal('sightline/unsaved_buffers'),
@@ -145,6 +147,16 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
       const a = await engine.adapters();
       await a.reload(); // the config files may have changed since the last look
       return { adapters: a.list(), config_errors: a.configErrors().map(e => e.message), repo_files: a.repoConfigFiles() };
+    });
+    server.setRequestHandler(AdaptersTestRequest, async req => {
+      const a = await engine.adapters();
+      const q = req.params.query;
+      return { result: await a.call(req.params.name, req.params.op, { query: q, target: q, uri: q, content: q, prompt: q, limit: 5 }) };
+    });
+    server.setRequestHandler(AdaptersSyncRequest, async () => {
+      const a = await engine.adapters();
+      const r = await a.sync(await engine.memories.list({}), { flush: false });
+      return { queued: r.queued.length, skipped: r.skipped, flush: await a.flushOutbox() };
     });
     server.setRequestHandler(AdaptersTrustRequest, async req => {
       const a = await engine.adapters();

@@ -48,5 +48,8 @@ describe('adapters', function () {
     assert.strictEqual(r.data.external[0].source, 'notes');
     assert.strictEqual(r.data.external[0].uri, 'notes://adr/9');
     assert.ok(r.data.sources.some(s => s.name === 'notes' && s.ok));
+    // the palette commands are registered (they open dialogs, so they are not run here)
+    const commands = await vscode.commands.getCommands(true);
+    for (const c of ['sightline.adapters.list', 'sightline.adapters.trust', 'sightline.adapters.test', 'sightline.adapters.sync']) assert.ok(commands.includes(c), c);
   });
 });
