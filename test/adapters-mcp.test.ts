@@ -86,3 +86,36 @@ describe('adapter tools over MCP (dist/mcp.js)', function () {
     assert.match(r.content[0].text, /billing\/invoice\.py/);
   });
 });
+
+describe('the editor\'s adapter requests (dist/mcp.js --editor)', function () {
+  this.timeout(120_000);
+  it('lists, tests, inspects, trusts and syncs', async () => {
+    requireBuilt();
+    const { z } = await import('zod');
+    const stored: string[] = [];
+    const peer = createServer((req, res) => { let b = ''; req.on('data', d => { b += d; }); req.on('end', () => { if (req.url!.startsWith('/store')) stored.push(b); res.setHeader('content-type', 'application/json'); res.end(JSON.stringify({ results: [{ title: 'hit' }], id: 'n1' })); }); });
+    await new Promise<void>(r => peer.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+    const ws = tempWorkspace({ 'a.ts': 'export const a = 1;\n', '.sightline/config.toml': `[adapters.team]\ndriver = "http"\nbase_url = "${url}"\n[adapters.team.ops.search]\npath = "/search"\nbody = { q = "{{query}}" }\n[adapters.team.ops.store]\npath = "/store"\nbody = { md = "{{markdown}}" }\ntext = "id"\n[[adapters.team.on]]\nevent = "sync"\nop = "store"\n` });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_JS, '--editor', '--workspace', ws.root, '--db', ws.db], stderr: 'pipe', env: { ...process.env } as Record<string, string> });
+    const c = new Client({ name: 'editor-requests-test', version: '1' });
+    await c.connect(transport);
+    const any = z.object({}).passthrough();
+    try {
+      await c.callTool({ name: 'index_repo', arguments: {} });
+      await c.callTool({ name: 'memory_add', arguments: { text: 'Decision: one writer per index', anchor_kind: 'repo' } });
+      const before = await c.request({ method: 'sightline/adapters', params: {} }, any) as Json;
+      assert.equal(before.adapters[0].state, 'untrusted'); assert.deepEqual(before.repo_files[0].runs, [`team: calls ${url}`]);
+      await c.request({ method: 'sightline/adapters_trust', params: {} }, any);
+      const after = await c.request({ method: 'sightline/adapters', params: {} }, any) as Json;
+      assert.equal(after.adapters[0].state, 'active');
+      const t = await c.request({ method: 'sightline/adapters_test', params: { name: 'team', op: 'search', query: 'writer' } }, any) as Json;
+      assert.equal(t.result.ok, true); assert.equal(t.result.items[0].title, 'hit');
+      const i = await c.request({ method: 'sightline/adapters_inspect', params: { name: 'team' } }, any) as Json;
+      assert.equal(i.result.ok, false); assert.equal(i.result.error.code, 'unsupported');
+      const s = await c.request({ method: 'sightline/adapters_sync', params: {} }, any) as Json;
+      assert.equal(s.queued, 1); assert.equal(s.flush.delivered.length, 1);
+      assert.match(stored[0]!, /one writer per index/);
+    } finally { await c.close(); peer.close(); ws.remove(); }
+  });
+});

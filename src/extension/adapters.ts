@@ -62,6 +62,17 @@ export function registerAdapterCommands(engine: EngineProcess, refresh: () => vo
       void vscode.window.showInformationMessage(`Sightline: ${pick.label} answered in ${x.ms} ms`, { modal: true, detail: detail || '(empty answer)' });
       refresh();
     }),
+    vscode.commands.registerCommand('sightline.adapters.inspect', async () => {
+      const a = await fetchAdapters(engine);
+      const mcp = (a?.adapters ?? []).filter(x => x.state === 'active' && x.driver === 'mcp');
+      if (!mcp.length) { void vscode.window.showInformationMessage('Sightline: no active MCP adapter to inspect.'); return; }
+      const pick = await vscode.window.showQuickPick(mcp.map(x => ({ label: x.name, description: x.description })), { title: 'Inspect an MCP adapter' });
+      if (!pick) return;
+      const r = await engine.request<{ result: { ok: boolean; ms: number; tools?: { name: string; description?: string; inputSchema?: unknown }[]; error?: { code: string; message: string } } }>('sightline/adapters_inspect', { name: pick.label });
+      if (!r.result.ok) { void vscode.window.showErrorMessage(`Sightline: ${pick.label}: ${r.result.error?.code}: ${r.result.error?.message}`); return; }
+      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `# ${pick.label}: ${r.result.tools!.length} tool(s)\n\n${r.result.tools!.map(t => `## ${t.name}\n\n${t.description ?? ''}\n\n\`\`\`json\n${JSON.stringify(t.inputSchema ?? {}, null, 2)}\n\`\`\``).join('\n\n')}\n` });
+      await vscode.window.showTextDocument(doc, { preview: true });
+    }),
     vscode.commands.registerCommand('sightline.adapters.sync', async () => {
       const r = await engine.request<{ queued: number; skipped: { adapter: string; reason: string }[]; flush: { delivered: unknown[]; pending: number; dead: number } }>('sightline/adapters_sync', {});
       void vscode.window.showInformationMessage(`Sightline: ${r.queued} memory deliver${r.queued === 1 ? 'y' : 'ies'} queued, ${r.flush.delivered.length} delivered; ${r.flush.pending} pending, ${r.flush.dead} given up${r.skipped.length ? ` (skipped: ${r.skipped.map(s => s.adapter).join(', ')})` : ''}.`);

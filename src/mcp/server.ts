@@ -40,6 +40,7 @@ const SymbolAtRequest = z.object({
 });
 const AdaptersRequest = z.object({ method: z.literal('sightline/adapters'), params: z.object({}).optional() });
 const AdaptersTestRequest = z.object({ method: z.literal('sightline/adapters_test'), params: z.object({ name: z.string().min(1), op: z.string().min(1), query: z.string().max(2000) }) });
+const AdaptersInspectRequest = z.object({ method: z.literal('sightline/adapters_inspect'), params: z.object({ name: z.string().min(1) }) });
 const AdaptersSyncRequest = z.object({ method: z.literal('sightline/adapters_sync'), params: z.object({}).optional() });
 const AdaptersTrustRequest = z.object({ method: z.literal('sightline/adapters_trust'), params: z.object({ root: z.string().optional() }).optional() });
 const UnsavedBuffersRequest = z.object({
@@ -153,6 +154,7 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
       const q = req.params.query;
       return { result: await a.call(req.params.name, req.params.op, { query: q, target: q, uri: q, content: q, prompt: q, limit: 5 }) };
     });
+    server.setRequestHandler(AdaptersInspectRequest, async req => ({ result: await (await engine.adapters()).inspect(req.params.name) }));
     server.setRequestHandler(AdaptersSyncRequest, async () => {
       const a = await engine.adapters();
       const r = await a.sync(await engine.memories.list({}), { flush: false });

@@ -50,6 +50,6 @@ describe('adapters', function () {
     assert.ok(r.data.sources.some(s => s.name === 'notes' && s.ok));
     // the palette commands are registered (they open dialogs, so they are not run here)
     const commands = await vscode.commands.getCommands(true);
-    for (const c of ['sightline.adapters.list', 'sightline.adapters.trust', 'sightline.adapters.test', 'sightline.adapters.sync']) assert.ok(commands.includes(c), c);
+    for (const c of ['sightline.adapters.list', 'sightline.adapters.trust', 'sightline.adapters.test', 'sightline.adapters.inspect', 'sightline.adapters.sync']) assert.ok(commands.includes(c), c);
   });
 });
