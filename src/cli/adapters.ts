@@ -16,6 +16,7 @@ import { resolve } from 'node:path';
 import type { Engine } from '../core/engine';
 import type { AdapterInfo } from '../core/adapters/service';
 import { UsageError } from '../surface/options';
+import { callPublished } from '../core/adapters/published';
 
 export const ADAPTERS_USAGE = 'sightline adapters list [--json] | inspect NAME | test NAME [--op OP] [--query Q] [--target T] [--uri U] | trust [--root DIR] | untrust DIR | sync | outbox [retry|drop [ID]…] | call TOOL [--args JSON]   (also --workspace DIR --json)';
 
@@ -109,8 +110,7 @@ export async function runAdapters(engine: Engine, sub: string | undefined, posit
       const [name] = positionals; if (!name || positionals.length > 1) throw new UsageError('adapters call needs one TOOL');
       let args: Record<string, unknown> = {};
       if (typeof values.args === 'string') { try { args = JSON.parse(values.args) as Record<string, unknown>; } catch (e) { throw new UsageError(`--args is not valid JSON: ${(e as Error).message}`); } }
-      const declared = a.declaredTools().some(t => t.name === name);
-      const r = declared ? await a.callTool(name, args) : await a.callExposed(name, args);
+      const r = await callPublished(a, name, args);
       if (!r.ok) { out(json ? JSON.stringify(r, null, 2) : `✗ ${name}: ${r.error.code}: ${r.error.message}`); return r.error.code === 'invalid_args' ? 2 : 1; }
       out(json ? JSON.stringify(r, null, 2) : r.text);
       return 0;

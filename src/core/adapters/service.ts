@@ -25,7 +25,7 @@
  *   success ends it. Cancellation, template and config errors do not count.
  * - `search(query, limit, { signal? })` → `SearchAnswer`: every active adapter with a `search` op, in
  *   parallel, each bounded by its own timeout: per-adapter results (`items` carry `adapter` and `weight`),
- *   `merged` (all items by `merge_score` = weight / (rank + 1), rank within its adapter), `notices` for
+ *   `merged` (all items by `merge_score` = weight / (RRF_K + rank), rank within its adapter: fuse.ts), `notices` for
  *   every adapter skipped, failed, untrusted or inactive, and `complete` (every adapter with a search op
  *   answered).
  * - `trust({ root? })` pins the loaded `[adapters]` tables of each repository (or one); `untrust(root)`
@@ -69,6 +69,7 @@ import { baseContext, extend, slugify, TemplateError, type RepoVars, type Templa
 import { trustSummaries, type TrustSummary, TrustStore, trustDocument, type TrustPin } from './trust';
 import { evaluateWhen } from './when';
 import { repoVars } from './repo';
+import { RRF_K } from './fuse';
 import type { AdapterInfo, AdapterServiceOptions, CallFailure, CallResult, DeclaredTool, ExposedTool, SearchAnswer } from './api';
 import type { EventName } from './events';
 import { EventDeliveries, type EmitResult, type FlushSummary, type OutboxListing } from './deliveries';
@@ -131,8 +132,8 @@ export class AdapterService {
   async reload(): Promise<void> {
     const before = this.loaded;
     this.loaded = loadAdapterConfig({ roots: this.roots, userConfigPath: this.opts.userConfigPath, settings: this.opts.settings, builtins: this.opts.builtins, env: this.env });
-    const vars = await Promise.all(this.roots.map(repoVars));
-    this.repos = new Map(this.roots.map((r, i) => [r, vars[i]!]));
+    const vars = this.loaded.adapters.size ? await Promise.all(this.roots.map(repoVars)) : []; // git facts are for templates: no adapter, no git
+    this.repos = new Map(vars.map((v, i) => [this.roots[i]!, v]));
     if (before) {
       for (const [name, d] of this.drivers) {
         const a = before.adapters.get(name); const b = this.loaded.adapters.get(name);
@@ -317,28 +318,36 @@ export class AdapterService {
     return this.record(name, result);
   }
 
-  async search(query: string, limit = DEFAULT_LIMIT, opts: { signal?: AbortSignal } = {}): Promise<SearchAnswer> {
+  /**
+   * Every adapter with one of `ops` (default `search`; the first it has is used — `['code', 'search']`
+   * asks a code search through its `code` op), in parallel, each bounded by its own timeout; `inputs`
+   * are added to `{ query, limit }` (`history`: `target`). `merged`: all items by weighted reciprocal rank
+   * (fuse.ts, the ranking search_code fuses with).
+   */
+  async search(query: string, limit = DEFAULT_LIMIT, opts: { signal?: AbortSignal; ops?: readonly OpName[]; inputs?: Record<string, unknown> } = {}): Promise<SearchAnswer> {
     const started = Date.now();
+    const ops = opts.ops ?? ['search'];
     const notices: string[] = [];
     const runs: Promise<SearchAnswer['results'][number] | undefined>[] = [];
-    let withSearch = 0;
+    let asked = 0;
     for (const a of this.loaded.adapters.values()) {
-      if (!a.config.ops.search) continue;
-      withSearch++;
-      const u = this.usable(a.name, 'search', started);
+      const op = ops.find(o => a.config.ops[o]);
+      if (!op) continue;
+      asked++;
+      const u = this.usable(a.name, op, started);
       if ('fail' in u) { if (!u.fail.ok) notices.push(`${a.name}: ${u.fail.error.code === 'inactive' || u.fail.error.code === 'disabled' ? '' : `${u.fail.error.code}: `}${u.fail.error.message}`); continue; }
-      runs.push(this.call(a.name, 'search', { query, limit }, opts).then(r => {
+      runs.push(this.call(a.name, op, { ...opts.inputs, query, limit }, opts).then(r => {
         const weight = a.config.weight;
         if (!r.ok) { notices.push(`${a.name}: ${r.error.code}: ${r.error.message}`); return { adapter: a.name, ok: false, items: [], ms: r.ms, weight, error: r.error }; }
-        const items = (r.items ?? []).map((it, rank) => ({ ...it, adapter: a.name, weight, merge_score: weight / (rank + 1) }));
+        const items = (r.items ?? []).map((it, rank) => ({ ...it, adapter: a.name, weight, merge_score: weight / (RRF_K + rank + 1) }));
         return { adapter: a.name, ok: true, items, ms: r.ms, weight };
       }));
     }
     const results = (await Promise.all(runs)).filter((x): x is NonNullable<typeof x> => !!x);
     const merged = results.flatMap(r => r.items).sort((x, y) => y.merge_score - x.merge_score || x.adapter.localeCompare(y.adapter));
     const answered = results.filter(r => r.ok).length;
-    if (!withSearch) notices.push('no adapter has a search operation');
-    return { query, results, merged: merged.slice(0, Math.max(limit, 0)), notices, complete: answered === withSearch, ms: Date.now() - started };
+    if (!asked) notices.push(`no adapter has a ${ops.join(' or ')} operation`);
+    return { query, results, merged: merged.slice(0, Math.max(limit, 0)), notices, complete: answered === asked, ms: Date.now() - started };
   }
 
   /** Pins the loaded `[adapters]` tables of every repository (or of `root`). */

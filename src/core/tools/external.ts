@@ -35,29 +35,12 @@ export const sourceSchema = z.object({
 
 /**
  * Starts the adapters' search now (a short query) or once the local terms are known (a long one). Each
- * active adapter is asked through its `code` operation (code in other repositories: what a code search
- * wants), else its `search` operation; cool-downs and timeouts are the service's.
+ * adapter is asked through its `code` operation (code in other repositories: what a code search wants),
+ * else its `search` operation; timeouts and cool-downs are the service's.
  */
 export function peerSearch(ctx: { engine: ToolServices; signal?: AbortSignal }, enabled: boolean, query: string, limit: number): { answer(terms: readonly string[]): Promise<SearchAnswer | undefined> } {
   if (!enabled) return { answer: async () => undefined };
-  const adapters = ctx.engine.adapters();
-  const ask = async (terms: readonly string[]): Promise<SearchAnswer | undefined> => {
-    const a = await adapters;
-    const infos = a.list().filter(x => (x.ops.includes('code') || x.ops.includes('search')) && (x.state === 'active' || x.state === 'untrusted'));
-    if (!infos.some(x => x.state === 'active')) return undefined;
-    const q = peerQuery(query, terms, PEER_QUERY_CHARS);
-    const started = Date.now();
-    const notices: string[] = infos.filter(x => x.state === 'untrusted').map(x => `${x.name}: ${x.reason ?? 'untrusted'}`);
-    const results = await Promise.all(infos.filter(x => x.state === 'active').map(async x => {
-      const op = x.ops.includes('code') ? 'code' : 'search';
-      const r = await a.call(x.name, op, { query: q, limit }, { signal: ctx.signal });
-      const weight = x.weight ?? 0.9;
-      if (!r.ok) { notices.push(`${x.name}: ${r.error.code}: ${r.error.message}`); return { adapter: x.name, ok: false, items: [], ms: r.ms, weight, error: r.error }; }
-      return { adapter: x.name, ok: true, items: (r.items ?? []).map((it, rank) => ({ ...it, adapter: x.name, weight, merge_score: weight / (rank + 1) })), ms: r.ms, weight };
-    }));
-    const merged = results.flatMap(r => r.items).sort((x, y) => y.merge_score - x.merge_score || x.adapter.localeCompare(y.adapter)).slice(0, limit);
-    return { query: q, results, merged, notices, complete: results.every(r => r.ok) && !notices.length, ms: Date.now() - started };
-  };
+  const ask = async (terms: readonly string[]) => (await ctx.engine.adapters()).search(peerQuery(query, terms, PEER_QUERY_CHARS), limit, { signal: ctx.signal, ops: ['code', 'search'] });
   const early = query.trim().length > PEER_QUERY_CHARS ? undefined : ask([]);
   return { answer: terms => early ?? ask(terms) };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolServices } from './services';
+import { peerNotices } from './external';
 import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice } from './contract';
 import { nodeSchema, pathParam, repoParam, symbolParam, matchedBySchema, nodeLabel, renderUnresolved } from './shared';
 import { toNodeRef } from '../graph/query';
@@ -90,19 +91,17 @@ export const history = defineTool({
     const items = r.commits.map(c => `- ${c.sha.slice(0, 10)} ${c.date.slice(0, 10)} ${c.author}: ${c.subject}`);
     const partners = r.co_change.length ? `Usually changes with: ${r.co_change.map(p => `${code(p.path)} ×${p.together_count}`).join(', ')}` : '';
     const ext = r.external.map(x => `- [${x.source}] ${x.uri ? `[${x.title}](${x.uri})` : x.title}${x.date ? ` · ${x.date.slice(0, 10)}` : ''}`);
-    return budgeted(head, [...items, ...ext], [partners, pageNotice(r, 'commits'), ...r.external_notices.map(n => `⚠ adapter ${n}`)].filter(Boolean).join('\n'), budget);
+    return budgeted(head, [...items, ...ext], [partners, pageNotice(r, 'commits'), ...r.external_notices.map(n => `⚠ ${n}`)].filter(Boolean).join('\n'), budget);
   },
 });
 
 /** What the adapters with a history operation say about a target (`path` or `path:line`), each bounded by its timeout. */
 async function adapterHistory(engine: ToolServices, target: string, signal?: AbortSignal): Promise<{ external: { source: string; title: string; uri: string | null; date: string | null; snippet: string | null }[]; external_notices: string[] }> {
-  const a = await engine.adapters();
-  const names = a.list().filter(x => x.state === 'active' && x.ops.includes('history')).map(x => x.name);
-  const answers = await Promise.all(names.map(n => a.call(n, 'history', { target, limit: 10 }, { signal })));
+  const answer = await (await engine.adapters()).search(target, 10, { signal, ops: ['history'], inputs: { target } });
   const str = (v: unknown, n: number) => (typeof v === 'string' && v ? v.slice(0, n) : null);
   return {
-    external: answers.flatMap(r => (r.ok ? (r.items ?? []).map(it => ({ source: r.adapter, title: str(it.title, 200) ?? '(untitled)', uri: str(it.uri, 500), date: str(it.date, 40), snippet: str(it.snippet, 300) })) : [])),
-    external_notices: answers.flatMap(r => (r.ok ? [] : [`${r.adapter}: ${r.error.code}: ${r.error.message}`.slice(0, 300)])),
+    external: answer.results.flatMap(r => r.items.map(it => ({ source: r.adapter, title: str(it.title, 200) ?? '(untitled)', uri: str(it.uri, 500), date: str(it.date, 40), snippet: str(it.snippet, 300) }))),
+    external_notices: peerNotices(answer),
   };
 }
 

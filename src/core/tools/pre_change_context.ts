@@ -4,7 +4,7 @@ import { externalSchema, peerSearch, peerNotices, fuse } from './external';
 /** The first items whose JSON fits in `tokens`. */
 function withinTokens<T>(items: T[], tokens: number): T[] {
   const out: T[] = []; let used = 0;
-  for (const it of items) { const t = Math.ceil(JSON.stringify(it).length / 4); if (used + t > tokens) break; out.push(it); used += t; }
+  for (const it of items) { const t = estimateTokens(JSON.stringify(it)); if (used + t > tokens) break; out.push(it); used += t; }
   return out;
 }
 import { defineTool, code, budgeted, estimateTokens } from './contract';

@@ -107,14 +107,10 @@ export const searchCode = defineTool({
     const local = r.files.length
       ? r.files.map((f, i) => [`${r.offset + i + 1}. ${code(f.path)}${f.test ? ' (test)' : ''} · ${f.score} · ${f.signals.join('+')}${markerText(f.memories)}`, ...f.chunks.map(h => `   - ${chunkLine(h)}`)].join('\n'))
       : r.results.map((h, i) => `${r.offset + i + 1}. ${code(h.path)} ${chunkLine(h)}`);
-    // the adapters' results take their fused places among the local ones
-    const items: string[] = []; let li = 0;
+    // the adapters' results take their fused places among the local ones (which keep their order)
     const ext = [...r.external].sort((a, b) => a.fused_rank - b.fused_rank);
-    for (let place = 1, ei = 0; li < local.length || ei < ext.length; place++) {
-      if (ei < ext.length && ext[ei]!.fused_rank === place) { const x = ext[ei++]!; items.push(`- [${x.source}] ${x.uri ? `[${x.title}](${x.uri})` : x.title}${x.kind ? ` · ${x.kind}` : ''}${x.date ? ` · ${x.date}` : ''}${x.snippet ? ` — ${x.snippet.length > 160 ? `${x.snippet.slice(0, 160)}…` : x.snippet}` : ''}`); }
-      else if (li < local.length) items.push(local[li++]!);
-      else items.push(...ext.slice(ei).map(x => `- [${x.source}] ${x.title}`)), ei = ext.length;
-    }
+    const items = [...local];
+    for (const x of ext) items.splice(Math.min(x.fused_rank - 1, items.length), 0, `- [${x.source}] ${x.uri ? `[${x.title}](${x.uri})` : x.title}${x.kind ? ` · ${x.kind}` : ''}${x.date ? ` · ${x.date}` : ''}${x.snippet ? ` — ${x.snippet.length > 160 ? `${x.snippet.slice(0, 160)}…` : x.snippet}` : ''}`);
     const asked = r.sources.length ? `adapters: ${r.sources.map(x => `${x.name} ${x.ok ? `${x.items} in ${x.ms} ms` : `✗ ${x.error}`}`).join(', ')}` : '';
     const footer = [pageNotice(r, r.files.length ? 'files' : 'chunks'), asked, ...r.warnings.map(w => `⚠ ${w}`)].filter(Boolean).join('\n');
     return budgeted(header, items, footer, budget);
