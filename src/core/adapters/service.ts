@@ -319,10 +319,8 @@ export class AdapterService {
   }
 
   /**
-   * Every adapter with one of `ops` (default `search`; the first it has is used — `['code', 'search']`
-   * asks a code search through its `code` op), in parallel, each bounded by its own timeout; `inputs`
-   * are added to `{ query, limit }` (`history`: `target`). `merged`: all items by weighted reciprocal rank
-   * (fuse.ts, the ranking search_code fuses with).
+   * Every adapter with one of `ops` (default `search`; the first it has: `['code', 'search']`), in parallel,
+   * each within its timeout; `inputs` join `{ query, limit }` (history: `target`); `merged` by fuse.ts's rank.
    */
   async search(query: string, limit = DEFAULT_LIMIT, opts: { signal?: AbortSignal; ops?: readonly OpName[]; inputs?: Record<string, unknown> } = {}): Promise<SearchAnswer> {
     const started = Date.now();
