@@ -1,13 +1,14 @@
 /**
  * The index file's lifecycle: open (refusing a file that is not a Sightline index outside the cache),
- * its stamp (readers reload a file another process saved), the writer lock, the atomic save and a
- * deferred save for writes that come in bursts. The index is a cache of the workspace: it may be
+ * its stamp (readers reload a file another process saved), the writer lock, the save (the changed pages
+ * appended to the change log, store/pagelog.ts) and a deferred save for writes that come in bursts. The index is a cache of the workspace: it may be
  * rebuilt at any time (schema change, `force`, corruption in the cache folder).
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Store, type Diagnostic, type IndexFileProblem } from './store/store';
-import { atomicWrite, cleanLeftoverTemps, fileStamp, IndexLockedError, LockLostError, WriterLock, type LockHolder } from './store/persist';
+import { cleanLeftoverTemps, IndexLockedError, LockLostError, WriterLock, type LockHolder } from './store/persist';
+import { PageLog, changesPath, diskStamp, type CommitReport } from './store/pagelog';
 import { SightlineError } from './errors';
 import type { IndexFilePort } from './pipeline/env';
 
@@ -40,16 +41,20 @@ export class IndexFile implements IndexFilePort {
   openProblem: Diagnostic | null = null;
   private pendingSave: NodeJS.Timeout | undefined;
   private readonly loaded: (() => void)[] = [];
+  private readonly pages: PageLog;
+  /** what the last save wrote (a record of the changed pages, or a new snapshot) */
+  lastCommit: CommitReport | null = null;
 
   private constructor(readonly dbPath: string, private readonly inCache: boolean, private readonly log: Log) {
     this.lock = new WriterLock(`${dbPath}.lock`);
+    this.pages = new PageLog(dbPath);
   }
 
   /** Opens (or starts) the index file; `inCache`: it is in Sightline's cache folder (a corrupt one is rebuilt, not refused). */
   static async open(dbPath: string, inCache: boolean, log: Log): Promise<IndexFile> {
     const f = new IndexFile(dbPath, inCache, log);
     await f.load();
-    const removed = cleanLeftoverTemps(dbPath);
+    const removed = [...cleanLeftoverTemps(dbPath), ...cleanLeftoverTemps(changesPath(dbPath))];
     if (removed.length) log('warn', `removed ${removed.length} temp file(s) left by an interrupted save: ${removed.join(', ')}`);
     return f;
   }
@@ -69,8 +74,11 @@ export class IndexFile implements IndexFilePort {
 
   private async load(): Promise<void> {
     const old = this.store as Store | undefined;
-    const stamp = fileStamp(this.dbPath);
-    const { store, rebuilt, problem } = await Store.open(existsSync(this.dbPath) ? this.dbPath : null);
+    const stamp = diskStamp(this.dbPath);
+    const { store, rebuilt, problem, image } = await Store.open(existsSync(this.dbPath) ? this.dbPath : null);
+    // what is on disk may have changed under us: the next save compares against the files again
+    this.pages.reset();
+    if (image?.ignored) this.log('warn', `index file ${this.dbPath}: ${image.ignored}; the index is the state of the last complete save`);
     if (problem) {
       // A file in Sightline's own cache is rebuilt (saying so); any other file is the user's: refused,
       // and left as it is (no lock, temp file or save is ever made beside it).
@@ -89,12 +97,12 @@ export class IndexFile implements IndexFilePort {
   /** Readers pick up an index file that another process wrote since we loaded ours. */
   async refresh(): Promise<void> {
     if (this.writing) return;
-    if (fileStamp(this.dbPath) !== this.stamp) await this.load();
+    if (diskStamp(this.dbPath) !== this.stamp) await this.load();
   }
 
   /** A writer starts from the file on disk: another writer may have saved since we loaded. */
   async reloadIfChanged(): Promise<void> {
-    if (fileStamp(this.dbPath) !== this.stamp) await this.load();
+    if (diskStamp(this.dbPath) !== this.stamp) await this.load();
   }
 
   markUnsaved(): void { this.unsaved = true; }
@@ -123,15 +131,16 @@ export class IndexFile implements IndexFilePort {
     try { this.lock.assertHeld(); }
     catch (e) { if (e instanceof LockLostError) throw new SightlineError('index_locked', e.message, { lock_path: this.lock.lockPath }); throw e; }
     // Temp files of saves that crashed (ours or another dead writer's) go before this one is written.
-    const removed = cleanLeftoverTemps(this.dbPath);
+    const removed = [...cleanLeftoverTemps(this.dbPath), ...cleanLeftoverTemps(changesPath(this.dbPath))];
     if (removed.length) this.log('warn', `removed ${removed.length} temp file(s) left by an interrupted save: ${removed.join(', ')}`);
     this.store.meta.setMeta('saved_at', String(Date.now()));
     // The export copies the whole database; collect the indexing run's garbage first so that the copy
     // does not stack on top of it (this is the memory peak of a cold index).
     collectGarbage();
     const bytes = this.store.export();
-    atomicWrite(this.dbPath, bytes);
-    this.stamp = fileStamp(this.dbPath);
+    // the pages that changed since the last save go to the change log (or, now and then, a new snapshot)
+    this.lastCommit = this.pages.commit(bytes);
+    this.stamp = diskStamp(this.dbPath);
     this.unsaved = false;
     this.openProblem = null; // the corrupt file is replaced
   }

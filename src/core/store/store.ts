@@ -15,7 +15,7 @@
  * may be the only copy of something a user wrote (that goes to the durable store, durable/).
  */
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
-import { readFileSync, existsSync } from 'node:fs';
+import { initPageLog, readImage, type DiskImage } from './pagelog';
 import { assetPath } from '../assets';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 import { Db } from './db';
@@ -105,11 +105,14 @@ export class Store {
    * database, truncated — is reported as `problem` (with an empty index; the engine decides whether to
    * serve it or refuse the file). A missing or zero-byte file is no index yet.
    */
-  static async open(path: string | null): Promise<{ store: Store; rebuilt: boolean; problem: IndexFileProblem | null }> {
+  static async open(path: string | null): Promise<{ store: Store; rebuilt: boolean; problem: IndexFileProblem | null; image: DiskImage | null }> {
     const SQL = await sqlJs();
-    if (path && existsSync(path)) {
-      const bytes = readFileSync(path);
-      if (bytes.length === 0) return { store: Store.fresh(SQL), rebuilt: false, problem: null };
+    await initPageLog();
+    const image = path ? readImage(path) : null;
+    const found = (r: { store: Store; rebuilt: boolean; problem: IndexFileProblem | null }) => ({ ...r, image });
+    if (image?.bytes) {
+      const bytes = image.bytes;
+      if (bytes.length === 0) return found({ store: Store.fresh(SQL), rebuilt: false, problem: null });
       let problem = checkHeader(bytes);
       if (!problem) {
         let db: Database | undefined;
@@ -124,18 +127,18 @@ export class Store {
           else if (version === SCHEMA_VERSION) {
             // a first read of the main tables: a damaged file fails here rather than on a later query
             for (const t of ['files', 'chunks', 'repos']) db.exec(`SELECT 1 FROM ${t} LIMIT 1`);
-            return { store: new Store(db), rebuilt: false, problem: null };
+            return found({ store: new Store(db), rebuilt: false, problem: null });
           }
           db.close(); db = undefined;
-          if (!problem) return { store: Store.fresh(SQL), rebuilt: true, problem: null }; // another schema version
+          if (!problem) return found({ store: Store.fresh(SQL), rebuilt: true, problem: null }); // another schema version
         } catch (e) {
           try { db?.close(); } catch { /* already closed */ }
           problem = { kind: 'corrupt', reason: `SQLite cannot read it (${(e as Error).message})` };
         }
       }
-      return { store: Store.fresh(SQL), rebuilt: true, problem };
+      return found({ store: Store.fresh(SQL), rebuilt: true, problem });
     }
-    return { store: Store.fresh(SQL), rebuilt: false, problem: null };
+    return found({ store: Store.fresh(SQL), rebuilt: false, problem: null });
   }
 
   private static fresh(SQL: SqlJsStatic): Store {

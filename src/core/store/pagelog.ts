@@ -1,0 +1,216 @@
+/**
+ * The index on disk: a snapshot (an ordinary SQLite file, `<index>`) and a change log of pages beside it
+ * (`<index>.changes`), so that a save costs what changed, not the whole database.
+ *
+ * sql.js keeps the database in memory and can only hand it out whole (`export()`). A save compares that
+ * image with the last one persisted, page by page (64-bit xxHash of each page, kept in memory), and
+ * appends the pages that differ as one record to the log; opening replays the log's records over the
+ * snapshot. When the log would outgrow a share of the snapshot (COMPACT_RATIO), or one save changes most
+ * of the pages, the image is written as a new snapshot instead and the log starts again.
+ *
+ * Log layout (little-endian):
+ *   header  64 bytes: magic "SLPAGES1", format u32, page size u32, snapshot size f64,
+ *           xxh64 of the snapshot's first page and of its last page (binds the log to that snapshot)
+ *   record  magic u32 "SLPR", sequence u32, page count n u32, image size after it f64,
+ *           n page numbers u32 (0-based), n pages, xxh64 of everything before it in the record
+ *
+ * Crash safety: a record is appended at the end of the last valid record (a torn tail is cut first) and
+ * fsynced; a record that is cut short or fails its checksum ends the replay there, so the index is the
+ * state of the last complete save. A new snapshot is written atomically (temp file, fsync, rename), then
+ * a new log bound to it; a log bound to another snapshot (a crash between the two) is ignored, which is
+ * right, since the new snapshot already holds every record of the old log.
+ */
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import xxhash from 'xxhash-wasm';
+import { atomicWrite, fileStamp } from './persist';
+
+/** Write a new snapshot when the log would pass this share of the image's size. */
+export const COMPACT_RATIO = 0.5;
+/** Write a new snapshot when one save changes more than this share of the image. */
+export const SNAPSHOT_CHANGED_RATIO = 0.3;
+
+const LOG_MAGIC = Buffer.from('SLPAGES1', 'latin1');
+const FORMAT = 1;
+const HEADER_BYTES = 64;
+const RECORD_MAGIC = 0x52504c53; // "SLPR"
+const RECORD_HEAD = 20;
+
+type Hasher = Awaited<ReturnType<typeof xxhash>>;
+let hasherPromise: Promise<Hasher> | undefined;
+let hasher: Hasher | undefined;
+/** Loads the hash function (WebAssembly, once per process); every other call here is synchronous. */
+export async function initPageLog(): Promise<void> { hasher ??= await (hasherPromise ??= xxhash()); }
+function h64(bytes: Uint8Array): bigint {
+  if (!hasher) throw new Error('initPageLog() was not awaited');
+  return hasher.h64Raw(bytes);
+}
+
+export function changesPath(dbPath: string): string { return `${dbPath}.changes`; }
+
+/** Identity of the persisted state: changes whenever a save renames a snapshot or appends a record. */
+export function diskStamp(dbPath: string): string | null {
+  const s = fileStamp(dbPath);
+  return s === null ? null : `${s}|${fileStamp(changesPath(dbPath)) ?? '-'}`;
+}
+
+function pageSizeOf(image: Uint8Array): number {
+  if (image.length < 100) return 0;
+  const raw = (image[16]! << 8) | image[17]!;
+  return raw === 1 ? 65536 : raw;
+}
+
+const view = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+function binding(snapshot: Uint8Array, pageSize: number): [bigint, bigint] {
+  return [h64(snapshot.subarray(0, pageSize)), h64(snapshot.subarray(snapshot.length - pageSize))];
+}
+
+function logHeader(snapshot: Uint8Array, pageSize: number): Buffer {
+  const h = Buffer.alloc(HEADER_BYTES);
+  LOG_MAGIC.copy(h, 0);
+  h.writeUInt32LE(FORMAT, 8);
+  h.writeUInt32LE(pageSize, 12);
+  h.writeDoubleLE(snapshot.length, 16);
+  const [first, last] = binding(snapshot, pageSize);
+  h.writeBigUInt64LE(first, 24);
+  h.writeBigUInt64LE(last, 32);
+  return h;
+}
+
+/** What a read of the index found. */
+export interface DiskImage {
+  /** the database image (snapshot with the log replayed); null: no index file */
+  bytes: Uint8Array | null;
+  /** records replayed, and where the valid log ends (0: no usable log) */
+  records: number; log_end: number; next_seq: number;
+  /** why the log (or its tail) was not used, when it was not */
+  ignored: string | null;
+}
+
+interface Record { seq: number; pages: number[]; size: number; dataAt: number }
+
+/** Reads the snapshot and replays the log bound to it (records up to the first incomplete or damaged one). */
+export function readImage(dbPath: string): DiskImage {
+  if (!existsSync(dbPath)) return { bytes: null, records: 0, log_end: 0, next_seq: 0, ignored: null };
+  const snapshot = readFileSync(dbPath);
+  const none = (ignored: string | null): DiskImage => ({ bytes: snapshot, records: 0, log_end: 0, next_seq: 0, ignored });
+  const path = changesPath(dbPath);
+  if (!existsSync(path)) return none(null);
+  const log = readFileSync(path);
+  const pageSize = pageSizeOf(snapshot);
+  if (log.length < HEADER_BYTES || !log.subarray(0, 8).equals(LOG_MAGIC)) return none('the change log has no valid header');
+  if (log.readUInt32LE(8) !== FORMAT || log.readUInt32LE(12) !== pageSize || !pageSize || snapshot.length < pageSize) return none('the change log is of another format or page size');
+  const [first, last] = binding(snapshot, pageSize);
+  if (log.readDoubleLE(16) !== snapshot.length || log.readBigUInt64LE(24) !== first || log.readBigUInt64LE(32) !== last) {
+    return none('the change log belongs to another snapshot');
+  }
+  const records: Record[] = [];
+  let at = HEADER_BYTES; let ignored: string | null = null; let maxSize = snapshot.length;
+  while (at < log.length) {
+    if (at + RECORD_HEAD > log.length || log.readUInt32LE(at) !== RECORD_MAGIC) { ignored = `the change log's tail (${log.length - at} bytes) is not a complete record`; break; }
+    const seq = log.readUInt32LE(at + 4), n = log.readUInt32LE(at + 8), size = log.readDoubleLE(at + 12);
+    const end = at + RECORD_HEAD + n * 4 + n * pageSize + 8;
+    if (!Number.isInteger(size) || size % pageSize !== 0 || end > log.length) { ignored = `the change log's last record (${log.length - at} bytes) is incomplete`; break; }
+    if (h64(log.subarray(at, end - 8)) !== log.readBigUInt64LE(end - 8)) { ignored = `record ${seq} of the change log fails its checksum`; break; }
+    const pages: number[] = [];
+    for (let i = 0; i < n; i++) pages.push(log.readUInt32LE(at + RECORD_HEAD + i * 4));
+    if (pages.some(p => (p + 1) * pageSize > size)) { ignored = `record ${seq} of the change log names a page beyond its size`; break; }
+    records.push({ seq, pages, size, dataAt: at + RECORD_HEAD + n * 4 });
+    maxSize = Math.max(maxSize, size);
+    at = end;
+  }
+  if (!records.length) return { ...none(ignored), log_end: at, next_seq: 0 };
+  const image = Buffer.allocUnsafe(maxSize);
+  snapshot.copy(image, 0);
+  let size = snapshot.length;
+  for (const r of records) {
+    if (r.size > size) image.fill(0, size, r.size);
+    size = r.size;
+    r.pages.forEach((p, i) => log.copy(image, p * pageSize, r.dataAt + i * pageSize, r.dataAt + (i + 1) * pageSize));
+  }
+  return { bytes: image.subarray(0, size), records: records.length, log_end: at, next_seq: records[records.length - 1]!.seq + 1, ignored };
+}
+
+function pageHashes(image: Uint8Array, pageSize: number): BigUint64Array {
+  const n = Math.floor(image.length / pageSize);
+  const out = new BigUint64Array(n);
+  for (let i = 0; i < n; i++) out[i] = h64(image.subarray(i * pageSize, (i + 1) * pageSize));
+  return out;
+}
+
+/** What one save wrote. */
+export interface CommitReport { mode: 'record' | 'snapshot' | 'none'; pages: number; bytes_written: number; image_bytes: number }
+
+/**
+ * The persisted state of one index file as this process last read or wrote it. `commit` must be called
+ * under the writer lock; `reset` when the files were replaced by someone else (a reload).
+ */
+export class PageLog {
+  private hashes: BigUint64Array | null = null;
+  private pageSize = 0;
+  private logEnd = 0;
+  private nextSeq = 0;
+  private logBytes = 0;
+
+  constructor(readonly dbPath: string) {}
+
+  /** Forget what is known of the files (they were read again, or replaced): the next commit re-reads them. */
+  reset(): void { this.hashes = null; }
+
+  /** Adopts a state just read (the bytes of `readImage`), so the next commit needs no re-read. */
+  adopt(image: DiskImage): void {
+    if (!image.bytes) { this.hashes = null; return; }
+    this.pageSize = pageSizeOf(image.bytes);
+    this.hashes = this.pageSize ? pageHashes(image.bytes, this.pageSize) : null;
+    this.logEnd = image.log_end; this.nextSeq = image.next_seq;
+    this.logBytes = image.log_end ? image.log_end - HEADER_BYTES : 0;
+  }
+
+  /** Persists `image` (a whole database image): the changed pages as a record, or a new snapshot. */
+  commit(image: Uint8Array): CommitReport {
+    const pageSize = pageSizeOf(image);
+    if (!pageSize || image.length % pageSize !== 0) throw new Error(`not a database image (${image.length} bytes, page size ${pageSize})`);
+    if (!this.hashes) this.adopt(readImage(this.dbPath));
+    const hashes = pageHashes(image, pageSize);
+    const old = this.hashes;
+    if (!old || !this.logEnd || this.pageSize !== pageSize) return this.snapshot(image, hashes, pageSize);
+    const changed: number[] = [];
+    for (let i = 0; i < hashes.length; i++) if (i >= old.length || old[i] !== hashes[i]) changed.push(i);
+    if (!changed.length && hashes.length === old.length) return { mode: 'none', pages: 0, bytes_written: 0, image_bytes: image.length };
+    const recordBytes = RECORD_HEAD + changed.length * (4 + pageSize) + 8;
+    if (changed.length * pageSize > SNAPSHOT_CHANGED_RATIO * image.length || this.logBytes + recordBytes > COMPACT_RATIO * image.length) {
+      return this.snapshot(image, hashes, pageSize);
+    }
+    const rec = Buffer.allocUnsafe(recordBytes);
+    rec.writeUInt32LE(RECORD_MAGIC, 0);
+    rec.writeUInt32LE(this.nextSeq >>> 0, 4);
+    rec.writeUInt32LE(changed.length, 8);
+    rec.writeDoubleLE(image.length, 12);
+    const src = view(image);
+    changed.forEach((p, i) => {
+      rec.writeUInt32LE(p, RECORD_HEAD + i * 4);
+      src.copy(rec, RECORD_HEAD + changed.length * 4 + i * pageSize, p * pageSize, (p + 1) * pageSize);
+    });
+    rec.writeBigUInt64LE(h64(rec.subarray(0, recordBytes - 8)), recordBytes - 8);
+    const fd = openSync(changesPath(this.dbPath), 'r+');
+    try {
+      // a torn record of a crashed save is cut before this one is written
+      if (fstatSync(fd).size !== this.logEnd) ftruncateSync(fd, this.logEnd);
+      let off = 0;
+      while (off < rec.length) off += writeSync(fd, rec, off, rec.length - off, this.logEnd + off);
+      fsyncSync(fd);
+    } finally { closeSync(fd); }
+    this.logEnd += recordBytes; this.logBytes += recordBytes; this.nextSeq++;
+    this.hashes = hashes;
+    return { mode: 'record', pages: changed.length, bytes_written: recordBytes, image_bytes: image.length };
+  }
+
+  private snapshot(image: Uint8Array, hashes: BigUint64Array, pageSize: number): CommitReport {
+    atomicWrite(this.dbPath, image);
+    const header = logHeader(image, pageSize);
+    atomicWrite(changesPath(this.dbPath), header);
+    this.hashes = hashes; this.pageSize = pageSize;
+    this.logEnd = HEADER_BYTES; this.logBytes = 0; this.nextSeq = 0;
+    return { mode: 'snapshot', pages: hashes.length, bytes_written: image.length + HEADER_BYTES, image_bytes: image.length };
+  }
+}
