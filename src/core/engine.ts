@@ -36,6 +36,7 @@ import type { Diagnostic } from './store/store';
 import type { ToolServices } from './tools/services';
 import type { CodeSearchPage, SearchPage } from './search/search';
 import { AdapterService } from './adapters/service';
+import { LiveIndex } from './services/live';
 
 export type { IndexProgress, IndexReport, RepoRunReport, ProviderRunReport } from './pipeline';
 export type { Root } from './workspace';
@@ -80,6 +81,7 @@ export class Engine implements ToolServices {
   readonly memories: MemoryService;
   private readonly overviews: OverviewService;
   private adapterService: Promise<AdapterService> | undefined;
+  readonly live: LiveIndex; // changed files applied as they come (a watcher, the editor); answers wait: `live.settle()`
 
   private constructor(private readonly opts: EngineOptions, private readonly workspace: Workspace, private readonly file: IndexFile) {
     this.roots = workspace.roots;
@@ -93,6 +95,7 @@ export class Engine implements ToolServices {
     this.memories = new MemoryService(workspace.roots, async () => { await file.refresh(); return file.store; },
       { export: opts.memoriesExport ?? [], log: (level, msg) => opts.log?.(level, msg), onEvent: (event, m) => this.memoryEvent(event, m) });
     this.overviews = new OverviewService({ file, workspace, settings: this.settings, graph: () => this.graph(), search: q => this.search(q), staleFiles: repoId => this.freshness.staleIndexedFiles(repoId) });
+    this.live = new LiveIndex({ roots: workspace.roots, excludes: this.settings.excludes, index: r => this.runIndex(r), indexed: id => !!file.store.meta.repo(id), log: (l, m) => opts.log?.(l, m) });
     // a reload replaces the store: what was derived from the old one goes
     file.onLoad(() => { this.reads.invalidate(); this.graphTables.clear(); this.overviews.invalidate(); });
   }
@@ -119,7 +122,9 @@ export class Engine implements ToolServices {
   relativeToRoot(path: string): { root: Root; rel: string } { return this.workspace.relativeToRoot(path); }
 
   // ---- indexing --------------------------------------------------------------------------------
-  index(opts: IndexRequest = {}): Promise<IndexReport> {
+  /** An index run, after the runs queued before it in this engine (a watcher's, the editor's, a tool's). */
+  index(opts: IndexRequest = {}): Promise<IndexReport> { return this.live.exclusive(() => this.runIndex(opts)); }
+  private runIndex(opts: IndexRequest): Promise<IndexReport> {
     return runIndex({
       workspace: this.workspace, file: this.file, settings: this.settings, graphTables: this.graphTables,
       threads: this.opts.threads ?? Math.max(1, Math.min(4, cpus().length)), allowReferenceProviders: !!this.opts.allowReferenceProviders,
@@ -185,6 +190,7 @@ export class Engine implements ToolServices {
   }
 
   close(): void {
+    void this.live.close();
     // queued events are written to the outbox before the adapters stop
     void Promise.allSettled([...this.pendingEvents]).then(() => this.adapterService?.then(a => a.dispose(), () => undefined));
     this.graphTables.clear();

@@ -151,12 +151,23 @@ export class IndexFile implements IndexFilePort {
     this.pendingSave = setTimeout(() => this.flushScheduledSave(), delayMs);
   }
 
+  /** A scheduled save is waiting (the writer lock is held for it). */
+  get savePending(): boolean { return this.pendingSave !== undefined; }
+
+  /** Cancels a scheduled save, keeping the lock and the unsaved state for the caller's save; false when none was scheduled. */
+  cancelScheduledSave(): boolean {
+    if (!this.pendingSave) return false;
+    clearTimeout(this.pendingSave);
+    this.pendingSave = undefined;
+    return true;
+  }
+
   /** Saves what a scheduled save would have, now, and releases the writer lock (unless a run holds it). */
   flushScheduledSave(): void {
     if (!this.pendingSave) return;
     clearTimeout(this.pendingSave);
     this.pendingSave = undefined;
-    try { if (this.unsaved) this.save(); } catch (e) { this.log('error', `saving language-server edges failed: ${(e as Error).message}`); }
+    try { if (this.unsaved) this.save(); } catch (e) { this.log('error', `saving the index failed: ${(e as Error).message}`); }
     finally { if (!this.writing) this.lock.release(); }
   }
 

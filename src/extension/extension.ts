@@ -93,7 +93,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     void enricher.background(cfg.backgroundBudgetMs, cts.token).then(n => { if (n) log.info(`background: ${n} symbol(s) checked by language servers`); })
       .finally(() => { cts.dispose(); if (background === cts) background = undefined; });
   }), { dispose: () => background?.cancel() });
-  const mcp = new McpProvider(() => engine.mcpScript, () => [...args(), ...(unsaved.file ? ['--unsaved-buffers', unsaved.file] : [])], () => cfg.mcpServerListed, () => engineEnv(cfg));
+  // the listed server reads the index this window's engine keeps fresh (it gets the editor's file events): no watcher of its own
+  const mcp = new McpProvider(() => engine.mcpScript, () => [...args(), '--no-watch', ...(unsaved.file ? ['--unsaved-buffers', unsaved.file] : [])], () => cfg.mcpServerListed, () => engineEnv(cfg));
   context.subscriptions.push(mcp, mcp.onDidStart(() => { mcpStarted = true; void updateToolContext(); }));
 
   context.subscriptions.push(

@@ -1,7 +1,8 @@
 /**
- * Keeps the index fresh: indexes on start, then re-indexes (incrementally, in the engine process) after
- * file creates/changes/deletes/renames and branch switches, debounced and batched. Owns the indexing
- * state that the status bar and views read.
+ * Keeps the index fresh: indexes on start, then applies file creates/changes/deletes/renames as they come
+ * (debounced and batched): the engine process is told which paths changed (`index_repo` with `paths`: no
+ * walk, only those files parsed). A branch switch, a burst of more than MAX_PATHS paths or a forced run is
+ * a whole incremental run (a walk). Owns the indexing state that the status bar and views read.
  */
 import * as vscode from 'vscode';
 import type { EngineProcess, CallResult } from './engineProcess';
@@ -18,6 +19,9 @@ export interface IndexStateSnapshot {
   runs: number;
 }
 
+/** More changed paths than this in one burst: walk instead of naming them. */
+const MAX_PATHS = 2000;
+
 export class IndexScheduler implements vscode.Disposable {
   private state: IndexStateSnapshot = { phase: 'starting', message: 'starting', runs: 0 };
   private readonly emitter = new vscode.EventEmitter<IndexStateSnapshot>();
@@ -29,6 +33,8 @@ export class IndexScheduler implements vscode.Disposable {
   private cancel: vscode.CancellationTokenSource | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private firstRun = true;
+  /** paths changed since the last run; null: the next run walks (a branch switch, too many paths) */
+  private changed: Set<string> | null = new Set();
 
   constructor(private readonly engine: EngineProcess, private readonly log: vscode.LogOutputChannel, private debounceMs: number) {}
 
@@ -42,27 +48,35 @@ export class IndexScheduler implements vscode.Disposable {
   /** Watches the workspace; every event schedules one debounced incremental run. */
   watch(): void {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-    const bump = () => this.schedule();
+    const bump = (uri: vscode.Uri) => this.schedule(false, uri);
     this.disposables.push(watcher, watcher.onDidCreate(bump), watcher.onDidChange(bump), watcher.onDidDelete(bump),
-      vscode.workspace.onDidRenameFiles(bump), vscode.workspace.onDidSaveTextDocument(bump));
+      vscode.workspace.onDidRenameFiles(e => { for (const f of e.files) { bump(f.oldUri); bump(f.newUri); } }),
+      vscode.workspace.onDidSaveTextDocument(d => bump(d.uri)));
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       // Branch switches: HEAD moves (the .git folder itself is outside the file watcher's default scope).
       const head = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.git/HEAD'));
-      this.disposables.push(head, head.onDidChange(bump), head.onDidCreate(bump));
+      this.disposables.push(head, head.onDidChange(() => this.schedule()), head.onDidCreate(() => this.schedule()));
     }
   }
 
   setDebounce(ms: number): void { this.debounceMs = ms; }
 
-  schedule(force = false): void {
+  /** Schedules a run: for `uri` only (a file event), or a whole incremental run when no uri is given. */
+  schedule(force = false, uri?: vscode.Uri): void {
     this.pendingForce ||= force;
+    if (!uri || uri.scheme !== 'file' || force) this.changed = null;
+    else if (this.changed) { this.changed.add(uri.fsPath); if (this.changed.size > MAX_PATHS) this.changed = null; }
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.timer = undefined; void this.runNow(); }, this.debounceMs);
+    this.timer = setTimeout(() => { this.timer = undefined; void this.runNow(false, true); }, this.debounceMs);
   }
 
-  /** Runs now (or right after the current run); resolves when the index is up to date. */
-  async runNow(force = false): Promise<void> {
+  /**
+   * Runs now (or right after the current run); resolves when the index is up to date. Asked for (not
+   * `scheduled` by file events), it walks: whatever changed, events or not, is found.
+   */
+  async runNow(force = false, scheduled = false): Promise<void> {
     this.pendingForce ||= force;
+    if (force || !scheduled) this.changed = null;
     if (this.running) { this.pending = true; return this.running; }
     this.running = (async () => {
       do {
@@ -83,7 +97,10 @@ export class IndexScheduler implements vscode.Disposable {
       this.set({ message, done: m ? Number(m[1]) : undefined, total: m ? Number(m[2]) : undefined });
     };
     let result: CallResult;
-    const call = () => this.engine.call('index_repo', { force }, { token, onProgress });
+    const paths = this.changed && !force && !this.firstRun ? [...this.changed] : null;
+    this.changed = new Set();
+    if (paths && !paths.length) { this.cancel.dispose(); this.cancel = undefined; this.set({ phase: 'ready', message: 'ready' }); return; }
+    const call = () => this.engine.call('index_repo', paths ? { paths } : { force }, { token, onProgress });
     try {
       if (this.firstRun) {
         this.firstRun = false;

@@ -1,15 +1,17 @@
-/** `node dist/mcp.js --workspace DIR [--db FILE] [--http 127.0.0.1:PORT] [--token T]` and `sightline mcp`. */
+/** `node dist/mcp.js --workspace DIR [--db FILE] [--http 127.0.0.1:PORT] [--token T] [--no-watch]` and `sightline mcp`. */
 import { openEngine, parse, WORKSPACE_OPTIONS, UsageError } from '../surface/options';
 import { serveHttp, serveStdio } from './server';
 
-export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--idle-timeout SECONDS] [--allow-reference-providers] [--export-memories agents,copilot]
+export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--idle-timeout SECONDS] [--allow-reference-providers] [--export-memories agents,copilot] [--no-watch]
   stdio by default; --http serves Streamable HTTP at http://HOST:PORT/mcp (loopback only).
   --token (or SIGHTLINE_MCP_TOKEN) requires "Authorization: Bearer TOKEN" on every HTTP request.
   --idle-timeout closes an HTTP session after SECONDS without a request (default 1800).
+  --no-watch: do not watch the workspace (by default, once a root is indexed, its created, edited and deleted
+    files are applied as they change, so answers reflect edits without another index_repo).
   --export-memories writes the current project memories into AGENTS.md and/or .github/copilot-instructions.md (off by default).`;
 
 export async function runMcp(argv: string[]): Promise<void> {
-  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, 'idle-timeout': { type: 'string' }, editor: { type: 'boolean' }, 'unsaved-buffers': { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, 'idle-timeout': { type: 'string' }, editor: { type: 'boolean' }, 'unsaved-buffers': { type: 'string' }, 'no-watch': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
   if (values.help) { process.stderr.write(MCP_USAGE + '\n'); return; }
   let sessionIdleMs: number | undefined;
   if (values['idle-timeout'] !== undefined) {
@@ -20,6 +22,10 @@ export async function runMcp(argv: string[]): Promise<void> {
   }
   const log = (level: string, msg: string) => process.stderr.write(`[sightline ${level}] ${msg}\n`);
   const engine = await openEngine(values, positionals, log);
+  // The editor's engine process hears of changes from the editor (index_repo with paths); a standalone server watches.
+  if (!values['no-watch'] && !values.editor) {
+    void engine.live.watch().then(() => log('info', 'watching the workspace for changes'), e => log('warn', `not watching the workspace: ${(e as Error).message}`));
+  }
   const shutdown = () => { engine.close(); process.exit(0); };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

@@ -105,6 +105,8 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
     if (!def) {
       return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: 'not_found', message: `unknown tool ${req.params.name}; call tools/list` } }) }] };
     }
+    // changes the watcher (or the editor) reported are applied before answering: the answer reflects them
+    await engine.live.settle();
     const token = req.params._meta?.progressToken;
     let last = 0;
     let step = 0; // MCP progress must increase with every notification, across roots and phases

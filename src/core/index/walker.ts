@@ -129,3 +129,78 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
   await visit(root, '', []);
   return { files, diagnostics, nested_repos: nested, extras };
 }
+
+/** What a look at named paths found (no walk): the files to index among them, and the paths that are not. */
+export interface PathsResult {
+  files: WalkedFile[]; extras: WalkedExtra[];
+  /** paths with nothing indexable now (deleted, ignored, unreadable, too large, not a language): what was indexed there goes */
+  absent: string[];
+  diagnostics: WalkDiagnostic[];
+  /** set when these paths cannot be judged one by one (a folder appeared, ignore rules changed): walk the root */
+  needs_walk: string | null;
+}
+
+/**
+ * The walk's rules applied to some root-relative paths only (a watcher's or the editor's changed files):
+ * the same excludes, `.gitignore` files of every ancestor folder, `.git/info/exclude`, symlink containment,
+ * languages and size limit, without reading any other folder.
+ */
+export async function walkPaths(root: string, rels: readonly string[], opts: WalkOptions): Promise<PathsResult> {
+  const out: PathsResult = { files: [], extras: [], absent: [], diagnostics: [], needs_walk: null };
+  const rootReal = await fs.realpath(root);
+  const base = ignore({ allowRelativePaths: true }).add(DEFAULT_EXCLUDES as string[]).add(opts.excludes as string[]);
+  const infoExclude = await readIgnore(join(root, '.git', 'info', 'exclude'));
+  if (infoExclude) base.add(infoExclude);
+  const levelCache = new Map<string, Promise<Ignore | null>>();
+  const levelOf = (dir: string) => {
+    let p = levelCache.get(dir);
+    if (!p) { p = readIgnore(join(root, dir, '.gitignore')).then(t => (t === null ? null : ignore({ allowRelativePaths: true }).add(t))); levelCache.set(dir, p); }
+    return p;
+  };
+  for (const rel of [...new Set(rels)].sort()) {
+    const parts = rel.split('/');
+    if (parts[parts.length - 1] === '.gitignore' || rel === '.git/info/exclude') { out.needs_walk = `ignore rules changed (${rel})`; return out; }
+    if (parts[0] === '.git') continue; // git's own files: the history phase reads HEAD itself
+    // ignored when the path or any folder above it is, by the base rules or a .gitignore above it
+    const levels: Level[] = [];
+    let ignored = false;
+    for (let i = 0; i < parts.length && !ignored; i++) {
+      const dir = parts.slice(0, i).join('/');
+      const ig = await levelOf(dir);
+      if (ig) levels.push({ base: dir, ig });
+      const sub = parts.slice(0, i + 1).join('/');
+      const isDir = i < parts.length - 1;
+      const probe = isDir ? `${sub}/` : sub;
+      if (base.ignores(probe) || levels.some(l => { const s = l.base ? probe.slice(l.base.length + 1) : probe; return !!s && l.ig.ignores(s); })) ignored = true;
+    }
+    if (ignored) { out.absent.push(rel); continue; }
+    const abs = join(root, rel);
+    let st;
+    try {
+      const { real, inside } = await resolveInside(rootReal, abs);
+      if (!inside) {
+        if (languageForPath(rel)) out.diagnostics.push({ path: rel, code: 'outside_workspace', message: `symlink points outside the workspace (${real}); skipped` });
+        out.absent.push(rel); continue;
+      }
+      st = await fs.stat(real);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && (e as NodeJS.ErrnoException).code !== 'ENOTDIR') out.diagnostics.push({ path: rel, code: 'unreadable', message: (e as Error).message });
+      out.absent.push(rel); continue;
+    }
+    if (st.isDirectory()) { out.needs_walk = `a folder changed (${rel})`; return out; }
+    if (!st.isFile()) { out.absent.push(rel); continue; }
+    const language = languageForPath(rel);
+    if (!language) {
+      if (opts.extra?.(rel) && st.size <= opts.maxFileBytes) out.extras.push({ path: rel, abs, size: st.size, mtime_ms: st.mtimeMs });
+      else out.absent.push(rel);
+      continue;
+    }
+    if (opts.languages && !opts.languages.has(language)) { out.absent.push(rel); continue; }
+    if (st.size > opts.maxFileBytes) {
+      out.diagnostics.push({ path: rel, code: 'too_large', message: `${st.size} bytes is over the ${opts.maxFileBytes}-byte limit; not indexed` });
+      out.absent.push(rel); continue;
+    }
+    out.files.push({ path: rel, abs, language, size: st.size, mtime_ms: st.mtimeMs });
+  }
+  return out;
+}

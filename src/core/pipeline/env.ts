@@ -14,6 +14,8 @@ export interface IndexFilePort {
   readonly unsaved: boolean;
   /** writes the index file atomically (checks the lock is still held) */
   save(): void;
+  /** saves `delayMs` after the last call, holding the writer lock until then */
+  scheduleSave(delayMs: number): void;
   /** a problem found when the file was opened (reported until the next save) */
   readonly openProblem: Diagnostic | null;
 }
@@ -23,6 +25,13 @@ export interface IndexEnv {
   /** the roots this run indexes (one, or all of the workspace) */
   readonly roots: readonly Root[];
   readonly force: boolean;
+  /**
+   * Only these root-relative paths changed, per repository (a watcher's or the editor's events): the scan
+   * looks at them instead of walking. Absent: walk every root of the run.
+   */
+  readonly paths?: ReadonlyMap<string, readonly string[]>;
+  /** save this long after the run instead of now (the writer lock stays held until the save) */
+  readonly deferSaveMs?: number;
   readonly settings: IndexSettings;
   /** parser threads (0: on the calling thread) */
   readonly threads: number;

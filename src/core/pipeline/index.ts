@@ -44,6 +44,13 @@ export interface IndexReport {
 
 export interface IndexRequest {
   repo?: string; force?: boolean; signal?: AbortSignal; onProgress?: (p: IndexProgress) => void; referenceProviders?: ProviderSpecInput[];
+  /**
+   * Only these files changed (absolute, or relative to the first root): they are looked at instead of
+   * walking the roots (a root never indexed, or one whose last run stopped early, is walked anyway).
+   */
+  paths?: readonly string[];
+  /** Save this many milliseconds after the run instead of at its end (a burst of edits saves once); the writer lock is held until then. */
+  deferSaveMs?: number;
 }
 
 export interface IndexingDeps {
@@ -68,9 +75,22 @@ export async function runIndex(d: IndexingDeps, opts: IndexRequest = {}): Promis
   }
   const parsedSpecs = providerSpecsSchema.safeParse(specs);
   if (!parsedSpecs.success) throw new SightlineError('invalid_arguments', `invalid reference_providers: ${parsedSpecs.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const roots = target ? [target] : d.workspace.roots;
-  d.file.flushScheduledSave(); // recorded language-server edges go to disk first
-  d.file.acquireLock();
+  let roots = target ? [target] : d.workspace.roots;
+  let paths: Map<string, string[]> | undefined;
+  if (opts.paths) {
+    paths = new Map();
+    for (const p of opts.paths) {
+      const { root, rel } = d.workspace.relativeToRoot(p);
+      if (!rel || rel === '..' || rel.startsWith('../')) continue;
+      if (!paths.has(root.repo_id)) paths.set(root.repo_id, []);
+      paths.get(root.repo_id)!.push(rel);
+    }
+    roots = roots.filter(r => paths!.has(r.repo_id));
+    if (!roots.length) return emptyReport(d.file.dbPath);
+  }
+  // A save still pending (deferred, or of language-server edges) stays pending: this run's save covers
+  // it, and the lock is already ours. Otherwise the lock is taken now.
+  if (!d.file.cancelScheduledSave()) d.file.acquireLock();
   d.file.writing = true;
   const t0 = performance.now();
   let result: Awaited<ReturnType<typeof runPipeline<typeof PIPELINE, IndexEnv>>>;
@@ -79,13 +99,13 @@ export async function runIndex(d: IndexingDeps, opts: IndexRequest = {}): Promis
     // Another writer may have saved since we loaded: start from its file, not ours.
     await d.file.reloadIfChanged();
     const env: IndexEnv = {
-      indexFile: d.file, roots, force: !!opts.force, settings: d.settings, threads: d.threads, signal: opts.signal, providers: parsedSpecs.data,
+      indexFile: d.file, roots, force: !!opts.force, paths, deferSaveMs: opts.deferSaveMs, settings: d.settings, threads: d.threads, signal: opts.signal, providers: parsedSpecs.data,
       graphTables: d.graphTables, publishRun: d.publishRun, invalidateReads: d.invalidateReads, log: d.log, memories: d.memories,
     };
     result = await runPipeline(PIPELINE, env, { onProgress: opts.onProgress });
   } finally {
     d.file.writing = false;
-    d.file.releaseLock();
+    if (!d.file.savePending) d.file.releaseLock();
   }
   const { outputs, timings: stages } = result;
   const timings = {} as Record<string, number>;
@@ -98,4 +118,9 @@ export async function runIndex(d: IndexingDeps, opts: IndexRequest = {}): Promis
     repos: reports, totals, timings: timings as IndexTimings, diagnostics: [...(openProblem ? [openProblem] : []), ...outputs.scan.diagnostics],
     db_path: d.file.dbPath, providers: outputs.providers.reports, provider_diagnostics: outputs.providers.diagnostics,
   };
+}
+
+function emptyReport(dbPath: string): IndexReport {
+  const timings = Object.fromEntries([...PIPELINE.flatMap(p => (p.timedByRunner ? [p.name] : [...p.stages])), 'total'].map(k => [`${k}_ms`, 0])) as IndexTimings;
+  return { repos: [], totals: { files_seen: 0, files_parsed: 0, files_unchanged: 0, files_deleted: 0, files_skipped: 0 }, timings, diagnostics: [], db_path: dbPath, providers: [], provider_diagnostics: [] };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool, code, mdTable } from './contract';
 import { repoParam } from './shared';
 import { providerSpecSchema } from '../providers/protocol';
+import { SAVE_DELAY_MS } from '../services/live';
 
 const diagnosticSchema = z.object({
   repo_id: z.string().describe('Repository of the file.'),
@@ -21,6 +22,7 @@ export const indexRepo = defineTool({
   input: z.object({
     repo: repoParam,
     force: z.boolean().default(false).describe('Rebuild from scratch.'),
+    paths: z.array(z.string().min(1).max(4096)).max(10000).optional().describe('Only these files changed (workspace-relative or absolute, created, edited or deleted): just they are looked at, no walk; the index file is saved shortly after. A server that watches its workspace does this by itself.'),
     reference_providers: z.array(providerSpecSchema).max(20).default([]).describe('Commands (argv, no shell) reading symbols as JSON on stdin, writing edges on stdout; only if reference providers are allowed (VS Code: trusted workspace, sightline.providers.allowExternal).'),
   }),
   output: z.object({
@@ -59,11 +61,11 @@ export const indexRepo = defineTool({
     provider_diagnostics: z.array(z.object({ provider: z.string().describe('Provider name.'), message: z.string().describe('What it reported.') })).describe('Diagnostics reported by providers and by the validation of their output.'),
   }),
   annotations: { read_only: false, destructive: false, idempotent: true, open_world: false },
-  examples: [{ repo: '.', force: false, reference_providers: [] }],
+  examples: [{ repo: '.', force: false, reference_providers: [] }, { paths: ['src/app.py'] }],
   async run(args, ctx) {
-    const { repo, force, reference_providers } = args;
+    const { repo, force, reference_providers, paths } = args;
     const report = await ctx.engine.index({
-      repo, force, signal: ctx.signal, referenceProviders: reference_providers,
+      repo, force, signal: ctx.signal, referenceProviders: reference_providers, ...(paths ? { paths, deferSaveMs: SAVE_DELAY_MS } : {}),
       onProgress: p => ctx.onProgress?.(p.phase === 'parse' ? `parsing ${p.done}/${p.total} files` : `${p.phase} ${p.repo_id}`, p.done, p.total),
     });
     return { ...report, diagnostics: report.diagnostics.slice(0, DIAG_CAP), diagnostics_total: report.diagnostics.length };

@@ -10,7 +10,9 @@
  * whose bodies alone changed (a partial graph update resolves them again); the run's diagnostics.
  */
 import type { FileMeta, Diagnostic } from '../../store/store';
-import { walk, type WalkedFile, type WalkedExtra } from '../../index/walker';
+import { walk, walkPaths, type WalkedFile, type WalkedExtra, type WalkResult } from '../../index/walker';
+import { readHeadNoSpawn } from '../../history/git';
+import { join } from 'node:path';
 import { isConfigFile } from '../../links/rules';
 import { ParsePool } from '../../index/pool';
 import type { FileOutcome, FileTask } from '../../index/process';
@@ -158,22 +160,40 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
 
     const tw = performance.now();
     ctx.progress('walk', r.repo_id, 0, 0);
-    let walked: Awaited<ReturnType<typeof walk>>; let git: Awaited<ReturnType<typeof gitState>>;
+    let walked: WalkResult; let git: Awaited<ReturnType<typeof gitState>>;
+    const walkOpts = { excludes: env.settings.excludes, languages: env.settings.languages ? new Set(env.settings.languages) : null, maxFileBytes: env.settings.max_file_bytes, signal, onFile, extra: isConfigFile };
+    const prevRepo = store.meta.repo(r.repo_id);
+    // Named paths (a watcher's or the editor's): only they are looked at, when the repository was indexed
+    // before and they can be judged one by one; otherwise the root is walked.
+    let targeted: Awaited<ReturnType<typeof walkPaths>> | null = null;
+    const named = env.paths?.get(r.repo_id);
+    if (named && !force && prevRepo && !pendingBefore) {
+      targeted = await walkPaths(r.root, named, walkOpts);
+      if (targeted.needs_walk) { env.log('info', `${r.name}: ${targeted.needs_walk}; walking the root`); targeted = null; }
+    }
     try {
-      [walked, git] = await Promise.all([
-        walk(r.root, { excludes: env.settings.excludes, languages: env.settings.languages ? new Set(env.settings.languages) : null, maxFileBytes: env.settings.max_file_bytes, signal, onFile, extra: isConfigFile }),
-        gitState(r.root),
-      ]);
+      if (targeted) {
+        for (const f of targeted.files) onFile(f);
+        const head = readHeadNoSpawn(r.root);
+        git = { commit: head?.head ?? prevRepo!.indexed_commit, branch: head ? head.branch : prevRepo!.branch, dirty: prevRepo!.dirty === null ? null : !!prevRepo!.dirty, is_repo: !!head };
+        walked = targetedResult(targeted, metas, seen, store.links.configFiles(r.repo_id), r.root, prevRepo!.nested_repos);
+      } else {
+        [walked, git] = await Promise.all([walk(r.root, walkOpts), gitState(r.root)]);
+      }
     } finally { walking = false; }
     // Parsing starts during the walk: the walk's time is its wall time less the writes done meanwhile,
     // and parsing's is what follows the walk less the writes; walk + parse + write cover the phase once.
     const walkEnd = performance.now();
     const writesDuringWalk = writeMs;
     ctx.time('walk', walkEnd - tw - writesDuringWalk);
-    report.files_seen = walked.files.length;
+    report.files_seen = targeted ? seen.size : walked.files.length;
     repoDiags.unshift(...walked.diagnostics.map(d => ({ repo_id: r.repo_id, ...d })));
     // Files that were indexed but are gone (deleted, now ignored, or now unreadable) disappear.
     const gone = [...metas.values()].filter(m => !seen.has(m.path));
+    // A targeted scan judged only its paths: every other path's diagnostics stand.
+    const judged = targeted ? new Set([...targeted.files.map(f => f.path), ...targeted.absent]) : null;
+    const under = (p: string) => !!judged && (judged.has(p) || targeted!.absent.some(a => p.startsWith(`${a}/`)));
+    if (judged && targeted!.files.length + targeted!.absent.length && !git.dirty && git.dirty !== null) git.dirty = true;
     settle();
     await parsed;
     flush();
@@ -185,10 +205,11 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     }
     ctx.time('parse', performance.now() - walkEnd - (writeMs - writesDuringWalk));
     const tdel = performance.now();
-    if (!force) for (const d of store.meta.diagnostics(r.repo_id)) if (carried.has(d.path) && PARSE_DIAGNOSTICS.has(d.code)) repoDiags.push(d);
+    if (judged) { for (const d of store.meta.diagnostics(r.repo_id)) if (!under(d.path) || (carried.has(d.path) && PARSE_DIAGNOSTICS.has(d.code))) repoDiags.push(d); }
+    else if (!force) for (const d of store.meta.diagnostics(r.repo_id)) if (carried.has(d.path) && PARSE_DIAGNOSTICS.has(d.code)) repoDiags.push(d);
     report.files_deleted = gone.length;
     report.duration_ms = Math.round(performance.now() - started);
-    const prev = store.meta.repo(r.repo_id);
+    const prev = prevRepo;
     // The graph is brought up to date once every root is parsed (see index()).
     if (reshaped || gone.length || !prev || pendingBefore) report.graph_update = 'full';
     else if (edited.length) report.graph_update = 'partial';
@@ -217,3 +238,22 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     env.log('info', `indexed ${r.name}: ${report.files_parsed} parsed, ${report.files_unchanged} unchanged, ${report.files_deleted} deleted, ${report.files_skipped} skipped`);
     return { report, edited, config_files: walked.extras };
   }
+
+/**
+ * A targeted scan as the walk would have reported it: every indexed file not named stays as it is (seen,
+ * with its stored size and mtime), the named files found are the walked ones, named paths with nothing
+ * to index now (and what was indexed under a named folder that is gone) are not seen; config files
+ * likewise, so the links phase reads only the named ones.
+ */
+function targetedResult(t: Awaited<ReturnType<typeof walkPaths>>, metas: Map<string, FileMeta>, seen: Set<string>,
+  configs: Map<string, { size: number; mtime_ms: number }>, root: string, nestedJson: string | null): WalkResult {
+  const absent = new Set(t.absent);
+  const isAbsent = (p: string) => absent.has(p) || t.absent.some(a => p.startsWith(`${a}/`));
+  const named = new Set([...t.files.map(f => f.path), ...t.extras.map(f => f.path)]);
+  for (const m of metas.values()) if (!named.has(m.path) && !isAbsent(m.path)) seen.add(m.path);
+  const extras: WalkedExtra[] = [...configs].filter(([p]) => !named.has(p) && !isAbsent(p))
+    .map(([p, c]) => ({ path: p, abs: join(root, p), size: c.size, mtime_ms: c.mtime_ms })).concat(t.extras);
+  let nested: string[] = [];
+  try { nested = nestedJson ? JSON.parse(nestedJson) as string[] : []; } catch { /* none */ }
+  return { files: [], diagnostics: t.diagnostics, nested_repos: nested, extras };
+}

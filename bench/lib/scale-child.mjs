@@ -1,0 +1,194 @@
+// One measurement of the scale benchmark (bench/scale.mjs) in its own process (peak RSS is its own).
+//   node bench/lib/scale-child.mjs <job> <config.json> <result.json>
+// Jobs:
+//   cold      Engine.open + index() into a fresh index file
+//   newproc   a new process: open the index, append a comment to one file, then index() (walk) or
+//             index({ paths }) (the editor or a watcher names the file); the file is restored after
+//   live      a long-lived engine: per edit, a comment with a unique word is appended to a file, and the
+//             time until search_code names that file is measured — notified (the editor names the path:
+//             live.notify + settle) and watched (the engine's own file watcher; settle + search polled)
+//   mcp       the same through a real MCP client over stdio (dist/mcp.js, its file watcher)
+// Every edited file is restored (bytes and times) before the job ends, also on SIGINT/SIGTERM.
+import { readFileSync, writeFileSync, statSync, utimesSync, existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { loadCore, peakRssBytes, cpuSecondsSince, percentile, rng, MB, round, DIST_DIR, PROJECT_DIR } from './common.mjs';
+
+const [job, configFile, resultFile] = process.argv.slice(2);
+const cfg = JSON.parse(readFileSync(configFile, 'utf8'));
+const log = (msg) => process.stderr.write(`    [${job}] ${msg}\n`);
+const COMMENT = { python: '#', ruby: '#' };
+const sleep = (ms) => new Promise(r => setTimeout(r, ms));
+
+function indexBytes(db) {
+  const size = p => { try { return statSync(p).size; } catch { return 0; } };
+  return { snapshot: size(db), changes: size(`${db}.changes`) };
+}
+
+/** Remembers files' bytes and times and puts them back (at the end, or on a signal). */
+function restorers() {
+  const saved = new Map();
+  const put = () => {
+    for (const [file, { bytes, st }] of saved) {
+      try { writeFileSync(file, bytes); utimesSync(file, Number(st.atimeNs) / 1e9, Number(st.mtimeNs) / 1e9); } catch (e) { log(`could not restore ${file}: ${e.message}`); }
+    }
+  };
+  const onSignal = (sig) => { put(); process.exit(sig === 'SIGINT' ? 130 : 143); };
+  process.once('SIGINT', onSignal); process.once('SIGTERM', onSignal);
+  return {
+    /** appends a comment holding `word` to `file` (its language's line comment) */
+    edit(file, language, word) {
+      if (!saved.has(file)) saved.set(file, { bytes: readFileSync(file), st: statSync(file, { bigint: true }) });
+      writeFileSync(file, Buffer.concat([saved.get(file).bytes, Buffer.from(`\n${COMMENT[language] ?? '//'} ${word} an edit by the Sightline benchmark\n`)]));
+    },
+    restore: put,
+  };
+}
+
+/** A word no file holds: letters only (one full-text token), from the edit's number. */
+const wordFor = (k, salt) => { let s = 'zq'; let x = k * 7919 + salt * 104729 + 12345; for (let i = 0; i < 8; i++) { s += String.fromCharCode(97 + (x % 26)); x = Math.floor(x / 26) + 31 * (i + 1); } return s; };
+
+/** The seeded sample of files to edit (a spread of sizes). */
+function sample(files, n, seed) {
+  const r = rng(seed);
+  const pool = files.filter(f => cfg.languages.includes(f.language));
+  const out = [];
+  const seen = new Set();
+  while (out.length < Math.min(n, pool.length)) { const f = pool[Math.floor(r() * pool.length)]; if (!seen.has(f.abs)) { seen.add(f.abs); out.push(f); } }
+  return out;
+}
+
+const names = (data, path) => [...(data?.files ?? []), ...(data?.results ?? [])].some(h => h.path === path);
+
+async function coldJob() {
+  const core = loadCore();
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const engine = await core.Engine.open({ roots: [cfg.root], dbPath: cfg.dbPath });
+  const report = await engine.index();
+  const wall_ms = performance.now() - t0;
+  const status = await engine.status();
+  engine.close();
+  return { wall_ms: round(wall_ms, 1), cpu: cpuSecondsSince(c0), timings: report.timings, totals: report.totals, files: status.file_count, chunks: status.chunk_count,
+    lines: status.languages.reduce((s, l) => s + (l.lines ?? 0), 0), peak_rss_mb: round(peakRssBytes() / MB, 1), bytes: indexBytes(cfg.dbPath) };
+}
+
+async function newprocJob() {
+  const core = loadCore();
+  const files = JSON.parse(readFileSync(cfg.filesFile, 'utf8'));
+  const [f] = sample(files, 1, cfg.seed);
+  const r = restorers();
+  const t0 = performance.now();
+  const engine = await core.Engine.open({ roots: [cfg.root], dbPath: cfg.dbPath });
+  const open_ms = performance.now() - t0;
+  try {
+    r.edit(f.abs, f.language, wordFor(1, cfg.seed));
+    const before = indexBytes(cfg.dbPath);
+    const ti = performance.now();
+    const report = await engine.index(cfg.mode === 'paths' ? { paths: [f.abs] } : {});
+    const index_ms = performance.now() - ti;
+    const after = indexBytes(cfg.dbPath);
+    return { mode: cfg.mode, path: f.path, open_ms: round(open_ms, 1), index_ms: round(index_ms, 1), wall_ms: round(performance.now() - t0, 1), timings: report.timings,
+      files_parsed: report.totals.files_parsed, graph_update: report.repos[0]?.graph_update, written_bytes: after.changes - before.changes + (after.snapshot !== before.snapshot ? after.snapshot : 0),
+      snapshot_rewritten: after.snapshot !== before.snapshot, index_bytes: after, peak_rss_mb: round(peakRssBytes() / MB, 1) };
+  } finally { engine.close(); r.restore(); }
+}
+
+async function liveJob() {
+  const core = loadCore();
+  const files = JSON.parse(readFileSync(cfg.filesFile, 'utf8'));
+  const picks = sample(files, cfg.edits * 2, cfg.seed + 1);
+  const r = restorers();
+  const engine = await core.Engine.open({ roots: [cfg.root], dbPath: cfg.dbPath });
+  const search = async (word) => (await core.invokeTool(core.TOOLS.search_code, { query: word, limit: 10 }, { engine })).data;
+  const notified = []; const watched = []; const runs = []; const misses = [];
+  try {
+    await engine.index(); // the files earlier jobs restored
+    const before = indexBytes(cfg.dbPath);
+    for (const [k, f] of picks.slice(0, cfg.edits).entries()) {
+      const word = wordFor(100 + k, cfg.seed);
+      const t0 = performance.now();
+      r.edit(f.abs, f.language, word);
+      engine.live.notify([f.abs]);
+      await engine.live.settle();
+      const ok = names(await search(word), f.path);
+      const ms = performance.now() - t0;
+      if (!ok) misses.push(f.path);
+      notified.push(ms); runs.push(engine.live.stats.last_run_ms);
+    }
+    await engine.live.watch();
+    for (const [k, f] of picks.slice(cfg.edits).entries()) {
+      const word = wordFor(200 + k, cfg.seed);
+      const t0 = performance.now();
+      r.edit(f.abs, f.language, word);
+      let ok = false;
+      while (!ok && performance.now() - t0 < 10_000) { await engine.live.settle(); ok = names(await search(word), f.path); if (!ok) await sleep(2); }
+      if (!ok) misses.push(f.path);
+      watched.push(performance.now() - t0);
+    }
+    // the deferred save: close() writes what is pending
+    const tc = performance.now();
+    await engine.live.close();
+    engine.close();
+    const close_ms = performance.now() - tc;
+    const after = indexBytes(cfg.dbPath);
+    const q = xs => { const s = [...xs].sort((a, b) => a - b); return { n: s.length, p50_ms: round(percentile(s, 50), 1), p95_ms: round(percentile(s, 95), 1), max_ms: round(s[s.length - 1], 1) }; };
+    return { notified: q(notified), watched: q(watched), index_run: q(runs), misses, close_save_ms: round(close_ms, 1),
+      written_bytes: after.changes - before.changes + (after.snapshot !== before.snapshot ? after.snapshot : 0), snapshot_rewritten: after.snapshot !== before.snapshot,
+      stats: engine.live.stats, peak_rss_mb: round(peakRssBytes() / MB, 1) };
+  } finally { r.restore(); }
+}
+
+async function mcpJob() {
+  const require = createRequire(join(PROJECT_DIR, 'package.json'));
+  const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+  const files = JSON.parse(readFileSync(cfg.filesFile, 'utf8'));
+  const picks = sample(files, cfg.edits, cfg.seed + 2);
+  const r = restorers();
+  const mcp = join(DIST_DIR, 'mcp.js');
+  if (!existsSync(mcp)) throw new Error(`${mcp} is missing`);
+  const transport = new StdioClientTransport({ command: process.execPath, args: [mcp, '--workspace', cfg.root, '--db', cfg.dbPath], stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', d => { stderr += d.toString('utf8'); });
+  const client = new Client({ name: 'sightline-bench', version: '0.0.0' });
+  await client.connect(transport);
+  const times = []; const misses = [];
+  try {
+    const first = await client.callTool({ name: 'index_repo', arguments: {} }, undefined, { timeout: 600_000 });
+    if (first.isError) throw new Error(`index_repo failed: ${first.content?.[0]?.text}`);
+    const t = performance.now();
+    while (!stderr.includes('watching the workspace') && performance.now() - t < 120_000) await sleep(50);
+    if (!stderr.includes('watching the workspace')) throw new Error(`the server is not watching: ${stderr.slice(-500)}`);
+    for (const [k, f] of picks.entries()) {
+      const word = wordFor(300 + k, cfg.seed);
+      const t0 = performance.now();
+      r.edit(f.abs, f.language, word);
+      let ok = false;
+      while (!ok && performance.now() - t0 < 10_000) {
+        const res = await client.callTool({ name: 'search_code', arguments: { query: word, limit: 10 } });
+        ok = names(res.structuredContent, f.path);
+        if (!ok) await sleep(2);
+      }
+      if (!ok) misses.push(f.path);
+      times.push(performance.now() - t0);
+    }
+  } finally {
+    await client.close().catch(() => undefined);
+    r.restore();
+  }
+  const s = [...times].sort((a, b) => a - b);
+  return { n: s.length, p50_ms: round(percentile(s, 50), 1), p95_ms: round(percentile(s, 95), 1), max_ms: round(s[s.length - 1], 1), misses };
+}
+
+const jobs = { cold: coldJob, newproc: newprocJob, live: liveJob, mcp: mcpJob };
+try {
+  if (!jobs[job]) throw new Error(`unknown job ${job}`);
+  const result = await jobs[job]();
+  writeFileSync(resultFile, JSON.stringify(result, null, 2));
+  process.exit(0);
+} catch (e) {
+  log(`failed: ${e?.stack ?? e}`);
+  process.exit(1);
+}

@@ -1,0 +1,123 @@
+/**
+ * Keeping a long-lived engine fresh (the MCP server, the extension's engine process). Changed paths come
+ * from a recursive file watcher over the roots (`watch`, honouring the same excludes as the walk) or from
+ * the editor (`notify`). They are applied as targeted index runs: no walk, only those files parsed,
+ * written and resolved in memory, one run at a time, the save deferred until the burst is over
+ * (`SAVE_DELAY_MS`, the writer lock held until then). `settle()` waits until every path notified so far is
+ * applied: a surface calls it before answering, so an answer given after an edit reflects the edit.
+ *
+ * Roots never indexed are left alone (indexing them is the caller's decision: `index_repo`); a run that
+ * fails (the index locked by another writer, say) keeps its paths for the next one.
+ */
+import { relative, sep } from 'node:path';
+import ignore from 'ignore';
+import { watch, type FSWatcher } from 'chokidar';
+import { DEFAULT_EXCLUDES } from '../index/walker';
+import type { IndexReport, IndexRequest } from '../pipeline';
+import type { Root } from '../workspace';
+
+/** Changes that arrive within this window are applied in one run. */
+export const DEBOUNCE_MS = 25;
+/** A burst of edits is saved this long after its last run. */
+export const SAVE_DELAY_MS = 1500;
+/** After a failed run, its paths are tried again this much later. */
+const RETRY_MS = 1000;
+
+export interface LiveDeps {
+  roots: readonly Root[];
+  excludes: readonly string[];
+  /** one index run (not serialised: LiveIndex serialises every run of the engine) */
+  index: (req: IndexRequest) => Promise<IndexReport>;
+  /** whether a root has been indexed (its changes are applied only then) */
+  indexed: (repoId: string) => boolean;
+  log: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+export interface LiveStats { runs: number; paths_applied: number; failures: number; last_run_ms: number | null; watching: boolean }
+
+export class LiveIndex {
+  private readonly pending = new Set<string>();
+  /** every index run of this engine, one after the other */
+  private chain: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private watcher: FSWatcher | null = null;
+  private closed = false;
+  readonly stats: LiveStats = { runs: 0, paths_applied: 0, failures: 0, last_run_ms: null, watching: false };
+
+  constructor(private readonly deps: LiveDeps) {}
+
+  /** Runs `fn` after every index run queued before it (all of an engine's runs go through here). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.chain.then(fn);
+    this.chain = p.catch(() => undefined);
+    return p;
+  }
+
+  /** Absolute paths that changed (created, modified, deleted); applied after DEBOUNCE_MS, or at `settle()`. */
+  notify(paths: readonly string[]): void {
+    if (this.closed) return;
+    for (const p of paths) this.pending.add(p);
+    if (this.pending.size && !this.timer) this.timer = setTimeout(() => { this.timer = undefined; void this.drain(); }, DEBOUNCE_MS);
+  }
+
+  /** Resolves once every path notified before the call is applied (or its run failed and was logged). */
+  async settle(): Promise<void> {
+    if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
+    await this.drain();
+  }
+
+  /** Starts watching the roots (once): every created, changed or deleted file is notified. */
+  async watch(): Promise<void> {
+    if (this.watcher || this.closed) return;
+    const rules = this.deps.roots.map(r => ({ root: r.root, ig: ignore({ allowRelativePaths: true }).add(DEFAULT_EXCLUDES as string[]).add(this.deps.excludes as string[]) }));
+    const ignored = (path: string, stats?: { isDirectory(): boolean }) => {
+      const rule = rules.find(x => path === x.root || path.startsWith(x.root + sep));
+      if (!rule || path === rule.root) return false;
+      const rel = relative(rule.root, path).split(sep).join('/');
+      if (rel === '.git' || rel.startsWith('.git/')) return true;
+      return rule.ig.ignores(stats?.isDirectory() ? `${rel}/` : rel);
+    };
+    const w = watch(this.deps.roots.map(r => r.root), { ignored, ignoreInitial: true, followSymlinks: false, persistent: true });
+    const on = (p: string) => this.notify([p]);
+    w.on('add', on).on('change', on).on('unlink', on).on('addDir', on).on('unlinkDir', on);
+    w.on('error', e => this.deps.log('warn', `file watcher: ${(e as Error).message}`));
+    this.watcher = w;
+    await new Promise<void>(res => w.once('ready', () => res()));
+    this.stats.watching = true;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.size) {
+      const batch = [...this.pending].filter(p => this.rootOf(p));
+      this.pending.clear();
+      if (batch.length) await this.exclusive(() => this.apply(batch));
+    }
+    await this.chain;
+  }
+
+  private rootOf(path: string): Root | undefined {
+    const r = this.deps.roots.find(x => path === x.root || path.startsWith(x.root + sep));
+    return r && this.deps.indexed(r.repo_id) ? r : undefined;
+  }
+
+  private async apply(batch: string[]): Promise<void> {
+    const t0 = performance.now();
+    try {
+      const r = await this.deps.index({ paths: batch, deferSaveMs: SAVE_DELAY_MS });
+      this.stats.runs++; this.stats.paths_applied += batch.length; this.stats.last_run_ms = Math.round(performance.now() - t0);
+      if (r.totals.files_parsed || r.totals.files_deleted) this.deps.log('info', `applied ${batch.length} changed path(s) in ${this.stats.last_run_ms} ms: ${r.totals.files_parsed} parsed, ${r.totals.files_deleted} deleted`);
+    } catch (e) {
+      this.stats.failures++;
+      this.deps.log('warn', `changed files not applied yet (${(e as Error).message}); trying again`);
+      if (!this.closed) setTimeout(() => this.notify(batch), RETRY_MS).unref();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
+    await this.watcher?.close();
+    this.watcher = null; this.stats.watching = false;
+    await this.chain;
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Fresh answers in a long-lived engine: targeted runs over named paths (no walk), the deferred save, the
+ * file watcher of the MCP server, and every index run of an engine serialised.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Engine } from '../src/core/engine';
+import { invokeTool } from '../src/core/tools/contract';
+import { TOOLS } from '../src/core/tools/registry';
+import { diskStamp } from '../src/core/store/pagelog';
+import { inspectLock } from '../src/core/store/persist';
+import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
+import { requireBuilt, stdioTransport } from './helpers/mcp';
+
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+const FILES: Record<string, string> = {
+  '.gitignore': 'generated/\n',
+  'src/alpha.py': 'def alpha():\n    return 1\n',
+  'src/beta.py': 'from src.alpha import alpha\n\ndef beta():\n    return alpha()\n',
+  'lib/gamma.py': 'def gamma():\n    return 3\n',
+  'lib/delta.py': 'def delta():\n    return 4\n',
+};
+
+describe('live index', () => {
+  const cleanup: (() => void)[] = [];
+  afterEach(() => { while (cleanup.length) cleanup.pop()!(); });
+  const make = () => { const ws = tempWorkspace(FILES); cleanup.push(ws.remove); return ws; };
+  const open = async (ws: TempWorkspace) => { const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 }); cleanup.unshift(() => e.close()); return e; };
+  /** whether search_code lists `path` for `query` (its files, not the echoed query) */
+  const finds = async (e: Engine, query: string, path: string) => {
+    const out = await invokeTool(TOOLS.search_code, { query }, { engine: e });
+    assert.ok(out.ok, JSON.stringify(out));
+    const data = out.data as { files?: { path: string }[]; results?: { path: string }[] };
+    return [...(data.files ?? []), ...(data.results ?? [])].some(f => f.path === path);
+  };
+
+  it('named paths are looked at alone: a file not named is not picked up (no walk); deletions, folders and ignores follow the walk\'s rules', async () => {
+    const ws = make();
+    const e = await open(ws);
+    await e.index();
+    ws.write('src/alpha.py', 'def alpha_renamed_fn():\n    return 1\n');
+    ws.write('src/unnamed.py', 'def never_named_fn():\n    return 0\n');
+    ws.write('generated/out.py', 'def generated_fn():\n    return 0\n');
+    rmSync(join(ws.root, 'lib'), { recursive: true });
+    const r = await e.index({ paths: [join(ws.root, 'src/alpha.py'), 'generated/out.py', join(ws.root, 'lib')] });
+    assert.equal(r.totals.files_parsed, 1);
+    assert.equal(r.totals.files_deleted, 2, 'both files of the deleted folder');
+    assert.ok(await finds(e, 'alpha_renamed_fn', 'src/alpha.py'));
+    assert.ok(!(await finds(e, 'never_named_fn', 'src/unnamed.py')), 'a file nobody named is not found without a walk');
+    assert.ok(!(await finds(e, 'generated_fn', 'generated/out.py')), 'an ignored path stays out');
+    assert.ok(!(await finds(e, 'gamma', 'lib/gamma.py')));
+    // a whole run walks and finds the rest
+    const w = await e.index();
+    assert.equal(w.totals.files_parsed, 1);
+    assert.ok(await finds(e, 'never_named_fn', 'src/unnamed.py'));
+  });
+
+  it('a named .gitignore or a new folder makes the run walk; other files\' diagnostics stand', async () => {
+    const ws = make();
+    ws.write('big.py', `x = 1\n${'# pad\n'.repeat(40_000)}`);
+    const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, settings: { max_file_bytes: 100_000 } });
+    cleanup.unshift(() => e.close());
+    await e.index();
+    const before = e.diagnostics().filter(d => d.code === 'too_large').map(d => d.path);
+    assert.deepEqual(before, ['big.py']);
+    ws.write('src/alpha.py', 'def alpha_again():\n    return 1\n');
+    await e.index({ paths: ['src/alpha.py'] });
+    assert.deepEqual(e.diagnostics().filter(d => d.code === 'too_large').map(d => d.path), ['big.py'], 'kept: big.py was not named');
+    writeFileSync(join(ws.root, '.gitignore'), 'generated/\nsrc/\n');
+    const r = await e.index({ paths: ['.gitignore'] });
+    assert.ok(r.totals.files_deleted >= 2, 'the walk applied the new rule');
+    mkdirSync(join(ws.root, 'newpkg'));
+    ws.write('newpkg/n1.py', 'def in_new_folder():\n    return 1\n');
+    await e.index({ paths: ['newpkg'] });
+    assert.ok(await finds(e, 'in_new_folder', 'newpkg/n1.py'));
+  });
+
+  it('a deferred save keeps the answer in memory at once and writes the index file after the burst, holding the lock until then', async () => {
+    const ws = make();
+    const e = await open(ws);
+    await e.index();
+    const stamp = diskStamp(ws.db);
+    ws.write('src/beta.py', 'def beta_deferred():\n    return 2\n');
+    await e.index({ paths: ['src/beta.py'], deferSaveMs: 300 });
+    assert.ok(await finds(e, 'beta_deferred', 'src/beta.py'), 'answers reflect the edit before it is saved');
+    assert.equal(diskStamp(ws.db), stamp, 'not saved yet');
+    assert.ok(inspectLock(`${ws.db}.lock`)?.this_process, 'the writer lock is held for the pending save');
+    // another run before the save keeps it pending and still saves once
+    ws.write('src/alpha.py', 'def alpha_deferred():\n    return 1\n');
+    await e.index({ paths: ['src/alpha.py'], deferSaveMs: 300 });
+    await sleep(600);
+    assert.notEqual(diskStamp(ws.db), stamp, 'saved after the burst');
+    assert.equal(inspectLock(`${ws.db}.lock`), null, 'lock released');
+    const other = await open(ws);
+    assert.ok(await finds(other, 'beta_deferred', 'src/beta.py'));
+    assert.ok(await finds(other, 'alpha_deferred', 'src/alpha.py'));
+  });
+
+  it('index runs of one engine are serialised (two at once both succeed), and close() saves a pending change', async () => {
+    const ws = make();
+    const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
+    await e.index();
+    ws.write('src/alpha.py', 'def alpha_concurrent():\n    return 1\n');
+    const [a, b] = await Promise.all([e.index({ paths: ['src/alpha.py'], deferSaveMs: 60_000 }), e.index()]);
+    assert.equal(a.totals.files_parsed + b.totals.files_parsed, 1);
+    e.close();
+    const again = await open(ws);
+    assert.equal((await again.index()).totals.files_parsed, 0, 'the pending save was written on close');
+    assert.ok(await finds(again, 'alpha_concurrent', 'src/alpha.py'));
+  });
+
+  it('the watcher applies created, edited and deleted files; settle() makes the next answer reflect them; excluded folders are not watched', async function () {
+    this.timeout(30_000);
+    const ws = make();
+    const e = await open(ws);
+    await e.index();
+    await e.live.watch();
+    ws.write('src/alpha.py', 'def alpha_watched():\n    return 1\n');
+    ws.write('src/fresh.py', 'def fresh_watched():\n    return 1\n');
+    ws.write('node_modules/pkg/index.js', 'function inNodeModules() { return 1 }\n');
+    rmSync(join(ws.root, 'lib/gamma.py'));
+    const deadline = Date.now() + 10_000;
+    let ok = false;
+    while (!ok && Date.now() < deadline) {
+      await e.live.settle();
+      ok = await finds(e, 'alpha_watched', 'src/alpha.py') && await finds(e, 'fresh_watched', 'src/fresh.py') && !(await finds(e, 'gamma', 'lib/gamma.py'));
+      if (!ok) await sleep(50);
+    }
+    assert.ok(ok, 'the watcher applied the three changes');
+    assert.ok(!(await finds(e, 'inNodeModules', 'node_modules/pkg/index.js')));
+    assert.ok(e.live.stats.runs >= 1 && e.live.stats.failures === 0, JSON.stringify(e.live.stats));
+  });
+
+  describe('over MCP (dist/mcp.js, a real client)', function () {
+    this.timeout(60_000);
+    it('after index_repo, an edit is reflected by the next search_code without another index_repo', async () => {
+      requireBuilt();
+      const ws = make();
+      const { transport, stderr } = stdioTransport(['--workspace', ws.root, '--db', ws.db]);
+      const client = new Client({ name: 'live-test', version: '0.0.0' });
+      await client.connect(transport);
+      cleanup.unshift(() => { void client.close(); });
+      const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+      const first = await call('index_repo', {});
+      assert.ok(!first.isError, JSON.stringify(first));
+      // the watcher is ready once the server says so
+      const deadline = Date.now() + 15_000;
+      while (!stderr().includes('watching the workspace') && Date.now() < deadline) await sleep(50);
+      assert.ok(stderr().includes('watching the workspace'), stderr());
+      const t0 = Date.now();
+      ws.write('src/beta.py', 'def beta_over_mcp():\n    return 2\n');
+      let seen = false;
+      while (!seen && Date.now() - t0 < 10_000) {
+        const r = await call('search_code', { query: 'beta_over_mcp' });
+        seen = JSON.stringify(r.structuredContent).includes('src/beta.py');
+      }
+      assert.ok(seen, `not reflected: ${stderr()}`);
+      // the deferred save lands on disk (a record or, for an index this small, a new snapshot)
+      const saved = Date.now() + 10_000;
+      const before = diskStamp(ws.db);
+      while (diskStamp(ws.db) === before && Date.now() < saved) await sleep(100);
+      assert.notEqual(diskStamp(ws.db), before, `saved after the burst: ${stderr()}`);
+    });
+  });
+});
