@@ -15,6 +15,9 @@ import { watch, type FSWatcher } from 'chokidar';
 import { DEFAULT_EXCLUDES } from '../index/walker';
 import type { IndexReport, IndexRequest } from '../pipeline';
 import type { Root } from '../workspace';
+import type { Store } from '../store/store';
+import { loadLanguage } from '../parse/treesitter';
+import type { LanguageId } from '../languages';
 
 /** Changes that arrive within this window are applied in one run. */
 export const DEBOUNCE_MS = 25;
@@ -28,8 +31,8 @@ export interface LiveDeps {
   excludes: readonly string[];
   /** one index run (not serialised: LiveIndex serialises every run of the engine) */
   index: (req: IndexRequest) => Promise<IndexReport>;
-  /** whether a root has been indexed (its changes are applied only then) */
-  indexed: (repoId: string) => boolean;
+  /** the index as it is now: whether a root was indexed (its changes are applied only then), and its files' languages */
+  store: () => Pick<Store, 'meta' | 'files'>;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
@@ -39,6 +42,8 @@ export class LiveIndex {
   private readonly pending = new Set<string>();
   /** every index run of this engine, one after the other */
   private chain: Promise<unknown> = Promise.resolve();
+  /** runs not of this live index (index_repo, the editor's) in progress */
+  private others = 0;
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | null = null;
   private closed = false;
@@ -46,9 +51,14 @@ export class LiveIndex {
 
   constructor(private readonly deps: LiveDeps) {}
 
-  /** Runs `fn` after every index run queued before it (all of an engine's runs go through here). */
-  exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const p = this.chain.then(fn);
+  /** Runs `fn` (an index run) after every index run queued before it (all of an engine's runs go through here). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> { return this.queue(fn, true); }
+
+  private queue<T>(fn: () => Promise<T>, other: boolean): Promise<T> {
+    const p = this.chain.then(async () => {
+      if (other) this.others++;
+      try { return await fn(); } finally { if (other) this.others--; }
+    });
     this.chain = p.catch(() => undefined);
     return p;
   }
@@ -60,8 +70,13 @@ export class LiveIndex {
     if (this.pending.size && !this.timer) this.timer = setTimeout(() => { this.timer = undefined; void this.drain(); }, DEBOUNCE_MS);
   }
 
-  /** Resolves once every path notified before the call is applied (or its run failed and was logged). */
+  /**
+   * Resolves once every path notified before the call is applied (or its run failed and was logged).
+   * While another run is in progress (a cold index: minutes) it resolves at once: answers come from the
+   * index as it stands (its graph tools say the graph is pending), the paths are applied after that run.
+   */
   async settle(): Promise<void> {
+    if (this.others > 0) return;
     if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
     await this.drain();
   }
@@ -84,20 +99,22 @@ export class LiveIndex {
     this.watcher = w;
     await new Promise<void>(res => w.once('ready', () => res()));
     this.stats.watching = true;
+    // a few edits parse on the engine's thread: its grammars are loaded now rather than on the first edit
+    for (const { language } of this.deps.store().files.languageCounts()) await loadLanguage(language as LanguageId).catch(() => undefined);
   }
 
   private async drain(): Promise<void> {
     while (this.pending.size) {
       const batch = [...this.pending].filter(p => this.rootOf(p));
       this.pending.clear();
-      if (batch.length) await this.exclusive(() => this.apply(batch));
+      if (batch.length) await this.queue(() => this.apply(batch), false);
     }
-    await this.chain;
+    if (!this.others) await this.chain;
   }
 
   private rootOf(path: string): Root | undefined {
     const r = this.deps.roots.find(x => path === x.root || path.startsWith(x.root + sep));
-    return r && this.deps.indexed(r.repo_id) ? r : undefined;
+    return r && this.deps.store().meta.repo(r.repo_id) ? r : undefined;
   }
 
   private async apply(batch: string[]): Promise<void> {

@@ -42,10 +42,12 @@ export class GraphTables {
    */
   beginGraph(repoId: string, files?: readonly number[]): void {
     if (files) {
-      // One pass over each table, however many files (graph_edges has no file index: a full build drops
-      // and rebuilds its indexes, and this scan takes milliseconds).
+      // An edge of file F starts at one of F's nodes (a definition of F, or F itself: -file_id), so the
+      // node index finds them without a scan of the table (graph_edges has no file index: a full build
+      // drops and rebuilds the node indexes, and a file index would be one more to rebuild and store).
       const list = JSON.stringify(files);
-      this.db.exec('DELETE FROM graph_edges WHERE repo_id = ? AND file_id IN (SELECT value FROM json_each(?))', [repoId, list]);
+      this.db.exec(`DELETE FROM graph_edges WHERE from_node IN (SELECT -value FROM json_each(?1) UNION ALL SELECT rowid FROM symbols WHERE file_id IN (SELECT value FROM json_each(?1)))
+        AND repo_id = ?2 AND file_id IN (SELECT value FROM json_each(?1))`, [list, repoId]);
       this.db.exec('DELETE FROM unbound_calls WHERE repo_id = ? AND file_id IN (SELECT value FROM json_each(?))', [repoId, list]);
       return;
     }

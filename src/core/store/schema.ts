@@ -57,6 +57,7 @@ CREATE INDEX edges_file ON edges (file_id);
 -- Heuristic graph edges of a repository: rebuilt after a run that added, deleted or reshaped files; when
 -- only bodies changed (same definitions, imports and base classes), only the edited files' own edges.
 -- Nodes are integers: a symbol's rowid, or -file_id for a file. evidence is a short code (tier:detail).
+-- An edge's file_id is the file its from_node belongs to (a partial update deletes a file's edges by node).
 CREATE TABLE graph_edges (
   repo_id TEXT NOT NULL, from_node INTEGER NOT NULL, to_node INTEGER NOT NULL, kind TEXT NOT NULL,
   confidence REAL NOT NULL, evidence TEXT NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL

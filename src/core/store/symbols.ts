@@ -70,11 +70,15 @@ export class SymbolTables {
       repoId ? [repoId, like, limit] : [like, limit]).map(r => r.name);
   }
 
-  /** Every symbol's line range in a repository, by path (the history phase maps commits onto them). */
-  spans(repoId: string): Map<string, { symbol_path: string; start_line: number; end_line: number }[]> {
+  /** Every symbol's line range in a repository (or in some of its files), by path (the history phase maps commits onto them). */
+  spans(repoId: string, paths?: readonly string[]): Map<string, { symbol_path: string; start_line: number; end_line: number }[]> {
     const out = new Map<string, { symbol_path: string; start_line: number; end_line: number }[]>();
-    for (const r of this.db.all<{ path: string; symbol_path: string; start_line: number; end_line: number }>(
-      'SELECT f.path AS path, s.symbol_path AS symbol_path, s.start_line AS start_line, s.end_line AS end_line FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ?', [repoId])) {
+    type Row = { path: string; symbol_path: string; start_line: number; end_line: number };
+    const cols = 'SELECT f.path AS path, s.symbol_path AS symbol_path, s.start_line AS start_line, s.end_line AS end_line FROM symbols s JOIN files f USING (file_id)';
+    const rows = paths
+      ? this.db.inBatches<Row>(paths, m => `${cols} WHERE f.path IN (${m}) AND f.repo_id = ?`, [repoId])
+      : this.db.all<Row>(`${cols} WHERE f.repo_id = ?`, [repoId]);
+    for (const r of rows) {
       let l = out.get(r.path); if (!l) out.set(r.path, l = []);
       l.push({ symbol_path: r.symbol_path, start_line: r.start_line, end_line: r.end_line });
     }

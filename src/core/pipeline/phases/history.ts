@@ -68,7 +68,8 @@ async function historyOfRoot(env: IndexEnv, r: Root, filesChanged: boolean | rea
   const row = store.meta.repo(r.repo_id);
   const nested: string[] = row?.nested_repos ? JSON.parse(row.nested_repos) : [];
   const gitPaths = ['', ...nested];
-  const indexed = new Set(store.files.fileMetas(r.repo_id).keys());
+  let indexedPaths: Set<string> | undefined; // read when mining or rebuilding needs it (not for an edit of bodies)
+  const indexed = { has: (p: string) => (indexedPaths ??= new Set(store.files.fileMetas(r.repo_id).keys())).has(p) };
   const prevStates = new Map(store.history.states(r.repo_id).map(s => [s.git_path, s]));
   let calls = 0, anyMined = false, anyIncremental = false, anyOk = false;
   const fresh = new Map<string, MinedCommit[]>();
@@ -136,7 +137,7 @@ async function historyOfRoot(env: IndexEnv, r: Root, filesChanged: boolean | rea
   return { history_update: !anyOk ? 'unavailable' : !anyMined && !fresh.size ? 'none' : anyIncremental ? 'incremental' : fresh.size ? 'full' : 'none', history_git_calls: calls };
 }
 
-function rebuildDerived(store: Store, r: Root, states: HistoryRepoState[], fresh: Map<string, MinedCommit[]>, indexed: Set<string>): void {
+function rebuildDerived(store: Store, r: Root, states: HistoryRepoState[], fresh: Map<string, MinedCommit[]>, indexed: { has(p: string): boolean }): void {
   const spans = store.symbols.spans(r.repo_id);
   const commitsOut = new Map<string, { sha: string; time: number; author: string; subject: string }>();
   const files: HistoryFileRow[] = [];
@@ -197,7 +198,7 @@ function stateOf(states: readonly HistoryRepoState[], ip: string): HistoryRepoSt
 
 /** After an edit of bodies only, no new commit: the edited files' symbol commits again (their ranges moved). */
 function rebuildSymbols(store: Store, r: Root, states: HistoryRepoState[], paths: ReadonlySet<string>): void {
-  const spans = store.symbols.spans(r.repo_id);
+  const spans = store.symbols.spans(r.repo_id, [...paths]);
   const byState = new Map<HistoryRepoState, Map<string, SymbolSpan[]>>();
   const ids: string[] = [];
   for (const ip of paths) {

@@ -23,6 +23,9 @@ import { phase, type PhaseContext } from '../runner';
 import type { IndexEnv } from '../env';
 import type { RepoRunReport } from '../report';
 
+/** At most this many named paths are parsed on the engine's own thread. */
+const INLINE_PARSE_MAX = 16;
+
 /** Diagnostics that come from parsing a file's content (the others come from the walk, every run). */
 const PARSE_DIAGNOSTICS = new Set(['syntax_errors', 'invalid_utf8']);
 
@@ -40,7 +43,10 @@ export const scanPhase = phase({
   async run(_input, env: IndexEnv, ctx): Promise<ScanOutput> {
     const repos: ScannedRepo[] = [];
     const diagnostics: Diagnostic[] = [];
-    const pool = new ParsePool(env.threads);
+    // A few named files (an edit in a long-lived engine) are parsed on this thread: starting worker
+    // threads and loading their grammars would cost more than the parse.
+    const named = env.paths ? [...env.paths.values()].reduce((n, ps) => n + ps.length, 0) : Infinity;
+    const pool = new ParsePool(named <= INLINE_PARSE_MAX ? 0 : env.threads);
     try {
       for (const r of env.roots) {
         if (env.signal?.aborted) throw new SightlineError('cancelled', 'indexing was cancelled');
