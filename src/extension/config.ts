@@ -35,7 +35,7 @@ export function readConfig(): SightlineConfig {
     respectFilesExclude: c.get<boolean>('index.respectFilesExclude', true),
     respectSearchExclude: c.get<boolean>('index.respectSearchExclude', true),
     autoIndex: c.get<boolean>('index.autoIndex', true),
-    debounceMs: Math.max(100, c.get<number>('index.debounceMs', 1000)),
+    debounceMs: Math.max(100, c.get<number>('index.debounceMs', 300)),
     toolSurface: c.get<ToolSurface>('chat.toolSurface', 'languageModelTools'),
     mcpServerListed: c.get<boolean>('mcp.listServer', true),
     backgroundEnrichment: c.get<boolean>('languageServers.background', true),

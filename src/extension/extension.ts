@@ -83,7 +83,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   );
   // After an index run: the Memories view (reconciled by the run) and the Impact view redraw.
   context.subscriptions.push(scheduler.onDidChangeState(s => { if (s.phase === 'ready') { void memories.refresh(); } }));
-  context.subscriptions.push(...registerLanguageModelTools(engine, enricher));
+  context.subscriptions.push(...registerLanguageModelTools(engine, enricher, () => scheduler.settle()));
   // After each index run, ask the language servers about the most depended-on symbols, in the background.
   let background: vscode.CancellationTokenSource | undefined;
   context.subscriptions.push(scheduler.onDidChangeState(s => {

@@ -33,6 +33,8 @@ export class IndexScheduler implements vscode.Disposable {
   private cancel: vscode.CancellationTokenSource | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private firstRun = true;
+  /** the run under way names its paths (no walk) */
+  private namedRun = false;
   /** paths changed since the last run; null: the next run walks (a branch switch, too many paths) */
   private changed: Set<string> | null = new Set();
 
@@ -99,6 +101,7 @@ export class IndexScheduler implements vscode.Disposable {
     let result: CallResult;
     const paths = this.changed && !force && !this.firstRun ? [...this.changed] : null;
     this.changed = new Set();
+    this.namedRun = !!paths;
     if (paths && !paths.length) { this.cancel.dispose(); this.cancel = undefined; this.set({ phase: 'ready', message: 'ready' }); return; }
     const call = () => this.engine.call('index_repo', paths ? { paths } : { force }, { token, onProgress });
     try {
@@ -136,6 +139,16 @@ export class IndexScheduler implements vscode.Disposable {
       this.log.error(`index run failed: ${result.error?.message ?? result.markdown}`);
       this.set({ phase: 'error', message: result.error?.message ?? 'indexing failed', lastError: result.error?.message });
     }
+  }
+
+  /**
+   * Before a tool answers: file changes waiting for their debounce are applied now (named paths: a short
+   * run), and a run of named paths under way is awaited. A walk or the first index is not waited for.
+   */
+  async settle(): Promise<void> {
+    if (this.firstRun) return;
+    if (this.timer && this.changed && this.changed.size) { clearTimeout(this.timer); this.timer = undefined; await this.runNow(false, true); return; }
+    if (this.running && this.namedRun) await this.running;
   }
 
   cancelRun(): void { this.cancel?.cancel(); }

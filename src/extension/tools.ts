@@ -29,7 +29,8 @@ function progressMessage(tool: string, input: Record<string, unknown>): string {
   }
 }
 
-export function registerLanguageModelTools(engine: EngineProcess, enricher: LspEnricher): vscode.Disposable[] {
+/** `settle`: file changes the editor reported are applied before a tool answers (IndexScheduler.settle). */
+export function registerLanguageModelTools(engine: EngineProcess, enricher: LspEnricher, settle: () => Promise<void> = async () => undefined): vscode.Disposable[] {
   if (!vscode.lm?.registerTool) return [];
   return TOOL_LIST.map(def => vscode.lm.registerTool<Record<string, unknown>>(lmToolName(def.name), {
     prepareInvocation(options) {
@@ -38,6 +39,7 @@ export function registerLanguageModelTools(engine: EngineProcess, enricher: LspE
     async invoke(options, token) {
       const budget = options.tokenizationOptions?.tokenBudget;
       const input = options.input ?? {};
+      if (def.name !== 'index_repo') await settle();
       if (SYMBOL_TOOLS.has(def.name) && typeof input.symbol === 'string') {
         const [t] = await enricher.targets({ symbol: input.symbol, path: typeof input.path === 'string' ? input.path : undefined, limit: 1 });
         if (t && !t.checked) await enricher.enrich(t, ENRICH_BUDGET_MS, token);

@@ -130,6 +130,20 @@ describe('Sightline in VS Code', function () {
     console.log(`edit visible in search after ${Date.now() - t0} ms`);
   });
 
+  it('a language-model tool called right after a save answers with the saved edit (no waiting for the debounce)', async () => {
+    const uri = vscode.Uri.file(path.join(root, 'src', 'money.ts'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(doc.lineCount, 0), '\nexport function roundToNearestCentForLedger(amount: number): number {\n  return Math.round(amount * 100) / 100;\n}\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const t0 = Date.now();
+    assert.ok(await doc.save());
+    const r = await vscode.lm.invokeTool('sightline_search_code', { input: { query: 'roundToNearestCentForLedger', limit: 3 }, toolInvocationToken: undefined });
+    const text = r.content.map(p => p.value ?? '').join('');
+    assert.ok(text.split('\n').some(l => l.includes('`roundToNearestCentForLedger`') && !l.startsWith('**search_code**')), text);
+    console.log(`edit → visible through the language-model tool: ${Date.now() - t0} ms (save included)`);
+  });
+
   it('commands: status, programmatic search, reindex, copy MCP configuration', async () => {
     const commands = await vscode.commands.getCommands(true);
     for (const c of ['sightline.reindex', 'sightline.showStatus', 'sightline.search', 'sightline.copyMcpConfig', 'sightline.showLog']) assert.ok(commands.includes(c), c);
