@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
-import { PageLog, changesPath, initPageLog, readImage, COMPACT_RATIO } from '../src/core/store/pagelog';
+import { PageLog, changesPath, hashesPath, initPageLog, readImage, COMPACT_RATIO } from '../src/core/store/pagelog';
 import { Engine } from '../src/core/engine';
 import { invokeTool } from '../src/core/tools/contract';
 import { TOOLS } from '../src/core/tools/registry';
@@ -72,6 +72,33 @@ describe('page log persistence', () => {
     const r = log.commit(grown);
     assert.equal(r.mode, 'record');
     assert.ok(same(readImage(ws.db).bytes, grown));
+    db.close();
+  });
+
+  it('a new process\'s first save uses the page hashes the last save left, and never trusts stale or damaged ones', () => {
+    const ws = make();
+    const db = database(3000);
+    new PageLog(ws.db).commit(db.export());
+    assert.ok(existsSync(hashesPath(ws.db)));
+    db.run("UPDATE t SET body = 'by a second process' WHERE id = 11");
+    let last = db.export();
+    assert.equal(new PageLog(ws.db).commit(last).mode, 'record');
+    assert.ok(same(readImage(ws.db).bytes, last));
+    // another writer appends without leaving hashes (ours are now stale: the log changed)
+    const stale = readFileSync(hashesPath(ws.db));
+    db.run("UPDATE t SET body = 'third' WHERE id = 2500");
+    new PageLog(ws.db).commit(db.export());
+    writeFileSync(hashesPath(ws.db), stale);
+    db.run("UPDATE t SET body = 'fourth' WHERE id = 12");
+    last = db.export();
+    assert.equal(new PageLog(ws.db).commit(last).mode, 'record');
+    assert.ok(same(readImage(ws.db).bytes, last), 'stale hashes were not used');
+    // damaged hashes
+    const h = readFileSync(hashesPath(ws.db)); h[40] = h[40]! ^ 0xff; writeFileSync(hashesPath(ws.db), h);
+    db.run("UPDATE t SET body = 'fifth' WHERE id = 13");
+    last = db.export();
+    new PageLog(ws.db).commit(last);
+    assert.ok(same(readImage(ws.db).bytes, last), 'damaged hashes were not used');
     db.close();
   });
 

@@ -102,7 +102,7 @@ async function liveJob() {
   const r = restorers();
   const engine = await core.Engine.open({ roots: [cfg.root], dbPath: cfg.dbPath });
   const search = async (word) => (await core.invokeTool(core.TOOLS.search_code, { query: word, limit: 10 }, { engine })).data;
-  const notified = []; const watched = []; const runs = []; const misses = [];
+  const notified = []; const watched = []; const runs = []; const misses = []; const slow = [];
   try {
     await engine.index(); // the files earlier jobs restored
     const before = indexBytes(cfg.dbPath);
@@ -116,6 +116,7 @@ async function liveJob() {
       const ms = performance.now() - t0;
       if (!ok) misses.push(f.path);
       notified.push(ms); runs.push(engine.live.stats.last_run_ms);
+      if (ms > 500) slow.push({ path: f.path, ms: round(ms, 1), run: engine.live.stats.last_run });
     }
     await engine.live.watch();
     for (const [k, f] of picks.slice(cfg.edits).entries()) {
@@ -126,6 +127,7 @@ async function liveJob() {
       while (!ok && performance.now() - t0 < 10_000) { await engine.live.settle(); ok = names(await search(word), f.path); if (!ok) await sleep(2); }
       if (!ok) misses.push(f.path);
       watched.push(performance.now() - t0);
+      if (performance.now() - t0 > 500) slow.push({ path: f.path, ms: round(performance.now() - t0, 1), run: engine.live.stats.last_run, watched: true });
     }
     // the deferred save: close() writes what is pending
     const tc = performance.now();
@@ -134,7 +136,7 @@ async function liveJob() {
     const close_ms = performance.now() - tc;
     const after = indexBytes(cfg.dbPath);
     const q = xs => { const s = [...xs].sort((a, b) => a - b); return { n: s.length, p50_ms: round(percentile(s, 50), 1), p95_ms: round(percentile(s, 95), 1), max_ms: round(s[s.length - 1], 1) }; };
-    return { notified: q(notified), watched: q(watched), index_run: q(runs), misses, close_save_ms: round(close_ms, 1),
+    return { notified: q(notified), watched: q(watched), index_run: q(runs), misses, slow, close_save_ms: round(close_ms, 1),
       written_bytes: after.changes - before.changes + (after.snapshot !== before.snapshot ? after.snapshot : 0), snapshot_rewritten: after.snapshot !== before.snapshot,
       stats: engine.live.stats, peak_rss_mb: round(peakRssBytes() / MB, 1) };
   } finally { r.restore(); }

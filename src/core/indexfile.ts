@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Store, type Diagnostic, type IndexFileProblem } from './store/store';
 import { cleanLeftoverTemps, IndexLockedError, LockLostError, WriterLock, type LockHolder } from './store/persist';
-import { PageLog, changesPath, diskStamp, type CommitReport } from './store/pagelog';
+import { PageLog, changesPath, hashesPath, diskStamp, type CommitReport } from './store/pagelog';
 import { SightlineError } from './errors';
 import type { IndexFilePort } from './pipeline/env';
 
@@ -54,7 +54,7 @@ export class IndexFile implements IndexFilePort {
   static async open(dbPath: string, inCache: boolean, log: Log): Promise<IndexFile> {
     const f = new IndexFile(dbPath, inCache, log);
     await f.load();
-    const removed = [...cleanLeftoverTemps(dbPath), ...cleanLeftoverTemps(changesPath(dbPath))];
+    const removed = [dbPath, changesPath(dbPath), hashesPath(dbPath)].flatMap(p => cleanLeftoverTemps(p));
     if (removed.length) log('warn', `removed ${removed.length} temp file(s) left by an interrupted save: ${removed.join(', ')}`);
     return f;
   }
@@ -131,7 +131,7 @@ export class IndexFile implements IndexFilePort {
     try { this.lock.assertHeld(); }
     catch (e) { if (e instanceof LockLostError) throw new SightlineError('index_locked', e.message, { lock_path: this.lock.lockPath }); throw e; }
     // Temp files of saves that crashed (ours or another dead writer's) go before this one is written.
-    const removed = [...cleanLeftoverTemps(this.dbPath), ...cleanLeftoverTemps(changesPath(this.dbPath))];
+    const removed = [this.dbPath, changesPath(this.dbPath), hashesPath(this.dbPath)].flatMap(p => cleanLeftoverTemps(p));
     if (removed.length) this.log('warn', `removed ${removed.length} temp file(s) left by an interrupted save: ${removed.join(', ')}`);
     this.store.meta.setMeta('saved_at', String(Date.now()));
     // The export copies the whole database; collect the indexing run's garbage first so that the copy

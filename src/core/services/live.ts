@@ -36,7 +36,11 @@ export interface LiveDeps {
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
-export interface LiveStats { runs: number; paths_applied: number; failures: number; last_run_ms: number | null; watching: boolean }
+export interface LiveStats {
+  runs: number; paths_applied: number; failures: number; last_run_ms: number | null; watching: boolean;
+  /** the last run's report in short: what it parsed and where the time went */
+  last_run: { files_parsed: number; files_deleted: number; graph_update: string[]; timings: IndexReport['timings'] } | null;
+}
 
 export class LiveIndex {
   private readonly pending = new Set<string>();
@@ -47,7 +51,7 @@ export class LiveIndex {
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | null = null;
   private closed = false;
-  readonly stats: LiveStats = { runs: 0, paths_applied: 0, failures: 0, last_run_ms: null, watching: false };
+  readonly stats: LiveStats = { runs: 0, paths_applied: 0, failures: 0, last_run_ms: null, watching: false, last_run: null };
 
   constructor(private readonly deps: LiveDeps) {}
 
@@ -122,6 +126,7 @@ export class LiveIndex {
     try {
       const r = await this.deps.index({ paths: batch, deferSaveMs: SAVE_DELAY_MS });
       this.stats.runs++; this.stats.paths_applied += batch.length; this.stats.last_run_ms = Math.round(performance.now() - t0);
+      this.stats.last_run = { files_parsed: r.totals.files_parsed, files_deleted: r.totals.files_deleted, graph_update: r.repos.map(x => x.graph_update), timings: r.timings };
       if (r.totals.files_parsed || r.totals.files_deleted) this.deps.log('info', `applied ${batch.length} changed path(s) in ${this.stats.last_run_ms} ms: ${r.totals.files_parsed} parsed, ${r.totals.files_deleted} deleted`);
     } catch (e) {
       this.stats.failures++;

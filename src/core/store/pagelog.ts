@@ -46,6 +46,9 @@ function h64(bytes: Uint8Array): bigint {
 }
 
 export function changesPath(dbPath: string): string { return `${dbPath}.changes`; }
+/** The page hashes of the last save, beside the index: a new process's first save need not read the index again. */
+export function hashesPath(dbPath: string): string { return `${dbPath}.pagehash`; }
+const HASHES_MAGIC = Buffer.from('SLPHASH1', 'latin1');
 
 /** Identity of the persisted state: changes whenever a save renames a snapshot or appends a record. */
 export function diskStamp(dbPath: string): string | null {
@@ -170,7 +173,42 @@ export class PageLog {
   commit(image: Uint8Array): CommitReport {
     const pageSize = pageSizeOf(image);
     if (!pageSize || image.length % pageSize !== 0) throw new Error(`not a database image (${image.length} bytes, page size ${pageSize})`);
-    if (!this.hashes) this.adopt(readImage(this.dbPath));
+    if (!this.hashes && !this.loadHashes()) this.adopt(readImage(this.dbPath));
+    const report = this.write(image, pageSize);
+    if (report.mode !== 'none') this.saveHashes();
+    return report;
+  }
+
+  /** The hashes the last save left beside the index, when the index is still the state they describe. */
+  private loadHashes(): boolean {
+    let b: Buffer;
+    try { b = readFileSync(hashesPath(this.dbPath)); } catch { return false; }
+    if (b.length < 32 || !b.subarray(0, 8).equals(HASHES_MAGIC) || h64(b.subarray(0, b.length - 8)) !== b.readBigUInt64LE(b.length - 8)) return false;
+    const stampLen = b.readUInt32LE(8); const pageSize = b.readUInt32LE(12); const logEnd = b.readDoubleLE(16); const nextSeq = b.readUInt32LE(24);
+    const stamp = b.subarray(28, 28 + stampLen).toString('utf8');
+    if (stamp !== diskStamp(this.dbPath)) return false;
+    const at = 28 + stampLen; const n = (b.length - 8 - at) / 8;
+    if (!Number.isInteger(n)) return false;
+    const hashes = new BigUint64Array(n);
+    for (let i = 0; i < n; i++) hashes[i] = b.readBigUInt64LE(at + i * 8);
+    this.hashes = hashes; this.pageSize = pageSize; this.logEnd = logEnd; this.nextSeq = nextSeq; this.logBytes = logEnd ? logEnd - HEADER_BYTES : 0;
+    return true;
+  }
+
+  /** Best effort (a cache of a cache): a missing or stale file only means the next process reads the index again. */
+  private saveHashes(): void {
+    if (!this.hashes) return;
+    const stamp = Buffer.from(diskStamp(this.dbPath) ?? '', 'utf8');
+    const b = Buffer.alloc(28 + stamp.length + this.hashes.length * 8 + 8);
+    HASHES_MAGIC.copy(b, 0);
+    b.writeUInt32LE(stamp.length, 8); b.writeUInt32LE(this.pageSize, 12); b.writeDoubleLE(this.logEnd, 16); b.writeUInt32LE(this.nextSeq >>> 0, 24);
+    stamp.copy(b, 28);
+    Buffer.from(this.hashes.buffer, this.hashes.byteOffset, this.hashes.byteLength).copy(b, 28 + stamp.length);
+    b.writeBigUInt64LE(h64(b.subarray(0, b.length - 8)), b.length - 8);
+    try { atomicWrite(hashesPath(this.dbPath), b); } catch { /* the next process reads the index instead */ }
+  }
+
+  private write(image: Uint8Array, pageSize: number): CommitReport {
     const hashes = pageHashes(image, pageSize);
     const old = this.hashes;
     if (!old || !this.logEnd || this.pageSize !== pageSize) return this.snapshot(image, hashes, pageSize);
