@@ -16,6 +16,7 @@ import { DEFAULT_EXCLUDES } from '../index/walker';
 import type { IndexReport, IndexRequest } from '../pipeline';
 import type { Root } from '../workspace';
 import type { Store } from '../store/store';
+import { prepareGraphTables, type GraphTablesCache } from '../pipeline/phases/graph';
 import { loadLanguage } from '../parse/treesitter';
 import type { LanguageId } from '../languages';
 
@@ -32,7 +33,9 @@ export interface LiveDeps {
   /** one index run (not serialised: LiveIndex serialises every run of the engine) */
   index: (req: IndexRequest) => Promise<IndexReport>;
   /** the index as it is now: whether a root was indexed (its changes are applied only then), and its files' languages */
-  store: () => Pick<Store, 'meta' | 'files'>;
+  store: () => Store;
+  /** the engine's resolver tables: built for each indexed root when watching starts */
+  graphTables?: GraphTablesCache;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
@@ -103,8 +106,15 @@ export class LiveIndex {
     this.watcher = w;
     await new Promise<void>(res => w.once('ready', () => res()));
     this.stats.watching = true;
-    // a few edits parse on the engine's thread: its grammars are loaded now rather than on the first edit
+    // A few edits parse on the engine's thread, against the resolver's tables: its grammars are loaded and
+    // the tables built now (queued like a run; seconds at millions of lines, once) rather than at the first edit.
     for (const { language } of this.deps.store().files.languageCounts()) await loadLanguage(language as LanguageId).catch(() => undefined);
+    const tables = this.deps.graphTables;
+    if (tables) {
+      await this.queue(async () => {
+        for (const r of this.deps.roots) if (this.deps.store().meta.repo(r.repo_id)) prepareGraphTables(this.deps.store(), tables, r.repo_id);
+      }, true).catch(e => this.deps.log('warn', `resolver tables not prepared: ${(e as Error).message}`));
+    }
   }
 
   private async drain(): Promise<void> {

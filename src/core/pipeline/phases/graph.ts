@@ -5,7 +5,7 @@
  * graph/resolve.ts `resolveGraph`; this phase streams its edges into the graph store.
  */
 import type { Store } from '../../store/store';
-import { resolveGraph, type GEdge, type GFile, type GraphOutput } from '../../graph/resolve';
+import { buildTables, resolveGraph, resolveWith, type GEdge, type GFile, type GraphOutput } from '../../graph/resolve';
 import { phase } from '../runner';
 import type { IndexEnv } from '../env';
 import { scanPhase } from './scan';
@@ -81,4 +81,16 @@ function buildGraph(env: IndexEnv, repoId: string, only?: readonly number[]): nu
   cache.touch();
   env.indexFile.markUnsaved();
   return count;
+}
+
+/**
+ * Builds a repository's resolver tables ahead of its first body-only edit (a long-lived engine that starts
+ * watching): that edit is then resolved against them instead of building them first (seconds at millions
+ * of lines). Nothing is written; a repository whose graph is pending (a full build comes next) is skipped.
+ */
+export function prepareGraphTables(store: Store, cache: GraphTablesCache, repoId: string): void {
+  if (cache.get(repoId, store) || store.graph.graphPending(repoId)) return;
+  const tables = buildTables({ files: store.files.graphFiles(repoId) as GFile[], symbols: store.symbols.graphSymbols(repoId), occurrences: (fileId, kinds) => store.files.occurrences(fileId, kinds) });
+  cache.set(repoId, store, (only, sink) => resolveWith(tables, only, sink));
+  cache.touch();
 }
