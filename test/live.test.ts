@@ -134,6 +134,27 @@ describe('live index', () => {
     assert.ok(e.live.stats.runs >= 1 && e.live.stats.failures === 0, JSON.stringify(e.live.stats));
   });
 
+  it('while an index run builds the graph, search answers and graph tools say graph_pending (not complete)', async () => {
+    const files: Record<string, string> = { 'core/lib.py': 'def helper():\n    return 1\n' };
+    for (let i = 0; i < 150; i++) files[`pkg/m${i}.py`] = `from core.lib import helper\n\ndef use_${i}():\n    return helper() + ${i}\n`;
+    const ws = tempWorkspace(files); cleanup.push(ws.remove);
+    const e = await open(ws);
+    await e.index();
+    ws.write('pkg/extra.py', 'from core.lib import helper\n\ndef extra():\n    return helper()\n'); // a new file: the graph is rebuilt
+    for (let i = 0; i < 150; i++) ws.write(`pkg/m${i}.py`, `from core.lib import helper\n\ndef use_${i}():\n    return helper() * ${i}\n`);
+    let during: Promise<[unknown, unknown]> | undefined;
+    await e.index({ onProgress: p => {
+      if (p.phase === 'parse' && !during) during = Promise.all([invokeTool(TOOLS.find_references, { symbol: 'helper', kinds: ['calls'] }, { engine: e }), invokeTool(TOOLS.search_code, { query: 'helper use' }, { engine: e })]);
+    } });
+    assert.ok(during, 'asked while the run was under way');
+    const [refs, search] = await during as [{ ok: boolean; data: { complete: boolean; boundaries: { kind: string }[] } }, { ok: boolean; data: { files: unknown[] } }];
+    assert.ok(refs.ok && refs.data.boundaries.some(b => b.kind === 'graph_pending'), JSON.stringify(refs));
+    assert.equal(refs.data.complete, false);
+    assert.ok(search.ok && search.data.files.length > 0, 'search answered from the index as it stood');
+    const after = await invokeTool(TOOLS.find_references, { symbol: 'helper', kinds: ['calls'] }, { engine: e });
+    assert.ok(after.ok && !(after.data as { boundaries: { kind: string }[] }).boundaries.some(b => b.kind === 'graph_pending'));
+  });
+
   describe('over MCP (dist/mcp.js, a real client)', function () {
     this.timeout(60_000);
     it('after index_repo, an edit is reflected by the next search_code without another index_repo', async () => {

@@ -145,7 +145,7 @@ export class Engine implements ToolServices {
   /** A reader over the current graph (heuristic edges plus every provider's edges). */
   async graph(): Promise<GraphReader> {
     await this.file.refresh();
-    return new GraphReader(this.file.store, repoId => this.freshness.staleIndexedFiles(repoId));
+    return new GraphReader(this.file.store, repoId => this.freshness.staleIndexedFiles(repoId), () => this.file.writing);
   }
 
   /** A reader over the stored git history. */

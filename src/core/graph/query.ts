@@ -29,7 +29,7 @@ export interface GraphEdge {
 export const LINK_EDGE_MAX = 0.85;
 
 /** What can make a graph answer a lower bound (the `boundaries` of every graph tool). */
-export const BOUNDARY_KINDS = ['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph', 'stale_files', 'history_unavailable', 'unfollowed_links'] as const;
+export const BOUNDARY_KINDS = ['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph', 'graph_pending', 'stale_files', 'history_unavailable', 'unfollowed_links'] as const;
 export type BoundaryKind = (typeof BOUNDARY_KINDS)[number];
 export interface Boundary { kind: BoundaryKind; detail: string }
 
@@ -53,7 +53,8 @@ export class GraphReader {
   private readonly symbols: SymbolLookup;
   private staleCache = new Map<string, { paths: string[]; complete: boolean }>();
   /** `staleFiles`: the engine's check of files changed on disk (none: the graph is taken as current) */
-  constructor(private readonly store: Store, private readonly staleFiles?: StaleFiles) {
+  /** `indexing`: whether an index run is under way in this engine (a pending graph is then being built, not left behind) */
+  constructor(private readonly store: Store, private readonly staleFiles?: StaleFiles, private readonly indexing?: () => boolean) {
     this.symbols = new SymbolLookup(store, cls => this.edges(cls, 'out', ['extends', 'implements']).map(e => e.neighbour).filter(n => n.kind !== 'file'),
       fileId => { const f = this.nodes([-fileId]).get(-fileId); return f ? this.edges(f, 'out', ['imports']).map(e => e.neighbour) : []; });
   }
@@ -233,7 +234,8 @@ export class GraphReader {
       const sites = this.store.graph.unboundSites(repo, names);
       for (const [name, n] of sites) out.push({ kind: 'dynamic_names', detail: `${n} call site(s) of ${name}() could not be bound: more than ${AMBIGUOUS_MAX} definitions share the name` });
       if (this.store.graph.graphPending(repo)) {
-        out.push({ kind: 'stale_graph', detail: `files of ${repo} changed after its heuristic graph was built (an indexing run stopped early); the next index run rebuilds it` });
+        if (this.indexing?.()) out.push({ kind: 'graph_pending', detail: `an index run is building the graph of ${repo} (search answers meanwhile): this answer is from the graph as it stands; ask again when index_repo has finished` });
+        else out.push({ kind: 'stale_graph', detail: `files of ${repo} changed after its heuristic graph was built (an indexing run stopped early); the next index run rebuilds it` });
       }
       // Files edited since indexing: the graph describes their indexed version.
       const stale = this.stale(repo);
