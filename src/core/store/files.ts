@@ -32,8 +32,8 @@ const CHUNK_COLS = `c.rowid AS rowid, ${sqlId.chunk('f.repo_id', 'f.path', 'c.ke
     c.start_line AS start_line, c.end_line AS end_line, c.est_tokens AS est_tokens, c.head AS head, f.path AS path, f.language AS language, f.repo_id AS repo_id, f.hash AS hash`;
 
 export interface FileTablesDeps {
-  /** every table's rows of a file but its own row (the registry walk; see tables.ts) */
-  deleteContent: (fileId: number, keepSymbols: boolean) => void;
+  /** every table's rows of a file but its own row (the registry walk; see tables.ts); `rewrite`: new content follows */
+  deleteContent: (fileId: number, keepSymbols: boolean, rewrite: boolean) => void;
   /** edges a parser emits with a file (stored with the provider edges) */
   insertFileEdges: (fileId: number, edges: readonly NewEdge[]) => void;
 }
@@ -73,9 +73,9 @@ export class FileTables {
     this.db.exec('DELETE FROM files WHERE file_id = ?', [fileId]);
   }
   /** Everything stored for a file but its row (the registry walk), and the caches that read it. */
-  private deleteContent(fileId: number, keepSymbols: boolean): void {
+  private deleteContent(fileId: number, keepSymbols: boolean, rewrite = false): void {
     this.invalidate();
-    this.deps.deleteContent(fileId, keepSymbols);
+    this.deps.deleteContent(fileId, keepSymbols, rewrite);
     this.invalidate(); // the full-text delete read this file's text; its id may be given to a new file
   }
   filesOfRepo(repoId: string): number[] {
@@ -96,7 +96,7 @@ export class FileTables {
     if (existing) {
       fileId = existing.file_id;
       sameShape = db.one<{ shape_hash: string }>('SELECT shape_hash FROM files WHERE file_id = ?', [fileId])?.shape_hash === f.shape_hash;
-      this.deleteContent(fileId, sameShape);
+      this.deleteContent(fileId, sameShape, true);
       db.exec(`UPDATE files SET language = ?, hash = ?, size = ?, mtime_ms = ?, line_count = ?, syntax_errors = ?, occurrence_count = ?, indexed_at = ?, shape_hash = ?
         WHERE file_id = ?`, [f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now(), f.shape_hash, fileId]);
     } else {

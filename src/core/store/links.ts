@@ -22,10 +22,11 @@ function dropGroups(db: Db, where: string, params: string[]): void {
 
 export const LINK_TABLES: TableSpec[] = [
   { name: 'link_groups', owner: 'links', clear: db => db.run('DELETE FROM link_groups'),
-    deleteFile: (db, fileId) => dropGroups(db, 'src = ?', [fileSrc(fileId)]),
+    deleteFile: (db, fileId) => dropGroups(db, 'src = ?', [fileSrc(fileId)]), replacedByOwner: 'writeSites compares a rewritten file\'s sites and marks only changed ones dirty',
     deleteRepo: (db, repoId) => { const p = configPrefix(repoId); dropGroups(db, 'substr(src, 1, length(?)) = ?', [p, p]); } },
   { name: 'link_dirty', owner: 'links', clear: db => db.run('DELETE FROM link_dirty'), kept: 'groups to match again: a repository that goes leaves its groups dirty for the next match' },
-  { name: 'link_sites', owner: 'links', deleteFile: (db, fileId) => db.exec('DELETE FROM link_sites WHERE file_id = ?', [fileId]), clear: db => db.run('DELETE FROM link_sites') },
+  { name: 'link_sites', owner: 'links', deleteFile: (db, fileId) => db.exec('DELETE FROM link_sites WHERE file_id = ?', [fileId]), clear: db => db.run('DELETE FROM link_sites'),
+    replacedByOwner: 'writeSites compares a rewritten file\'s sites and marks only changed ones dirty' },
   { name: 'link_config_files', owner: 'links', clear: db => db.run('DELETE FROM link_config_files'), deleteRepo: (db, repoId) => db.exec('DELETE FROM link_config_files WHERE repo_id = ?', [repoId]) },
   { name: 'links', owner: 'links', clear: db => db.run('DELETE FROM links'),
     deleteRepo: (db, repoId) => db.exec('DELETE FROM links WHERE repo_id = ? OR to_repo_id = ?', [repoId, repoId]) },

@@ -89,7 +89,7 @@ export class Store {
     this.meta = new MetaTables(db);
     this.providerEdges = new ProviderEdgeTables(db);
     this.files = new FileTables(db, {
-      deleteContent: (fileId, keepSymbols) => { for (const t of TABLES) t.deleteFile?.(db, fileId, keepSymbols); },
+      deleteContent: (fileId, keepSymbols, rewrite) => { for (const t of TABLES) if (!(rewrite && t.replacedByOwner)) t.deleteFile?.(db, fileId, keepSymbols); },
       insertFileEdges: (fileId, edges) => this.providerEdges.insertFileEdges(fileId, edges),
     });
     this.symbols = new SymbolTables(db);

@@ -31,6 +31,8 @@ export interface TableSpec {
   deleteRepo?: (db: Db, repoId: string, onlyRepo: boolean) => void;
   /** why a repository's rows are deliberately not deleted with it */
   kept?: string;
+  /** a rewrite of a file leaves these rows to their owner, which compares and replaces them (a file's delete still deletes them) */
+  replacedByOwner?: string;
 }
 
 /** Every table, in deletion order. A new data source adds its module's tables here. */
