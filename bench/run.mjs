@@ -36,7 +36,8 @@ const TARGETS = {
 
 function usage(msg) {
   if (msg) console.error(`bench: ${msg}`);
-  console.error('usage: node bench/run.mjs [--repo DIR] [--workspace DIR] [--large DIR] [--only repo|workspace|large] [--queries N] [--json FILE] [--seed N] [--keep]');
+  console.error('usage: node bench/run.mjs [--repo DIR] [--workspace DIR] [--large DIR] [--only repo|workspace|large] [--queries N] [--json FILE] [--seed N] [--keep] [--scale]');
+  console.error('  --scale adds the freshness-at-scale section (bench/scale.mjs) on ws-1m, ws-5m and ws-10m where they exist');
   console.error('  defaults (a benchdata folder beside the checkout): --repo $SIGHTLINE_BENCH_REPO or ../benchdata/sqlalchemy,');
   console.error('  --workspace $SIGHTLINE_BENCH_WORKSPACE or ../benchdata/ws-1m, --large $SIGHTLINE_BENCH_LARGE or ../benchdata/ws-large (≥ 100k chunks, query latency)');
   console.error('  the benchmark repositories are fetched separately (see bench/README.md), never committed');
@@ -48,7 +49,7 @@ function parseArgs(argv) {
     repo: process.env.SIGHTLINE_BENCH_REPO ?? join(BENCH_DATA, 'sqlalchemy'),
     workspace: process.env.SIGHTLINE_BENCH_WORKSPACE ?? join(BENCH_DATA, 'ws-1m'),
     large: process.env.SIGHTLINE_BENCH_LARGE ?? join(BENCH_DATA, 'ws-large'),
-    only: null, queries: 200, json: null, seed: 1, keep: false,
+    only: null, queries: 200, json: null, seed: 1, keep: false, scale: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -63,6 +64,7 @@ function parseArgs(argv) {
       case '--json': o.json = resolve(val()); break;
       case '--seed': o.seed = int(val()); break;
       case '--keep': o.keep = true; break;
+      case '--scale': o.scale = true; break;
       case '-h': case '--help': usage(); break;
       default: usage(`unknown argument ${a}`);
     }
@@ -341,5 +343,10 @@ if (opts.json) {
   mkdirSync(dirname(opts.json), { recursive: true });
   writeFileSync(opts.json, JSON.stringify({ machine, options: { ...opts }, targets: TARGETS, reference: REFERENCE, results }, null, 2));
   console.log(`\nwrote ${opts.json}`);
+}
+// The "large" section: freshness at scale (bench/scale.mjs) on the 1M/5M/10M workspaces, with --scale.
+if (opts.scale) {
+  const code = await new Promise(res => spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'scale.mjs')], { stdio: 'inherit', env: { ...process.env, SIGHTLINE_DIST: distSnapshot } }).on('exit', c => res(c ?? 1)));
+  if (code !== 0) console.error(`bench: the scale section exited with ${code}`);
 }
 process.exit(0);
