@@ -84,7 +84,7 @@ for (const [name, dir] of o.workspaces) {
     const base = { root, dbPath, filesFile, seed: o.seed, edits: o.edits, languages: LANGUAGES };
     console.error(`  ${files.length} files; cold index …`);
     out.cold = await child('cold', base, tmp);
-    console.error(`    ${out.cold.error ?? `${(out.cold.wall_ms / 1000).toFixed(1)} s, ${out.cold.lines.toLocaleString('en-US')} lines, peak RSS ${out.cold.peak_rss_mb} MB`}`);
+    console.error(`    ${out.cold.error ?? `${(out.cold.wall_ms / 1000).toFixed(1)} s (first search answered at ${out.cold.first_search_ms === null ? '—' : `${(out.cold.first_search_ms / 1000).toFixed(1)} s`}), ${out.cold.lines.toLocaleString('en-US')} lines, peak RSS ${out.cold.peak_rss_mb} MB`}`);
     if (!ok(out.cold)) { results.push(out); continue; }
     for (const mode of ['walk', 'paths']) {
       console.error(`  new process, one file edited (${mode}) …`);
@@ -107,12 +107,12 @@ for (const [name, dir] of o.workspaces) {
 const s = (ms, d = 1) => (Number.isFinite(ms) ? (ms / 1000).toFixed(d) : '—');
 const lines = [];
 lines.push('', `## Freshness at scale — ${new Date().toISOString()}`, `machine: ${cpus().length} × ${cpus()[0]?.model}, Node ${process.version}; load average at the end ${loadavg().map(x => x.toFixed(2)).join(' ')}`, '');
-lines.push('| workspace | lines | files | chunks | cold s | peak RSS MB | index MB | new process, 1 edit: walk s | named path s (open + index) | written per edit KB | edit → visible p50 / p95 ms (notified) | (watched) | (MCP client) | save on close ms |');
-lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+lines.push('| workspace | lines | files | chunks | cold s | first search s | peak RSS MB | index MB | new process, 1 edit: walk s | named path s (open + index) | written per edit KB | edit → visible p50 / p95 ms (notified) | (watched) | (MCP client) | save on close ms |');
+lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of results) {
   const c = ok(r.cold) ? r.cold : null; const w = ok(r.newproc_walk) ? r.newproc_walk : null; const p = ok(r.newproc_paths) ? r.newproc_paths : null;
   const l = ok(r.live) ? r.live : null; const m = ok(r.mcp) ? r.mcp : null;
-  lines.push(`| ${r.name} | ${c ? c.lines.toLocaleString('en-US') : '—'} | ${c ? c.files.toLocaleString('en-US') : '—'} | ${c ? c.chunks.toLocaleString('en-US') : '—'} | ${s(c?.wall_ms)} | ${c?.peak_rss_mb ?? '—'} | ${c ? ((c.bytes.snapshot + c.bytes.changes) / MB).toFixed(0) : '—'}`
+  lines.push(`| ${r.name} | ${c ? c.lines.toLocaleString('en-US') : '—'} | ${c ? c.files.toLocaleString('en-US') : '—'} | ${c ? c.chunks.toLocaleString('en-US') : '—'} | ${s(c?.wall_ms)} | ${s(c?.first_search_ms ?? NaN)} | ${c?.peak_rss_mb ?? '—'} | ${c ? ((c.bytes.snapshot + c.bytes.changes) / MB).toFixed(0) : '—'}`
     + ` | ${s(w?.wall_ms, 2)} | ${p ? `${s(p.wall_ms, 2)} (${s(p.open_ms, 2)} + ${s(p.index_ms, 2)})` : '—'} | ${p ? (p.written_bytes / 1024).toFixed(0) : '—'}`
     + ` | ${l ? `${l.notified.p50_ms} / ${l.notified.p95_ms}` : '—'} | ${l ? `${l.watched.p50_ms} / ${l.watched.p95_ms}` : '—'} | ${m ? `${m.p50_ms} / ${m.p95_ms}` : (o.mcp ? '—' : 'skipped')} | ${l?.close_save_ms ?? '—'} |`);
 }
