@@ -96,7 +96,8 @@ async function newprocJob() {
   const engine = await core.Engine.open({ roots: [cfg.root], dbPath: cfg.dbPath });
   const open_ms = performance.now() - t0;
   try {
-    r.edit(f.abs, f.language, wordFor(1, cfg.seed));
+    // a word of its own per mode: the walk job's edit is in the index, the same bytes again would be no change
+    r.edit(f.abs, f.language, wordFor(cfg.mode === 'paths' ? 2 : 1, cfg.seed));
     const before = indexBytes(cfg.dbPath);
     const ti = performance.now();
     const report = await engine.index(cfg.mode === 'paths' ? { paths: [f.abs] } : {});
