@@ -140,17 +140,19 @@ describe('live index', () => {
     const ws = tempWorkspace(files); cleanup.push(ws.remove);
     const e = await open(ws);
     await e.index();
-    ws.write('pkg/extra.py', 'from core.lib import helper\n\ndef extra():\n    return helper()\n'); // a new file: the graph is rebuilt
+    ws.write('pkg/extra.py', 'from core.lib import helper\n\ndef extra_zebra_fn():\n    return helper()\n'); // a new file: the graph is rebuilt
     for (let i = 0; i < 150; i++) ws.write(`pkg/m${i}.py`, `from core.lib import helper\n\ndef use_${i}():\n    return helper() * ${i}\n`);
-    let during: Promise<[unknown, unknown]> | undefined;
+    let during: Promise<[unknown, unknown]> | undefined; let before: Promise<unknown> | undefined;
     await e.index({ onProgress: p => {
-      if (p.phase === 'parse' && !during) during = Promise.all([invokeTool(TOOLS.find_references, { symbol: 'helper', kinds: ['calls'] }, { engine: e }), invokeTool(TOOLS.search_code, { query: 'helper use' }, { engine: e })]);
+      // a search as the run starts (what it reads may be kept for later searches: it must not be)
+      if (p.phase === 'walk' && !before) before = invokeTool(TOOLS.search_code, { query: 'extra_zebra_fn' }, { engine: e });
+      if (p.phase === 'parse' && !during) during = Promise.all([invokeTool(TOOLS.find_references, { symbol: 'helper', kinds: ['calls'] }, { engine: e }), invokeTool(TOOLS.search_code, { query: 'extra_zebra_fn' }, { engine: e })]);
     } });
     assert.ok(during, 'asked while the run was under way');
-    const [refs, search] = await during as [{ ok: boolean; data: { complete: boolean; boundaries: { kind: string }[] } }, { ok: boolean; data: { files: unknown[] } }];
+    const [refs, search] = await during as [{ ok: boolean; data: { complete: boolean; boundaries: { kind: string }[] } }, { ok: boolean; data: { files: { path: string }[] } }];
     assert.ok(refs.ok && refs.data.boundaries.some(b => b.kind === 'graph_pending'), JSON.stringify(refs));
     assert.equal(refs.data.complete, false);
-    assert.ok(search.ok && search.data.files.length > 0, 'search answered from the index as it stood');
+    assert.ok(search.ok && search.data.files.some(f => f.path === 'pkg/extra.py'), `search answered from what the run had written so far: ${JSON.stringify(search.data)}`);
     const after = await invokeTool(TOOLS.find_references, { symbol: 'helper', kinds: ['calls'] }, { engine: e });
     assert.ok(after.ok && !(after.data as { boundaries: { kind: string }[] }).boundaries.some(b => b.kind === 'graph_pending'));
   });

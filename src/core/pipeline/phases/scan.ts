@@ -111,6 +111,8 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
         }
       });
       batch.length = 0;
+      // answers given while the run goes on (a first index: search before the graph) see what is written
+      env.invalidateReads();
       writeMs += performance.now() - t;
     };
     // Files are parsed as the walk finds them; a bounded window of files in flight keeps memory flat.
