@@ -3,7 +3,7 @@
 // Jobs: cold | restart | query | edit | floor. The result (JSON) is written to <result.json>.
 import { readFileSync, writeFileSync, statSync, utimesSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { loadCore, peakRssBytes, currentRssBytes, cpuSecondsSince, percentile, MB, round } from './common.mjs';
+import { loadCore, peakRssBytes, currentRssBytes, cpuSecondsSince, percentile, MB, round, runJob } from './common.mjs';
 
 const [job, configFile, resultFile] = process.argv.slice(2);
 const cfg = JSON.parse(readFileSync(configFile, 'utf8'));
@@ -154,12 +154,4 @@ async function floorJob() {
 }
 
 const jobs = { cold: () => indexJob('cold'), restart: () => indexJob('restart'), query: queryJob, edit: editJob, floor: floorJob };
-try {
-  if (!jobs[job]) throw new Error(`unknown job ${job}`);
-  const result = await jobs[job]();
-  writeFileSync(resultFile, JSON.stringify(result, null, 2));
-  process.exit(0);
-} catch (e) {
-  log(`failed: ${e?.stack ?? e}`);
-  process.exit(1);
-}
+await runJob(jobs, job, resultFile, log);

@@ -1,5 +1,5 @@
 // Shared helpers for the speed/memory benchmark (bench/run.mjs and its child jobs).
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,3 +66,16 @@ export function percentile(sorted, p) {
 
 export const MB = 1024 * 1024;
 export const round = (x, d = 2) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 ** d : x);
+
+/** Runs one named job of a child process and writes its result (JSON) to `resultFile`; exits 0, or 1 on failure. */
+export async function runJob(jobs, job, resultFile, log) {
+  try {
+    if (!jobs[job]) throw new Error(`unknown job ${job}`);
+    const result = await jobs[job]();
+    writeFileSync(resultFile, JSON.stringify(result, null, 2));
+    process.exit(0);
+  } catch (e) {
+    log(`failed: ${e?.stack ?? e}`);
+    process.exit(1);
+  }
+}

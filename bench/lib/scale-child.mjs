@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync, statSync, utimesSync, existsSync } from 'n
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { loadCore, peakRssBytes, cpuSecondsSince, percentile, rng, MB, round, DIST_DIR, PROJECT_DIR } from './common.mjs';
+import { loadCore, peakRssBytes, cpuSecondsSince, percentile, rng, MB, round, DIST_DIR, PROJECT_DIR, runJob } from './common.mjs';
 
 const [job, configFile, resultFile] = process.argv.slice(2);
 const cfg = JSON.parse(readFileSync(configFile, 'utf8'));
@@ -199,12 +199,4 @@ async function mcpJob() {
 }
 
 const jobs = { cold: coldJob, newproc: newprocJob, live: liveJob, mcp: mcpJob };
-try {
-  if (!jobs[job]) throw new Error(`unknown job ${job}`);
-  const result = await jobs[job]();
-  writeFileSync(resultFile, JSON.stringify(result, null, 2));
-  process.exit(0);
-} catch (e) {
-  log(`failed: ${e?.stack ?? e}`);
-  process.exit(1);
-}
+await runJob(jobs, job, resultFile, log);

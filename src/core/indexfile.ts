@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Store, type Diagnostic, type IndexFileProblem } from './store/store';
 import { cleanLeftoverTemps, IndexLockedError, LockLostError, WriterLock, type LockHolder } from './store/persist';
-import { PageLog, changesPath, hashesPath, diskStamp, type CommitReport } from './store/pagelog';
+import { PageLog, changesPath, hashesPath, diskStamp } from './store/pagelog';
 import { SightlineError } from './errors';
 import type { IndexFilePort } from './pipeline/env';
 
@@ -42,8 +42,6 @@ export class IndexFile implements IndexFilePort {
   private pendingSave: NodeJS.Timeout | undefined;
   private readonly loaded: (() => void)[] = [];
   private readonly pages: PageLog;
-  /** what the last save wrote (a record of the changed pages, or a new snapshot) */
-  lastCommit: CommitReport | null = null;
 
   private constructor(readonly dbPath: string, private readonly inCache: boolean, private readonly log: Log) {
     this.lock = new WriterLock(`${dbPath}.lock`);
@@ -139,7 +137,7 @@ export class IndexFile implements IndexFilePort {
     collectGarbage();
     const bytes = this.store.export();
     // the pages that changed since the last save go to the change log (or, now and then, a new snapshot)
-    this.lastCommit = this.pages.commit(bytes);
+    this.pages.commit(bytes);
     this.stamp = diskStamp(this.dbPath);
     this.unsaved = false;
     this.openProblem = null; // the corrupt file is replaced

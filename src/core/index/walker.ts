@@ -36,6 +36,34 @@ export interface WalkResult { files: WalkedFile[]; diagnostics: WalkDiagnostic[]
 
 interface Level { base: string; ig: Ignore }
 
+/** The rules of a whole root: the default excludes, the user's, and `.git/info/exclude`. */
+async function rootRules(root: string, excludes: readonly string[]): Promise<Ignore> {
+  const base = ignore({ allowRelativePaths: true }).add(DEFAULT_EXCLUDES as string[]).add(excludes as string[]);
+  const infoExclude = await readIgnore(join(root, '.git', 'info', 'exclude'));
+  if (infoExclude) base.add(infoExclude);
+  return base;
+}
+
+/** Whether a root-relative path is excluded by the root's rules or by a `.gitignore` of a folder above it. */
+function isIgnored(base: Ignore, levels: readonly Level[], rel: string, isDir: boolean): boolean {
+  const probe = isDir ? `${rel}/` : rel;
+  if (base.ignores(probe)) return true;
+  for (const l of levels) {
+    const sub = l.base ? probe.slice(l.base.length + 1) : probe;
+    if (sub && l.ig.ignores(sub)) return true;
+  }
+  return false;
+}
+
+/**
+ * A synchronous check for a file watcher: the root's rules without `.gitignore` files (those are applied
+ * to each changed path by `walkPaths`), so excluded folders (dependencies, build output) are never watched.
+ */
+export async function watchRules(root: string, excludes: readonly string[]): Promise<(rel: string, isDir: boolean) => boolean> {
+  const base = await rootRules(root, excludes);
+  return (rel, isDir) => rel === '.git' || rel.startsWith('.git/') || isIgnored(base, [], rel, isDir);
+}
+
 async function readIgnore(file: string): Promise<string | null> {
   try { return await fs.readFile(file, 'utf8'); } catch { return null; }
 }
@@ -47,19 +75,8 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
   const extras: WalkedExtra[] = [];
   const rootReal = await fs.realpath(root);
   const visited = new Set<string>([rootReal]);
-  const base = ignore({ allowRelativePaths: true }).add(DEFAULT_EXCLUDES as string[]).add(opts.excludes as string[]);
-  const infoExclude = await readIgnore(join(root, '.git', 'info', 'exclude'));
-  if (infoExclude) base.add(infoExclude);
-
-  const ignored = (levels: Level[], rel: string, isDir: boolean): boolean => {
-    const probe = isDir ? `${rel}/` : rel;
-    if (base.ignores(probe)) return true;
-    for (const l of levels) {
-      const sub = l.base ? probe.slice(l.base.length + 1) : probe;
-      if (sub && l.ig.ignores(sub)) return true;
-    }
-    return false;
-  };
+  const base = await rootRules(root, opts.excludes);
+  const ignored = (levels: Level[], rel: string, isDir: boolean): boolean => isIgnored(base, levels, rel, isDir);
 
   async function visit(dirAbs: string, dirRel: string, levels: Level[]): Promise<void> {
     if (opts.signal?.aborted) return;
@@ -148,9 +165,7 @@ export interface PathsResult {
 export async function walkPaths(root: string, rels: readonly string[], opts: WalkOptions): Promise<PathsResult> {
   const out: PathsResult = { files: [], extras: [], absent: [], diagnostics: [], needs_walk: null };
   const rootReal = await fs.realpath(root);
-  const base = ignore({ allowRelativePaths: true }).add(DEFAULT_EXCLUDES as string[]).add(opts.excludes as string[]);
-  const infoExclude = await readIgnore(join(root, '.git', 'info', 'exclude'));
-  if (infoExclude) base.add(infoExclude);
+  const base = await rootRules(root, opts.excludes);
   const levelCache = new Map<string, Promise<Ignore | null>>();
   const levelOf = (dir: string) => {
     let p = levelCache.get(dir);
@@ -161,17 +176,14 @@ export async function walkPaths(root: string, rels: readonly string[], opts: Wal
     const parts = rel.split('/');
     if (parts[parts.length - 1] === '.gitignore' || rel === '.git/info/exclude') { out.needs_walk = `ignore rules changed (${rel})`; return out; }
     if (parts[0] === '.git') continue; // git's own files: the history phase reads HEAD itself
-    // ignored when the path or any folder above it is, by the base rules or a .gitignore above it
+    // ignored when the path or any folder above it is, by the root's rules or a .gitignore above it
     const levels: Level[] = [];
     let ignored = false;
     for (let i = 0; i < parts.length && !ignored; i++) {
       const dir = parts.slice(0, i).join('/');
       const ig = await levelOf(dir);
       if (ig) levels.push({ base: dir, ig });
-      const sub = parts.slice(0, i + 1).join('/');
-      const isDir = i < parts.length - 1;
-      const probe = isDir ? `${sub}/` : sub;
-      if (base.ignores(probe) || levels.some(l => { const s = l.base ? probe.slice(l.base.length + 1) : probe; return !!s && l.ig.ignores(s); })) ignored = true;
+      ignored = isIgnored(base, levels, parts.slice(0, i + 1).join('/'), i < parts.length - 1);
     }
     if (ignored) { out.absent.push(rel); continue; }
     const abs = join(root, rel);

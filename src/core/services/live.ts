@@ -10,9 +10,8 @@
  * fails (the index locked by another writer, say) keeps its paths for the next one.
  */
 import { relative, sep } from 'node:path';
-import ignore from 'ignore';
 import { watch, type FSWatcher } from 'chokidar';
-import { DEFAULT_EXCLUDES } from '../index/walker';
+import { watchRules } from '../index/walker';
 import type { IndexReport, IndexRequest } from '../pipeline';
 import type { Root } from '../workspace';
 import type { Store } from '../store/store';
@@ -91,13 +90,11 @@ export class LiveIndex {
   /** Starts watching the roots (once): every created, changed or deleted file is notified. */
   async watch(): Promise<void> {
     if (this.watcher || this.closed) return;
-    const rules = this.deps.roots.map(r => ({ root: r.root, ig: ignore({ allowRelativePaths: true }).add(DEFAULT_EXCLUDES as string[]).add(this.deps.excludes as string[]) }));
+    const rules = await Promise.all(this.deps.roots.map(async r => ({ root: r.root, ignores: await watchRules(r.root, this.deps.excludes) })));
     const ignored = (path: string, stats?: { isDirectory(): boolean }) => {
       const rule = rules.find(x => path === x.root || path.startsWith(x.root + sep));
       if (!rule || path === rule.root) return false;
-      const rel = relative(rule.root, path).split(sep).join('/');
-      if (rel === '.git' || rel.startsWith('.git/')) return true;
-      return rule.ig.ignores(stats?.isDirectory() ? `${rel}/` : rel);
+      return rule.ignores(relative(rule.root, path).split(sep).join('/'), !!stats?.isDirectory());
     };
     const w = watch(this.deps.roots.map(r => r.root), { ignored, ignoreInitial: true, followSymlinks: false, persistent: true });
     const on = (p: string) => this.notify([p]);
