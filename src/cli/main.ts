@@ -34,6 +34,8 @@ usage:
   sightline memory delete ID | memory reconcile [--repo R]      (memory verbs also take --db FILE --workspace DIR --json)
   sightline adapters list [--json] | inspect NAME | test NAME [--op OP] [--query Q] | trust [--root DIR] | untrust DIR
   sightline adapters sync | outbox [retry|drop [ID]...] | call TOOL [--args JSON]
+  sightline export --out FILE [--no-index] [--db FILE] [--workspace DIR] [--json]      (a portable index: compressed, checksummed, no absolute paths)
+  sightline import FILE|URL [--no-index] [--db FILE] [--workspace DIR] [--json]       (adopt one; then only files that differ are parsed)
   sightline tools [--json]
   sightline mcp [--workspace DIR] [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--allow-reference-providers]
   sightline provider typescript|python|rust-analyzer-scip|java-scip|scip [--timeout-ms N] < input.json  (provider --help)
@@ -250,6 +252,14 @@ async function main(argv: string[], verbs: Readonly<Record<string, ForeignVerb>>
       const { runAdapters } = await import('./adapters');
       const engine = await openEngine(values, [], log);
       try { return await runAdapters(engine, sub, positionals, values); } finally { engine.close(); }
+    }
+    case 'export': case 'import': {
+      const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, out: { type: 'string' }, 'no-index': { type: 'boolean' }, json: { type: 'boolean' } });
+      if (command === 'export' ? positionals.length : positionals.length !== 1) throw new UsageError(command === 'export' ? 'export takes no positional arguments (--out FILE)' : 'import needs one FILE or URL');
+      const { runExport, runImport } = await import('./portable');
+      const engine = await openEngine(values, [], log);
+      const out = (l: string) => process.stdout.write(l + '\n'), err = (l: string) => process.stderr.write(l + '\n');
+      try { return command === 'export' ? await runExport(engine, values, out, err) : await runImport(engine, positionals[0], values, out, err); } finally { engine.close(); }
     }
     case 'tools': {
       const { values } = parse(rest, { json: { type: 'boolean' } });

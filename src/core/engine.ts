@@ -37,6 +37,7 @@ import type { ToolServices } from './tools/services';
 import type { CodeSearchPage, SearchPage } from './search/search';
 import { AdapterService } from './adapters/service';
 import { LiveIndex } from './services/live';
+import { exportArtifact, relocateArtifact } from './services/portable';
 
 export type { IndexProgress, IndexReport, RepoRunReport, ProviderRunReport } from './pipeline';
 export type { Root } from './workspace';
@@ -100,8 +101,7 @@ export class Engine implements ToolServices {
     file.onLoad(() => { this.reads.invalidate(); this.graphTables.clear(); this.overviews.invalidate(); });
   }
 
-  /** Roots recorded in an existing index file (lets `--db FILE` alone name a workspace). */
-  static rootsInDb(dbPath: string): Promise<string[]> { return IndexFile.rootsInDb(dbPath); }
+  /** Roots recorded in an existing index file (lets `--db FILE` alone name a workspace). */ static rootsInDb(dbPath: string): Promise<string[]> { return IndexFile.rootsInDb(dbPath); }
 
   static async open(opts: EngineOptions): Promise<Engine> {
     const workspace = new Workspace(opts.roots);
@@ -111,8 +111,7 @@ export class Engine implements ToolServices {
     return new Engine(opts, workspace, await IndexFile.open(dbPath, inCache, log));
   }
 
-  /** set when an index file of another schema version (or a corrupt one in the cache) was found and set aside */
-  get rebuiltFromScratch(): boolean { return this.file.rebuiltFromScratch; }
+  /** set when an index file of another schema version (or a corrupt one in the cache) was found and set aside */ get rebuiltFromScratch(): boolean { return this.file.rebuiltFromScratch; }
 
   /** Readers pick up an index file that another process wrote since we loaded ours. */
   refresh(): Promise<void> { return this.file.refresh(); }
@@ -149,10 +148,7 @@ export class Engine implements ToolServices {
   }
 
   /** A reader over the stored git history. */
-  async history(): Promise<HistoryReader> {
-    await this.file.refresh();
-    return new HistoryReader(this.file.store);
-  }
+  async history(): Promise<HistoryReader> { await this.file.refresh(); return new HistoryReader(this.file.store); }
 
   /** A reader over the stored cross-boundary links. */
   async links(): Promise<LinkReader> { await this.file.refresh(); return new LinkReader(this.file.store); }
@@ -160,6 +156,10 @@ export class Engine implements ToolServices {
   async analytics(): Promise<AnalyticsSource> { await this.file.refresh(); return new AnalyticsSource(this.file.store, repoId => this.freshness.staleIndexedFiles(repoId)); }
   /** The repo map: modules, entry points, central symbols, test suites (ranks cached per index state). */
   overview(req: OverviewRequest): Promise<OverviewData> { return this.overviews.overview(req); }
+
+  // ---- the index as a portable artifact (services/portable.ts): built once, adopted elsewhere, then indexed ----
+  exportIndex() { return this.live.exclusive(async () => { await this.file.reloadIfChanged(); return exportArtifact(this.file.store.export(), this.roots); }); }
+  importIndex(artifact: Uint8Array) { return this.live.exclusive(async () => { const { image, report } = await relocateArtifact(artifact, this.roots); await this.file.adopt(image); return report; }); }
 
   staleIndexedFiles(repoId: string, budgetMs?: number): { paths: string[]; complete: boolean } { return this.freshness.staleIndexedFiles(repoId, budgetMs); }
   changedSinceIndex(opts: { budgetMs?: number; sample?: number } = {}): Promise<ChangedSinceIndex> { return this.freshness.changedSinceIndex(opts); }

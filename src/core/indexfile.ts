@@ -143,6 +143,29 @@ export class IndexFile implements IndexFilePort {
     this.openProblem = null; // the corrupt file is replaced
   }
 
+  /**
+   * Replaces the index with another database image (an imported index, services/portable.ts), under
+   * the writer lock, and saves it at once; readers reload it as they would another writer's save.
+   */
+  async adopt(bytes: Uint8Array): Promise<void> {
+    const held = this.lock.isHeld;
+    if (!held) this.acquireLock();
+    try {
+      const { store, rebuilt, problem } = await Store.fromBytes(bytes);
+      if (problem || rebuilt) {
+        store.close();
+        throw new SightlineError('invalid_arguments', `not an index this version of Sightline can adopt: ${problem?.reason ?? 'another schema version'}`);
+      }
+      const old = this.store as Store | undefined;
+      this.store = store;
+      this.rebuiltFromScratch = false;
+      for (const fn of this.loaded) fn();
+      old?.close();
+      this.unsaved = true;
+      this.save();
+    } finally { if (!held) this.lock.release(); }
+  }
+
   /** Writes that come in bursts save once the burst is over (`delayMs` after the last), holding the lock until then. */
   scheduleSave(delayMs: number): void {
     if (this.pendingSave) clearTimeout(this.pendingSave);

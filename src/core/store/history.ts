@@ -67,6 +67,9 @@ export class HistoryTables {
   }
 
   /** Records a git repository's state; `mined`: the commits to keep for the next mine, null for none, 'keep' to leave the stored ones. */
+  /** Forgets where each git repository's top folder is (found again by the next run's probe): an exported index names no machine's folders. */
+  forgetTops(): void { this.db.exec('UPDATE history_repos SET top = NULL'); }
+
   setState(s: HistoryRepoState, mined: readonly MinedCommit[] | null | 'keep'): void {
     const vals = [s.repo_id, s.git_path, s.top, s.status, s.message, s.head, s.branch, s.shallow ? 1 : 0, s.commits_mined, s.commits_counted, s.files, s.pairs, s.truncated ? 1 : 0, s.mined_at];
     const cols = 'repo_id, git_path, top, status, message, head, branch, shallow, commits_mined, commits_counted, files, pairs, truncated, mined_at';

@@ -109,36 +109,41 @@ export class Store {
     const SQL = await sqlJs();
     await initPageLog();
     const image = path ? readImage(path) : null;
-    const found = (r: { store: Store; rebuilt: boolean; problem: IndexFileProblem | null }) => ({ ...r, image });
-    if (image?.bytes) {
-      const bytes = image.bytes;
-      if (bytes.length === 0) return found({ store: Store.fresh(SQL), rebuilt: false, problem: null });
-      let problem = checkHeader(bytes);
-      if (!problem) {
-        let db: Database | undefined;
-        try {
-          db = new SQL.Database(bytes);
-          const appId = Number(db.exec('PRAGMA application_id')[0]?.values[0]?.[0] ?? 0);
-          const tables = new Set((db.exec("SELECT name FROM sqlite_master WHERE type = 'table'")[0]?.values ?? []).map(r => String(r[0])));
-          const ours = appId === APPLICATION_ID || (appId === 0 && SIGHTLINE_TABLES.every(t => tables.has(t)));
-          const version = ours ? Store.readVersion(db) : null;
-          if (!ours) problem = { kind: 'foreign', reason: appId ? `an SQLite database of another application (application_id ${appId})` : 'an SQLite database without the tables of a Sightline index' };
-          else if (version === null) problem = { kind: 'foreign', reason: 'an SQLite database without a Sightline schema version' };
-          else if (version === SCHEMA_VERSION) {
-            // a first read of the main tables: a damaged file fails here rather than on a later query
-            for (const t of ['files', 'chunks', 'repos']) db.exec(`SELECT 1 FROM ${t} LIMIT 1`);
-            return found({ store: new Store(db), rebuilt: false, problem: null });
-          }
-          db.close(); db = undefined;
-          if (!problem) return found({ store: Store.fresh(SQL), rebuilt: true, problem: null }); // another schema version
-        } catch (e) {
-          try { db?.close(); } catch { /* already closed */ }
-          problem = { kind: 'corrupt', reason: `SQLite cannot read it (${(e as Error).message})` };
+    if (image?.bytes) return { ...Store.fromImage(SQL, image.bytes), image };
+    return { store: Store.fresh(SQL), rebuilt: false, problem: null, image };
+  }
+
+  /** A store over an SQLite file image held in memory (an imported index, say), checked as `open` checks a file. */
+  static async fromBytes(bytes: Uint8Array): Promise<{ store: Store; rebuilt: boolean; problem: IndexFileProblem | null }> {
+    return Store.fromImage(await sqlJs(), bytes);
+  }
+
+  private static fromImage(SQL: SqlJsStatic, bytes: Uint8Array): { store: Store; rebuilt: boolean; problem: IndexFileProblem | null } {
+    if (bytes.length === 0) return { store: Store.fresh(SQL), rebuilt: false, problem: null };
+    let problem = checkHeader(bytes);
+    if (!problem) {
+      let db: Database | undefined;
+      try {
+        db = new SQL.Database(bytes);
+        const appId = Number(db.exec('PRAGMA application_id')[0]?.values[0]?.[0] ?? 0);
+        const tables = new Set((db.exec("SELECT name FROM sqlite_master WHERE type = 'table'")[0]?.values ?? []).map(r => String(r[0])));
+        const ours = appId === APPLICATION_ID || (appId === 0 && SIGHTLINE_TABLES.every(t => tables.has(t)));
+        const version = ours ? Store.readVersion(db) : null;
+        if (!ours) problem = { kind: 'foreign', reason: appId ? `an SQLite database of another application (application_id ${appId})` : 'an SQLite database without the tables of a Sightline index' };
+        else if (version === null) problem = { kind: 'foreign', reason: 'an SQLite database without a Sightline schema version' };
+        else if (version === SCHEMA_VERSION) {
+          // a first read of the main tables: a damaged file fails here rather than on a later query
+          for (const t of ['files', 'chunks', 'repos']) db.exec(`SELECT 1 FROM ${t} LIMIT 1`);
+          return { store: new Store(db), rebuilt: false, problem: null };
         }
+        db.close(); db = undefined;
+        if (!problem) return { store: Store.fresh(SQL), rebuilt: true, problem: null }; // another schema version
+      } catch (e) {
+        try { db?.close(); } catch { /* already closed */ }
+        problem = { kind: 'corrupt', reason: `SQLite cannot read it (${(e as Error).message})` };
       }
-      return found({ store: Store.fresh(SQL), rebuilt: true, problem });
     }
-    return found({ store: Store.fresh(SQL), rebuilt: false, problem: null });
+    return { store: Store.fresh(SQL), rebuilt: true, problem };
   }
 
   private static fresh(SQL: SqlJsStatic): Store {
@@ -195,6 +200,30 @@ export class Store {
     return { files: c.files, chunks: c.chunks, symbols: c.symbols,
       edges: this.providerEdges.edgeCountWithFiles(repoId) + c.symbols + this.graph.graphEdgeCount(repoId), occurrences: c.occurrences };
   }
+
+  /**
+   * Rewrites every occurrence of each `from` string as its `to` in every text column of every registered
+   * table (ids embed the repo_id, a few rows name the root): how an index moves between folders
+   * (services/portable.ts). The strings must be distinctive (a root path, a repo_id, a placeholder).
+   */
+  relocate(pairs: readonly (readonly [string, string])[]): number {
+    let changed = 0;
+    this.db.transaction(() => {
+      for (const t of TABLES) {
+        const cols = this.db.rows<{ name: string; type: string }>(`PRAGMA table_info(${t.name})`, []).filter(c => /TEXT/i.test(c.type));
+        for (const [from, to] of pairs) {
+          for (const c of cols) {
+            this.db.raw.run(`UPDATE ${t.name} SET ${c.name} = replace(${c.name}, ?, ?) WHERE instr(${c.name}, ?) > 0`, [from, to, from]);
+            changed += this.db.raw.getRowsModified();
+          }
+        }
+      }
+    });
+    return changed;
+  }
+
+  /** Rewrites the database compactly (no free pages keep deleted rows). */
+  vacuum(): void { this.db.freeStatements(); this.db.run('VACUUM'); }
 
   /** Names of the tables (not views, not SQLite's own) in this database: the registry test reads them. */
   tableNames(): string[] {
