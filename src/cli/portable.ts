@@ -8,8 +8,7 @@ import { resolve } from 'node:path';
 import type { Engine } from '../core/engine';
 import { findTool } from '../core/tools/registry';
 import { invokeTool } from '../core/tools/contract';
-import { atomicWrite } from '../core/store/persist';
-import { loadArtifact } from '../core/services/portable';
+import { loadArtifact, writeArtifact } from '../core/services/portable';
 import { UsageError } from '../surface/options';
 
 type Out = (line: string) => void;
@@ -34,7 +33,7 @@ export async function runExport(engine: Engine, values: { out?: string; 'no-inde
   }
   const t0 = Date.now();
   const { bytes, manifest, warnings } = await engine.exportIndex();
-  atomicWrite(target, bytes);
+  writeArtifact(target, bytes);
   for (const w of warnings) err(`sightline: warning: ${w}`);
   const summary = { out: target, bytes: bytes.length, image_bytes: manifest.image_bytes, image_sha256: manifest.image_sha256, roots: manifest.roots, export_ms: Date.now() - t0 };
   if (values.json) out(JSON.stringify(summary, null, 2));

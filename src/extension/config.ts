@@ -8,6 +8,8 @@ export interface SightlineConfig {
   maxFileBytes: number;
   languages: string[];
   location: string;
+  /** a prebuilt index artifact (path or URL) adopted when the workspace has no index yet */
+  importFrom: string;
   respectFilesExclude: boolean;
   respectSearchExclude: boolean;
   autoIndex: boolean;
@@ -32,6 +34,7 @@ export function readConfig(): SightlineConfig {
     maxFileBytes: c.get<number>('index.maxFileBytes', 1048576),
     languages: c.get<string[]>('index.languages', []),
     location: c.get<string>('index.location', ''),
+    importFrom: c.get<string>('index.importFrom', '').trim(),
     respectFilesExclude: c.get<boolean>('index.respectFilesExclude', true),
     respectSearchExclude: c.get<boolean>('index.respectSearchExclude', true),
     autoIndex: c.get<boolean>('index.autoIndex', true),
@@ -65,6 +68,8 @@ export function engineArgs(folders: readonly vscode.WorkspaceFolder[], cfg: Sigh
   const args: string[] = [];
   for (const f of folders) args.push('--workspace', f.uri.fsPath);
   if (cfg.location) args.push('--db', cfg.location);
+  // A prebuilt index (a path or a URL: the one download the user may configure), in a trusted workspace only.
+  if (cfg.importFrom && vscode.workspace.isTrusted) args.push('--import-from', cfg.importFrom);
   const excludes = new Set(cfg.excludes);
   for (const f of folders) for (const e of editorExcludes(f, cfg)) excludes.add(e);
   for (const e of excludes) args.push('--exclude', e);

@@ -1,17 +1,37 @@
 /** `node dist/mcp.js --workspace DIR [--db FILE] [--http 127.0.0.1:PORT] [--token T] [--no-watch]` and `sightline mcp`. */
 import { openEngine, parse, WORKSPACE_OPTIONS, UsageError } from '../surface/options';
 import { serveHttp, serveStdio } from './server';
+import { readFile } from 'node:fs/promises';
+import { loadArtifact } from '../core/services/portable';
+import type { Engine } from '../core/engine';
 
-export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--idle-timeout SECONDS] [--allow-reference-providers] [--export-memories agents,copilot] [--no-watch]
+/**
+ * A prebuilt index (sightline export) for a workspace that has none yet: adopted before the first answer,
+ * then brought up to date by an index run in the background. A failure is said and the server goes on
+ * (the workspace is then indexed from scratch, as without the artifact).
+ */
+async function adoptPrebuilt(engine: Engine, source: string, log: (level: string, msg: string) => void): Promise<void> {
+  try {
+    if ((await engine.status()).file_count > 0) return;
+    const t0 = Date.now();
+    const report = await engine.importIndex(await loadArtifact(source, p => readFile(p)));
+    log('info', `adopted the prebuilt index ${source} (${report.adopted.map(a => `${a.artifact_root}: ${a.files} files`).join(', ')}) in ${Date.now() - t0} ms`);
+    void engine.index().then(r => log('info', `index run after the import: ${r.totals.files_unchanged} files unchanged, ${r.totals.files_parsed} parsed`), e => log('warn', `index run after the import failed: ${(e as Error).message}`));
+  } catch (e) { log('warn', `the prebuilt index ${source} was not adopted: ${(e as Error).message}`); }
+}
+
+export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--idle-timeout SECONDS] [--allow-reference-providers] [--export-memories agents,copilot] [--no-watch] [--import-from FILE|URL]
   stdio by default; --http serves Streamable HTTP at http://HOST:PORT/mcp (loopback only).
   --token (or SIGHTLINE_MCP_TOKEN) requires "Authorization: Bearer TOKEN" on every HTTP request.
   --idle-timeout closes an HTTP session after SECONDS without a request (default 1800).
   --no-watch: do not watch the workspace (by default, once a root is indexed, its created, edited and deleted
     files are applied as they change, so answers reflect edits without another index_repo).
+  --import-from adopts a prebuilt index artifact (sightline export) when the workspace has no index yet; the index
+    run that follows parses only the files whose content differs from it.
   --export-memories writes the current project memories into AGENTS.md and/or .github/copilot-instructions.md (off by default).`;
 
 export async function runMcp(argv: string[]): Promise<void> {
-  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, 'idle-timeout': { type: 'string' }, editor: { type: 'boolean' }, 'unsaved-buffers': { type: 'string' }, 'no-watch': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, 'idle-timeout': { type: 'string' }, editor: { type: 'boolean' }, 'unsaved-buffers': { type: 'string' }, 'no-watch': { type: 'boolean' }, 'import-from': { type: 'string' }, help: { type: 'boolean', short: 'h' } });
   if (values.help) { process.stderr.write(MCP_USAGE + '\n'); return; }
   let sessionIdleMs: number | undefined;
   if (values['idle-timeout'] !== undefined) {
@@ -22,6 +42,7 @@ export async function runMcp(argv: string[]): Promise<void> {
   }
   const log = (level: string, msg: string) => process.stderr.write(`[sightline ${level}] ${msg}\n`);
   const engine = await openEngine(values, positionals, log);
+  if (values['import-from']) await adoptPrebuilt(engine, values['import-from'], log);
   // The editor's engine process hears of changes from the editor (index_repo with paths); a standalone server watches.
   if (!values['no-watch'] && !values.editor) {
     void engine.live.watch().then(() => log('info', 'watching the workspace for changes'), e => log('warn', `not watching the workspace: ${(e as Error).message}`));

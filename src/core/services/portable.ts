@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { homedir } from 'node:os';
 import { Store } from '../store/store';
+import { atomicWrite } from '../store/persist';
 import { SCHEMA_VERSION } from '../store/schema';
 import { VERSION } from '../version';
 import { SightlineError } from '../errors';
@@ -145,6 +146,9 @@ export async function relocateArtifact(bytes: Uint8Array, roots: readonly Root[]
     return { image: store.export(), report: { manifest, adopted, dropped: dropped.map(a => a.name), not_in_artifact: notIn } };
   } finally { store.close(); }
 }
+
+/** Writes an artifact where the user asked, atomically (a reader never sees half of one). */
+export function writeArtifact(path: string, bytes: Uint8Array): void { atomicWrite(path, bytes); }
 
 /** Reads an artifact from a file path or, when the user configured one, an http(s) URL. */
 export async function loadArtifact(source: string, readFile: (p: string) => Promise<Uint8Array>): Promise<Uint8Array> {
