@@ -159,7 +159,7 @@ export class Engine implements ToolServices {
 
   // ---- the index as a portable artifact (services/portable.ts): built once, adopted elsewhere, then indexed ----
   exportIndex() { return this.live.exclusive(async () => { await this.file.reloadIfChanged(); return exportArtifact(this.file.store.export(), this.roots); }); }
-  importIndex(artifact: Uint8Array) { return this.live.exclusive(async () => { const { image, report } = await relocateArtifact(artifact, this.roots); await this.file.adopt(image); return report; }); }
+  importIndex(artifact: Uint8Array) { return this.live.exclusive(async () => { const { store, report } = await relocateArtifact(artifact, this.roots); this.file.adopt(store); return report; }); }
 
   staleIndexedFiles(repoId: string, budgetMs?: number): { paths: string[]; complete: boolean } { return this.freshness.staleIndexedFiles(repoId, budgetMs); }
   changedSinceIndex(opts: { budgetMs?: number; sample?: number } = {}): Promise<ChangedSinceIndex> { return this.freshness.changedSinceIndex(opts); }

@@ -144,18 +144,14 @@ export class IndexFile implements IndexFilePort {
   }
 
   /**
-   * Replaces the index with another database image (an imported index, services/portable.ts), under
-   * the writer lock, and saves it at once; readers reload it as they would another writer's save.
+   * Replaces the index with another store (an imported index, services/portable.ts; this file owns it
+   * from now on), under the writer lock, and saves it at once; readers reload it as they would another
+   * writer's save.
    */
-  async adopt(bytes: Uint8Array): Promise<void> {
+  adopt(store: Store): void {
     const held = this.lock.isHeld;
-    if (!held) this.acquireLock();
+    try { if (!held) this.acquireLock(); } catch (e) { store.close(); throw e; }
     try {
-      const { store, rebuilt, problem } = await Store.fromBytes(bytes);
-      if (problem || rebuilt) {
-        store.close();
-        throw new SightlineError('invalid_arguments', `not an index this version of Sightline can adopt: ${problem?.reason ?? 'another schema version'}`);
-      }
       const old = this.store as Store | undefined;
       this.store = store;
       this.rebuiltFromScratch = false;

@@ -125,8 +125,8 @@ function matchRoots(manifest: ArtifactManifest, roots: readonly Root[]): Map<Art
   return out;
 }
 
-/** The image to adopt for this workspace's roots, and what it holds for them. */
-export async function relocateArtifact(bytes: Uint8Array, roots: readonly Root[]): Promise<{ image: Uint8Array; report: ImportReport }> {
+/** The index to adopt for this workspace's roots (a store the caller owns), and what it holds for them. */
+export async function relocateArtifact(bytes: Uint8Array, roots: readonly Root[]): Promise<{ store: Store; report: ImportReport }> {
   const { manifest, image } = readArtifact(bytes);
   const match = matchRoots(manifest, roots);
   if (!match.size) {
@@ -139,12 +139,12 @@ export async function relocateArtifact(bytes: Uint8Array, roots: readonly Root[]
     for (const a of dropped) store.deleteRepo(a.repo_token);
     const pairs: [string, string][] = [];
     for (const [a, r] of match) pairs.push([a.root_token, r.root], [a.repo_token, r.repo_id]);
-    store.relocate(pairs);
+    store.relocate(pairs, false); // the export rewrote code snippets too; what they name stays a placeholder
     for (const [, r] of match) { const row = store.meta.repo(r.repo_id); if (row) store.meta.upsertRepo({ ...row, name: r.name }); }
     const adopted = [...match].map(([a, r]) => ({ artifact_root: a.name, root: r.root, repo_id: r.repo_id, files: a.files, indexed_commit: a.indexed_commit }));
     const notIn = roots.filter(r => ![...match.values()].includes(r)).map(r => r.root);
-    return { image: store.export(), report: { manifest, adopted, dropped: dropped.map(a => a.name), not_in_artifact: notIn } };
-  } finally { store.close(); }
+    return { store, report: { manifest, adopted, dropped: dropped.map(a => a.name), not_in_artifact: notIn } };
+  } catch (e) { store.close(); throw e; }
 }
 
 /** Writes an artifact where the user asked, atomically (a reader never sees half of one). */

@@ -13,16 +13,17 @@ import { sqlId, parseId, pathKeySplits } from '../util/ids';
 import { writeShapes } from './shapes';
 
 export const FILE_TABLES: TableSpec[] = [
-  { name: 'files', owner: 'files', clear: db => db.run('DELETE FROM files') }, // a file's own row goes last (FileTables.deleteFile)
+  { name: 'files', owner: 'files', clear: db => db.run('DELETE FROM files'), localText: ['path', 'language', 'hash', 'shape_hash'] }, // a file's own row goes last (FileTables.deleteFile)
   // FTS4 deletes a chunk's terms by reading its token text back (chunks_fts_src): before chunks and file_text.
   { name: 'chunks_fts', owner: 'files',
     deleteFile: (db, fileId) => { for (const r of db.all<{ rowid: number }>('SELECT rowid FROM chunks WHERE file_id = ?', [fileId])) db.exec('DELETE FROM chunks_fts WHERE docid = ?', [r.rowid]); },
     // emptied last, once chunks is empty: a rebuild resets the index at once instead of deleting every chunk's terms
     clear: db => db.run("INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild')") },
-  { name: 'chunks', owner: 'files', deleteFile: (db, fileId) => db.exec('DELETE FROM chunks WHERE file_id = ?', [fileId]), clear: db => db.run('DELETE FROM chunks') },
+  { name: 'chunks', owner: 'files', deleteFile: (db, fileId) => db.exec('DELETE FROM chunks WHERE file_id = ?', [fileId]), clear: db => db.run('DELETE FROM chunks'),
+    localText: ['key', 'symbol_path', 'kind', 'head'] },
   { name: 'file_text', owner: 'files', deleteFile: (db, fileId) => db.exec('DELETE FROM file_text WHERE file_id = ?', [fileId]), clear: db => db.run('DELETE FROM file_text') },
   { name: 'symbols', owner: 'files', deleteFile: (db, fileId, keepSymbols) => { if (!keepSymbols) db.exec('DELETE FROM symbols WHERE file_id = ?', [fileId]); },
-    clear: db => db.run('DELETE FROM symbols') },
+    clear: db => db.run('DELETE FROM symbols'), localText: ['name', 'symbol_path', 'kind', 'parent_path', 'chunk_key'] },
   { name: 'file_occurrences', owner: 'files', deleteFile: (db, fileId) => db.exec('DELETE FROM file_occurrences WHERE file_id = ?', [fileId]),
     clear: db => db.run('DELETE FROM file_occurrences') },
 ];

@@ -202,20 +202,24 @@ export class Store {
   }
 
   /**
-   * Rewrites every occurrence of each `from` string as its `to` in every text column of every registered
+   * Rewrites every occurrence of each `from` string as its `to` in the text columns of every registered
    * table (ids embed the repo_id, a few rows name the root): how an index moves between folders
    * (services/portable.ts). The strings must be distinctive (a root path, a repo_id, a placeholder).
+   * `all`: every text column, also those a table declares `localText` (code snippets may name anything).
    */
-  relocate(pairs: readonly (readonly [string, string])[]): number {
+  relocate(pairs: readonly (readonly [string, string])[], all = true): number {
     let changed = 0;
+    if (!pairs.length) return 0;
     this.db.transaction(() => {
       for (const t of TABLES) {
-        const cols = this.db.rows<{ name: string; type: string }>(`PRAGMA table_info(${t.name})`, []).filter(c => /TEXT/i.test(c.type));
-        for (const [from, to] of pairs) {
-          for (const c of cols) {
-            this.db.raw.run(`UPDATE ${t.name} SET ${c.name} = replace(${c.name}, ?, ?) WHERE instr(${c.name}, ?) > 0`, [from, to, from]);
-            changed += this.db.raw.getRowsModified();
-          }
+        const cols = this.db.rows<{ name: string; type: string }>(`PRAGMA table_info(${t.name})`, [])
+          .filter(c => /TEXT/i.test(c.type) && (all || !t.localText?.includes(c.name)));
+        for (const { name: c } of cols) {
+          // one pass over the column for all pairs (one statement per column: SQLite rewrites only the rows that match)
+          const expr = pairs.reduce((e: string) => `replace(${e}, ?, ?)`, c);
+          const where = pairs.map(() => `instr(${c}, ?) > 0`).join(' OR ');
+          this.db.raw.run(`UPDATE ${t.name} SET ${c} = ${expr} WHERE ${where}`, [...pairs.flatMap(([f, to]) => [f, to]), ...pairs.map(([f]) => f)]);
+          changed += this.db.raw.getRowsModified();
         }
       }
     });

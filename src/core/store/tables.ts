@@ -31,6 +31,11 @@ export interface TableSpec {
   deleteRepo?: (db: Db, repoId: string, onlyRepo: boolean) => void;
   /** why a repository's rows are deliberately not deleted with it */
   kept?: string;
+  /**
+   * text columns that never name a repository or a root (relative paths, names, code): left as they are
+   * when an index moves to another folder (`Store.relocate`); every other text column is rewritten
+   */
+  localText?: readonly string[];
   /** a rewrite of a file leaves these rows to their owner, which compares and replaces them (a file's delete still deletes them) */
   replacedByOwner?: string;
 }
