@@ -300,7 +300,7 @@ describe('graph: heuristic provider', () => {
     assert.equal((await e.index()).repos[0]!.graph_update, 'none');
   });
 
-  it('partial updates reuse the tables of the previous one, and a full build in between discards them', async () => {
+  it('partial updates reuse the tables of the previous update, and a full build in between replaces them', async () => {
     const { ws, e } = await make({
       'pkg/base.py': 'class Base:\n    def save(self):\n        return 1\n',
       'pkg/model.py': 'from pkg.base import Base\n\nclass Model(Base):\n    def load(self):\n        return self.save()\n',

@@ -58,6 +58,37 @@ describe('live index', () => {
     assert.ok(await finds(e, 'never_named_fn', 'src/unnamed.py'));
   });
 
+  it('what search keeps of the index is patched after each targeted run: answers equal a fresh engine\'s on the same index', async () => {
+    const ws = make();
+    const e = await open(ws);
+    await e.index();
+    const queries = ['alpha', 'beta returns alpha', 'gamma delta', 'epsilon helper total', 'zeta'];
+    const answer = async (eng: Engine, q: string) => {
+      const out = await invokeTool(TOOLS.search_code, { query: q, limit: 10 }, { engine: eng });
+      assert.ok(out.ok, JSON.stringify(out));
+      const { took_ms: _t, ...rest } = out.data as Record<string, unknown>;
+      return rest;
+    };
+    const compare = async (step: string) => {
+      const fresh = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
+      try { for (const q of queries) assert.deepEqual(await answer(e, q), await answer(fresh, q), `${step}: ${q}`); } finally { fresh.close(); }
+    };
+    for (const q of queries) await answer(e, q); // the caches are warm before the first edit
+    const many = (n: number, word: string) => Array.from({ length: n }, (_, i) => `def ${word}_${i}(x):\n    total = x + ${i}\n    return total\n`).join('\n');
+    const steps: [string, () => string[]][] = [
+      ['a file grows into many chunks', () => { ws.write('src/alpha.py', `def alpha():\n    return 1\n\n${many(40, 'epsilon_helper')}`); return ['src/alpha.py']; }],
+      ['a new file', () => { ws.write('src/zeta.py', `${many(12, 'zeta')}`); return ['src/zeta.py']; }],
+      ['a file deleted', () => { rmSync(join(ws.root, 'lib/gamma.py')); return ['lib/gamma.py']; }],
+      ['a file shrinks', () => { ws.write('src/alpha.py', 'def alpha():\n    return 2\n'); return ['src/alpha.py']; }],
+      ['two files at once', () => { ws.write('lib/delta.py', `${many(5, 'delta_total')}`); ws.write('src/zeta.py', 'def zeta():\n    return 0\n'); return ['lib/delta.py', 'src/zeta.py']; }],
+    ];
+    for (const [step, edit] of steps) {
+      const paths = edit().map(p => join(ws.root, p));
+      await e.index({ paths });
+      await compare(step);
+    }
+  });
+
   it('a named .gitignore or a new folder makes the run walk; other files\' diagnostics stand', async () => {
     const ws = make();
     ws.write('big.py', `x = 1\n${'# pad\n'.repeat(40_000)}`);

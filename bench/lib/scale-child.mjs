@@ -119,6 +119,7 @@ async function liveJob() {
   const notified = []; const watched = []; const runs = []; const misses = []; const slow = [];
   try {
     await engine.index(); // the files earlier jobs restored
+    await engine.live.prepare(); // grammars and resolver tables, as the editor's engine process prepares them at start
     const before = indexBytes(cfg.dbPath);
     for (const [k, f] of picks.slice(0, cfg.edits).entries()) {
       const word = wordFor(100 + k, cfg.seed);

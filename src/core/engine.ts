@@ -127,7 +127,7 @@ export class Engine implements ToolServices {
     return runIndex({
       workspace: this.workspace, file: this.file, settings: this.settings, graphTables: this.graphTables,
       threads: this.opts.threads ?? Math.max(1, Math.min(4, cpus().length)), allowReferenceProviders: !!this.opts.allowReferenceProviders,
-      publishRun: r => this.statusService.publishRun(r), invalidateReads: () => this.reads.invalidate(),
+      publishRun: r => this.statusService.publishRun(r), invalidateReads: ids => this.reads.invalidate(ids),
       log: (level, msg) => this.opts.log?.(level, msg), memories: this.memories,
     }, opts);
   }

@@ -46,7 +46,7 @@ export async function runMcp(argv: string[]): Promise<void> {
   // The editor's engine process hears of changes from the editor (index_repo with paths); a standalone server watches.
   if (!values['no-watch'] && !values.editor) {
     void engine.live.watch().then(() => log('info', 'watching the workspace for changes'), e => log('warn', `not watching the workspace: ${(e as Error).message}`));
-  }
+  } else if (values.editor) void engine.live.prepare().catch(e => log('warn', `not prepared for edits: ${(e as Error).message}`));
   const shutdown = () => { engine.close(); process.exit(0); };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

@@ -41,8 +41,8 @@ export interface IndexEnv {
   readonly graphTables: GraphTablesCache;
   /** the last run's report per repository is published here as soon as it is known (index_status) */
   readonly publishRun: (report: import('./report').RepoRunReport) => void;
-  /** what search and vector search cached of the index is stale */
-  readonly invalidateReads: () => void;
+  /** What search keeps of the index is stale: for the given files only (their rows were written or deleted), or all of it. */
+  readonly invalidateReads: (fileIds?: readonly number[]) => void;
   readonly log: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** project memories, reconciled by phase `memories` (absent: not reconciled) */
   readonly memories?: Pick<MemoryService, 'reconcileAll'>;

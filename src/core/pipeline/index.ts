@@ -61,7 +61,7 @@ export interface IndexingDeps {
   allowReferenceProviders: boolean;
   graphTables: GraphTablesCache;
   publishRun: (r: RepoRunReport) => void;
-  invalidateReads: () => void;
+  invalidateReads: (fileIds?: readonly number[]) => void;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
   memories?: Pick<MemoryService, 'reconcileAll'>;
 }

@@ -103,8 +103,16 @@ export class LiveIndex {
     this.watcher = w;
     await new Promise<void>(res => w.once('ready', () => res()));
     this.stats.watching = true;
-    // A few edits parse on the engine's thread, against the resolver's tables: its grammars are loaded and
-    // the tables built now (queued like a run; seconds at millions of lines, once) rather than at the first edit.
+    await this.prepare();
+  }
+
+  /**
+   * A few edits parse on the engine's thread, against the resolver's tables: the grammars of the indexed
+   * languages are loaded and each indexed root's tables built now (queued like a run; seconds at millions of
+   * lines, once) rather than at the first edit. Called when watching starts, and by the editor's engine
+   * process at start (it hears of edits from the editor, not from a watcher).
+   */
+  async prepare(): Promise<void> {
     for (const { language } of this.deps.store().files.languageCounts()) await loadLanguage(language as LanguageId).catch(() => undefined);
     const tables = this.deps.graphTables;
     if (tables) {

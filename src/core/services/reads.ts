@@ -29,8 +29,34 @@ export class ReadService {
 
   constructor(private readonly file: IndexFile, private readonly workspace: Workspace, private readonly settings: IndexSettings) {}
 
-  /** What search cached of the index is stale (after a write or a reload). */
-  invalidate(): void { this.vectorCache = null; this.fileIndexCache = null; }
+  /**
+   * What search cached of the index is stale: after a reload all of it; after a write, with `fileIds`, only
+   * those files' rows — the file table is patched in place (a one-file edit in a large index then costs that
+   * file, not a re-read of every chunk's file), and the vectors are read again when a vector search asks.
+   */
+  invalidate(fileIds?: readonly number[]): void {
+    this.vectorCache = null;
+    const c = this.fileIndexCache;
+    if (!fileIds || !c) { this.fileIndexCache = null; return; }
+    if (!fileIds.length) return;
+    const rows = this.file.store.files.fileTable(fileIds);
+    let total = c.total_lines;
+    for (const id of fileIds) {
+      total -= c.files.get(id)?.line_count ?? 0;
+      c.files.delete(id);
+      const row = rows.get(id);
+      if (row) { c.files.set(id, row); total += row.line_count; }
+    }
+    const ids = new Set(fileIds);
+    let chunkFile = c.chunk_file;
+    for (let i = 0; i < chunkFile.length; i++) if (chunkFile[i] !== 0 && ids.has(chunkFile[i]!)) chunkFile[i] = 0;
+    const chunks = this.file.store.files.chunkFiles(fileIds);
+    const max = chunks.reduce((m, [rowid]) => Math.max(m, rowid), 0);
+    if (max >= chunkFile.length) { const grown = new Int32Array(Math.max(max + 1, Math.ceil(chunkFile.length * 1.25))); grown.set(chunkFile); chunkFile = grown; }
+    for (const [rowid, fileId] of chunks) chunkFile[rowid] = fileId;
+    // a new object: what search derives from the table (its basename index) is derived again
+    this.fileIndexCache = { files: c.files, total_lines: total, chunk_file: chunkFile };
+  }
 
   private vectors = (): VectorIndex => {
     if (!this.vectorCache) this.vectorCache = { ...this.file.store.files.allVectors(HASH_VECTOR_DIMS), fileMeta: this.file.store.files.fileLanguages() };

@@ -12,11 +12,15 @@ import { unpackFtsText } from './ftstext';
 import { sqlId, parseId, pathKeySplits } from '../util/ids';
 import { writeShapes } from './shapes';
 
+/** A list in parts of at most `n` (bound parameters of one statement). */
+const chunked = <T>(xs: readonly T[], n: number): T[][] => { const out: T[][] = []; for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n)); return out; };
+
 export const FILE_TABLES: TableSpec[] = [
   { name: 'files', owner: 'files', clear: db => db.run('DELETE FROM files'), localText: ['path', 'language', 'hash', 'shape_hash'] }, // a file's own row goes last (FileTables.deleteFile)
   // FTS4 deletes a chunk's terms by reading its token text back (chunks_fts_src): before chunks and file_text.
   { name: 'chunks_fts', owner: 'files',
-    deleteFile: (db, fileId) => { for (const r of db.all<{ rowid: number }>('SELECT rowid FROM chunks WHERE file_id = ?', [fileId])) db.exec('DELETE FROM chunks_fts WHERE docid = ?', [r.rowid]); },
+    // one statement per file: FTS4 looks each docid of the IN list up (its docid index), no statement per chunk
+    deleteFile: (db, fileId) => db.exec('DELETE FROM chunks_fts WHERE docid IN (SELECT rowid FROM chunks WHERE file_id = ?)', [fileId]),
     // emptied last, once chunks is empty: a rebuild resets the index at once instead of deleting every chunk's terms
     clear: db => db.run("INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild')") },
   { name: 'chunks', owner: 'files', deleteFile: (db, fileId) => db.exec('DELETE FROM chunks WHERE file_id = ?', [fileId]), clear: db => db.run('DELETE FROM chunks'),
@@ -146,11 +150,24 @@ export class FileTables {
   languageCounts(): { language: string; files: number; lines: number }[] {
     return this.db.all('SELECT language, count(*) AS files, sum(line_count) AS lines FROM files GROUP BY language ORDER BY files DESC');
   }
-  /** Every file's identity and size, for file-level ranking (kept by the engine until the next write). */
-  fileTable(): Map<number, { repo_id: string; path: string; language: string; line_count: number; hash: string }> {
+  /** Every file's identity and size (or only these files'), for file-level ranking (kept by the engine, patched after writes). */
+  fileTable(fileIds?: readonly number[]): Map<number, { repo_id: string; path: string; language: string; line_count: number; hash: string }> {
     const m = new Map<number, { repo_id: string; path: string; language: string; line_count: number; hash: string }>();
-    for (const r of this.db.all<{ file_id: number; repo_id: string; path: string; language: string; line_count: number; hash: string }>('SELECT file_id, repo_id, path, language, line_count, hash FROM files')) m.set(r.file_id, r);
+    const sql = 'SELECT file_id, repo_id, path, language, line_count, hash FROM files';
+    const parts = fileIds ? chunked(fileIds, 500) : [null];
+    for (const part of parts) {
+      for (const r of this.db.all<{ file_id: number; repo_id: string; path: string; language: string; line_count: number; hash: string }>(
+        part ? `${sql} WHERE file_id IN (${part.map(() => '?').join(',')})` : sql, part ?? [])) m.set(r.file_id, r);
+    }
     return m;
+  }
+  /** [chunk rowid, file id] of these files' chunks. */
+  chunkFiles(fileIds: readonly number[]): [number, number][] {
+    const out: [number, number][] = [];
+    for (const part of chunked(fileIds, 500)) {
+      for (const r of this.db.all<{ rowid: number; file_id: number }>(`SELECT rowid, file_id FROM chunks WHERE file_id IN (${part.map(() => '?').join(',')})`, part)) out.push([r.rowid, r.file_id]);
+    }
+    return out;
   }
   fileLanguages(): Map<number, { repo_id: string; language: string }> {
     const m = new Map<number, { repo_id: string; language: string }>();

@@ -1,8 +1,11 @@
 // Phase `bench` (bench/vscode-host.mjs): on a large workspace, measures activation, the first index in
-// the background, and how long a command round trip takes in the extension host while it runs.
+// the background, how long a command round trip takes in the extension host while it runs, and then
+// edit → visible: a file edited and saved in the editor, then a language-model tool call (search_code for a
+// word only the edit added) — the time from the save until the answer names the file.
 'use strict';
 const assert = require('assert');
 const vscode = require('vscode');
+const fs = require('fs');
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]; };
 
@@ -30,7 +33,44 @@ describe('extension host under indexing load', function () {
     const lines = status.data.languages.reduce((a, l) => a + l.lines, 0);
     const result = { activation_ms: api.activationMs, first_index_ms: firstIndexMs, engine_total_ms: report.timings.total_ms, files: status.data.file_count, lines,
       chunks: status.data.chunk_count, samples: samples.length, rtt_p50_ms: +pct(samples, 50).toFixed(2), rtt_p95_ms: +pct(samples, 95).toFixed(2), rtt_max_ms: +Math.max(...samples).toFixed(2) };
+    Object.assign(result, await editLatency(Number(process.env.SIGHTLINE_BENCH_EDITS || 20)));
     console.log(`[bench] ${JSON.stringify(result)}`);
     assert.ok(result.rtt_p95_ms < 50, `p95 command round trip ${result.rtt_p95_ms} ms during indexing`);
   });
 });
+
+/** Per edit: a comment with a word of its own appended to a source file through the editor and saved; then the
+ * search_code language-model tool is called until its answer names the file (it applies waiting changes first,
+ * so the first call normally does). Every file is put back as it was. */
+async function editLatency(n) {
+  const comment = { '.py': '#', '.rb': '#' };
+  const all = (await vscode.workspace.findFiles('**/*.{py,ts,go,rs,java,rb}', '**/{node_modules,.git,test,tests}/**', 5000))
+    .map(u => u.fsPath).sort();
+  const picks = Array.from({ length: Math.min(n, all.length) }, (_, i) => all[Math.floor((i + 0.5) * all.length / n)]);
+  const samples = [];
+  for (const [i, file] of picks.entries()) {
+    const before = fs.readFileSync(file);
+    const word = `sightlinebenchedit${i}q${Date.now() % 100000}`;
+    const uri = vscode.Uri.file(file);
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(uri, new vscode.Position(doc.lineCount, 0), `\n${comment[file.slice(file.lastIndexOf('.'))] || '//'} ${word}\n`);
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.ok(await doc.save());
+      const t0 = performance.now();
+      for (let tries = 0; ; tries++) {
+        const r = await vscode.lm.invokeTool('sightline_search_code', { input: { query: word, limit: 3 }, toolInvocationToken: undefined });
+        if (r.content.map(p => p.value || '').join('').includes(vscode.workspace.asRelativePath(uri, false))) break;
+        if (tries > 100) throw new Error(`the edit of ${file} was not visible after ${tries} calls`);
+        await new Promise(r => setTimeout(r, 50));
+      }
+      samples.push(performance.now() - t0);
+    } finally {
+      fs.writeFileSync(file, before);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+  }
+  await new Promise(r => setTimeout(r, 1000)); // the restores are applied before the next phase of the run
+  return { edits: samples.length, edit_p50_ms: +pct(samples, 50).toFixed(1), edit_p95_ms: +pct(samples, 95).toFixed(1), edit_max_ms: +Math.max(...samples).toFixed(1) };
+}

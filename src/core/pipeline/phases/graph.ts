@@ -22,9 +22,10 @@ export interface GraphRepoReport {
 const GRAPH_TABLES_IDLE_MS = 5 * 60_000;
 
 /**
- * Per repository, the resolver's tables of its last partial update (`GraphOutput.resume`): the next
- * body-only edit is resolved against them without rebuilding them. They take ~70 MB per million lines:
- * a full build, another index file, or GRAPH_TABLES_IDLE_MS without another update drop them.
+ * Per repository, the resolver's tables of its last graph update, full or partial (`GraphOutput.resume`):
+ * the next body-only edit is resolved against them without rebuilding them. They take ~70 MB per million
+ * lines: the next full build replaces them; another index file, or GRAPH_TABLES_IDLE_MS without another
+ * update, drops them.
  */
 export class GraphTablesCache {
   private readonly tables = new Map<string, { store: Store; resume: NonNullable<GraphOutput['resume']> }>();
@@ -64,8 +65,8 @@ function buildGraph(env: IndexEnv, repoId: string, only?: readonly number[]): nu
   const cache = env.graphTables;
   let count = 0;
   const sink = (edges: GEdge[]) => { store.graph.insertGraphEdges(repoId, edges); count += edges.length; };
-  // A partial update reuses the tables of the previous partial update of this repository when nothing
-  // but bodies changed since (a full build, or another index file, discards them).
+  // A partial update reuses the tables of the previous update of this repository when nothing but bodies
+  // changed since (a full build replaces them; another index file discards them).
   const cached = only ? cache.get(repoId, store) : undefined;
   if (!only) cache.delete(repoId);
   store.transaction(() => {
@@ -76,7 +77,7 @@ function buildGraph(env: IndexEnv, repoId: string, only?: readonly number[]): nu
     });
     store.graph.finishGraph(repoId, graph.unbound);
     store.graph.setGraphPending(repoId, false);
-    if (only && !cached && graph.resume) cache.set(repoId, store, graph.resume);
+    if (!cached && graph.resume) cache.set(repoId, store, graph.resume); // a full build's tables serve the body-only edits after it
   });
   cache.touch();
   env.indexFile.markUnsaved();

@@ -69,7 +69,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     // unmarked).
     const pendingBefore = store.graph.graphPending(r.repo_id);
     const markPending = () => store.graph.setGraphPending(r.repo_id, true);
-    if (force) { store.transaction(() => { store.deleteRepo(r.repo_id); markPending(); }); env.indexFile.markUnsaved(); }
+    if (force) { store.transaction(() => { store.deleteRepo(r.repo_id); markPending(); }); env.indexFile.markUnsaved(); env.invalidateReads(); }
     const metas: Map<string, FileMeta> = force ? new Map() : store.files.fileMetas(r.repo_id);
     const report: RepoRunReport = { repo_id: r.repo_id, root: r.root, files_seen: 0, files_parsed: 0, files_unchanged: 0,
       files_deleted: 0, files_skipped: 0, chunks_written: 0, symbols_written: 0, edges_written: null, graph_update: 'none', duration_ms: 0, forced: force };
@@ -90,16 +90,18 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     const flush = () => {
       if (!batch.length) return;
       const t = performance.now();
+      const written: number[] = [];
       store.transaction(() => {
         for (const { task, outcome } of batch) {
           const existing = metas.get(task.path);
           if (outcome.status === 'unchanged') { if (existing) { store.files.touchFile(existing.file_id, outcome.mtime_ms, outcome.size); touched++; } report.files_unchanged++; carried.add(task.path); }
           else if (outcome.status === 'skipped') {
-            if (existing) { store.files.deleteFile(existing.file_id); dropped++; reshaped = true; markPending(); }
+            if (existing) { store.files.deleteFile(existing.file_id); written.push(existing.file_id); dropped++; reshaped = true; markPending(); }
             report.files_skipped++;
             for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
           } else {
             const w = store.files.writeFile(outcome.content, existing);
+            written.push(w.file_id);
             store.links.writeSites(w.file_id, r.repo_id, outcome.content.link_sites);
             markPending();
             if (w.same_shape) edited.push(w.file_id); else reshaped = true;
@@ -112,7 +114,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
       });
       batch.length = 0;
       // answers given while the run goes on (a first index: search before the graph) see what is written
-      env.invalidateReads();
+      env.invalidateReads(written);
       writeMs += performance.now() - t;
     };
     // Files are parsed as the walk finds them; a bounded window of files in flight keeps memory flat.
@@ -242,7 +244,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     env.publishRun(report);
     ctx.time('write', writeMs + performance.now() - tdel);
     diagnostics.push(...repoDiags);
-    env.invalidateReads();
+    if (changed) env.invalidateReads(gone.map(m => m.file_id));
     env.log('info', `indexed ${r.name}: ${report.files_parsed} parsed, ${report.files_unchanged} unchanged, ${report.files_deleted} deleted, ${report.files_skipped} skipped`);
     return { report, edited, config_files: walked.extras };
   }
