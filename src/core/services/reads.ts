@@ -47,9 +47,10 @@ export class ReadService {
       const row = rows.get(id);
       if (row) { c.files.set(id, row); total += row.line_count; }
     }
-    const ids = new Set(fileIds);
+    const mark = new Uint8Array(fileIds.reduce((m, id) => Math.max(m, id), 0) + 1); // a bitmap: the scan is a typed-array pass
+    for (const id of fileIds) mark[id] = 1;
     let chunkFile = c.chunk_file;
-    for (let i = 0; i < chunkFile.length; i++) if (chunkFile[i] !== 0 && ids.has(chunkFile[i]!)) chunkFile[i] = 0;
+    for (let i = 0; i < chunkFile.length; i++) { const f = chunkFile[i]!; if (f < mark.length && mark[f]) chunkFile[i] = 0; }
     const chunks = this.file.store.files.chunkFiles(fileIds);
     const max = chunks.reduce((m, [rowid]) => Math.max(m, rowid), 0);
     if (max >= chunkFile.length) { const grown = new Int32Array(Math.max(max + 1, Math.ceil(chunkFile.length * 1.25))); grown.set(chunkFile); chunkFile = grown; }

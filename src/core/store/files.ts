@@ -65,11 +65,19 @@ export class FileTables {
   invalidate(): void { this.dfCache.clear(); this.chunkTotal = null; this.ftsCache = null; }
 
   // ---- writes ------------------------------------------------------------------------------------
-  fileMetas(repoId: string): Map<string, FileMeta> {
+  /** A repository's files (or, with `only`, the named paths and everything under the named folders). */
+  fileMetas(repoId: string, only?: { paths: readonly string[]; folders: readonly string[] }): Map<string, FileMeta> {
     const m = new Map<string, FileMeta>();
-    for (const r of this.db.all<FileMeta>('SELECT file_id, path, hash, size, mtime_ms FROM files WHERE repo_id = ?', [repoId])) m.set(r.path, r);
+    const sql = 'SELECT file_id, path, hash, size, mtime_ms FROM files WHERE repo_id = ?';
+    if (!only) { for (const r of this.db.all<FileMeta>(sql, [repoId])) m.set(r.path, r); return m; }
+    for (const part of chunked(only.paths, 500)) {
+      for (const r of this.db.all<FileMeta>(`${sql} AND path IN (${part.map(() => '?').join(',')})`, [repoId, ...part])) m.set(r.path, r);
+    }
+    // a folder's files by the (repo_id, path) index: 'dir/' ≤ path < 'dir0' ('0' follows '/')
+    for (const d of only.folders) for (const r of this.db.all<FileMeta>(`${sql} AND path >= ? AND path < ?`, [repoId, `${d}/`, `${d}0`])) m.set(r.path, r);
     return m;
   }
+  fileCount(repoId: string): number { return this.db.count('SELECT count(*) AS n FROM files WHERE repo_id = ?', [repoId]); }
   touchFile(fileId: number, mtimeMs: number, size: number): void {
     this.db.exec('UPDATE files SET mtime_ms = ?, size = ? WHERE file_id = ?', [mtimeMs, size, fileId]);
   }

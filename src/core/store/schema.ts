@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 15;
+export const SCHEMA_VERSION = 16;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -67,6 +67,8 @@ CREATE INDEX graph_edges_from ON graph_edges (from_node, kind);
 -- Call sites the heuristic could not bind (a name shared by too many definitions): impact is a lower bound.
 -- Counted per calling file, so that re-resolving one file replaces only its own count.
 CREATE TABLE unbound_calls (repo_id TEXT NOT NULL, name TEXT NOT NULL, file_id INTEGER NOT NULL, sites INTEGER NOT NULL, PRIMARY KEY (repo_id, name, file_id)) WITHOUT ROWID;
+-- an edited file's unbound calls are replaced by file (a partial graph update)
+CREATE INDEX unbound_calls_file ON unbound_calls (file_id);
 -- Which symbols a compiler-grade provider (a language server, an external provider) has checked, and
 -- against which content of their file: a check with zero results is an answer, not an absence.
 CREATE TABLE provider_checks (

@@ -70,7 +70,8 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     const pendingBefore = store.graph.graphPending(r.repo_id);
     const markPending = () => store.graph.setGraphPending(r.repo_id, true);
     if (force) { store.transaction(() => { store.deleteRepo(r.repo_id); markPending(); }); env.indexFile.markUnsaved(); env.invalidateReads(); }
-    const metas: Map<string, FileMeta> = force ? new Map() : store.files.fileMetas(r.repo_id);
+    // The indexed files' metas: all of them for a walk; for a targeted run only the named paths' (read below)
+    let metas: Map<string, FileMeta> = new Map();
     const report: RepoRunReport = { repo_id: r.repo_id, root: r.root, files_seen: 0, files_parsed: 0, files_unchanged: 0,
       files_deleted: 0, files_skipped: 0, chunks_written: 0, symbols_written: 0, edges_written: null, graph_update: 'none', duration_ms: 0, forced: force };
     // What the graph needs after this run: files added, deleted or reshaped (definitions, imports, bases)
@@ -181,6 +182,12 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
       targeted = await walkPaths(r.root, named, walkOpts);
       if (targeted.needs_walk) { env.log('info', `${r.name}: ${targeted.needs_walk}; walking the root`); targeted = null; }
     }
+    // a targeted run reads the metas of its paths alone (a one-file edit in a large repository: one row, not all)
+    let countBefore = 0;
+    if (targeted) {
+      countBefore = store.files.fileCount(r.repo_id);
+      metas = store.files.fileMetas(r.repo_id, { paths: [...targeted.files, ...targeted.extras].map(f => f.path).concat(targeted.absent), folders: targeted.absent });
+    } else if (!force) metas = store.files.fileMetas(r.repo_id);
     try {
       if (targeted) {
         for (const f of targeted.files) onFile(f);
@@ -196,10 +203,12 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     const walkEnd = performance.now();
     const writesDuringWalk = writeMs;
     ctx.time('walk', walkEnd - tw - writesDuringWalk);
-    report.files_seen = targeted ? seen.size : walked.files.length;
+    // a targeted run's files seen as a walk would count them: the indexed files less those gone, plus new ones named
+    const newNamed = targeted ? targeted.files.filter(f => !metas.has(f.path)).length : 0;
     repoDiags.unshift(...walked.diagnostics.map(d => ({ repo_id: r.repo_id, ...d })));
     // Files that were indexed but are gone (deleted, now ignored, or now unreadable) disappear.
     const gone = [...metas.values()].filter(m => !seen.has(m.path));
+    report.files_seen = targeted ? countBefore - gone.length + newNamed : walked.files.length;
     // A targeted scan judged only its paths: every other path's diagnostics stand.
     const judged = targeted ? new Set([...targeted.files.map(f => f.path), ...targeted.absent]) : null;
     const under = (p: string) => !!judged && (judged.has(p) || targeted!.absent.some(a => p.startsWith(`${a}/`)));
