@@ -62,6 +62,16 @@ export class RepoTables {
   // filter → family → name
   private readonly globalMemo = new Map<ReadonlySet<string>, Map<string, Map<string, GlobalCandidates>>>();
   readonly imports: ImportResolver;
+  private byBase: Map<string, GFile[]> | null = null;
+
+  /** Files by base name (test naming), built on first use and kept with the tables. */
+  filesByBase(): Map<string, GFile[]> {
+    if (!this.byBase) {
+      this.byBase = new Map();
+      for (const f of this.input.files) push(this.byBase, f.path.slice(f.path.lastIndexOf('/') + 1), f);
+    }
+    return this.byBase;
+  }
 
   constructor(readonly input: RepoInput) {
     this.filesById = new Map(input.files.map(f => [f.id, f]));

@@ -20,24 +20,12 @@ export function testsFromCalls(t: RepoTables, file: GFile, out: EdgeBuffer): voi
   }
 }
 
-/** A repository's files by base name, kept with its tables (they do not change between body-only edits). */
-const byBaseOf = new WeakMap<RepoTables, Map<string, GFile[]>>();
-function filesByBase(t: RepoTables): Map<string, GFile[]> {
-  let m = byBaseOf.get(t);
-  if (!m) {
-    m = new Map();
-    for (const f of t.input.files) { const b = f.path.slice(f.path.lastIndexOf('/') + 1); (m.get(b) ?? m.set(b, []).get(b)!).push(f); }
-    byBaseOf.set(t, m);
-  }
-  return m;
-}
-
 /** Test files named after a source file test it (the one in the same folder, else the only one). */
 export function testsByNaming(t: RepoTables, only: ReadonlySet<number> | undefined, out: EdgeBuffer): void {
   const tests = only ? [...only].map(id => t.filesById.get(id)).filter((f): f is GFile => !!f && t.testFileIds.has(f.id)) : t.input.files.filter(f => t.testFileIds.has(f.id));
   if (!tests.length) return;
   if (only) tests.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)); // the files' order, as a full build emits them
-  const byBase = filesByBase(t);
+  const byBase = t.filesByBase();
   for (const test of tests) {
     for (const b of testedBaseNames(test.path)) {
       const cands = (byBase.get(b) ?? []).filter(f => !t.testFileIds.has(f.id));

@@ -12,8 +12,6 @@ import { unpackFtsText } from './ftstext';
 import { sqlId, parseId, pathKeySplits } from '../util/ids';
 import { writeShapes } from './shapes';
 
-/** A list in parts of at most `n` (bound parameters of one statement). */
-const chunked = <T>(xs: readonly T[], n: number): T[][] => { const out: T[][] = []; for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n)); return out; };
 
 export const FILE_TABLES: TableSpec[] = [
   { name: 'files', owner: 'files', clear: db => db.run('DELETE FROM files'), localText: ['path', 'language', 'hash', 'shape_hash'] }, // a file's own row goes last (FileTables.deleteFile)
@@ -70,9 +68,7 @@ export class FileTables {
     const m = new Map<string, FileMeta>();
     const sql = 'SELECT file_id, path, hash, size, mtime_ms FROM files WHERE repo_id = ?';
     if (!only) { for (const r of this.db.all<FileMeta>(sql, [repoId])) m.set(r.path, r); return m; }
-    for (const part of chunked(only.paths, 500)) {
-      for (const r of this.db.all<FileMeta>(`${sql} AND path IN (${part.map(() => '?').join(',')})`, [repoId, ...part])) m.set(r.path, r);
-    }
+    for (const r of this.db.all<FileMeta>(`${sql} AND path IN (SELECT value FROM json_each(?))`, [repoId, JSON.stringify(only.paths)])) m.set(r.path, r);
     // a folder's files by the (repo_id, path) index: 'dir/' ≤ path < 'dir0' ('0' follows '/')
     for (const d of only.folders) for (const r of this.db.all<FileMeta>(`${sql} AND path >= ? AND path < ?`, [repoId, `${d}/`, `${d}0`])) m.set(r.path, r);
     return m;
@@ -162,20 +158,14 @@ export class FileTables {
   fileTable(fileIds?: readonly number[]): Map<number, { repo_id: string; path: string; language: string; line_count: number; hash: string }> {
     const m = new Map<number, { repo_id: string; path: string; language: string; line_count: number; hash: string }>();
     const sql = 'SELECT file_id, repo_id, path, language, line_count, hash FROM files';
-    const parts = fileIds ? chunked(fileIds, 500) : [null];
-    for (const part of parts) {
-      for (const r of this.db.all<{ file_id: number; repo_id: string; path: string; language: string; line_count: number; hash: string }>(
-        part ? `${sql} WHERE file_id IN (${part.map(() => '?').join(',')})` : sql, part ?? [])) m.set(r.file_id, r);
-    }
+    for (const r of this.db.all<{ file_id: number; repo_id: string; path: string; language: string; line_count: number; hash: string }>(
+      fileIds ? `${sql} WHERE file_id IN (SELECT value FROM json_each(?))` : sql, fileIds ? [JSON.stringify(fileIds)] : [])) m.set(r.file_id, r);
     return m;
   }
   /** [chunk rowid, file id] of these files' chunks. */
   chunkFiles(fileIds: readonly number[]): [number, number][] {
-    const out: [number, number][] = [];
-    for (const part of chunked(fileIds, 500)) {
-      for (const r of this.db.all<{ rowid: number; file_id: number }>(`SELECT rowid, file_id FROM chunks WHERE file_id IN (${part.map(() => '?').join(',')})`, part)) out.push([r.rowid, r.file_id]);
-    }
-    return out;
+    return this.db.all<{ rowid: number; file_id: number }>('SELECT rowid, file_id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))', [JSON.stringify(fileIds)])
+      .map(r => [r.rowid, r.file_id]);
   }
   fileLanguages(): Map<number, { repo_id: string; language: string }> {
     const m = new Map<number, { repo_id: string; language: string }>();
