@@ -121,7 +121,7 @@ const userData = join(runDir, 'user-data');
 mkdirSync(join(userData, 'User'), { recursive: true });
 writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({
   'telemetry.telemetryLevel': 'off', 'update.mode': 'none', 'extensions.autoCheckUpdates': false,
-  'extensions.autoUpdate': false, 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false,
+  'extensions.autoUpdate': 'off', 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false,
   'workbench.enableExperiments': false, 'git.enabled': false, ...opts.settings,
 }, null, 2));
 for (const d of ['xdg-config', 'xdg-data', 'xdg-cache', 'tmp', 'extensions']) mkdirSync(join(runDir, d), { recursive: true });
