@@ -427,5 +427,23 @@ describe('safety', () => {
       await e.index();
       assert.deepEqual(await boundaries('find_references', 'Model.save'), []);
     });
+
+    it('a file whose mtime alone changed (a fresh checkout, an imported index) is not stale when its content hash is the indexed one', async () => {
+      const ws = make(FILES);
+      const e = await open(ws); cleanup.push(() => e.close());
+      await e.index();
+      const stale = async () => ((await call(e, 'impact', { symbol: 'Model.save' })).boundaries as { kind: string; detail: string }[]).filter(b => b.kind === 'stale_files');
+      for (const p of Object.keys(FILES)) bump(join(ws.root, p));
+      assert.deepEqual(await stale(), []);
+      assert.deepEqual(e.staleIndexedFiles(e.roots[0]!.repo_id), { paths: [], complete: true });
+      // once checked, index_status does not count them either
+      assert.equal((await call(e, 'index_status')).changed_since_index.count, 0);
+      // same size, new content, new mtime: stale
+      ws.write('pkg/other.py', FILES['pkg/other.py'].replace('2', '3'));
+      bump(join(ws.root, 'pkg/other.py'));
+      const b = await stale();
+      assert.equal(b.length, 1);
+      assert.match(b[0]!.detail, /1 other indexed file\(s\) .*\(pkg\/other\.py\)/);
+    });
   });
 });

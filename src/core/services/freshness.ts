@@ -2,12 +2,13 @@
  * Whether the index still matches the files: indexed files changed on disk (stat only, for graph
  * answers' stale_files boundary) and what the next index run would see (a bounded walk, index_status).
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { walk } from '../index/walker';
 import type { IndexFile } from '../indexfile';
 import type { Workspace } from '../workspace';
 import type { IndexSettings } from '../settings';
+import { sha1 } from '../util/hash';
 
 /** Graph answers check the target repositories' indexed files for changes on disk for at most this long. */
 const STALE_CHECK_BUDGET_MS = 150;
@@ -17,9 +18,14 @@ const CHANGED_WALK_BUDGET_MS = 2000;
 export class FreshnessService {
   constructor(private readonly file: IndexFile, private readonly workspace: Workspace, private readonly settings: IndexSettings) {}
 
+  /** Files whose mtime differs from the index but whose content hash was found equal: `repo\0path` → the mtime checked. */
+  private readonly sameContent = new Map<string, number>();
+
   /**
-   * Indexed files of a repository whose size or mtime on disk differ from the index, or that are gone
-   * (the indexer's pre-filter, by stat alone: no walk), checked for at most `budgetMs`.
+   * Indexed files of a repository that changed on disk or are gone, checked for at most `budgetMs`. The
+   * size and mtime pre-filter comes first; a file of the same size whose mtime alone differs (a fresh
+   * checkout, a copied or imported index) is read and its content hash compared, and a match is
+   * remembered for that mtime, so such files are not reported as changed.
    */
   staleIndexedFiles(repoId: string, budgetMs = STALE_CHECK_BUDGET_MS): { paths: string[]; complete: boolean } {
     const root = this.workspace.byId(repoId)?.root ?? this.file.store.meta.repo(repoId)?.root;
@@ -27,16 +33,24 @@ export class FreshnessService {
     const end = performance.now() + budgetMs;
     const paths: string[] = []; let n = 0;
     for (const m of this.file.store.files.fileMetas(repoId).values()) {
-      if ((++n & 255) === 0 && performance.now() > end) return { paths, complete: false };
-      const st = statSync(resolve(root, m.path), { throwIfNoEntry: false });
-      if (!st || st.size !== m.size || st.mtimeMs !== m.mtime_ms) paths.push(m.path);
+      if ((++n & 63) === 0 && performance.now() > end) return { paths, complete: false };
+      const abs = resolve(root, m.path);
+      const st = statSync(abs, { throwIfNoEntry: false });
+      if (!st || st.size !== m.size) { paths.push(m.path); continue; }
+      if (st.mtimeMs === m.mtime_ms) continue;
+      const key = `${repoId}\0${m.path}`;
+      if (this.sameContent.get(key) === st.mtimeMs) continue;
+      let same = false;
+      try { same = sha1(readFileSync(abs)) === m.hash; } catch { /* unreadable now: reported as changed */ }
+      if (same) this.sameContent.set(key, st.mtimeMs); else paths.push(m.path);
     }
     return { paths, complete: true };
   }
 
   /**
    * What changed on disk since indexing, as the next index run would see it: a walk of every indexed root
-   * with this engine's settings, compared by size and mtime (the indexer's pre-filter). Bounded: at most
+   * with this engine's settings, compared by size and mtime (the indexer's pre-filter; a file whose content
+   * hash a graph answer already found unchanged for its current mtime is not counted). Bounded: at most
    * `budgetMs` of walking (then `complete` is false and removals are not counted), `sample` files listed.
    */
   async changedSinceIndex(opts: { budgetMs?: number; sample?: number } = {}): Promise<ChangedSinceIndex> {
@@ -65,7 +79,7 @@ export class FreshnessService {
             seen.add(f.path);
             const m = metas.get(f.path);
             if (!m) note(r.repo_id, f.path, 'added');
-            else if (m.size !== f.size || m.mtime_ms !== f.mtime_ms) note(r.repo_id, f.path, 'modified');
+            else if (m.size !== f.size || (m.mtime_ms !== f.mtime_ms && this.sameContent.get(`${r.repo_id}\0${f.path}`) !== f.mtime_ms)) note(r.repo_id, f.path, 'modified');
           },
         });
         if (ac.signal.aborted) { complete = false; continue; } // a partial walk cannot tell what is gone
