@@ -12,6 +12,7 @@ import { invokeTool } from '../src/core/tools/contract';
 import { TOOLS } from '../src/core/tools/registry';
 import { diskStamp } from '../src/core/store/pagelog';
 import { inspectLock } from '../src/core/store/persist';
+import { GraphTablesCache } from '../src/core/pipeline/phases/graph';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
 import { requireBuilt, stdioTransport } from './helpers/mcp';
 
@@ -89,6 +90,20 @@ describe('live index', () => {
       await e.index({ paths });
       await compare(step);
     }
+  });
+
+  it('the resolver tables are dropped after a quiet spell, except in a live engine, which keeps them for the next edit', async () => {
+    const store = {} as never; const resume = (() => ({ unbound: [] })) as never;
+    const quiet = new GraphTablesCache(30);
+    quiet.set('r', store, resume); quiet.touch();
+    assert.ok(quiet.get('r', store));
+    await sleep(80);
+    assert.equal(quiet.get('r', store), undefined);
+    const live = new GraphTablesCache(30);
+    live.set('r', store, resume); live.touch(); live.keepWhileLive(); live.touch();
+    await sleep(80);
+    assert.ok(live.get('r', store));
+    assert.equal(live.get('r', {} as never), undefined, 'tables of another index file are not served');
   });
 
   it('a named .gitignore or a new folder makes the run walk; other files\' diagnostics stand', async () => {

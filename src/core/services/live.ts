@@ -110,12 +110,14 @@ export class LiveIndex {
    * A few edits parse on the engine's thread, against the resolver's tables: the grammars of the indexed
    * languages are loaded and each indexed root's tables built now (queued like a run; seconds at millions of
    * lines, once) rather than at the first edit. Called when watching starts, and by the editor's engine
-   * process at start (it hears of edits from the editor, not from a watcher).
+   * process at start (it hears of edits from the editor, not from a watcher). From then on the tables are
+   * kept however long the engine stays quiet.
    */
   async prepare(): Promise<void> {
     for (const { language } of this.deps.store().files.languageCounts()) await loadLanguage(language as LanguageId).catch(() => undefined);
     const tables = this.deps.graphTables;
     if (tables) {
+      tables.keepWhileLive();
       await this.queue(async () => {
         for (const r of this.deps.roots) if (this.deps.store().meta.repo(r.repo_id)) prepareGraphTables(this.deps.store(), tables, r.repo_id);
       }, true).catch(e => this.deps.log('warn', `resolver tables not prepared: ${(e as Error).message}`));

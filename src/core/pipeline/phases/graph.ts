@@ -18,26 +18,32 @@ export interface GraphRepoReport {
   graph_update: 'full' | 'partial' | 'none';
 }
 
-/** The graph tables of the last partial update are dropped after this long without another one. */
+/** Outside a live engine, the graph tables of the last update are dropped after this long without another one. */
 const GRAPH_TABLES_IDLE_MS = 5 * 60_000;
 
 /**
  * Per repository, the resolver's tables of its last graph update, full or partial (`GraphOutput.resume`):
  * the next body-only edit is resolved against them without rebuilding them. They take ~70 MB per million
- * lines: the next full build replaces them; another index file, or GRAPH_TABLES_IDLE_MS without another
- * update, drops them.
+ * lines: the next full build replaces them; another index file drops them. A live engine (one that watches
+ * or hears of edits from the editor) keeps them, since an edit after a quiet spell must be as quick as the
+ * rest (rebuilding them costs seconds at millions of lines); otherwise GRAPH_TABLES_IDLE_MS without another
+ * update drops them.
  */
 export class GraphTablesCache {
   private readonly tables = new Map<string, { store: Store; resume: NonNullable<GraphOutput['resume']> }>();
   private timer: NodeJS.Timeout | undefined;
+  private live = false;
+  constructor(private readonly idleMs = GRAPH_TABLES_IDLE_MS) {}
   get(repoId: string, store: Store) { const t = this.tables.get(repoId); return t && t.store === store ? t.resume : undefined; }
   set(repoId: string, store: Store, resume: NonNullable<GraphOutput['resume']>): void { this.tables.set(repoId, { store, resume }); }
   delete(repoId: string): void { this.tables.delete(repoId); }
+  /** a live engine keeps the tables however long it stays quiet */
+  keepWhileLive(): void { this.live = true; clearTimeout(this.timer); }
   /** after an update: the tables are kept while edits keep coming */
   touch(): void {
-    if (!this.tables.size) return;
+    if (!this.tables.size || this.live) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.tables.clear(), GRAPH_TABLES_IDLE_MS);
+    this.timer = setTimeout(() => this.tables.clear(), this.idleMs);
     this.timer.unref?.();
   }
   clear(): void { clearTimeout(this.timer); this.tables.clear(); }
