@@ -98,7 +98,7 @@ for (const [name, dir] of o.workspaces) {
     if (o.mcp) {
       console.error(`  MCP client over stdio, ${o.edits} edits (the server's watcher) …`);
       out.mcp = await child('mcp', base, tmp);
-      console.error(`    ${out.mcp.error ?? `p50/p95 ${out.mcp.p50_ms}/${out.mcp.p95_ms} ms`}`);
+      console.error(`    ${out.mcp.error ?? `p50/p95 ${out.mcp.p50_ms}/${out.mcp.p95_ms} ms${out.mcp.slow?.length ? `; over 200 ms: ${JSON.stringify(out.mcp.slow)}` : ''}`}`);
     }
   } finally { rmSync(tmp, { recursive: true, force: true }); }
   results.push(out);

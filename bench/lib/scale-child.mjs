@@ -171,7 +171,7 @@ async function mcpJob() {
   transport.stderr?.on('data', d => { stderr += d.toString('utf8'); });
   const client = new Client({ name: 'sightline-bench', version: '0.0.0' });
   await client.connect(transport);
-  const times = []; const misses = [];
+  const times = []; const misses = []; const slow = [];
   try {
     const first = await client.callTool({ name: 'index_repo', arguments: {} }, undefined, { timeout: 600_000 });
     if (first.isError) throw new Error(`index_repo failed: ${first.content?.[0]?.text}`);
@@ -180,23 +180,27 @@ async function mcpJob() {
     if (!stderr.includes('watching the workspace')) throw new Error(`the server is not watching: ${stderr.slice(-500)}`);
     for (const [k, f] of picks.entries()) {
       const word = wordFor(300 + k, cfg.seed);
+      const from = stderr.length;
       const t0 = performance.now();
       r.edit(f.abs, f.language, word);
-      let ok = false;
+      let ok = false; let calls = 0;
       while (!ok && performance.now() - t0 < 10_000) {
         const res = await client.callTool({ name: 'search_code', arguments: { query: word, limit: 10 } });
-        ok = names(res.structuredContent, f.path);
+        ok = names(res.structuredContent, f.path); calls++;
         if (!ok) await sleep(2);
       }
       if (!ok) misses.push(f.path);
-      times.push(performance.now() - t0);
+      const ms = performance.now() - t0;
+      times.push(ms);
+      // what the server said meanwhile (its applied-changes lines), for the slow ones
+      if (ms > 200) slow.push({ path: f.path, ms: round(ms, 1), calls, server: stderr.slice(from).trim().split('\n').slice(-3) });
     }
   } finally {
     await client.close().catch(() => undefined);
     r.restore();
   }
   const s = [...times].sort((a, b) => a - b);
-  return { n: s.length, p50_ms: round(percentile(s, 50), 1), p95_ms: round(percentile(s, 95), 1), max_ms: round(s[s.length - 1], 1), misses };
+  return { n: s.length, p50_ms: round(percentile(s, 50), 1), p95_ms: round(percentile(s, 95), 1), max_ms: round(s[s.length - 1], 1), misses, slow };
 }
 
 const jobs = { cold: coldJob, newproc: newprocJob, live: liveJob, mcp: mcpJob };
