@@ -147,6 +147,11 @@ describe('history phase and the change-loop tools (real git repositories)', func
     assert.equal(re.repos[0]!.history_update, 'full', 'the old head is no longer an ancestor: mined again');
     const c = await call(e2, 'history', { path: 'src/c.ts' });
     assert.deepEqual(c.data.commits.map((x: Json) => x.subject), ['c again, amended', 'start']);
+    // an edit of bodies after the re-mine maps its symbols over the new commits, not those read before it
+    write(dir, { 'src/c.ts': fn('gamma', 'x + 5') + '// note\n' });
+    assert.equal((await e2.index({})).repos[0]!.graph_update, 'partial');
+    assert.deepEqual((await call(e2, 'history', { symbol: 'gamma' })).data.commits.map((x: Json) => x.subject), ['c again, amended', 'start']);
+    git(dir, 'checkout', '-q', '--', 'src/c.ts');
     // a detached HEAD is a fine state
     git(dir, 'checkout', '-q', '--detach', 'HEAD~1');
     const det = await e2.index({});

@@ -9,7 +9,7 @@
  * Roots never indexed are left alone (indexing them is the caller's decision: `index_repo`); a run that
  * fails (the index locked by another writer, say) keeps its paths for the next one.
  */
-import { relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { watchRules } from '../index/walker';
 import type { IndexReport, IndexRequest } from '../pipeline';
@@ -18,6 +18,7 @@ import type { Store } from '../store/store';
 import { prepareGraphTables, type GraphTablesCache } from '../pipeline/phases/graph';
 import { loadLanguage } from '../parse/treesitter';
 import type { LanguageId } from '../languages';
+import { processFile, type FileTask } from '../index/process';
 
 /** Changes that arrive within this window are applied in one run. */
 export const DEBOUNCE_MS = 25;
@@ -25,6 +26,9 @@ export const DEBOUNCE_MS = 25;
 export const SAVE_DELAY_MS = 1500;
 /** After a failed run, its paths are tried again this much later. */
 const RETRY_MS = 1000;
+/** The parse path is warmed on a file of about this size per language, this many times. */
+const WARM_FILE_BYTES = 40_000;
+const WARM_ROUNDS = 3;
 
 export interface LiveDeps {
   roots: readonly Root[];
@@ -116,11 +120,25 @@ export class LiveIndex {
   async prepare(): Promise<void> {
     for (const { language } of this.deps.store().files.languageCounts()) await loadLanguage(language as LanguageId).catch(() => undefined);
     const tables = this.deps.graphTables;
-    if (tables) {
-      tables.keepWhileLive();
-      await this.queue(async () => {
-        for (const r of this.deps.roots) if (this.deps.store().meta.repo(r.repo_id)) prepareGraphTables(this.deps.store(), tables, r.repo_id);
-      }, true).catch(e => this.deps.log('warn', `resolver tables not prepared: ${(e as Error).message}`));
+    tables?.keepWhileLive();
+    await this.queue(async () => {
+      if (tables) for (const r of this.deps.roots) if (this.deps.store().meta.repo(r.repo_id)) prepareGraphTables(this.deps.store(), tables, r.repo_id);
+      await this.warmParsing();
+    }, true).catch(e => this.deps.log('warn', `resolver tables not prepared: ${(e as Error).message}`));
+  }
+
+  /**
+   * Parses one indexed file of each language a few times, the result thrown away. The engine's thread has
+   * not parsed before (a cold index parses in worker threads), and a first parse runs unoptimised code: a
+   * first edit of a large file took three times as long as the next one.
+   */
+  private async warmParsing(): Promise<void> {
+    for (const f of this.deps.store().files.sampleFiles(WARM_FILE_BYTES)) {
+      const root = this.deps.roots.find(r => r.repo_id === f.repo_id);
+      if (!root) continue;
+      const task: FileTask = { root: root.root, repo_id: f.repo_id, abs: join(root.root, f.path), path: f.path, language: f.language as LanguageId, size: f.size, mtime_ms: 0,
+        known_hash: null, max_file_bytes: 4 * WARM_FILE_BYTES };
+      for (let i = 0; i < WARM_ROUNDS; i++) await processFile(task).catch(() => undefined);
     }
   }
 
@@ -144,7 +162,9 @@ export class LiveIndex {
       const r = await this.deps.index({ paths: batch, deferSaveMs: SAVE_DELAY_MS });
       this.stats.runs++; this.stats.paths_applied += batch.length; this.stats.last_run_ms = Math.round(performance.now() - t0);
       this.stats.last_run = { files_parsed: r.totals.files_parsed, files_deleted: r.totals.files_deleted, graph_update: r.repos.map(x => x.graph_update), timings: r.timings };
-      if (r.totals.files_parsed || r.totals.files_deleted) this.deps.log('info', `applied ${batch.length} changed path(s) in ${this.stats.last_run_ms} ms: ${r.totals.files_parsed} parsed, ${r.totals.files_deleted} deleted`);
+      const t = r.timings;
+      if (r.totals.files_parsed || r.totals.files_deleted) this.deps.log('info', `applied ${batch.length} changed path(s) in ${this.stats.last_run_ms} ms: ${r.totals.files_parsed} parsed, ${r.totals.files_deleted} deleted `
+        + `(parse ${Math.round(t.parse_ms)}, write ${Math.round(t.write_ms)}, graph ${Math.round(t.graph_ms)}, history ${Math.round(t.history_ms)} ms)`);
     } catch (e) {
       this.stats.failures++;
       this.deps.log('warn', `changed files not applied yet (${(e as Error).message}); trying again`);

@@ -151,6 +151,10 @@ export class FileTables {
   filesByStem(stem: string, limit = 50): { file_id: number; repo_id: string; path: string }[] {
     return this.db.all<{ file_id: number; repo_id: string; path: string }>(`SELECT file_id, repo_id, path FROM files WHERE path LIKE ? OR path LIKE ? LIMIT ?`, [`${stem}.%`, `%/${stem}.%`, limit]);
   }
+  /** One indexed file of each language, the one whose size is nearest `bytes` (a live engine parses them once at start to warm its parse path). */
+  sampleFiles(bytes: number): { repo_id: string; path: string; language: string; size: number }[] {
+    return this.db.all(`SELECT repo_id, path, language, size FROM (SELECT repo_id, path, language, size, row_number() OVER (PARTITION BY language ORDER BY abs(size - ?), path) AS k FROM files) WHERE k = 1 ORDER BY language`, [bytes]);
+  }
   languageCounts(): { language: string; files: number; lines: number }[] {
     return this.db.all('SELECT language, count(*) AS files, sum(line_count) AS lines FROM files GROUP BY language ORDER BY files DESC');
   }

@@ -50,6 +50,7 @@ export interface HistoryPartnerRow { path: string; together_count: number; coupl
 interface RawState extends Omit<HistoryRepoState, 'shallow' | 'truncated'> { shallow: number; truncated: number }
 
 export class HistoryTables {
+  private minedMemo: { key: string; value: readonly MinedCommit[] } | null = null;
   constructor(private readonly db: Db) {}
 
   states(repoId?: string): HistoryRepoState[] {
@@ -60,10 +61,18 @@ export class HistoryTables {
   }
 
   /** The commits kept from the last mine of one git repository (newest first), for an incremental mine. */
-  mined(repoId: string, gitPath: string): MinedCommit[] {
-    const r = this.db.one<{ mined: Uint8Array | null }>('SELECT mined FROM history_repos WHERE repo_id = ? AND git_path = ?', [repoId, gitPath]);
-    if (!r?.mined) return [];
-    return JSON.parse(inflateRawSync(r.mined).toString('utf8')) as MinedCommit[];
+  mined(repoId: string, gitPath: string): readonly MinedCommit[] {
+    // An edit of bodies reads them to move its symbols' commits: inflating and parsing hundreds of commits'
+    // hunks on every edit cost tens of milliseconds. The last one read is kept while its row says the same
+    // (head and blob size: a rolled-back or rewritten mine changes one or the other).
+    const r = this.db.one<{ head: string | null; n: number | null }>('SELECT head, length(mined) AS n FROM history_repos WHERE repo_id = ? AND git_path = ?', [repoId, gitPath]);
+    if (!r?.n) return [];
+    const key = `${repoId}\0${gitPath}\0${r.head}\0${r.n}`;
+    if (this.minedMemo?.key === key) return this.minedMemo.value;
+    const blob = this.db.one<{ mined: Uint8Array }>('SELECT mined FROM history_repos WHERE repo_id = ? AND git_path = ?', [repoId, gitPath])!.mined;
+    const value = JSON.parse(inflateRawSync(blob).toString('utf8')) as MinedCommit[];
+    this.minedMemo = { key, value };
+    return value;
   }
 
   /** Records a git repository's state; `mined`: the commits to keep for the next mine, null for none, 'keep' to leave the stored ones. */
@@ -80,6 +89,7 @@ export class HistoryTables {
         truncated = excluded.truncated, mined_at = excluded.mined_at`, vals);
       return;
     }
+    this.minedMemo = null;
     const blob = mined && mined.length ? deflateRawSync(Buffer.from(JSON.stringify(mined), 'utf8'), { level: 1 }) : null;
     this.db.exec(`INSERT OR REPLACE INTO history_repos (${cols}, mined) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [...vals, blob]);
   }
