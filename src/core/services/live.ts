@@ -122,7 +122,13 @@ export class LiveIndex {
     const tables = this.deps.graphTables;
     tables?.keepWhileLive();
     await this.queue(async () => {
-      if (tables) for (const r of this.deps.roots) if (this.deps.store().meta.repo(r.repo_id)) prepareGraphTables(this.deps.store(), tables, r.repo_id);
+      const store = this.deps.store();
+      for (const r of this.deps.roots) {
+        if (!store.meta.repo(r.repo_id)) continue;
+        if (tables) prepareGraphTables(store, tables, r.repo_id);
+        // an edit of bodies maps its symbols over the mined commits of its git repository: read them now
+        for (const s of store.history.states(r.repo_id)) store.history.mined(r.repo_id, s.git_path);
+      }
       await this.warmParsing();
     }, true).catch(e => this.deps.log('warn', `resolver tables not prepared: ${(e as Error).message}`));
   }

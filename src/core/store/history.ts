@@ -49,8 +49,11 @@ export interface HistoryPartnerRow { path: string; together_count: number; coupl
 
 interface RawState extends Omit<HistoryRepoState, 'shallow' | 'truncated'> { shallow: number; truncated: number }
 
+const MINED_MEMO_REPOS = 16;
+
 export class HistoryTables {
-  private minedMemo: { key: string; value: readonly MinedCommit[] } | null = null;
+  /** the mined commits last read, per git repository of a root (see `mined`) */
+  private readonly minedMemo = new Map<string, { stamp: string; value: readonly MinedCommit[] }>();
   constructor(private readonly db: Db) {}
 
   states(repoId?: string): HistoryRepoState[] {
@@ -67,11 +70,15 @@ export class HistoryTables {
     // (head and blob size: a rolled-back or rewritten mine changes one or the other).
     const r = this.db.one<{ head: string | null; n: number | null }>('SELECT head, length(mined) AS n FROM history_repos WHERE repo_id = ? AND git_path = ?', [repoId, gitPath]);
     if (!r?.n) return [];
-    const key = `${repoId}\0${gitPath}\0${r.head}\0${r.n}`;
-    if (this.minedMemo?.key === key) return this.minedMemo.value;
+    const key = `${repoId}\0${gitPath}`; const stamp = `${r.head}\0${r.n}`;
+    const memo = this.minedMemo.get(key);
+    if (memo?.stamp === stamp) { this.minedMemo.delete(key); this.minedMemo.set(key, memo); return memo.value; }
     const blob = this.db.one<{ mined: Uint8Array }>('SELECT mined FROM history_repos WHERE repo_id = ? AND git_path = ?', [repoId, gitPath])!.mined;
     const value = JSON.parse(inflateRawSync(blob).toString('utf8')) as MinedCommit[];
-    this.minedMemo = { key, value };
+    // a workspace of many git repositories keeps those edited lately (edits move between them)
+    this.minedMemo.delete(key);
+    if (this.minedMemo.size >= MINED_MEMO_REPOS) this.minedMemo.delete(this.minedMemo.keys().next().value!);
+    this.minedMemo.set(key, { stamp, value });
     return value;
   }
 
@@ -89,7 +96,7 @@ export class HistoryTables {
         truncated = excluded.truncated, mined_at = excluded.mined_at`, vals);
       return;
     }
-    this.minedMemo = null;
+    this.minedMemo.clear();
     const blob = mined && mined.length ? deflateRawSync(Buffer.from(JSON.stringify(mined), 'utf8'), { level: 1 }) : null;
     this.db.exec(`INSERT OR REPLACE INTO history_repos (${cols}, mined) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [...vals, blob]);
   }
