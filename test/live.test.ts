@@ -106,6 +106,21 @@ describe('live index', () => {
     assert.equal(live.get('r', {} as never), undefined, 'tables of another index file are not served');
   });
 
+  it('an engine prepared for edits before its first index (the editor\'s, on a new workspace) prepares again once that index is done', async () => {
+    const ws = make();
+    const e = await open(ws);
+    await e.live.prepare(); // nothing indexed yet: no file to warm the parse path on
+    assert.equal(e.live.stats.parse_warmed, false);
+    await e.index();
+    await e.live.settle();
+    for (let i = 0; i < 50 && !e.live.stats.parse_warmed; i++) await sleep(20);
+    assert.equal(e.live.stats.parse_warmed, true);
+    ws.write('src/alpha.py', 'def alpha():\n    return 2  # warmed_edit_word\n');
+    e.live.notify([join(ws.root, 'src/alpha.py')]);
+    await e.live.settle();
+    assert.ok(await finds(e, 'warmed_edit_word', 'src/alpha.py'));
+  });
+
   it('a named .gitignore or a new folder makes the run walk; other files\' diagnostics stand', async () => {
     const ws = make();
     ws.write('big.py', `x = 1\n${'# pad\n'.repeat(40_000)}`);

@@ -21,11 +21,21 @@ export interface IndexStateSnapshot {
 
 /** More changed paths than this in one burst: walk instead of naming them. */
 const MAX_PATHS = 2000;
+/** The index has been ready this long with no new run: views refresh and background work starts. */
+export const QUIET_MS = 1000;
 
 export class IndexScheduler implements vscode.Disposable {
   private state: IndexStateSnapshot = { phase: 'starting', message: 'starting', runs: 0 };
   private readonly emitter = new vscode.EventEmitter<IndexStateSnapshot>();
   readonly onDidChangeState = this.emitter.event;
+  /**
+   * Fired once a run's result has stood for QUIET_MS with no new run. What refreshes after runs (the
+   * sidebar, the memories, the language servers' background checks) listens here: each asks the engine,
+   * and asked between an edit's run and the tool call that follows it, they made that answer wait.
+   */
+  private readonly quietEmitter = new vscode.EventEmitter<IndexStateSnapshot>();
+  readonly onDidQuiet = this.quietEmitter.event;
+  private quietTimer: NodeJS.Timeout | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private pending = false;
@@ -45,6 +55,8 @@ export class IndexScheduler implements vscode.Disposable {
   private set(patch: Partial<IndexStateSnapshot>): void {
     this.state = { ...this.state, ...patch };
     this.emitter.fire(this.state);
+    if (this.quietTimer) { clearTimeout(this.quietTimer); this.quietTimer = undefined; }
+    if (this.state.phase !== 'indexing') this.quietTimer = setTimeout(() => { this.quietTimer = undefined; this.quietEmitter.fire(this.state); }, QUIET_MS);
   }
 
   /** Watches the workspace; every event schedules one debounced incremental run. */
@@ -126,7 +138,7 @@ export class IndexScheduler implements vscode.Disposable {
     this.cancel.dispose(); this.cancel = undefined;
     if (result.ok) {
       const totals = (result.data?.totals ?? {}) as Record<string, number>;
-      this.log.info(`index run: ${JSON.stringify(totals)}`);
+      this.log.info(`index run: ${JSON.stringify(totals)}; ms ${JSON.stringify(result.data?.timings ?? {})}`);
       this.set({ phase: 'ready', message: 'ready', lastReport: result.data, lastError: undefined, runs: this.state.runs + 1, done: undefined, total: undefined });
     } else if (result.error?.code === 'index_locked') {
       // Another window (or process) is writing this index: read its result and try again later.
@@ -155,6 +167,8 @@ export class IndexScheduler implements vscode.Disposable {
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietEmitter.dispose();
     this.cancel?.cancel();
     for (const d of this.disposables) d.dispose();
     this.emitter.dispose();

@@ -30,7 +30,7 @@ function progressMessage(tool: string, input: Record<string, unknown>): string {
 }
 
 /** `settle`: file changes the editor reported are applied before a tool answers (IndexScheduler.settle). */
-export function registerLanguageModelTools(engine: EngineProcess, enricher: LspEnricher, settle: () => Promise<void> = async () => undefined): vscode.Disposable[] {
+export function registerLanguageModelTools(engine: EngineProcess, enricher: LspEnricher, settle: () => Promise<void> = async () => undefined, log?: vscode.LogOutputChannel): vscode.Disposable[] {
   if (!vscode.lm?.registerTool) return [];
   return TOOL_LIST.map(def => vscode.lm.registerTool<Record<string, unknown>>(lmToolName(def.name), {
     prepareInvocation(options) {
@@ -39,12 +39,16 @@ export function registerLanguageModelTools(engine: EngineProcess, enricher: LspE
     async invoke(options, token) {
       const budget = options.tokenizationOptions?.tokenBudget;
       const input = options.input ?? {};
+      const t0 = performance.now();
       if (def.name !== 'index_repo') await settle();
+      const t1 = performance.now();
       if (SYMBOL_TOOLS.has(def.name) && typeof input.symbol === 'string') {
         const [t] = await enricher.targets({ symbol: input.symbol, path: typeof input.path === 'string' ? input.path : undefined, limit: 1 });
         if (t && !t.checked) await enricher.enrich(t, ENRICH_BUDGET_MS, token);
       }
+      const t2 = performance.now();
       const r = await engine.call(def.name, options.input ?? {}, { token, maxChars: budget ? Math.max(400, Math.floor(budget * CHARS_PER_TOKEN)) : undefined });
+      log?.info(`tool ${def.name}: changes applied in ${Math.round(t1 - t0)} ms, language servers ${Math.round(t2 - t1)} ms, answered in ${Math.round(performance.now() - t2)} ms`);
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(r.markdown)]);
     },
   }));

@@ -47,7 +47,7 @@ export class StatusTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
   private readonly sub: vscode.Disposable;
 
   constructor(private readonly engine: EngineProcess, scheduler: IndexScheduler) {
-    this.sub = scheduler.onDidChangeState(s => { if (s.phase !== 'indexing') void this.refresh(); });
+    this.sub = scheduler.onDidQuiet(() => void this.refresh());
   }
 
   async refresh(): Promise<void> {

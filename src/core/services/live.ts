@@ -44,6 +44,8 @@ export interface LiveDeps {
 
 export interface LiveStats {
   runs: number; paths_applied: number; failures: number; last_run_ms: number | null; watching: boolean;
+  /** the parse path was warmed on this thread (`prepare`, once files are indexed) */
+  parse_warmed: boolean;
   /** the last run's report in short: what it parsed and where the time went */
   last_run: { files_parsed: number; files_deleted: number; graph_update: string[]; timings: IndexReport['timings'] } | null;
 }
@@ -57,19 +59,25 @@ export class LiveIndex {
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | null = null;
   private closed = false;
-  readonly stats: LiveStats = { runs: 0, paths_applied: 0, failures: 0, last_run_ms: null, watching: false, last_run: null };
+  /** `prepare` was asked for (it runs again after runs that may have indexed a first root); the parse path was warmed */
+  private wantPrepared = false;
+  private warmed = false;
+  readonly stats: LiveStats = { runs: 0, paths_applied: 0, failures: 0, last_run_ms: null, watching: false, parse_warmed: false, last_run: null };
 
   constructor(private readonly deps: LiveDeps) {}
 
   /** Runs `fn` (an index run) after every index run queued before it (all of an engine's runs go through here). */
   exclusive<T>(fn: () => Promise<T>): Promise<T> { return this.queue(fn, true); }
 
-  private queue<T>(fn: () => Promise<T>, other: boolean): Promise<T> {
+  private queue<T>(fn: () => Promise<T>, other: boolean, preparing = false): Promise<T> {
     const p = this.chain.then(async () => {
       if (other) this.others++;
       try { return await fn(); } finally { if (other) this.others--; }
     });
     this.chain = p.catch(() => undefined);
+    // an engine prepared for edits before its first index (the editor's, on a new workspace) prepares again
+    // once a run of its own has indexed something: the tables, the mined commits and the parse path
+    if (other && !preparing) void p.then(() => { if (this.wantPrepared && !this.warmed && !this.closed) void this.prepare(); }, () => undefined);
     return p;
   }
 
@@ -118,6 +126,7 @@ export class LiveIndex {
    * kept however long the engine stays quiet.
    */
   async prepare(): Promise<void> {
+    this.wantPrepared = true;
     for (const { language } of this.deps.store().files.languageCounts()) await loadLanguage(language as LanguageId).catch(() => undefined);
     const tables = this.deps.graphTables;
     tables?.keepWhileLive();
@@ -129,8 +138,8 @@ export class LiveIndex {
         // an edit of bodies maps its symbols over the mined commits of its git repository: read them now
         for (const s of store.history.states(r.repo_id)) store.history.mined(r.repo_id, s.git_path);
       }
-      await this.warmParsing();
-    }, true).catch(e => this.deps.log('warn', `resolver tables not prepared: ${(e as Error).message}`));
+      if (!this.warmed) await this.warmParsing();
+    }, true, true).catch(e => this.deps.log('warn', `resolver tables not prepared: ${(e as Error).message}`));
   }
 
   /**
@@ -139,13 +148,16 @@ export class LiveIndex {
    * first edit of a large file took three times as long as the next one.
    */
   private async warmParsing(): Promise<void> {
-    for (const f of this.deps.store().files.sampleFiles(WARM_FILE_BYTES)) {
+    const samples = this.deps.store().files.sampleFiles(WARM_FILE_BYTES);
+    this.warmed = samples.length > 0;
+    for (const f of samples) {
       const root = this.deps.roots.find(r => r.repo_id === f.repo_id);
       if (!root) continue;
       const task: FileTask = { root: root.root, repo_id: f.repo_id, abs: join(root.root, f.path), path: f.path, language: f.language as LanguageId, size: f.size, mtime_ms: 0,
         known_hash: null, max_file_bytes: 4 * WARM_FILE_BYTES };
       for (let i = 0; i < WARM_ROUNDS; i++) await processFile(task).catch(() => undefined);
     }
+    this.stats.parse_warmed = this.warmed;
   }
 
   private async drain(): Promise<void> {

@@ -47,7 +47,7 @@ async function editLatency(n) {
   const all = (await vscode.workspace.findFiles('**/*.{py,ts,go,rs,java,rb}', '**/{node_modules,.git,test,tests}/**', 5000))
     .map(u => u.fsPath).sort();
   const picks = Array.from({ length: Math.min(n, all.length) }, (_, i) => all[Math.floor((i + 0.5) * all.length / n)]);
-  const samples = [];
+  const samples = []; const detail = [];
   for (const [i, file] of picks.entries()) {
     const before = fs.readFileSync(file);
     const word = `sightlinebenchedit${i}q${Date.now() % 100000}`;
@@ -59,18 +59,21 @@ async function editLatency(n) {
       assert.ok(await vscode.workspace.applyEdit(edit));
       assert.ok(await doc.save());
       const t0 = performance.now();
+      let calls = 0; let firstCall = 0;
       for (let tries = 0; ; tries++) {
         const r = await vscode.lm.invokeTool('sightline_search_code', { input: { query: word, limit: 3 }, toolInvocationToken: undefined });
+        calls++; if (!firstCall) firstCall = performance.now() - t0;
         if (r.content.map(p => p.value || '').join('').includes(vscode.workspace.asRelativePath(uri, false))) break;
         if (tries > 100) throw new Error(`the edit of ${file} was not visible after ${tries} calls`);
         await new Promise(r => setTimeout(r, 50));
       }
       samples.push(performance.now() - t0);
+      detail.push({ file: vscode.workspace.asRelativePath(uri, false), ms: Math.round(performance.now() - t0), calls, first_call_ms: Math.round(firstCall) });
     } finally {
       fs.writeFileSync(file, before);
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     }
   }
   await new Promise(r => setTimeout(r, 1000)); // the restores are applied before the next phase of the run
-  return { edits: samples.length, edit_p50_ms: +pct(samples, 50).toFixed(1), edit_p95_ms: +pct(samples, 95).toFixed(1), edit_max_ms: +Math.max(...samples).toFixed(1) };
+  return { edits: samples.length, edit_p50_ms: +pct(samples, 50).toFixed(1), edit_p95_ms: +pct(samples, 95).toFixed(1), edit_max_ms: +Math.max(...samples).toFixed(1), edit_detail: detail.filter(d => d.ms > 200) };
 }
