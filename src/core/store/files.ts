@@ -6,7 +6,7 @@ import type { SqlValue } from 'sql.js';
 import type { Db } from './db';
 import type { TableSpec } from './tables';
 import type { ChunkRow, FileContent, FileMeta, FileRow, NewEdge } from './rows';
-import type { Occurrence } from '../parse/occurrence';
+import { CROSS_FILE_KINDS, type Occurrence, type OccurrenceKind } from '../parse/occurrence';
 import { decodeOccurrences } from './occurrences';
 import { unpackFtsText } from './ftstext';
 import { sqlId, parseId, pathKeySplits } from '../util/ids';
@@ -40,6 +40,10 @@ export interface FileTablesDeps {
   /** edges a parser emits with a file (stored with the provider edges) */
   insertFileEdges: (fileId: number, edges: readonly NewEdge[]) => void;
 }
+
+/** How far compactFullText moves the full-text segments up (edits fill level 16 after 16^16 of them), and FTS4's highest level. */
+const FTS_RETIRE_STEP = 16;
+const FTS_MAX_LEVEL = 1023;
 
 export class FileTables {
   private ftsCache: { fileId: number; parts: string[] } | null = null;
@@ -132,7 +136,7 @@ export class FileTables {
       for (const s of f.symbols) insSym.run([fileId, s.name, s.symbol_path, s.kind, s.start_line, s.start_col, s.end_line, s.end_col, s.parent_path, s.chunk_key]);
     }
     writeShapes(db, fileId, f.shapes);
-    if (f.occurrence_count) db.stmt('INSERT INTO file_occurrences (file_id, data) VALUES (?, ?)').run([fileId, f.occurrences]);
+    if (f.occurrence_count) db.stmt('INSERT INTO file_occurrences (file_id, data, cross_data) VALUES (?, ?, ?)').run([fileId, f.occurrences, f.cross_occurrences ?? null]);
     this.deps.insertFileEdges(fileId, f.edges);
     return { file_id: fileId, same_shape: sameShape };
   }
@@ -180,8 +184,50 @@ export class FileTables {
   graphFiles(repoId: string): { id: number; path: string; language: string }[] {
     return this.db.all('SELECT file_id AS id, path, language FROM files WHERE repo_id = ? ORDER BY path', [repoId]);
   }
+  /** The full-text index's segments per level (FTS4's merge tree), lowest level first. */
+  fullTextLevels(): { level: number; segments: number }[] {
+    return this.db.all('SELECT level, count(*) AS segments FROM chunks_fts_segdir GROUP BY level ORDER BY level');
+  }
+  /** How many chunks the index holds. */
+  chunkCount(): number { return this.chunkTotal ??= this.db.count('SELECT count(*) AS n FROM chunks'); }
+  /**
+   * Files the full-text index's segments above every level edits reach. FTS4 adds a segment per
+   * transaction at level 0 and, when a level holds 16, merges them into one at the next level: after a
+   * large run, its batches' segments sit at levels 0–2 and the edits that follow would merge them, one
+   * edit paying seconds at millions of lines. Every segment moves up FTS_RETIRE_STEP levels: their order
+   * (a higher level is older; within a level, a lower idx) is kept, so answers are the same, and the merges
+   * that edits cause never reach them (16^16 edits). When the levels run out (FTS4 allows up to 1023),
+   * everything is merged into one segment (`optimize`) and filed at FTS_RETIRE_STEP.
+   */
+  compactFullText(): void {
+    const max = this.db.one<{ m: number | null }>('SELECT max(level) AS m FROM chunks_fts_segdir')?.m ?? null;
+    if (max === null) return;
+    this.db.transaction(() => {
+      if (max + FTS_RETIRE_STEP <= FTS_MAX_LEVEL) {
+        // through negative levels: no row takes a (level, idx) another still holds
+        this.db.exec('UPDATE chunks_fts_segdir SET level = -(level + ?)', [FTS_RETIRE_STEP]);
+        this.db.exec('UPDATE chunks_fts_segdir SET level = -level');
+      } else {
+        this.db.run("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')");
+        this.db.exec('UPDATE chunks_fts_segdir SET level = ?', [FTS_RETIRE_STEP]);
+      }
+    });
+  }
+  /** Every file's packed imports and bases in a repository (null: none), for building the resolver's tables. */
+  crossOccurrences(repoId: string): Map<number, Uint8Array | null> {
+    const m = new Map<number, Uint8Array | null>();
+    const s = this.db.stmt('SELECT o.file_id, o.cross_data FROM file_occurrences o JOIN files f ON f.file_id = o.file_id WHERE f.repo_id = ?');
+    s.bind([repoId]);
+    try { while (s.step()) { const r = s.get(); m.set(r[0] as number, (r[1] as Uint8Array | null) ?? null); } } finally { s.reset(); }
+    return m;
+  }
   /** Raw occurrences of one file (decoded). */
   occurrences(fileId: number, kinds?: ReadonlySet<string>): Occurrence[] {
+    // imports and bases alone (every file's, when the resolver's tables are built) are read from their own column
+    if (kinds && [...kinds].every(k => CROSS_FILE_KINDS.has(k as OccurrenceKind))) {
+      const row = this.db.one<{ cross_data: Uint8Array | null }>('SELECT cross_data FROM file_occurrences WHERE file_id = ?', [fileId]);
+      return row?.cross_data ? decodeOccurrences(row.cross_data, kinds) : [];
+    }
     const row = this.db.one<{ data: Uint8Array }>('SELECT data FROM file_occurrences WHERE file_id = ?', [fileId]);
     return row ? decodeOccurrences(row.data, kinds) : [];
   }

@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 16;
+export const SCHEMA_VERSION = 17;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -46,7 +46,8 @@ CREATE INDEX symbols_name ON symbols (name);
 -- this table holds resolved graph edges, one row per (from, to, kind, provider).
 -- Raw occurrences (calls, imports, identifiers, extends/implements), packed per file: graph resolution
 -- reads them a file at a time, and one row per file keeps the index small and the writes cheap.
-CREATE TABLE file_occurrences (file_id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+-- cross_data: the imports and base classes alone (what building the resolver's tables reads of every file)
+CREATE TABLE file_occurrences (file_id INTEGER PRIMARY KEY, data BLOB NOT NULL, cross_data BLOB);
 CREATE TABLE edges (
   from_id TEXT NOT NULL, to_id TEXT NOT NULL, kind TEXT NOT NULL, provider TEXT NOT NULL,
   confidence REAL NOT NULL, evidence TEXT NOT NULL, file_id INTEGER,

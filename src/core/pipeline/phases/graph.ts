@@ -6,6 +6,9 @@
  */
 import type { Store } from '../../store/store';
 import { buildTables, resolveGraph, resolveWith, type GEdge, type GFile, type GraphOutput } from '../../graph/resolve';
+import type { RepoInput } from '../../graph/tables';
+import { CROSS_FILE_KINDS } from '../../parse/occurrence';
+import { decodeOccurrences } from '../../store/occurrences';
 import { phase } from '../runner';
 import type { IndexEnv } from '../env';
 import { scanPhase } from './scan';
@@ -65,6 +68,21 @@ export const graphPhase = phase({
   },
 });
 
+/**
+ * The resolver's input for one repository. Building its tables reads every file's imports and bases: they
+ * come from one query over their own column (taken once each), the rest file by file as resolution asks.
+ */
+function graphInput(store: Store, repoId: string): RepoInput {
+  const cross = store.files.crossOccurrences(repoId);
+  return {
+    files: store.files.graphFiles(repoId) as GFile[], symbols: store.symbols.graphSymbols(repoId),
+    occurrences: (fileId, kinds) => {
+      if (kinds === CROSS_FILE_KINDS && cross.has(fileId)) { const b = cross.get(fileId)!; cross.delete(fileId); return b ? decodeOccurrences(b, kinds) : []; }
+      return store.files.occurrences(fileId, kinds);
+    },
+  };
+}
+
 /** Rebuilds the heuristic graph of one repository from its stored symbols and occurrences. */
 function buildGraph(env: IndexEnv, repoId: string, only?: readonly number[]): number {
   const store = env.indexFile.store;
@@ -77,10 +95,7 @@ function buildGraph(env: IndexEnv, repoId: string, only?: readonly number[]): nu
   if (!only) cache.delete(repoId);
   store.transaction(() => {
     store.graph.beginGraph(repoId, only);
-    const graph = cached ? cached(new Set(only), sink) : resolveGraph({
-      files: store.files.graphFiles(repoId) as GFile[], symbols: store.symbols.graphSymbols(repoId), occurrences: (fileId, kinds) => store.files.occurrences(fileId, kinds),
-      sink, only: only ? new Set(only) : undefined,
-    });
+    const graph = cached ? cached(new Set(only), sink) : resolveGraph({ ...graphInput(store, repoId), sink, only: only ? new Set(only) : undefined });
     store.graph.finishGraph(repoId, graph.unbound);
     store.graph.setGraphPending(repoId, false);
     if (!cached && graph.resume) cache.set(repoId, store, graph.resume); // a full build's tables serve the body-only edits after it
@@ -97,7 +112,7 @@ function buildGraph(env: IndexEnv, repoId: string, only?: readonly number[]): nu
  */
 export function prepareGraphTables(store: Store, cache: GraphTablesCache, repoId: string): void {
   if (cache.get(repoId, store) || store.graph.graphPending(repoId)) return;
-  const tables = buildTables({ files: store.files.graphFiles(repoId) as GFile[], symbols: store.symbols.graphSymbols(repoId), occurrences: (fileId, kinds) => store.files.occurrences(fileId, kinds) });
+  const tables = buildTables(graphInput(store, repoId));
   cache.set(repoId, store, (only, sink) => resolveWith(tables, only, sink));
   cache.touch();
 }
