@@ -42,7 +42,6 @@ export class GraphTablesCache {
   delete(repoId: string): void { this.tables.delete(repoId); }
   /** a live engine keeps the tables however long it stays quiet */
   keepWhileLive(): void { this.live = true; clearTimeout(this.timer); }
-  get isLive(): boolean { return this.live; }
   /** after an update: the tables are kept while edits keep coming */
   touch(): void {
     if (!this.tables.size || this.live) return;

@@ -30,9 +30,6 @@ export const savePhase = phase({
     // a long-lived engine applying a watcher's edits saves after the burst, off the answers' path
     if (env.deferSaveMs !== undefined) { env.indexFile.scheduleSave(env.deferSaveMs); return { saved: false, deferred: true }; }
     ctx.progress('save', env.roots[0]!.repo_id, 0, 1);
-    // The save copies the whole database image: an engine that is not live (a one-off index run) lets the
-    // resolver's tables go first (~60 MB per million lines; it has no edits to come), keeping its peak lower.
-    if (!env.graphTables.isLive) env.graphTables.clear();
     env.indexFile.save();
     return { saved: true, deferred: false };
   },
