@@ -104,13 +104,13 @@ export function toContent(task: FileTask, hash: string, size: number, ex: Extrac
   return {
     repo_id: task.repo_id, path: task.path, language: task.language, hash, size, mtime_ms: task.mtime_ms, line_count: ex.line_count,
     syntax_errors: ex.syntax_errors, chunks, symbols, shape_hash: shapeHash(symbols, ex), fts_path: pathFts, fts_text: packFtsText(pathFts, chunks), occurrences: encodeOccurrences(ex.occurrences), occurrence_count: ex.occurrences.length, edges,
-    cross_occurrences: crossOccurrences(ex),
+    cross_occurrences: packCrossOccurrences(ex),
     shapes: packShapes(ex.chunks.map(c => c.text), task.language),
   };
 }
 
 /** The imports and base classes, packed apart: building the resolver's tables reads them of every file. */
-function crossOccurrences(ex: Extraction): Uint8Array | null {
+function packCrossOccurrences(ex: Extraction): Uint8Array | null {
   const cross = ex.occurrences.filter(o => CROSS_FILE_KINDS.has(o.kind));
   return cross.length ? encodeOccurrences(cross) : null;
 }

@@ -136,7 +136,7 @@ export class FileTables {
       for (const s of f.symbols) insSym.run([fileId, s.name, s.symbol_path, s.kind, s.start_line, s.start_col, s.end_line, s.end_col, s.parent_path, s.chunk_key]);
     }
     writeShapes(db, fileId, f.shapes);
-    if (f.occurrence_count) db.stmt('INSERT INTO file_occurrences (file_id, data, cross_data) VALUES (?, ?, ?)').run([fileId, f.occurrences, f.cross_occurrences ?? null]);
+    if (f.occurrence_count) db.stmt('INSERT INTO file_occurrences (file_id, data, cross_data) VALUES (?, ?, ?)').run([fileId, f.occurrences, f.cross_occurrences]);
     this.deps.insertFileEdges(fileId, f.edges);
     return { file_id: fileId, same_shape: sameShape };
   }

@@ -37,7 +37,7 @@ export interface FileContent {
   /** raw occurrences, packed by encodeOccurrences (see occurrences.ts) */
   occurrences: Uint8Array; occurrence_count: number; edges: NewEdge[];
   /** the occurrences other files' resolution reads (CROSS_FILE_KINDS: imports, bases), packed apart; null when none */
-  cross_occurrences?: Uint8Array | null;
+  cross_occurrences: Uint8Array | null;
   /** cross-boundary link sites (links/extract.ts), stored by the scan beside the file */
   link_sites?: LinkSite[];
   /** the chunks' MinHash signatures, packed by packShapes (similar/shape.ts); null when no chunk is large enough */
