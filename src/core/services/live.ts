@@ -59,6 +59,8 @@ export class LiveIndex {
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | null = null;
   private closed = false;
+  /** runs of notified changes queued or under way */
+  private applying = 0;
   /** `prepare` was asked for (it runs again after runs that may have indexed a first root); the parse path was warmed */
   private wantPrepared = false;
   private warmed = false;
@@ -69,7 +71,7 @@ export class LiveIndex {
   /** Runs `fn` (an index run) after every index run queued before it (all of an engine's runs go through here). */
   exclusive<T>(fn: () => Promise<T>): Promise<T> { return this.queue(fn, true); }
 
-  private queue<T>(fn: () => Promise<T>, other: boolean, preparing = false): Promise<T> {
+  private queue<T>(fn: () => Promise<T>, other: boolean): Promise<T> {
     const p = this.chain.then(async () => {
       if (other) this.others++;
       try { return await fn(); } finally { if (other) this.others--; }
@@ -77,7 +79,7 @@ export class LiveIndex {
     this.chain = p.catch(() => undefined);
     // an engine prepared for edits before its first index (the editor's, on a new workspace) prepares again
     // once a run of its own has indexed something: the tables, the mined commits and the parse path
-    if (other && !preparing) void p.then(() => { if (this.wantPrepared && !this.warmed && !this.closed) void this.prepare(); }, () => undefined);
+    if (other) void p.then(() => { if (this.wantPrepared && !this.warmed && !this.closed) void this.prepare(); }, () => undefined);
     return p;
   }
 
@@ -139,7 +141,9 @@ export class LiveIndex {
         for (const s of store.history.states(r.repo_id)) store.history.mined(r.repo_id, s.git_path);
       }
       if (!this.warmed) await this.warmParsing();
-    }, true, true).catch(e => this.deps.log('warn', `resolver tables not prepared: ${(e as Error).message}`));
+      // not counted as another run: edits notified meanwhile are applied right after it, and an answer
+      // that waits for them waits for it (seconds at most), never answering without them
+    }, false).catch(e => this.deps.log('warn', `resolver tables not prepared: ${(e as Error).message}`));
   }
 
   /**
@@ -164,9 +168,11 @@ export class LiveIndex {
     while (this.pending.size) {
       const batch = [...this.pending].filter(p => this.rootOf(p));
       this.pending.clear();
-      if (batch.length) await this.queue(() => this.apply(batch), false);
+      if (batch.length) { this.applying++; await this.queue(() => this.apply(batch), false).finally(() => { this.applying--; }); }
     }
-    if (!this.others) await this.chain;
+    // changes taken by another drain (the debounce timer's) are still being applied: wait for them too; a
+    // preparation alone (tables, warm-up) is not waited for
+    if (this.applying && !this.others) await this.chain;
   }
 
   private rootOf(path: string): Root | undefined {
