@@ -44,9 +44,11 @@ describe('extension host under indexing load', function () {
  * so the first call normally does). Every file is put back as it was. */
 async function editLatency(n) {
   const comment = { '.py': '#', '.rb': '#' };
-  const all = (await vscode.workspace.findFiles('**/*.{py,ts,go,rs,java,rb}', '**/{node_modules,.git,test,tests}/**', 5000))
+  const all = (await vscode.workspace.findFiles('**/*.{py,ts,js,go,rs,java,rb}', '**/{node_modules,.git,test,tests}/**', 5000))
     .map(u => u.fsPath).sort();
-  const picks = Array.from({ length: Math.min(n, all.length) }, (_, i) => all[Math.floor((i + 0.5) * all.length / n)]);
+  // distinct files, spread over the sorted list (a file edited twice would be saved over its own restore)
+  const count = Math.min(n, all.length);
+  const picks = Array.from({ length: count }, (_, i) => all[Math.floor((i + 0.5) * all.length / count)]);
   const samples = []; const detail = [];
   for (const [i, file] of picks.entries()) {
     const before = fs.readFileSync(file);
