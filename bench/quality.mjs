@@ -55,6 +55,21 @@ const many = name => args.flatMap((a, i) => (a === `--${name}` ? [args[i + 1]] :
 });
 const int = (name, d) => { const v = opt(name, d); const n = Number(v); if (!Number.isInteger(n) || n < 0) die(`--${name} wants a whole number, got ${v}`); return n; };
 
+/** Per path, the positions (0 = HEAD) and ages in days of the last `n` non-merge commits touching it (for --signals). */
+function recentTouches(tree, n) {
+  const out = execFileSync('git', ['-C', tree, 'log', '--no-merges', '--format=@%ct', '--name-only', '-n', String(n), 'HEAD'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const m = new Map();
+  let i = -1, head = 0, t = 0;
+  for (const line of out.split('\n')) {
+    if (line.startsWith('@')) { i++; t = Number(line.slice(1)); if (i === 0) head = t; continue; }
+    if (!line) continue;
+    let h = m.get(line);
+    if (!h) m.set(line, h = { pos: [], age_days: [] });
+    h.pos.push(i); h.age_days.push(Math.round((head - t) / 8640) / 10);
+  }
+  return m;
+}
+
 function die(msg, code = 2) { console.error(`bench:quality: ${msg}`); process.exit(code); }
 
 if (args.includes('--self-check')) {
@@ -245,13 +260,15 @@ async function runRepo(kind, name, gitDir, cases, work, rows, skipped) {
       let ours = [], error = null;
       const tq = performance.now();
       try {
-        let seen = null;
-        if (SIGNALS_OUT) core.setSignalSink(files => { seen = files; });
+        let seen = null, meta = null;
+        if (SIGNALS_OUT) core.setSignalSink((files, m) => { seen = files; meta = m; });
         const out = await core.invokeTool(core.TOOLS.search_code, { query: c.query, limit: LIMIT, vector: VECTOR }, { engine });
         if (SIGNALS_OUT) {
           core.setSignalSink(null);
           const top = (seen ?? []).map(f => ({ ...f, _s: f.body + 0.7 * f.chunk + 0.35 * f.name + 0.25 * f.path_terms + f.hint })).sort((a, b) => b._s - a._s).slice(0, 400);
-          appendFileSync(SIGNALS_OUT, JSON.stringify({ kind, repo: name, id: c.id, gold, files_indexed: null, candidates: top.map(({ _s, ...f }) => f) }) + '\n');
+          const hist = recentTouches(tree, 500);
+          const withHist = top.map(({ _s, ...f }) => ({ ...f, hist: hist.get(f.path) ?? null }));
+          appendFileSync(SIGNALS_OUT, JSON.stringify({ kind, repo: name, id: c.id, gold, files_indexed: indexed.size, meta, candidates: withHist }) + '\n');
         }
         if (out.ok) ours = filesFromSearch(out.data);
         else error = { code: out.error?.code ?? 'error', message: String(out.error?.message ?? JSON.stringify(out.error)) };

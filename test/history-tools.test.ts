@@ -275,4 +275,27 @@ describe('history phase and the change-loop tools (real git repositories)', func
     const st = await call(e, 'index_status', {});
     assert.equal(st.data.roots[0].history[0].commits_mined, 10, '7 + rename + side + main: b; the merge left out');
   });
+  it('search_code ranks the file that changed more recently first when the text ties (signal recency)', async () => {
+    const dir = join(tmp, 'recency');
+    mkdirSync(dir, { recursive: true });
+    git(dir, 'init', '-q', '-b', 'main', '.');
+    const body = (word: string) => `// ${word}\nexport function parseLedgerEntry(line: string): string[] {\n  return line.split(';');\n}\n`;
+    commit(dir, 'start', { 'src/one.ts': body('alpha'), 'src/two.ts': body('gamma'), 'src/other.ts': fn('other', 'x') });
+    commit(dir, 'two', { 'src/two.ts': body('delta') });
+    for (let i = 0; i < 3; i++) commit(dir, `other ${i}`, { 'src/other.ts': fn('other', `x + ${i}`) });
+    const e = await open([dir], join(tmp, 'recency.sqlite'));
+    await e.index({});
+    const first = async () => {
+      const { data } = await call(e, 'search_code', { query: 'parse ledger entry line split' });
+      return data.files.filter((f: Json) => f.path !== 'src/other.ts').map((f: Json) => [f.path, f.signals.includes('recency')]);
+    };
+    assert.deepEqual(await first(), [['src/two.ts', true], ['src/one.ts', true]], 'both in the history; two.ts changed 3 commits ago, one.ts 4');
+    commit(dir, 'Split each ledger entry line', { 'src/one.ts': body('omega') });
+    await e.index({});
+    assert.deepEqual((await first()).map((f: unknown[]) => f[0]), ['src/one.ts', 'src/two.ts'], 'a new commit moves one.ts ahead');
+    const { data } = await call(e, 'search_code', { query: 'parse ledger entry line split' });
+    const signals = new Map(data.files.map((f: Json) => [f.path, f.signals]));
+    assert.ok((signals.get('src/one.ts') as string[]).includes('commit_subjects'), 'its commit subject names the query\'s words');
+    assert.ok(!(signals.get('src/two.ts') as string[]).includes('commit_subjects'));
+  });
 });

@@ -10,6 +10,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Db } from './db';
 import type { TableSpec } from './tables';
 import type { MinedCommit } from '../history/mine';
+import { ftsText } from '../util/tokens';
 
 const HISTORY_TABLE_NAMES = ['history_symbols', 'history_pairs', 'history_files', 'history_commits', 'history_repos'] as const;
 
@@ -47,6 +48,12 @@ export interface HistoryCommitRow { sha: string; time: number; author: string; s
 export interface HistoryFileRow { path: string; churn: number; commits: string[]; former_paths: string[] }
 export interface HistoryPartnerRow { path: string; together_count: number; coupling: number }
 
+/** A root's history as the file ranking reads it (see HistoryTables.searchHistory). */
+export interface FileHistoryIndex {
+  since: ReadonlyMap<string, number>; commits: ReadonlyMap<string, number>;
+  postings: ReadonlyMap<string, ReadonlyMap<string, number>>; avg_commits: number;
+}
+
 interface RawState extends Omit<HistoryRepoState, 'shallow' | 'truncated'> { shallow: number; truncated: number }
 
 const MINED_MEMO_REPOS = 16;
@@ -54,6 +61,8 @@ const MINED_MEMO_REPOS = 16;
 export class HistoryTables {
   /** the mined commits last read, per git repository of a root (see `mined`) */
   private readonly minedMemo = new Map<string, { stamp: string; value: readonly MinedCommit[] }>();
+  /** per root, the last `searchHistory` read */
+  private readonly searchMemo = new Map<string, { stamp: string; value: FileHistoryIndex }>();
   constructor(private readonly db: Db) {}
 
   states(repoId?: string): HistoryRepoState[] {
@@ -110,6 +119,7 @@ export class HistoryTables {
   replaceDerived(repoId: string, d: {
     commits: HistoryCommitRow[]; files: HistoryFileRow[]; pairs: { a: string; b: string; together_count: number; coupling: number }[]; symbols: Map<string, string[]>;
   }): void {
+    this.searchMemo.delete(repoId);
     for (const t of ['history_commits', 'history_files', 'history_pairs', 'history_symbols']) this.db.exec(`DELETE FROM ${t} WHERE repo_id = ?`, [repoId]);
     const ic = this.db.stmt('INSERT OR REPLACE INTO history_commits (repo_id, sha, time, author, subject) VALUES (?, ?, ?, ?, ?)');
     for (const c of d.commits) ic.run([repoId, c.sha, c.time, c.author, c.subject]);
@@ -159,6 +169,44 @@ export class HistoryTables {
       commits: this.db.count(`SELECT count(*) AS n FROM history_commits${w}`, p), files: this.db.count(`SELECT count(*) AS n FROM history_files${w}`, p),
       pairs: this.db.count(`SELECT count(*) AS n FROM history_pairs${w}`, p), symbols: this.db.count(`SELECT count(*) AS n FROM history_symbols${w}`, p),
     };
+  }
+
+  /**
+   * What the search reads of a root's history, kept while the root's mined heads stay the same (one
+   * small row read per call): per path, `since` = how many counted commits are newer than the newest
+   * one touching it (0: changed in the latest commit), `commits` = counted commits touching it; and
+   * `postings`: per token of the commit subjects (tokenised as the full-text index is), the paths whose
+   * commits' subjects hold it, with how many of those commits do.
+   */
+  searchHistory(repoId: string): FileHistoryIndex {
+    const stamp = this.db.one<{ s: string | null }>("SELECT group_concat(git_path || ':' || ifnull(head, '') || ':' || ifnull(mined_at, ''), ' ') AS s FROM history_repos WHERE repo_id = ?", [repoId])?.s ?? '';
+    const memo = this.searchMemo.get(repoId);
+    if (memo?.stamp === stamp) return memo.value;
+    const rows = this.db.all<{ sha: string; time: number; subject: string }>('SELECT sha, time, subject FROM history_commits WHERE repo_id = ? ORDER BY time DESC, sha', [repoId]);
+    const newer = new Map<string, number>();
+    const words = new Map<string, string[]>();
+    let prev = Infinity, at = 0;
+    rows.forEach((c, i) => {
+      if (c.time < prev) { at = i; prev = c.time; }
+      newer.set(c.sha, at);
+      words.set(c.sha, [...new Set(ftsText(c.subject).split(' ').filter(Boolean))]);
+    });
+    const since = new Map<string, number>(), commits = new Map<string, number>(), postings = new Map<string, Map<string, number>>();
+    for (const r of this.db.all<{ path: string; commits: string }>('SELECT path, commits FROM history_files WHERE repo_id = ?', [repoId])) {
+      let n = 0;
+      for (const sha of r.commits ? r.commits.split(',') : []) {
+        const w = words.get(sha);
+        if (!w) continue;
+        if (!n) since.set(r.path, newer.get(sha)!);
+        n++;
+        for (const t of w) { let p = postings.get(t); if (!p) postings.set(t, p = new Map()); p.set(r.path, (p.get(r.path) ?? 0) + 1); }
+      }
+      if (n) commits.set(r.path, n);
+    }
+    let total = 0; for (const n of commits.values()) total += n;
+    const value: FileHistoryIndex = { since, commits, postings, avg_commits: commits.size ? total / commits.size : 0 };
+    this.searchMemo.set(repoId, { stamp, value });
+    return value;
   }
 
   /** Churn of every file of a root with history, and the number of commits of every symbol (analytics: hotspots). */

@@ -34,7 +34,7 @@ const fileSchema = z.object({
   repo_id: z.string().describe('Repository of the file.'),
   language: z.string().describe('Language of the file.'),
   score: z.number().describe('Fused score (see signals).'),
-  signals: z.array(z.string()).describe('Signals that ranked it: bm25_file (whole-file text), bm25_chunk (best chunk, names and paths weighted), name (a definition named like a query term), path (query terms in its path), path_hint (the text names this file), local_hash_vector.'),
+  signals: z.array(z.string()).describe('Signals that ranked it: bm25_file (whole-file text), bm25_chunk (best chunk, names and paths weighted), name (a definition named like a query term), path (query terms in its path), path_hint (the text names this file), recency (changed in the latest commits of its repository), commit_subjects (subjects of commits that changed it match the query), local_hash_vector.'),
   test: z.boolean().describe('A test file (ranked below source unless include_tests; less so when the query mentions tests).'),
   chunks: z.array(codeHitSchema).describe('Its best chunks, best first.'),
   memories: memoryMarkerSchema,
