@@ -57,7 +57,9 @@ const int = (name, d) => { const v = opt(name, d); const n = Number(v); if (!Num
 
 /** Per path, the positions (0 = HEAD) and ages in days of the last `n` non-merge commits touching it (for --signals). */
 function recentTouches(tree, n) {
-  const out = execFileSync('git', ['-C', tree, 'log', '--no-merges', '--format=@%ct', '--name-only', '-n', String(n), 'HEAD'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  let out;
+  // a mirror snapshot may lack objects git log needs: no positions then, the case still counts
+  try { out = execFileSync('git', ['-C', tree, 'log', '--no-merges', '--format=@%ct', '--name-only', '-n', String(n), 'HEAD'], { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }); } catch { return new Map(); }
   const m = new Map();
   let i = -1, head = 0, t = 0;
   for (const line of out.split('\n')) {

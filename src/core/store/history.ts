@@ -173,8 +173,9 @@ export class HistoryTables {
 
   /**
    * What the search reads of a root's history, kept while the root's mined heads stay the same (one
-   * small row read per call): per path, `since` = how many counted commits are newer than the newest
-   * one touching it (0: changed in the latest commit), `commits` = counted commits touching it; and
+   * small row read per call): per path, `since` = how many commits of its git repository are newer than
+   * the newest counted one touching it (0: changed in the latest commit), `commits` = counted commits
+   * touching it; and
    * `postings`: per token of the commit subjects (tokenised as the full-text index is), the paths whose
    * commits' subjects hold it, with how many of those commits do.
    */
@@ -182,22 +183,21 @@ export class HistoryTables {
     const stamp = this.db.one<{ s: string | null }>("SELECT group_concat(git_path || ':' || ifnull(head, '') || ':' || ifnull(mined_at, ''), ' ') AS s FROM history_repos WHERE repo_id = ?", [repoId])?.s ?? '';
     const memo = this.searchMemo.get(repoId);
     if (memo?.stamp === stamp) return memo.value;
-    const rows = this.db.all<{ sha: string; time: number; subject: string }>('SELECT sha, time, subject FROM history_commits WHERE repo_id = ? ORDER BY time DESC, sha', [repoId]);
-    const newer = new Map<string, number>();
+    // Positions in each git repository's mined order (git log's, newest first): author times are not in
+    // that order (a rebased or squashed change keeps its author's date).
+    const position = new Map<string, number>();
+    for (const st of this.states(repoId)) this.mined(repoId, st.git_path).forEach((c, i) => position.set(c.sha, i));
     const words = new Map<string, string[]>();
-    let prev = Infinity, at = 0;
-    rows.forEach((c, i) => {
-      if (c.time < prev) { at = i; prev = c.time; }
-      newer.set(c.sha, at);
+    for (const c of this.db.all<{ sha: string; subject: string }>('SELECT sha, subject FROM history_commits WHERE repo_id = ?', [repoId])) {
       words.set(c.sha, [...new Set(ftsText(c.subject).split(' ').filter(Boolean))]);
-    });
+    }
     const since = new Map<string, number>(), commits = new Map<string, number>(), postings = new Map<string, Map<string, number>>();
     for (const r of this.db.all<{ path: string; commits: string }>('SELECT path, commits FROM history_files WHERE repo_id = ?', [repoId])) {
       let n = 0;
       for (const sha of r.commits ? r.commits.split(',') : []) {
         const w = words.get(sha);
         if (!w) continue;
-        if (!n) since.set(r.path, newer.get(sha)!);
+        if (!n && position.has(sha)) since.set(r.path, position.get(sha)!);
         n++;
         for (const t of w) { let p = postings.get(t); if (!p) postings.set(t, p = new Map()); p.set(r.path, (p.get(r.path) ?? 0) + 1); }
       }
