@@ -75,3 +75,59 @@ describe('full-text index compaction', function () {
     } finally { ws.remove(); }
   });
 });
+
+describe('full-text column lengths kept in memory (searches of many rows skip per-row length lookups)', function () {
+  this.timeout(180_000);
+  const ledger = (f: number, i: number) => `def entry_${f}_${i}(x):\n    return x + ${i}  # ledger ${FRUIT[(f + i) % 7]}\n\n`;
+  const many: Record<string, string> = {};
+  for (let f = 0; f < 180; f++) many[`books/b${f}.py`] = Array.from({ length: 25 }, (_, i) => ledger(f, i)).join('');
+  type Internals = { file: { store: Store } };
+  const rowsOf = (c: ReturnType<Store['files']['ftsCandidates']>) => c && { count: c.count, rowids: [...c.rowids.slice(0, c.count)], mi: [...c.mi.slice(0, c.count * c.stride)] };
+
+  it('reads the same match statistics as FTS4 does, and notices lengths older than the rows', async () => {
+    const ws = tempWorkspace(many);
+    const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
+    try {
+      await e.index();
+      const store = (e as unknown as Internals).file.store;
+      const lengths = store.files.chunkLengths();
+      for (const [q, p] of [['ledger', 1], ['kiwi OR plum', 2], ['ledger OR yuzu OR entry', 3]] as const) {
+        assert.deepEqual(rowsOf(store.files.ftsCandidates(q, p, lengths)), rowsOf(store.files.ftsCandidates(q, p)), q);
+      }
+      ws.write('books/b7.py', many['books/b7.py'] + ledger(7, 99) + ledger(7, 100));
+      await e.index();
+      const fresh = rowsOf(store.files.ftsCandidates('ledger', 1));
+      assert.ok(fresh && fresh.count === 4502);
+      assert.deepEqual(rowsOf(store.files.ftsCandidates('ledger', 1, lengths)), fresh, 'the edit\'s new rows have no length in the old array: read again with FTS4\'s lengths');
+    } finally { e.close(); ws.remove(); }
+  });
+
+  it('a long-lived engine patches them on each edit: its answers stay those of a fresh engine', async () => {
+    const ws = tempWorkspace(many);
+    const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
+    const ask = async (engine: Engine) => {
+      const out = await invokeTool(TOOLS.search_code, { query: 'ledger', limit: 20 }, { engine });
+      assert.ok(out.ok, JSON.stringify(out));
+      return (out.data as { files: { path: string; score: number }[] }).files.map(f => `${f.path} ${f.score}`);
+    };
+    try {
+      await e.index();
+      const before = await ask(e); // builds the lengths
+      // b3 grows by many short ledger functions and b5 loses most of its text: both move in the ranking
+      ws.write('books/b3.py', many['books/b3.py'] + Array.from({ length: 40 }, (_, i) => `# ledger ledger ${i}\n`).join(''));
+      ws.write('books/b5.py', ledger(5, 0));
+      await e.index();
+      const patched = await ask(e);
+      // white-box: the patched lengths are the docsize table's for every row there is (no re-read with FTS4's lengths needed)
+      const store = (e as unknown as Internals).file.store;
+      const kept = (e as unknown as { reads: { lengthsCache: Uint32Array | null } }).reads.lengthsCache;
+      const truth = store.files.chunkLengths();
+      assert.ok(kept && kept.length >= truth.length);
+      assert.deepEqual([...kept.slice(0, truth.length)].map((v, i) => (truth[i] ? v : 0)), [...truth]);
+      e.close();
+      const e2 = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
+      try { assert.deepEqual(patched, await ask(e2)); } finally { e2.close(); }
+      assert.notDeepEqual(patched, before, 'the edits changed the answer');
+    } finally { e.close(); ws.remove(); }
+  });
+});

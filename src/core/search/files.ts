@@ -48,7 +48,13 @@ export function pruneCommonTerms(store: Store, terms: { term: string; weight: nu
   return kept;
 }
 
-export interface FileIndex { files: Map<number, { repo_id: string; path: string; language: string; line_count: number }>; total_lines: number; chunk_file: Int32Array }
+export interface FileIndex {
+  files: Map<number, { repo_id: string; path: string; language: string; line_count: number }>; total_lines: number; chunk_file: Int32Array;
+  /** every chunk's full-text column lengths (built on first use): lets a search of many rows skip FTS4's per-row length lookups */
+  chunk_lengths?: () => Uint32Array;
+}
+/** From how many candidate rows (summed document frequencies) a search reads the column lengths from `chunk_lengths`. */
+export const LENGTHS_FROM_ROWS = 4000;
 
 export interface RankedChunk { rowid: number; score: number }
 export interface RankedFile {
@@ -129,7 +135,9 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
   const pw = weighted.map(t => t.weight);
   let idfChunk: Float64Array[] = [];
   if (p) {
-    const fts = store.files.ftsCandidates(terms.join(' OR '), p);
+    let rows = 0;
+    if (fi.chunk_lengths) for (const n of store.files.documentFrequencies(terms, CANDIDATE_BUDGET).df.values()) rows += n;
+    const fts = store.files.ftsCandidates(terms.join(' OR '), p, rows >= LENGTHS_FROM_ROWS ? fi.chunk_lengths!() : undefined);
     if (fts) {
       const { rowids, mi, stride, count, c, n, avg } = fts;
       candidates = count;

@@ -11,6 +11,7 @@ import type { IndexFile } from '../indexfile';
 import type { Workspace } from '../workspace';
 import type { IndexSettings } from '../settings';
 import type { ChunkRow } from '../store/store';
+import { FTS_COLUMNS } from '../store/files';
 import { SightlineError } from '../errors';
 import { readContainedSync } from '../util/contained';
 import { sha1 } from '../util/hash';
@@ -26,6 +27,7 @@ export interface SearchRequest { query: string; limit: number; offset: number; v
 export class ReadService {
   private vectorCache: VectorIndex | null = null;
   private fileIndexCache: FileIndex | null = null;
+  private lengthsCache: Uint32Array | null = null;
 
   constructor(private readonly file: IndexFile, private readonly workspace: Workspace, private readonly settings: IndexSettings) {}
 
@@ -37,8 +39,16 @@ export class ReadService {
   invalidate(fileIds?: readonly number[]): void {
     this.vectorCache = null;
     const c = this.fileIndexCache;
-    if (!fileIds || !c) { this.fileIndexCache = null; return; }
+    if (!fileIds || !c) { this.fileIndexCache = null; this.lengthsCache = null; return; }
     if (!fileIds.length) return;
+    if (this.lengthsCache) {
+      let len = this.lengthsCache;
+      const pairs = this.file.store.files.chunkLengths(fileIds);
+      const need = (pairs.reduce((m, [rowid]) => Math.max(m, rowid), 0) + 1) * FTS_COLUMNS;
+      if (need > len.length) { const grown = new Uint32Array(Math.max(need, Math.ceil(len.length * 1.25))); grown.set(len); len = grown; }
+      for (const [rowid, l] of pairs) len.set(l, rowid * FTS_COLUMNS);
+      this.lengthsCache = len;
+    }
     const rows = this.file.store.files.fileTable(fileIds);
     let total = c.total_lines;
     for (const id of fileIds) {
@@ -56,8 +66,11 @@ export class ReadService {
     if (max >= chunkFile.length) { const grown = new Int32Array(Math.max(max + 1, Math.ceil(chunkFile.length * 1.25))); grown.set(chunkFile); chunkFile = grown; }
     for (const [rowid, fileId] of chunks) chunkFile[rowid] = fileId;
     // a new object: what search derives from the table (its basename index) is derived again
-    this.fileIndexCache = { files: c.files, total_lines: total, chunk_file: chunkFile };
+    this.fileIndexCache = { files: c.files, total_lines: total, chunk_file: chunkFile, chunk_lengths: this.lengths };
   }
+
+  /** every chunk's full-text column lengths, read once and then patched like the file table */
+  private lengths = (): Uint32Array => (this.lengthsCache ??= this.file.store.files.chunkLengths());
 
   private vectors = (): VectorIndex => {
     if (!this.vectorCache) this.vectorCache = { ...this.file.store.files.allVectors(HASH_VECTOR_DIMS), fileMeta: this.file.store.files.fileLanguages() };
@@ -68,7 +81,7 @@ export class ReadService {
     if (!this.fileIndexCache) {
       const files = this.file.store.files.fileTable();
       let total = 0; for (const f of files.values()) total += f.line_count;
-      this.fileIndexCache = { files, total_lines: total, chunk_file: this.file.store.files.chunkFileTable() };
+      this.fileIndexCache = { files, total_lines: total, chunk_file: this.file.store.files.chunkFileTable(), chunk_lengths: this.lengths };
     }
     return this.fileIndexCache;
   };

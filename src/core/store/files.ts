@@ -171,6 +171,29 @@ export class FileTables {
     return m;
   }
   /** [chunk rowid, file id] of these files' chunks. */
+  /**
+   * Full-text column lengths (tokens) of chunks, from FTS4's docsize table: of every chunk as one array
+   * (`FTS_COLUMNS` numbers per rowid), or of the chunks of some files as [rowid, lengths] pairs.
+   */
+  chunkLengths(): Uint32Array;
+  chunkLengths(fileIds: readonly number[]): [number, number[]][];
+  chunkLengths(fileIds?: readonly number[]): Uint32Array | [number, number[]][] {
+    const decode = (b: Uint8Array): number[] => {
+      const out: number[] = []; let o = 0;
+      for (let j = 0; j < FTS_COLUMNS; j++) { let v = 0, shift = 0, x = 0; do { x = b[o++] ?? 0; v += (x & 127) * 2 ** shift; shift += 7; } while (x & 128); out.push(v); }
+      return out;
+    };
+    if (fileIds) {
+      return this.db.all<{ docid: number; size: Uint8Array }>('SELECT docid, size FROM chunks_fts_docsize WHERE docid IN (SELECT rowid FROM chunks WHERE file_id IN (SELECT value FROM json_each(?)))', [JSON.stringify(fileIds)])
+        .map(r => [r.docid, decode(r.size)]);
+    }
+    const max = this.db.one<{ m: number | null }>('SELECT max(docid) AS m FROM chunks_fts_docsize')?.m ?? 0;
+    const out = new Uint32Array((max + 1) * FTS_COLUMNS);
+    const s = this.db.stmt('SELECT docid, size FROM chunks_fts_docsize');
+    try { while (s.step()) { const r = s.get(); const l = decode(r[1] as Uint8Array); out.set(l, (r[0] as number) * FTS_COLUMNS); } } finally { s.reset(); }
+    return out;
+  }
+
   chunkFiles(fileIds: readonly number[]): [number, number][] {
     return this.db.all<{ rowid: number; file_id: number }>('SELECT rowid, file_id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))', [JSON.stringify(fileIds)])
       .map(r => [r.rowid, r.file_id]);
@@ -313,9 +336,12 @@ export class FileTables {
    * phrase and column) packed into one array (`stride` numbers a row), and the index's constants read
    * once: `c` columns, `n` rows, `avg` column lengths. Document frequencies follow from the rows (a
    * column's hits > 0), so neither 'x' (which makes FTS4 load every doclist whole before the first row)
-   * nor per-row 'n'/'a' lookups are needed.
+   * nor per-row 'n'/'a' lookups are needed. With `lengths` (every chunk's column lengths, from
+   * `chunkLengths`), only 'y' is asked and the lengths are copied in: 'l' costs a docsize lookup a row,
+   * more than half the time of a common word's thousands of rows. Should a row with hits in a column have
+   * no length there (the lengths are older than the row), the rows are read again with 'ly'.
    */
-  ftsCandidates(match: string, phrases: number): FtsCandidates | null {
+  ftsCandidates(match: string, phrases: number, lengths?: Uint32Array): FtsCandidates | null {
     const head = this.db.one<{ mi: Uint8Array }>(`SELECT matchinfo(chunks_fts, 'cna') AS mi FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1`, [match]);
     if (!head) return null;
     const h = new Uint32Array(head.mi.buffer, head.mi.byteOffset, head.mi.byteLength >> 2);
@@ -326,7 +352,8 @@ export class FileTables {
     let rowids = new Int32Array(cap);
     let mi = new Uint32Array(cap * stride);
     let count = 0;
-    const s = this.db.stmt(`SELECT docid, matchinfo(chunks_fts, 'ly') FROM chunks_fts WHERE chunks_fts MATCH ?`);
+    const s = this.db.stmt(`SELECT docid, matchinfo(chunks_fts, '${lengths ? 'y' : 'ly'}') FROM chunks_fts WHERE chunks_fts MATCH ?`);
+    const from = lengths ? c : 0; // where the blob's words go in a row
     try {
       s.bind([match]);
       while (s.step()) {
@@ -337,10 +364,18 @@ export class FileTables {
           const ids = new Int32Array(cap); ids.set(rowids); rowids = ids;
           const m = new Uint32Array(cap * stride); m.set(mi); mi = m;
         }
-        rowids[count] = r[0] as number;
+        const rowid = r[0] as number;
+        rowids[count] = rowid;
         // Little-endian 32-bit words, read without a typed-array view per row.
         const o = count * stride;
-        for (let k = 0, q = 0; k < stride; k++, q += 4) mi[o + k] = b[q]! | (b[q + 1]! << 8) | (b[q + 2]! << 16) | (b[q + 3]! << 24) >>> 0;
+        for (let k = from, q = 0; k < stride; k++, q += 4) mi[o + k] = b[q]! | (b[q + 1]! << 8) | (b[q + 2]! << 16) | (b[q + 3]! << 24) >>> 0;
+        if (lengths) {
+          for (let j = 0; j < c; j++) {
+            const l = lengths[rowid * c + j] ?? 0;
+            if (!l) for (let k = c + j; k < stride; k += c) if (mi[o + k]) return this.ftsCandidates(match, phrases);
+            mi[o + j] = l;
+          }
+        }
         count++;
       }
     } finally { s.reset(); }
@@ -389,4 +424,7 @@ export class FileTables {
 
 export interface ProviderInputSymbol { id: string; path: string; name: string; symbol_path: string; kind: string; language: string; start_line: number; start_col: number; end_line: number; end_col: number; file_id: number; hash: string }
 export interface ProviderInputChunk { id: string; path: string; language: string; start_line: number; end_line: number; symbol_path: string | null; kind: string }
+/** Columns of the full-text table: name, path, body. */
+export const FTS_COLUMNS = 3;
+
 export interface FtsCandidates { rowids: Int32Array; mi: Uint32Array; stride: number; count: number; c: number; n: number; avg: Uint32Array }
