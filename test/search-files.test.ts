@@ -146,6 +146,17 @@ describe('search_code: where to look', () => {
     assert.ok(pathHint('shop/cart.py', ['lib/python3.11/site-packages/shop/cart.py']) === 1);
   });
 
+  it("a traceback's own wording gives no terms; its frames still give paths and function names", () => {
+    const df = (terms: string[]) => ({ total: 1000, df: new Map(terms.map(t => [t, 3])) });
+    const tb = 'Applying a discount fails\n\nTraceback (most recent call last):\n  File "shop/cart.py", line 6, in checkout\n    return DiscountRule().apply_discount(total, cart.percent)\n'
+      + '  File "shop/pricing/discounts.py", line 5, in apply_discount\n    raise InvalidDiscountError(percent)\nshop.pricing.discounts.InvalidDiscountError: 120\n';
+    const plan = analyseQuery(tb, df);
+    const terms = plan.terms.map(t => t.term);
+    for (const noise of ['traceback', 'most', 'recent', 'call', 'last', 'file', 'line', 'py']) assert.ok(!terms.includes(noise), `${noise} in ${terms.join(' ')}`);
+    for (const kept of ['checkout', 'applydiscount', 'invaliddiscounterror', 'discountrule']) assert.ok(terms.includes(kept), `${kept} missing from ${terms.join(' ')}`);
+    assert.deepEqual(plan.paths.slice(0, 2).sort(), ['shop/cart.py', 'shop/pricing/discounts.py']);
+  });
+
   it('long queries count common terms cheaply first, and choose the same terms as a full count', () => {
     // 300 distinct identifiers with document frequencies spread from rare to very common.
     const words = Array.from({ length: 300 }, (_, i) => `ident${i}value`);

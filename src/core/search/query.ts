@@ -66,6 +66,8 @@ interface Word { text: string; code: boolean; frame: boolean; pos: number }
 
 const FENCE = /```[^\n]*\n([\s\S]*?)(?:```|$)/g;
 const INLINE = /`([^`\n]{1,300})`/g;
+/** What every Python traceback says, whatever the error, and its frames' file names: no terms (the frames' paths become path hints and their functions frame words, read apart). */
+const TRACEBACK_WORDING = /Traceback \(most recent call last\):|\bFile "[^"\n]+", line \d+, in\b/g;
 const PY_FRAME = /File "([^"]+)", line \d+, in ([\w<>.$]+)/g;
 const JS_FRAME = /\bat (?:([\w$.<>[\] ]+?) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[a-z]{1,5}):\d+(?::\d+)?\)?/g;
 const GO_RUST_FRAME = /^\s*((?:[\w.-]+\/)*[\w.-]+\.(?:go|rs|java|kt|cs|rb|php|c|cc|cpp|h|hpp)):\d+/gm;
@@ -102,11 +104,12 @@ export function analyseQuery(query: string, df: (terms: string[], cap: number) =
     return false;
   };
 
-  // Words and their code-ness.
+  // Words and their code-ness (a traceback's own wording blanked out: `most recent call last`, `File "…", line N, in`).
+  const wordText = text.replace(TRACEBACK_WORDING, w => ' '.repeat(w.length));
   const words: Word[] = [];
   WORD.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = WORD.exec(text))) {
+  while ((m = WORD.exec(wordText))) {
     const raw = m[0].replace(/\($/, '');
     const call = !!m[1];
     const dotted = /\.|::|->/.test(raw);
