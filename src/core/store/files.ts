@@ -170,7 +170,6 @@ export class FileTables {
       fileIds ? `${sql} WHERE file_id IN (SELECT value FROM json_each(?))` : sql, fileIds ? [JSON.stringify(fileIds)] : [])) m.set(r.file_id, r);
     return m;
   }
-  /** [chunk rowid, file id] of these files' chunks. */
   /**
    * Full-text column lengths (tokens) of chunks, from FTS4's docsize table: of every chunk as one array
    * (`FTS_COLUMNS` numbers per rowid), or of the chunks of some files as [rowid, lengths] pairs.
@@ -194,6 +193,7 @@ export class FileTables {
     return out;
   }
 
+  /** [chunk rowid, file id] of these files' chunks. */
   chunkFiles(fileIds: readonly number[]): [number, number][] {
     return this.db.all<{ rowid: number; file_id: number }>('SELECT rowid, file_id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))', [JSON.stringify(fileIds)])
       .map(r => [r.rowid, r.file_id]);
@@ -346,6 +346,7 @@ export class FileTables {
     if (!head) return null;
     const h = new Uint32Array(head.mi.buffer, head.mi.byteOffset, head.mi.byteLength >> 2);
     const c = h[0]!, n = h[1]!;
+    if (c !== FTS_COLUMNS) lengths = undefined; // the lengths array is laid out for the table's own columns
     const avg = h.slice(2, 2 + c);
     const stride = c + phrases * c;
     let cap = 1024;
