@@ -131,13 +131,13 @@ export class IndexFile implements IndexFilePort {
     // Temp files of saves that crashed (ours or another dead writer's) go before this one is written.
     const removed = [this.dbPath, changesPath(this.dbPath), hashesPath(this.dbPath)].flatMap(p => cleanLeftoverTemps(p));
     if (removed.length) this.log('warn', `removed ${removed.length} temp file(s) left by an interrupted save: ${removed.join(', ')}`);
-    this.store.meta.setMeta('saved_at', String(Date.now()));
-    // The export copies the whole database; collect the indexing run's garbage first so that the copy
-    // does not stack on top of it (this is the memory peak of a cold index).
+    // Collect the indexing run's garbage first: when the image is a copy (the database left its buffer,
+    // store/image.ts), that copy must not stack on top of it.
     collectGarbage();
-    const bytes = this.store.export();
+    const bytes = this.store.imageForSave(String(Date.now()));
     // the pages that changed since the last save go to the change log (or, now and then, a new snapshot)
     this.pages.commit(bytes);
+    this.store.keepRoom();
     this.stamp = diskStamp(this.dbPath);
     this.unsaved = false;
     this.openProblem = null; // the corrupt file is replaced

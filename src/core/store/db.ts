@@ -3,7 +3,8 @@
  * transactions. Store modules (files.ts, graph.ts, provider-edges.ts, meta.ts) each own their tables
  * (see tables.ts) and reach SQLite only through this.
  */
-import type { Database, Statement, SqlValue } from 'sql.js';
+import type { Database, SqlJsStatic, Statement, SqlValue } from 'sql.js';
+import { capacityFor, changeCounter, reserved } from './image';
 
 /**
  * The remaining rows of a statement as objects. Like sql.js's getAsObject, but the column names are read
@@ -24,7 +25,57 @@ export function collect<T>(s: Statement): T[] {
 
 export class Db {
   private stmts = new Map<string, Statement>();
-  constructor(readonly raw: Database) {}
+  private readonly openHooks: ((raw: Database) => void)[] = [];
+  /** how many times the database moved to a new buffer (a state key must not repeat across moves) */
+  rebases = 0;
+  /**
+   * `backing`: the buffer the database file is a view of (image.ts), while SQLite's writes still land in
+   * it; null when unknown or lost (saves then take sql.js's copy).
+   */
+  constructor(public raw: Database, private backing: Buffer | null, private readonly sql: SqlJsStatic) {}
+
+  /** Runs `fn` on the connection now and on every connection after a move (custom SQL functions). */
+  onOpen(fn: (raw: Database) => void): void { this.openHooks.push(fn); fn(this.raw); }
+
+  /** The database's size in bytes (its pages, not the file's, which has room beyond them). */
+  pageBytes(): number {
+    const r = this.raw.exec('PRAGMA page_count; PRAGMA page_size');
+    return Number(r[0]!.values[0]![0]) * Number(r[1]!.values[0]![0]);
+  }
+
+  /** The buffer's size, null when the database is not (or no longer known to be) in a buffer of ours. */
+  get capacity(): number | null { return this.backing?.length ?? null; }
+
+  /**
+   * Commits `write` (one write transaction) and returns the database image as a view of the buffer when
+   * that commit is seen in it (SQLite advanced the change counter there): the buffer is still the file.
+   * Null otherwise (the file system let go of the buffer; from now on the store's saves take copies until
+   * it moves to a new buffer).
+   */
+  commitAndView(write: () => void): Uint8Array | null {
+    const b = this.backing;
+    const before = b ? changeCounter(b) : 0;
+    write();
+    if (!b) return null;
+    const size = this.pageBytes();
+    if (changeCounter(b) !== ((before + 1) >>> 0) || size > b.length) { this.backing = null; return null; }
+    return b.subarray(0, size);
+  }
+
+  /**
+   * Serves the database from a new buffer of `capacity` bytes holding `image` (the current database: a
+   * view of the buffer, or an export). Cached statements are dropped and custom functions registered
+   * again; callers must not be inside a transaction or an open statement.
+   */
+  rebase(image: Uint8Array, capacity = capacityFor(image.length)): void {
+    this.freeStatements();
+    this.raw.close(); // the old file is removed from the file system; `image` is ours and stays readable
+    const buf = reserved(image, capacity);
+    this.raw = new this.sql.Database(buf);
+    this.backing = buf;
+    this.rebases++;
+    for (const fn of this.openHooks) fn(this.raw);
+  }
 
   /** Drops the cached statements (sql.js export() frees them). */
   freeStatements(): void {
@@ -32,7 +83,7 @@ export class Db {
     this.stmts.clear();
   }
 
-  close(): void { this.freeStatements(); this.raw.close(); }
+  close(): void { this.freeStatements(); this.raw.close(); this.backing = null; }
 
   export(): Uint8Array { this.freeStatements(); return this.raw.export(); }
 

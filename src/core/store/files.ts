@@ -54,13 +54,13 @@ export class FileTables {
     // FTS4 reads a chunk's token text back (view chunks_fts_src) only when it deletes the chunk's terms,
     // chunk after chunk of one file: the file's text is read and inflated once (the function takes the
     // file id, not the blob: sql.js copies a blob argument into JavaScript on every call).
-    db.raw.create_function('fts_text', (fileId: number, i: number) => {
+    db.onOpen(raw => raw.create_function('fts_text', (fileId: number, i: number) => {
       if (this.ftsCache?.fileId !== fileId) {
         const data = this.db.one<{ data: Uint8Array }>('SELECT data FROM file_text WHERE file_id = ?', [fileId])?.data;
         this.ftsCache = { fileId, parts: data ? unpackFtsText(data) : [] };
       }
       return this.ftsCache.parts[i] ?? '';
-    });
+    }));
   }
 
   /** Forget what was read of the tables (after a write or a delete: a file id may be given to a new file). */

@@ -2,8 +2,8 @@
  * The index on disk: a snapshot (an ordinary SQLite file, `<index>`) and a change log of pages beside it
  * (`<index>.changes`), so that a save costs what changed, not the whole database.
  *
- * sql.js keeps the database in memory and can only hand it out whole (`export()`). A save compares that
- * image with the last one persisted, page by page (64-bit xxHash of each page, kept in memory), and
+ * sql.js keeps the database in memory, in a buffer of ours (image.ts). A save compares the database image
+ * (a view of that buffer, or sql.js's copy of it) with the last one persisted, page by page (64-bit xxHash of each page, kept in memory), and
  * appends the pages that differ as one record to the log; opening replays the log's records over the
  * snapshot. When the log would outgrow a share of the snapshot (COMPACT_RATIO), or one save changes most
  * of the pages, the image is written as a new snapshot instead and the log starts again.
@@ -20,7 +20,7 @@
  * a new log bound to it; a log bound to another snapshot (a crash between the two) is ignored, which is
  * right, since the new snapshot already holds every record of the old log.
  */
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import xxhash from 'xxhash-wasm';
 import { atomicWrite, fileStamp } from './persist';
 
@@ -84,6 +84,8 @@ function logHeader(snapshot: Uint8Array, pageSize: number): Buffer {
 export interface DiskImage {
   /** the database image (snapshot with the log replayed); null: no index file */
   bytes: Uint8Array | null;
+  /** the buffer `bytes` starts (with room beyond them, when a capacity was asked for); null: no index file */
+  backing: Buffer | null;
   /** records replayed, and where the valid log ends (0: no usable log) */
   records: number; log_end: number; next_seq: number;
   /** why the log (or its tail) was not used, when it was not */
@@ -92,11 +94,29 @@ export interface DiskImage {
 
 interface Record { seq: number; pages: number[]; size: number; dataAt: number }
 
-/** Reads the snapshot and replays the log bound to it (records up to the first incomplete or damaged one). */
-export function readImage(dbPath: string): DiskImage {
-  if (!existsSync(dbPath)) return { bytes: null, records: 0, log_end: 0, next_seq: 0, ignored: null };
-  const snapshot = readFileSync(dbPath);
-  const none = (ignored: string | null): DiskImage => ({ bytes: snapshot, records: 0, log_end: 0, next_seq: 0, ignored });
+/** The whole file, read into a zero-filled buffer of at least `capacity` bytes (one allocation, no copy after). */
+function readInto(path: string, capacity: (size: number) => number): { buf: Buffer; size: number } {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.max(size, capacity(size)));
+    let off = 0;
+    while (off < size) { const n = readSync(fd, buf, off, size - off, off); if (n === 0) break; off += n; }
+    return { buf, size: off };
+  } finally { closeSync(fd); }
+}
+
+/**
+ * Reads the snapshot and replays the log bound to it (records up to the first incomplete or damaged one),
+ * in place: the snapshot is read into a buffer of `capacity(size)` bytes (grown once if the log's records
+ * need more), which then holds the image.
+ */
+export function readImage(dbPath: string, capacity: (size: number) => number = s => s): DiskImage {
+  if (!existsSync(dbPath)) return { bytes: null, backing: null, records: 0, log_end: 0, next_seq: 0, ignored: null };
+  const read = readInto(dbPath, capacity);
+  let backing = read.buf;
+  const snapshot = backing.subarray(0, read.size);
+  const none = (ignored: string | null): DiskImage => ({ bytes: snapshot, backing, records: 0, log_end: 0, next_seq: 0, ignored });
   const path = changesPath(dbPath);
   if (!existsSync(path)) return none(null);
   const log = readFileSync(path);
@@ -123,15 +143,19 @@ export function readImage(dbPath: string): DiskImage {
     at = end;
   }
   if (!records.length) return { ...none(ignored), log_end: at, next_seq: 0 };
-  const image = Buffer.allocUnsafe(maxSize);
-  snapshot.copy(image, 0);
+  if (maxSize > backing.length) {
+    // the records grew the database past the buffer: one larger buffer (zero-filled beyond the snapshot)
+    const grown = Buffer.alloc(Math.max(maxSize, capacity(maxSize)));
+    snapshot.copy(grown, 0);
+    backing = grown;
+  }
   let size = snapshot.length;
   for (const r of records) {
-    if (r.size > size) image.fill(0, size, r.size);
+    if (r.size > size) backing.fill(0, size, r.size);
     size = r.size;
-    r.pages.forEach((p, i) => log.copy(image, p * pageSize, r.dataAt + i * pageSize, r.dataAt + (i + 1) * pageSize));
+    r.pages.forEach((p, i) => log.copy(backing, p * pageSize, r.dataAt + i * pageSize, r.dataAt + (i + 1) * pageSize));
   }
-  return { bytes: image.subarray(0, size), records: records.length, log_end: at, next_seq: records[records.length - 1]!.seq + 1, ignored };
+  return { bytes: backing.subarray(0, size), backing, records: records.length, log_end: at, next_seq: records[records.length - 1]!.seq + 1, ignored };
 }
 
 function pageHashes(image: Uint8Array, pageSize: number): BigUint64Array {

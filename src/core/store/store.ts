@@ -19,6 +19,7 @@ import { initPageLog, readImage, type DiskImage } from './pagelog';
 import { assetPath } from '../assets';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 import { Db } from './db';
+import { FULL_SHARE, MAX_CAPACITY, MIN_CAPACITY, capacityFor, reserved } from './image';
 import { MetaTables } from './meta';
 import { FileTables, type FtsCandidates } from './files';
 import { SymbolTables } from './symbols';
@@ -84,8 +85,8 @@ export class Store {
   readonly links: LinkTables;
   readonly shapes: ShapeTables;
 
-  private constructor(raw: Database) {
-    const db = this.db = new Db(raw);
+  private constructor(raw: Database, backing: Buffer | null, SQL: SqlJsStatic) {
+    const db = this.db = new Db(raw, backing, SQL);
     this.meta = new MetaTables(db);
     this.providerEdges = new ProviderEdgeTables(db);
     this.files = new FileTables(db, {
@@ -108,23 +109,26 @@ export class Store {
   static async open(path: string | null): Promise<{ store: Store; rebuilt: boolean; problem: IndexFileProblem | null; image: DiskImage | null }> {
     const SQL = await sqlJs();
     await initPageLog();
-    const image = path ? readImage(path) : null;
-    if (image?.bytes) return { ...Store.fromImage(SQL, image.bytes), image };
+    // read into a buffer with room to grow: the database file is a view of it (image.ts)
+    const image = path ? readImage(path, capacityFor) : null;
+    if (image?.bytes) return { ...Store.fromImage(SQL, image.bytes, image.backing), image };
     return { store: Store.fresh(SQL), rebuilt: false, problem: null, image };
   }
 
   /** A store over an SQLite file image held in memory (an imported index, say), checked as `open` checks a file. */
   static async fromBytes(bytes: Uint8Array): Promise<{ store: Store; rebuilt: boolean; problem: IndexFileProblem | null }> {
-    return Store.fromImage(await sqlJs(), bytes);
+    return Store.fromImage(await sqlJs(), bytes, null);
   }
 
-  private static fromImage(SQL: SqlJsStatic, bytes: Uint8Array): { store: Store; rebuilt: boolean; problem: IndexFileProblem | null } {
+  /** `backing`: a buffer of ours starting with `bytes` (with room beyond them), else `bytes` is copied into one. */
+  private static fromImage(SQL: SqlJsStatic, bytes: Uint8Array, backing: Buffer | null): { store: Store; rebuilt: boolean; problem: IndexFileProblem | null } {
     if (bytes.length === 0) return { store: Store.fresh(SQL), rebuilt: false, problem: null };
     let problem = checkHeader(bytes);
     if (!problem) {
       let db: Database | undefined;
       try {
-        db = new SQL.Database(bytes);
+        const buf = backing ?? reserved(bytes, capacityFor(bytes.length));
+        db = new SQL.Database(buf);
         const appId = Number(db.exec('PRAGMA application_id')[0]?.values[0]?.[0] ?? 0);
         const tables = new Set((db.exec("SELECT name FROM sqlite_master WHERE type = 'table'")[0]?.values ?? []).map(r => String(r[0])));
         const ours = appId === APPLICATION_ID || (appId === 0 && SIGHTLINE_TABLES.every(t => tables.has(t)));
@@ -134,7 +138,7 @@ export class Store {
         else if (version === SCHEMA_VERSION) {
           // a first read of the main tables: a damaged file fails here rather than on a later query
           for (const t of ['files', 'chunks', 'repos']) db.exec(`SELECT 1 FROM ${t} LIMIT 1`);
-          return { store: new Store(db), rebuilt: false, problem: null };
+          return { store: new Store(db, buf, SQL), rebuilt: false, problem: null };
         }
         db.close(); db = undefined;
         if (!problem) return { store: Store.fresh(SQL), rebuilt: true, problem: null }; // another schema version
@@ -146,12 +150,18 @@ export class Store {
     return { store: Store.fresh(SQL), rebuilt: true, problem };
   }
 
+  /** An empty index: the schema is made in a scratch database, whose image then starts a buffer of ours. */
   private static fresh(SQL: SqlJsStatic): Store {
-    const db = new SQL.Database();
-    db.run(`PRAGMA application_id = ${APPLICATION_ID}`);
-    db.run(SCHEMA_SQL);
-    db.run('INSERT INTO meta (key, value) VALUES (?, ?)', ['schema_version', String(SCHEMA_VERSION)]);
-    return new Store(db);
+    const scratch = new SQL.Database();
+    let image: Uint8Array;
+    try {
+      scratch.run(`PRAGMA application_id = ${APPLICATION_ID}`);
+      scratch.run(SCHEMA_SQL);
+      scratch.run('INSERT INTO meta (key, value) VALUES (?, ?)', ['schema_version', String(SCHEMA_VERSION)]);
+      image = scratch.export();
+    } finally { scratch.close(); }
+    const buf = reserved(image, MIN_CAPACITY);
+    return new Store(new SQL.Database(buf), buf, SQL);
   }
 
   private static readVersion(db: Database): number | null {
@@ -163,19 +173,49 @@ export class Store {
 
   close(): void { this.db.close(); }
 
-  /** The whole database as an SQLite file image (drops cached statements: sql.js frees them). */
+  /** The whole database as an SQLite file image (a copy; drops cached statements: sql.js frees them). */
   export(): Uint8Array { return this.db.export(); }
+
+  /** How the last `imageForSave` got its image: a view of the buffer, or sql.js's copy. */
+  lastImage: 'view' | 'copy' | null = null;
+
+  /**
+   * Records the save time and returns the database image to persist: a view of the buffer the database
+   * lives in (no copy), or, when that buffer is no longer the file (image.ts), sql.js's copy, after which
+   * the database moves to a new buffer of ours. Valid until the next write.
+   */
+  imageForSave(savedAt: string): Uint8Array {
+    const view = this.db.commitAndView(() => this.meta.setMeta('saved_at', savedAt));
+    if (view) { this.lastImage = 'view'; return view; }
+    this.lastImage = 'copy';
+    const bytes = this.db.export();
+    this.db.rebase(bytes);
+    return bytes;
+  }
+
+  /**
+   * Moves the database to a buffer twice its size when it fills FULL_SHARE of its own (one copy, between
+   * writes: never inside a transaction), so that it keeps growing inside a buffer of ours.
+   */
+  keepRoom(): void {
+    const cap = this.db.capacity;
+    if (cap === null || cap >= MAX_CAPACITY) return;
+    const size = this.db.pageBytes();
+    if (size <= FULL_SHARE * cap) return;
+    const view = this.db.commitAndView(() => this.meta.setMeta('moved_at', String(Date.now())));
+    if (view) this.db.rebase(view);
+  }
 
   transaction<T>(fn: () => T): T { return this.db.transaction(fn); }
 
   /**
    * Which state of the index this is, for caches derived from it (the overview's ranks): the last save's
-   * time and the rows changed since (SQLite's total_changes(), which sql.js resets when export() reopens
-   * the database; the save sets saved_at first, so two states never share a key). Another store object
+   * time, the moves to a new buffer, and the rows changed since (SQLite's total_changes(), which a move
+   * resets; the save sets saved_at first, so two states never share a key). Another store object
    * (a reload) is another state whatever its key.
    */
   generation(): string {
-    return `${this.meta.getMeta('saved_at') ?? '-'}:${this.db.count('SELECT total_changes() AS n')}`;
+    return `${this.meta.getMeta('saved_at') ?? '-'}:${this.db.rebases}:${this.db.count('SELECT total_changes() AS n')}`;
   }
 
   /**
@@ -227,7 +267,7 @@ export class Store {
   }
 
   /** Rewrites the database compactly (no free pages keep deleted rows). */
-  vacuum(): void { this.db.freeStatements(); this.db.run('VACUUM'); }
+  vacuum(): void { this.db.freeStatements(); this.db.run('VACUUM'); } // may truncate the file: the next save copies
 
   /** Names of the tables (not views, not SQLite's own) in this database: the registry test reads them. */
   tableNames(): string[] {

@@ -114,6 +114,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
         }
       });
       batch.length = 0;
+      store.keepRoom(); // a growing index moves to a larger buffer between batches, not inside one
       // answers given while the run goes on (a first index: search before the graph) see what is written
       env.invalidateReads(written);
       writeMs += performance.now() - t;
