@@ -28,7 +28,7 @@ import { testsByNaming, testsFromCalls } from './test-edges';
 
 export { fileNode } from './scope';
 export { AMBIGUOUS_MAX, TIERS, type Tier } from './tiers';
-export { RepoTables, type GFile, type GSymbol } from './tables';
+export { CyclicBases, RepoTables, type GFile, type GSymbol } from './tables';
 export type { GEdge, GraphStats } from './edges';
 
 export interface GraphInput extends RepoInput {
@@ -61,21 +61,43 @@ export function resolveGraph(input: GraphInput): GraphOutput {
   return out;
 }
 
+/**
+ * Resolves only the `only` files against tables that read definitions and bases as they are asked for
+ * (`input.lookup`): a one-off partial update (a new process after an edit) does not index every
+ * definition of the repository first. Gives the edges `resolveGraph` gives for those files, or throws
+ * CyclicBases when they need the member map of a class whose bases lead into a cycle (that map depends on
+ * the order a full build makes the maps in): nothing reaches the sink then, so the caller can resolve
+ * with the whole tables instead.
+ */
+export function resolvePartial(input: GraphInput & { lookup: NonNullable<RepoInput['lookup']>; only: ReadonlySet<number> }): GraphOutput {
+  const t = new RepoTables(input);
+  const muted = new EdgeBuffer(undefined);
+  muted.muted = true;
+  t.basesOfFile = f => basesOfFile(t, f, muted);
+  const edges: GEdge[] = [];
+  const out = resolveWith(t, input.only, e => { edges.push(...e); });
+  input.sink?.(edges);
+  return input.sink ? out : { ...out, edges };
+}
+
 /** The repository tables with the bases pass done: what `resolveWith` resolves files against. */
 export function buildTables(input: RepoInput): RepoTables {
   const t = new RepoTables(input);
   const muted = new EdgeBuffer(undefined);
   muted.muted = true;
-  for (const f of input.files) {
-    const occ = input.occurrences(f.id, CROSS_FILE_KINDS);
-    t.imports.noteImports(f.id, occ);
-    if (!occ.some(o => o.kind === 'extends' || o.kind === 'implements')) continue;
-    const scope = new FileScope(t, f);
-    scope.bindImports(occ, muted, false);
-    for (const o of occ) if (o.kind === 'extends' || o.kind === 'implements') resolveBase(scope, o, muted, true);
-  }
+  for (const f of input.files) basesOfFile(t, f, muted);
   t.settleMembers();
   return t;
+}
+
+/** The bases pass for one file: its imports noted, its classes' extends/implements resolved and recorded. */
+function basesOfFile(t: RepoTables, f: GFile, muted: EdgeBuffer): void {
+  const occ = t.input.occurrences(f.id, CROSS_FILE_KINDS);
+  t.imports.noteImports(f.id, occ);
+  if (!occ.some(o => o.kind === 'extends' || o.kind === 'implements')) return;
+  const scope = new FileScope(t, f);
+  scope.bindImports(occ, muted, false);
+  for (const o of occ) if (o.kind === 'extends' || o.kind === 'implements') resolveBase(scope, o, muted, true);
 }
 
 /** The edges of the given files (all files without `only`), their test links and unbound counts. */

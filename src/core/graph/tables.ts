@@ -17,10 +17,26 @@ import { ImportResolver } from './imports';
 export interface GSymbol { id: number; fileId: number; name: string; sp: string; kind: string; parent: string | null; line: number }
 export interface GFile { id: number; path: string; language: LanguageId }
 
+/**
+ * A repository's definitions read on demand (the store's `graphLookup`), in the order `RepoInput.symbols`
+ * lists them (by path, then row id): a one-off partial update of a few files reads what resolving them
+ * needs instead of indexing every definition first.
+ */
+export interface SymbolLookup {
+  byName(name: string): GSymbol[];
+  byFile(fileId: number): GSymbol[];
+  /** methods whose parent path is `owner`, in any file */
+  methodsOfOwner(owner: string): GSymbol[];
+  fileOf(symbolId: number): number | undefined;
+}
+
 /** What the tables are built from: a repository's files, definitions and (read on demand) occurrences. */
 export interface RepoInput {
   files: GFile[];
+  /** every definition (ignored, and may be empty, with `lookup`) */
   symbols: GSymbol[];
+  /** reads definitions on demand instead of indexing `symbols` (a class whose bases lead into a cycle throws CyclicBases) */
+  lookup?: SymbolLookup;
   /** A file's occurrences; with `kinds`, only those kinds (the rest are never turned into objects). */
   occurrences(fileId: number, kinds?: ReadonlySet<string>): Occurrence[];
 }
@@ -39,22 +55,49 @@ const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => { const l = m.get(k); if (l) 
 /** The key of a definition by file and symbol path. */
 export const symbolKey = (fileId: number, sp: string) => `${fileId}\0${sp}`;
 
+/** A map filled on first read of each key (a lookup's answers, kept). */
+class LazyMap<K, V> extends Map<K, V> {
+  constructor(private readonly load: (k: K) => V | undefined) { super(); }
+  override get(k: K): V | undefined {
+    if (super.has(k)) return super.get(k);
+    const v = this.load(k);
+    super.set(k, v as V);
+    return v;
+  }
+  override has(k: K): boolean { return this.get(k) !== undefined; }
+}
+
+/** A set asked one member at a time. */
+class LazySet<K> extends Set<K> {
+  private readonly memo = new Map<K, boolean>();
+  constructor(private readonly test: (k: K) => boolean) { super(); }
+  override has(k: K): boolean { let r = this.memo.get(k); if (r === undefined) { r = this.test(k); this.memo.set(k, r); } return r; }
+}
+
+/** A lookup met a class whose bases lead into a cycle: resolve with the whole tables (RepoTables.settleMembers). */
+export class CyclicBases extends Error { constructor() { super('base classes form a cycle'); } }
+
+const isFunction = (s: GSymbol | undefined) => !!s && (s.kind === 'function' || s.kind === 'method');
+
 export class RepoTables {
   readonly filesById: Map<number, GFile>;
   readonly fileByPath: Map<string, GFile>;
   readonly filesByDir = new Map<string, GFile[]>();
   readonly dirOf = new Map<number, string>();
-  readonly byName = new Map<string, GSymbol[]>();
-  readonly byFile = new Map<number, GSymbol[]>();
-  readonly byFilePath = new Map<string, GSymbol>();
+  readonly byName: Map<string, GSymbol[]>;
+  readonly byFile: Map<number, GSymbol[]>;
+  readonly byFilePath: Map<string, GSymbol>;
   /** Definitions nested in a function are local to it: never candidates from another scope. */
-  readonly nestedInFunction = new Set<number>();
-  readonly methodIndex = new Map<string, GSymbol[]>();
-  private readonly childrenOf = new Map<string, GSymbol[]>();
+  readonly nestedInFunction: Set<number>;
+  readonly methodIndex: Map<string, GSymbol[]>;
+  private readonly childrenOf: Map<string, GSymbol[]>;
   /** Methods by owner path across files: Rust impl blocks and Go methods live apart from their type. */
-  private readonly methodsOfOwner = new Map<string, GSymbol[]>();
+  private readonly methodsOfOwner: Map<string, GSymbol[]>;
   /** Extends/implements per class (symbol keys of the bases), to follow self. calls into base classes. */
   readonly basesOf = new Map<number, string[]>();
+  /** With a lookup: the files whose bases were resolved so far, and how to resolve one file's (resolve.ts). */
+  private readonly basesDone: Set<number> | null;
+  basesOfFile: ((file: GFile) => void) | null = null;
   readonly testFileIds: Set<number>;
   private readonly symbolFile: Map<number, number>;
   private readonly topIndex = new Map<number, Map<string, GSymbol[]>>();
@@ -77,6 +120,33 @@ export class RepoTables {
     this.filesById = new Map(input.files.map(f => [f.id, f]));
     this.fileByPath = new Map(input.files.map(f => [f.path, f]));
     for (const f of input.files) { const d = posix.dirname(f.path); this.dirOf.set(f.id, d); push(this.filesByDir, d, f); }
+    this.testFileIds = new Set(input.files.filter(f => isTestPath(f.path)).map(f => f.id));
+    this.imports = new ImportResolver(this);
+    const lookup = input.lookup;
+    if (lookup) {
+      // the same maps, each key read when first asked (and kept)
+      const inFile = new LazyMap<number, Map<string, GSymbol>>(fid => new Map((this.byFile.get(fid) ?? []).map(s => [s.sp, s])));
+      this.byName = new LazyMap(name => { const l = lookup.byName(name); return l.length ? l : undefined; });
+      this.byFile = new LazyMap(fid => { const l = lookup.byFile(fid); return l.length ? l : undefined; });
+      this.byFilePath = new LazyMap(key => { const at = key.indexOf('\0'); return inFile.get(Number(key.slice(0, at)))!.get(key.slice(at + 1)); });
+      this.methodIndex = new LazyMap(name => { const l = (this.byName.get(name) ?? []).filter(s => s.kind === 'method'); return l.length ? l : undefined; });
+      this.childrenOf = new LazyMap(key => {
+        const at = key.indexOf('\0'); const parent = key.slice(at + 1);
+        const l = (this.byFile.get(Number(key.slice(0, at))) ?? []).filter(s => s.sp.lastIndexOf('.') > 0 && s.sp.slice(0, s.sp.lastIndexOf('.')) === parent);
+        return l.length ? l : undefined;
+      });
+      this.methodsOfOwner = new LazyMap(owner => { const l = lookup.methodsOfOwner(owner); return l.length ? l : undefined; });
+      this.symbolFile = new LazyMap(id => lookup.fileOf(id));
+      this.nestedInFunction = new LazySet(id => {
+        const fid = this.symbolFile.get(id);
+        const s = fid === undefined ? undefined : (this.byFile.get(fid) ?? []).find(x => x.id === id);
+        return !!s?.parent && isFunction(this.byFilePath.get(symbolKey(s.fileId, s.parent)));
+      });
+      this.basesDone = new Set();
+      return;
+    }
+    this.byName = new Map(); this.byFile = new Map(); this.byFilePath = new Map(); this.methodIndex = new Map();
+    this.childrenOf = new Map(); this.methodsOfOwner = new Map(); this.nestedInFunction = new Set(); this.basesDone = null;
     for (const s of input.symbols) {
       push(this.byName, s.name, s);
       push(this.byFile, s.fileId, s);
@@ -84,8 +154,7 @@ export class RepoTables {
     }
     for (const sym of input.symbols) {
       if (!sym.parent) continue;
-      const p = this.byFilePath.get(symbolKey(sym.fileId, sym.parent));
-      if (p && (p.kind === 'function' || p.kind === 'method')) this.nestedInFunction.add(sym.id);
+      if (isFunction(this.byFilePath.get(symbolKey(sym.fileId, sym.parent)))) this.nestedInFunction.add(sym.id);
     }
     for (const s of input.symbols) if (s.kind === 'method') push(this.methodIndex, s.name, s);
     for (const s of input.symbols) {
@@ -94,9 +163,40 @@ export class RepoTables {
       push(this.childrenOf, symbolKey(s.fileId, s.sp.slice(0, dot)), s);
     }
     for (const s of input.symbols) if (s.kind === 'method' && s.parent) push(this.methodsOfOwner, s.parent, s);
-    this.testFileIds = new Set(input.files.filter(f => isTestPath(f.path)).map(f => f.id));
     this.symbolFile = new Map(input.symbols.map(s => [s.id, s.fileId]));
-    this.imports = new ImportResolver(this);
+  }
+
+  /** With a lookup: classes whose bases, followed all the way, were checked to form no cycle. */
+  private readonly acyclic = new Set<number>();
+
+  /**
+   * With a lookup, a class's member map is the one a full build makes only when its bases, followed all
+   * the way, form no cycle (with a cycle the maps depend on the order they are built in: settleMembers).
+   * Checked before the class's map is first built; a cycle throws CyclicBases, and the caller resolves
+   * with the whole tables instead.
+   */
+  private checkAcyclic(cls: GSymbol): void {
+    if (this.acyclic.has(cls.id)) return;
+    const onPath = new Set<number>(); const seen: GSymbol[] = [];
+    const visit = (c: GSymbol) => {
+      if (this.acyclic.has(c.id)) return;
+      if (onPath.has(c.id)) throw new CyclicBases();
+      onPath.add(c.id); seen.push(c);
+      for (const key of this.basesFor(c) ?? []) { const b = this.byFilePath.get(key); if (b) visit(b); }
+      onPath.delete(c.id);
+    };
+    visit(cls);
+    for (const c of seen) this.acyclic.add(c.id);
+  }
+
+  /** With a lookup, the bases of a class's file are resolved when first needed (without, the bases pass did them all). */
+  private basesFor(cls: GSymbol): string[] | undefined {
+    if (this.basesDone && !this.basesDone.has(cls.fileId)) {
+      this.basesDone.add(cls.fileId);
+      const f = this.filesById.get(cls.fileId);
+      if (f) this.basesOfFile?.(f);
+    }
+    return this.basesOf.get(cls.id);
   }
 
   /** Top-level definitions of a file named `name` (members of a module count as top level). */
@@ -137,11 +237,12 @@ export class RepoTables {
   membersOf(cls: GSymbol): Map<string, GSymbol> {
     let m = this.membersCache.get(cls.id);
     if (m) return m;
+    if (this.basesDone) this.checkAcyclic(cls);
     m = new Map();
     this.membersCache.set(cls.id, m); // before the bases: a cycle sees a partial map instead of recursing forever
     for (const c of this.childrenOf.get(symbolKey(cls.fileId, cls.sp)) ?? []) if (c.sp === `${cls.sp}.${c.name}`) m.set(c.name, c);
     for (const x of this.methodsOfOwner.get(cls.sp) ?? []) if (x.fileId !== cls.fileId && !m.has(x.name)) m.set(x.name, x);
-    for (const key of this.basesOf.get(cls.id) ?? []) {
+    for (const key of this.basesFor(cls) ?? []) {
       const base = this.byFilePath.get(key);
       if (base) for (const [n, x] of this.membersOf(base)) if (!m.has(n)) m.set(n, x);
     }
@@ -152,7 +253,7 @@ export class RepoTables {
 
   /** A member of one of the class's bases (super.name()), never its own. */
   baseMember(cls: GSymbol, name: string): GSymbol | undefined {
-    for (const key of this.basesOf.get(cls.id) ?? []) {
+    for (const key of this.basesFor(cls) ?? []) {
       const base = this.byFilePath.get(key);
       const m = base ? this.memberIn(base, name) : undefined;
       if (m) return m;

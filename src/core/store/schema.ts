@@ -42,6 +42,7 @@ CREATE TABLE symbols (
 );
 CREATE INDEX symbols_file ON symbols (file_id);
 CREATE INDEX symbols_name ON symbols (name);
+CREATE INDEX symbols_method_owner ON symbols (parent_path) WHERE kind = 'method';
 -- Edges from parsing (defines/contains) are implicit in symbols.parent_path and are not stored here;
 -- this table holds resolved graph edges, one row per (from, to, kind, provider).
 -- Raw occurrences (calls, imports, identifiers, extends/implements), packed per file: graph resolution

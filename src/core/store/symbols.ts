@@ -2,6 +2,13 @@
 import type { Db } from './db';
 import type { NodeRow } from './rows';
 
+/** A definition as graph resolution reads it. */
+export interface GraphSymbolRow { id: number; fileId: number; name: string; sp: string; kind: string; parent: string | null; line: number }
+const GRAPH_COLS = `SELECT s.rowid AS id, s.file_id AS fileId, s.name AS name, s.symbol_path AS sp, s.kind AS kind, s.parent_path AS parent, s.start_line AS line
+      FROM symbols s JOIN files f USING (file_id)`;
+/** Methods by owner path (the partial index graphLookup's methodsOfOwner reads); also in schema.ts. */
+export const OWNER_INDEX = "symbols_method_owner ON symbols (parent_path) WHERE kind = 'method'";
+
 /** Columns of a NodeRow (a symbol with its file), for `FROM symbols s JOIN files f`. */
 const NODE_COLS = `s.rowid AS rowid, f.repo_id AS repo_id, f.path AS path, f.language AS language, s.name AS name,
     s.symbol_path AS symbol_path, s.kind AS kind, s.start_line AS start_line, s.start_col AS start_col, s.end_line AS end_line,
@@ -108,9 +115,23 @@ export class SymbolTables {
    * Symbols in a stable order (by path, then in the order the parser found them): where two candidates
    * tie, the graph takes the first, and the order files finish parsing in must not change which.
    */
-  graphSymbols(repoId: string): { id: number; fileId: number; name: string; sp: string; kind: string; parent: string | null; line: number }[] {
-    return this.db.all(`SELECT s.rowid AS id, s.file_id AS fileId, s.name AS name, s.symbol_path AS sp, s.kind AS kind, s.parent_path AS parent, s.start_line AS line
-      FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY f.path, s.rowid`, [repoId]);
+  graphSymbols(repoId: string): GraphSymbolRow[] {
+    return this.db.all(`${GRAPH_COLS} WHERE f.repo_id = ? ORDER BY f.path, s.rowid`, [repoId]);
+  }
+
+  /**
+   * The same rows as graphSymbols, read on demand (graph/tables.ts `SymbolLookup`: a one-off partial graph
+   * update reads what it needs instead of every definition): by name, by file, methods by owner path, a
+   * definition's file. Same order as graphSymbols (by path, then row id).
+   */
+  graphLookup(repoId: string): { byName(name: string): GraphSymbolRow[]; byFile(fileId: number): GraphSymbolRow[]; methodsOfOwner(owner: string): GraphSymbolRow[]; fileOf(id: number): number | undefined } {
+    this.db.run(`CREATE INDEX IF NOT EXISTS ${OWNER_INDEX}`); // indexes of earlier builds lack it: made once, saved with the index
+    return {
+      byName: name => this.db.all(`${GRAPH_COLS} WHERE f.repo_id = ? AND s.name = ? ORDER BY f.path, s.rowid`, [repoId, name]),
+      byFile: fileId => this.db.all(`${GRAPH_COLS} WHERE s.file_id = ? AND f.repo_id = ? ORDER BY s.rowid`, [fileId, repoId]),
+      methodsOfOwner: owner => this.db.all(`${GRAPH_COLS} WHERE s.kind = 'method' AND s.parent_path = ? AND f.repo_id = ? ORDER BY f.path, s.rowid`, [owner, repoId]),
+      fileOf: id => this.db.one<{ f: number }>('SELECT file_id AS f FROM symbols WHERE rowid = ?', [id])?.f,
+    };
   }
 
   /** Every symbol of a repository as a graph node, by path then line (whole-repository views: analytics). */

@@ -5,7 +5,7 @@
  * graph/resolve.ts `resolveGraph`; this phase streams its edges into the graph store.
  */
 import type { Store } from '../../store/store';
-import { buildTables, resolveGraph, resolveWith, type GEdge, type GFile, type GraphOutput } from '../../graph/resolve';
+import { buildTables, CyclicBases, resolveGraph, resolvePartial, resolveWith, type GEdge, type GFile, type GraphOutput } from '../../graph/resolve';
 import type { RepoInput } from '../../graph/tables';
 import { CROSS_FILE_KINDS } from '../../parse/occurrence';
 import { decodeOccurrences } from '../../store/occurrences';
@@ -35,16 +35,18 @@ const GRAPH_TABLES_IDLE_MS = 5 * 60_000;
 export class GraphTablesCache {
   private readonly tables = new Map<string, { store: Store; resume: NonNullable<GraphOutput['resume']> }>();
   private timer: NodeJS.Timeout | undefined;
-  private live = false;
+  private liveEngine = false;
   constructor(private readonly idleMs = GRAPH_TABLES_IDLE_MS) {}
+  /** a live engine: its partial updates build (and keep) the tables, the next edit reuses them */
+  get live(): boolean { return this.liveEngine; }
   get(repoId: string, store: Store) { const t = this.tables.get(repoId); return t && t.store === store ? t.resume : undefined; }
   set(repoId: string, store: Store, resume: NonNullable<GraphOutput['resume']>): void { this.tables.set(repoId, { store, resume }); }
   delete(repoId: string): void { this.tables.delete(repoId); }
   /** a live engine keeps the tables however long it stays quiet */
-  keepWhileLive(): void { this.live = true; clearTimeout(this.timer); }
+  keepWhileLive(): void { this.liveEngine = true; clearTimeout(this.timer); }
   /** after an update: the tables are kept while edits keep coming */
   touch(): void {
-    if (!this.tables.size || this.live) return;
+    if (!this.tables.size || this.liveEngine) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.tables.clear(), this.idleMs);
     this.timer.unref?.();
@@ -95,7 +97,9 @@ function buildGraph(env: IndexEnv, repoId: string, only?: readonly number[]): nu
   if (!only) cache.delete(repoId);
   store.transaction(() => {
     store.graph.beginGraph(repoId, only);
-    const graph = cached ? cached(new Set(only), sink) : resolveGraph({ ...graphInput(store, repoId), sink, only: only ? new Set(only) : undefined });
+    const graph = cached ? cached(new Set(only), sink)
+      : (only && !cache.live && only.length <= ON_DEMAND_MAX_FILES && onDemand(store, repoId, only, sink))
+        || resolveGraph({ ...graphInput(store, repoId), sink, only: only ? new Set(only) : undefined });
     store.graph.finishGraph(repoId, graph.unbound);
     store.graph.setGraphPending(repoId, false);
     if (!cached && graph.resume) cache.set(repoId, store, graph.resume); // a full build's tables serve the body-only edits after it
@@ -103,6 +107,25 @@ function buildGraph(env: IndexEnv, repoId: string, only?: readonly number[]): nu
   cache.touch();
   env.indexFile.markUnsaved();
   return count;
+}
+
+/** A partial update of at most this many files, without kept tables, reads definitions on demand. */
+export const ON_DEMAND_MAX_FILES = 32;
+
+/**
+ * A partial update without kept tables (a new process after an edit; not a live engine, which keeps
+ * them): the edited files are resolved against definitions read as they are asked for, instead of
+ * building the whole repository's tables first (seconds at millions of lines). Null when they reach a
+ * class whose bases lead into a cycle (nothing was written): the caller builds the tables.
+ */
+function onDemand(store: Store, repoId: string, only: readonly number[], sink: (edges: GEdge[]) => void): GraphOutput | null {
+  try {
+    return resolvePartial({ files: store.files.graphFiles(repoId) as GFile[], symbols: [], lookup: store.symbols.graphLookup(repoId),
+      occurrences: (fileId, kinds) => store.files.occurrences(fileId, kinds), sink, only: new Set(only) });
+  } catch (e) {
+    if (e instanceof CyclicBases) return null;
+    throw e;
+  }
 }
 
 /**
