@@ -115,6 +115,9 @@ describe('live index', () => {
     await e.live.settle();
     for (let i = 0; i < 50 && !e.live.stats.parse_warmed; i++) await sleep(20);
     assert.equal(e.live.stats.parse_warmed, true);
+    // and the search path: the table of files answers read is built before the first question
+    for (let i = 0; i < 50 && !e['reads']['fileIndexCache']; i++) await sleep(20);
+    assert.ok(e['reads']['fileIndexCache'], 'prepared: the file table of search answers is built');
     ws.write('src/alpha.py', 'def alpha():\n    return 2  # warmed_edit_word\n');
     e.live.notify([join(ws.root, 'src/alpha.py')]);
     await e.live.settle();

@@ -96,7 +96,8 @@ export class Engine implements ToolServices {
     this.memories = new MemoryService(workspace.roots, async () => { await file.refresh(); return file.store; },
       { export: opts.memoriesExport ?? [], log: (level, msg) => opts.log?.(level, msg), onEvent: (event, m) => this.memoryEvent(event, m) });
     this.overviews = new OverviewService({ file, workspace, settings: this.settings, graph: () => this.graph(), search: q => this.search(q), staleFiles: repoId => this.freshness.staleIndexedFiles(repoId) });
-    this.live = new LiveIndex({ roots: workspace.roots, excludes: this.settings.excludes, index: r => this.runIndex(r), store: () => file.store, graphTables: this.graphTables, log: (l, m) => opts.log?.(l, m) });
+    this.live = new LiveIndex({ roots: workspace.roots, excludes: this.settings.excludes, index: r => this.runIndex(r), store: () => file.store, graphTables: this.graphTables, log: (l, m) => opts.log?.(l, m),
+      warmSearch: () => this.reads.search({ query: 'return value error handler', limit: 3, offset: 0, vector: false }) });
     // a reload replaces the store: what was derived from the old one goes
     file.onLoad(() => { this.reads.invalidate(); this.graphTables.clear(); this.overviews.invalidate(); });
   }

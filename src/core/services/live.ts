@@ -40,6 +40,8 @@ export interface LiveDeps {
   /** the engine's resolver tables: built for each indexed root when watching starts */
   graphTables?: GraphTablesCache;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** one search, its answer thrown away: the first answer after an edit finds the search path warm */
+  warmSearch?: () => Promise<unknown>;
 }
 
 export interface LiveStats {
@@ -144,6 +146,9 @@ export class LiveIndex {
       // not counted as another run: edits notified meanwhile are applied right after it, and an answer
       // that waits for them waits for it (seconds at most), never answering without them
     }, false).catch(e => this.deps.log('warn', `resolver tables not prepared: ${(e as Error).message}`));
+    // a first search builds what answers read (the file table, the mined history's ranking index) and runs
+    // unoptimised code: a first answer after the first edit took 80 ms against 5-20 ms for the next ones
+    await this.deps.warmSearch?.().catch(() => undefined);
   }
 
   /**
