@@ -19,7 +19,7 @@ import { resolveSettings, defaultDbPath, cacheDir, type IndexSettings } from './
 import { isInside } from './util/contained';
 import { runIndex, type IndexReport, type IndexRequest } from './pipeline';
 import { GraphTablesCache } from './pipeline/phases/graph';
-import { ReadService, type ChunkText, type SearchRequest } from './services/reads';
+import { ReadService, WARM_QUERY, type ChunkText, type SearchRequest } from './services/reads';
 import { SimilarService, type SimilarRequest, type SimilarResult } from './services/similar';
 import { StatusService, type StatusReport } from './services/status';
 import { FreshnessService, type ChangedSinceIndex } from './services/freshness';
@@ -96,8 +96,7 @@ export class Engine implements ToolServices {
     this.memories = new MemoryService(workspace.roots, async () => { await file.refresh(); return file.store; },
       { export: opts.memoriesExport ?? [], log: (level, msg) => opts.log?.(level, msg), onEvent: (event, m) => this.memoryEvent(event, m) });
     this.overviews = new OverviewService({ file, workspace, settings: this.settings, graph: () => this.graph(), search: q => this.search(q), staleFiles: repoId => this.freshness.staleIndexedFiles(repoId) });
-    this.live = new LiveIndex({ roots: workspace.roots, excludes: this.settings.excludes, index: r => this.runIndex(r), store: () => file.store, graphTables: this.graphTables, log: (l, m) => opts.log?.(l, m),
-      warmSearch: () => this.reads.search({ query: 'return value error handler', limit: 3, offset: 0, vector: false }) });
+    this.live = new LiveIndex({ roots: workspace.roots, excludes: this.settings.excludes, index: r => this.runIndex(r), store: () => file.store, graphTables: this.graphTables, log: (l, m) => opts.log?.(l, m), warmSearch: () => this.reads.search(WARM_QUERY) });
     // a reload replaces the store: what was derived from the old one goes
     file.onLoad(() => { this.reads.invalidate(); this.graphTables.clear(); this.overviews.invalidate(); });
   }

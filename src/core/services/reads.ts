@@ -22,6 +22,9 @@ export interface ChunkText {
   range: { start_line: number; end_line: number }; symbol_path: string | null; kind: string; text: string; stale: boolean; file_hash: string;
 }
 
+/** A search whose answer is thrown away (a live engine's preparation): common words, so it reads the usual paths. */
+export const WARM_QUERY: SearchRequest = { query: 'return value error handler', limit: 3, offset: 0, vector: false };
+
 export interface SearchRequest { query: string; limit: number; offset: number; vector: boolean; repo?: string; language?: string; group?: 'file' | 'chunk'; include_tests?: boolean; path?: string; chunks_per_file?: number }
 
 export class ReadService {
