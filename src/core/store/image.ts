@@ -5,8 +5,8 @@
  * sql.js keeps its database file in Emscripten's in-memory file system. A file created from a Node
  * `Buffer` is a view of that buffer (the file system slices what it is given, and a Buffer's slice shares
  * its memory), and SQLite's writes land in it for as long as the file does not outgrow it. So the buffer
- * is made larger than the database (its tail is zeros, which cost no memory until written: a zero-filled
- * allocation of that size is mapped lazily), the file is that whole buffer, and SQLite, which trusts the
+ * is made larger than the database (its tail is zeros, which cost no memory until written where the
+ * runtime maps a large zero-filled allocation lazily, as Node does on Linux), the file is that whole buffer, and SQLite, which trusts the
  * page count in the database header over the file's size, grows the database into the tail.
  *
  * Two things make the file system let go of the buffer: the database growing past its end, and a
