@@ -177,16 +177,16 @@ export class RepoTables {
    */
   private checkAcyclic(cls: GSymbol): void {
     if (this.acyclic.has(cls.id)) return;
-    const onPath = new Set<number>(); const seen: GSymbol[] = [];
+    const onPath = new Set<number>(); const done = new Set<number>();
     const visit = (c: GSymbol) => {
-      if (this.acyclic.has(c.id)) return;
+      if (this.acyclic.has(c.id) || done.has(c.id)) return;
       if (onPath.has(c.id)) throw new CyclicBases();
-      onPath.add(c.id); seen.push(c);
+      onPath.add(c.id);
       for (const key of this.basesFor(c) ?? []) { const b = this.byFilePath.get(key); if (b) visit(b); }
-      onPath.delete(c.id);
+      onPath.delete(c.id); done.add(c.id);
     };
     visit(cls);
-    for (const c of seen) this.acyclic.add(c.id);
+    for (const id of done) this.acyclic.add(id);
   }
 
   /** With a lookup, the bases of a class's file are resolved when first needed (without, the bases pass did them all). */

@@ -4,6 +4,9 @@
  */
 export const SCHEMA_VERSION = 17;
 
+/** Methods by owner path (what a partial graph update's lookup of a class's methods in other files reads). */
+export const OWNER_INDEX = "symbols_method_owner ON symbols (parent_path) WHERE kind = 'method'";
+
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE repos (
@@ -42,7 +45,7 @@ CREATE TABLE symbols (
 );
 CREATE INDEX symbols_file ON symbols (file_id);
 CREATE INDEX symbols_name ON symbols (name);
-CREATE INDEX symbols_method_owner ON symbols (parent_path) WHERE kind = 'method';
+CREATE INDEX ${OWNER_INDEX};
 -- Edges from parsing (defines/contains) are implicit in symbols.parent_path and are not stored here;
 -- this table holds resolved graph edges, one row per (from, to, kind, provider).
 -- Raw occurrences (calls, imports, identifiers, extends/implements), packed per file: graph resolution

@@ -1,13 +1,14 @@
 /** Definitions (the symbols table) as graph nodes: lookups by name, path, id and rowid. */
 import type { Db } from './db';
 import type { NodeRow } from './rows';
+import { OWNER_INDEX } from './schema';
 
 /** A definition as graph resolution reads it. */
 export interface GraphSymbolRow { id: number; fileId: number; name: string; sp: string; kind: string; parent: string | null; line: number }
+/** Definitions read one question at a time (what graph/tables.ts calls a SymbolLookup). */
+export interface GraphLookup { byName(name: string): GraphSymbolRow[]; byFile(fileId: number): GraphSymbolRow[]; methodsOfOwner(owner: string): GraphSymbolRow[]; fileOf(id: number): number | undefined }
 const GRAPH_COLS = `SELECT s.rowid AS id, s.file_id AS fileId, s.name AS name, s.symbol_path AS sp, s.kind AS kind, s.parent_path AS parent, s.start_line AS line
       FROM symbols s JOIN files f USING (file_id)`;
-/** Methods by owner path (the partial index graphLookup's methodsOfOwner reads); also in schema.ts. */
-export const OWNER_INDEX = "symbols_method_owner ON symbols (parent_path) WHERE kind = 'method'";
 
 /** Columns of a NodeRow (a symbol with its file), for `FROM symbols s JOIN files f`. */
 const NODE_COLS = `s.rowid AS rowid, f.repo_id AS repo_id, f.path AS path, f.language AS language, s.name AS name,
@@ -124,7 +125,7 @@ export class SymbolTables {
    * update reads what it needs instead of every definition): by name, by file, methods by owner path, a
    * definition's file. Same order as graphSymbols (by path, then row id).
    */
-  graphLookup(repoId: string): { byName(name: string): GraphSymbolRow[]; byFile(fileId: number): GraphSymbolRow[]; methodsOfOwner(owner: string): GraphSymbolRow[]; fileOf(id: number): number | undefined } {
+  graphLookup(repoId: string): GraphLookup {
     this.db.run(`CREATE INDEX IF NOT EXISTS ${OWNER_INDEX}`); // indexes of earlier builds lack it: made once, saved with the index
     return {
       byName: name => this.db.all(`${GRAPH_COLS} WHERE f.repo_id = ? AND s.name = ? ORDER BY f.path, s.rowid`, [repoId, name]),
