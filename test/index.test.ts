@@ -6,30 +6,13 @@ import { spawnSync } from 'node:child_process';
 import { Engine } from '../src/core/engine';
 import { SightlineError } from '../src/core/errors';
 import { defaultDbPath } from '../src/core/settings';
-import { unpackFtsText } from '../src/core/store/ftstext';
-import { readSavedIndex } from './helpers/saved-index';
+import { readSavedIndex, ftsState } from './helpers/saved-index';
 import { TOOL_LIST } from '../src/core/tools/registry';
 import { invokeTool } from '../src/core/tools/contract';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
 
 const open = (ws: TempWorkspace, extra: Partial<Parameters<typeof Engine.open>[0]> = {}) =>
   Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, ...extra });
-
-/** Reads a saved index with sql.js: FTS4's own integrity check and its statistics (row count, average column lengths). */
-async function ftsState(db: string, term = 'src'): Promise<{ integrity: string; stats: number[]; docs: number }> {
-  return readSavedIndex(db, d => {
-    d.create_function('fts_text', (fileId: number, i: number) => {
-      const data = d.exec('SELECT data FROM file_text WHERE file_id = ?', [fileId])[0]?.values[0]?.[0] as Uint8Array | undefined;
-      return data ? unpackFtsText(data)[i] ?? '' : '';
-    });
-    let integrity = 'ok';
-    try { d.run("INSERT INTO chunks_fts (chunks_fts) VALUES ('integrity-check')"); } catch (err) { integrity = String(err); }
-    const mi = d.exec("SELECT matchinfo(chunks_fts, 'na') FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", [term])[0]!.values[0]![0] as Uint8Array;
-    const stats = [...new Uint32Array(mi.buffer, mi.byteOffset, mi.byteLength / 4)];
-    const docs = d.exec('SELECT count(*) FROM chunks')[0]!.values[0]![0] as number;
-    return { integrity, stats, docs };
-  });
-}
 
 describe('indexing', () => {
   const cleanup: (() => void)[] = [];

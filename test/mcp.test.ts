@@ -519,6 +519,29 @@ describe('MCP server: editor-only requests (--editor)', function () {
     assert.doesNotMatch(textOf(await call(client, 'search_code', { query: 'getUserName', limit: 3 })), /unsaved editor changes/);
   });
 
+  it('changed_paths: files the editor saw change are applied in the background, and before any answer', async () => {
+    const file = join(ws.root, 'src', 'ledger.ts');
+    writeFileSync(file, 'export function settleLedgerBalanceNow(amount: number): number {\n  return amount;\n}\n');
+    const ack = await request('sightline/changed_paths', { paths: [file, '/elsewhere/x.ts', 'src/relative.ts'] });
+    assert.equal(ack.accepted, 1, 'only the absolute path inside the indexed root counts');
+    // no tool call (a tool call would settle it first): symbol_at reads the index as it is, and the engine
+    // applies the change by itself
+    const symbolAt = async () => ((await request('sightline/symbol_at', { path: file, line: 2 })).symbol as { symbol_path: string } | null)?.symbol_path;
+    const t0 = Date.now();
+    let sym = await symbolAt();
+    while (!sym && Date.now() - t0 < 10000) { await new Promise(r => setTimeout(r, 20)); sym = await symbolAt(); }
+    assert.equal(sym, 'settleLedgerBalanceNow');
+    // and an answer right after a hand-over reflects it: the call settles what it was told first
+    writeFileSync(file, 'export function reconcileLedgerAfterClose(amount: number): number {\n  return amount;\n}\n');
+    await request('sightline/changed_paths', { paths: [file] });
+    const hits = structured<{ results: { path: string; symbol_path: string | null }[] }>(await call(client, 'search_code', { query: 'reconcileLedgerAfterClose', limit: 3 }));
+    assert.equal(hits.results[0]?.symbol_path, 'reconcileLedgerAfterClose');
+    rmSync(file);
+    await request('sightline/changed_paths', { paths: [file] });
+    const gone = structured<{ results: { path: string }[] }>(await call(client, 'search_code', { query: 'reconcileLedgerAfterClose', limit: 3 }));
+    assert.ok(!gone.results.some(r => r.path === 'src/ledger.ts'), 'a deleted file leaves the index');
+  });
+
   it('--unsaved-buffers FILE: a server the editor only lists reads the unsaved buffers from a file the editor keeps', async () => {
     const file = join(ws.root, '..', `unsaved-${process.pid}.json`);
     writeFileSync(file, JSON.stringify({ paths: [join(ws.root, 'src/users.ts')] }));

@@ -1,12 +1,12 @@
 /**
  * The engine runs in a child process (the bundled MCP server on the editor's own Node runtime), never on
- * the extension host's thread. The extension talks to it with the MCP SDK client over stdio, so every
- * call goes through the same registry as every other surface.
+ * the extension host's thread, in a scheduling group of its own (engineTransport.ts). The extension talks
+ * to it with the MCP SDK client over stdio, so every call goes through the same registry as every other surface.
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { EngineTransport } from './engineTransport';
 import { VERSION } from '../core/version';
 import { z } from 'zod';
 
@@ -45,13 +45,12 @@ export class EngineProcess implements vscode.Disposable {
   }
 
   private async start(): Promise<Client> {
-    const transport = new StdioClientTransport({
+    const transport = new EngineTransport({
       command: process.execPath,
       args: [this.mcpScript, '--editor', ...this.args], // --editor: accepts language-server edges from this extension
       env: { ...process.env, ...this.env, ELECTRON_RUN_AS_NODE: '1' } as Record<string, string>,
-      stderr: 'pipe',
     });
-    transport.stderr?.on('data', (d: Buffer) => { for (const line of d.toString().split('\n')) if (line.trim()) this.log.info(`[engine] ${line}`); });
+    transport.stderr.on('data', (d: Buffer) => { for (const line of d.toString().split('\n')) if (line.trim()) this.log.info(`[engine] ${line}`); });
     const client = new Client({ name: 'sightline-vscode', version: VERSION });
     client.onclose = () => {
       if (this.client === client) this.client = undefined;

@@ -1,8 +1,11 @@
 /**
- * Keeps the index fresh: indexes on start, then applies file creates/changes/deletes/renames as they come
- * (debounced and batched): the engine process is told which paths changed (`index_repo` with `paths`: no
- * walk, only those files parsed). A branch switch, a burst of more than MAX_PATHS paths or a forced run is
- * a whole incremental run (a walk). Owns the indexing state that the status bar and views read.
+ * Keeps the index fresh: indexes on start, then hands file creates/changes/deletes/renames to the engine
+ * process as they come (`sightline/changed_paths`, sent on the next tick): the engine applies them within
+ * its live index's debounce (no walk, only those files parsed), in the background, so an agent's next
+ * question usually finds them applied, and a tool call applies whatever is still waiting before it answers.
+ * A branch switch, a burst of more than MAX_PATHS paths or a forced run is a whole incremental run (a
+ * walk, debounced); so are changes that arrive while such a run is under way. Owns the indexing state
+ * that the status bar and views read.
  */
 import * as vscode from 'vscode';
 import type { EngineProcess, CallResult } from './engineProcess';
@@ -47,6 +50,13 @@ export class IndexScheduler implements vscode.Disposable {
   private namedRun = false;
   /** paths changed since the last run; null: the next run walks (a branch switch, too many paths) */
   private changed: Set<string> | null = new Set();
+  /** changed paths for the engine, sent on the next tick (the events of one save arrive together) */
+  private readonly outgoing = new Set<string>();
+  private sendTimer: NodeJS.Timeout | undefined;
+  /** the hand-overs in flight, one after the other */
+  private sending: Promise<void> = Promise.resolve();
+  /** paths handed over since the index was last quiet: past MAX_PATHS, a walk takes over */
+  private burst = 0;
 
   constructor(private readonly engine: EngineProcess, private readonly log: vscode.LogOutputChannel, private debounceMs: number) {}
 
@@ -55,8 +65,13 @@ export class IndexScheduler implements vscode.Disposable {
   private set(patch: Partial<IndexStateSnapshot>): void {
     this.state = { ...this.state, ...patch };
     this.emitter.fire(this.state);
+    this.rearmQuiet();
+  }
+
+  /** The quiet event comes QUIET_MS after the last run or hand-over. */
+  private rearmQuiet(): void {
     if (this.quietTimer) { clearTimeout(this.quietTimer); this.quietTimer = undefined; }
-    if (this.state.phase !== 'indexing') this.quietTimer = setTimeout(() => { this.quietTimer = undefined; this.quietEmitter.fire(this.state); }, QUIET_MS);
+    if (this.state.phase !== 'indexing') this.quietTimer = setTimeout(() => { this.quietTimer = undefined; this.burst = 0; this.quietEmitter.fire(this.state); }, QUIET_MS);
   }
 
   /** Watches the workspace; every event schedules one debounced incremental run. */
@@ -75,8 +90,35 @@ export class IndexScheduler implements vscode.Disposable {
 
   setDebounce(ms: number): void { this.debounceMs = ms; }
 
-  /** Schedules a run: for `uri` only (a file event), or a whole incremental run when no uri is given. */
+  private handOver(path: string): void {
+    this.outgoing.add(path);
+    this.sendTimer ??= setTimeout(() => this.send(), 0);
+    this.rearmQuiet();
+  }
+
+  /** Sends the waiting paths; if the engine cannot take them, a run of the extension's own names them. */
+  private send(): void {
+    if (this.sendTimer) { clearTimeout(this.sendTimer); this.sendTimer = undefined; }
+    const paths = [...this.outgoing];
+    this.outgoing.clear();
+    if (!paths.length) return;
+    this.sending = this.sending.then(() => this.engine.request<{ accepted: number }>('sightline/changed_paths', { paths })).then(() => undefined, e => {
+      this.log.warn(`could not hand ${paths.length} changed path(s) to the engine (${(e as Error).message}); indexing them in a run`);
+      for (const p of paths) this.changed?.add(p);
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = setTimeout(() => { this.timer = undefined; void this.runNow(false, true); }, this.debounceMs);
+    });
+  }
+
+  /**
+   * A file event goes to the engine (`uri`, once the first index is done and no walk is under way or
+   * waiting); anything else schedules a run: a whole incremental run when no uri is given.
+   */
   schedule(force = false, uri?: vscode.Uri): void {
+    if (uri && uri.scheme === 'file' && !force && !this.firstRun && !this.pendingForce && this.changed && !this.changed.size && !(this.running && !this.namedRun)) {
+      if (++this.burst <= MAX_PATHS) { this.handOver(uri.fsPath); return; }
+      this.changed = null; // a burst (a checkout, a generator): one walk finds it all
+    }
     this.pendingForce ||= force;
     if (!uri || uri.scheme !== 'file' || force) this.changed = null;
     else if (this.changed) { this.changed.add(uri.fsPath); if (this.changed.size > MAX_PATHS) this.changed = null; }
@@ -154,11 +196,14 @@ export class IndexScheduler implements vscode.Disposable {
   }
 
   /**
-   * Before a tool answers: file changes waiting for their debounce are applied now (named paths: a short
-   * run), and a run of named paths under way is awaited. A walk or the first index is not waited for.
+   * Before a tool answers: changed paths not yet handed to the engine are sent (the engine applies what it
+   * was told before it answers), file changes waiting for their debounce are applied now (named paths: a
+   * short run), and a run of named paths under way is awaited. A walk or the first index is not waited for.
    */
   async settle(): Promise<void> {
     if (this.firstRun) return;
+    this.send();
+    await this.sending;
     if (this.timer && this.changed && this.changed.size) { clearTimeout(this.timer); this.timer = undefined; await this.runNow(false, true); return; }
     if (this.running && this.namedRun) await this.running;
   }
@@ -167,6 +212,7 @@ export class IndexScheduler implements vscode.Disposable {
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.sendTimer) clearTimeout(this.sendTimer);
     if (this.quietTimer) clearTimeout(this.quietTimer);
     this.quietEmitter.dispose();
     this.cancel?.cancel();

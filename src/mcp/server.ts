@@ -43,6 +43,11 @@ const AdaptersTestRequest = z.object({ method: z.literal('sightline/adapters_tes
 const AdaptersInspectRequest = z.object({ method: z.literal('sightline/adapters_inspect'), params: z.object({ name: z.string().min(1) }) });
 const AdaptersSyncRequest = z.object({ method: z.literal('sightline/adapters_sync'), params: z.object({}).optional() });
 const AdaptersTrustRequest = z.object({ method: z.literal('sightline/adapters_trust'), params: z.object({ root: z.string().optional() }).optional() });
+/** Files the editor saw change (saved, created, deleted, renamed; absolute paths): applied like a watcher's. */
+const ChangedPathsRequest = z.object({
+  method: z.literal('sightline/changed_paths'),
+  params: z.object({ paths: z.array(z.string().min(1).max(4096)).max(10000) }),
+});
 const UnsavedBuffersRequest = z.object({
   method: z.literal('sightline/unsaved_buffers'),
   params: z.object({ paths: z.array(z.string()).max(10000) }),
@@ -145,6 +150,8 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
     server.setRequestHandler(EnrichmentTargetsRequest, async req => ({ targets: await engine.enrichmentTargets(req.params) }));
     server.setRequestHandler(SymbolAtRequest, async req => ({ symbol: await engine.symbolAt(req.params.path, req.params.line) }));
     server.setRequestHandler(UnsavedBuffersRequest, async req => ({ paths: engine.setUnsaved(req.params.paths) }));
+    // applied in the background within the live index's debounce; a tool call settles them first (above)
+    server.setRequestHandler(ChangedPathsRequest, async req => ({ accepted: engine.live.notify(req.params.paths) }));
     // the Index view and the adapter commands: what the adapters service sees, and trusting after review
     server.setRequestHandler(AdaptersRequest, async () => {
       const a = await engine.adapters();

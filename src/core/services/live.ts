@@ -9,7 +9,7 @@
  * Roots never indexed are left alone (indexing them is the caller's decision: `index_repo`); a run that
  * fails (the index locked by another writer, say) keeps its paths for the next one.
  */
-import { join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { watchRules } from '../index/walker';
 import type { IndexReport, IndexRequest } from '../pipeline';
@@ -85,11 +85,16 @@ export class LiveIndex {
     return p;
   }
 
-  /** Absolute paths that changed (created, modified, deleted); applied after DEBOUNCE_MS, or at `settle()`. */
-  notify(paths: readonly string[]): void {
-    if (this.closed) return;
-    for (const p of paths) this.pending.add(p);
+  /**
+   * Absolute paths that changed (created, modified, deleted); applied after DEBOUNCE_MS, or at `settle()`.
+   * Returns how many lie in an indexed root (the others are dropped when the batch is applied).
+   */
+  notify(paths: readonly string[]): number {
+    if (this.closed) return 0;
+    let inside = 0;
+    for (const p of paths) { if (!isAbsolute(p)) continue; this.pending.add(p); if (this.rootOf(p)) inside++; }
     if (this.pending.size && !this.timer) this.timer = setTimeout(() => { this.timer = undefined; void this.drain(); }, DEBOUNCE_MS);
+    return inside;
   }
 
   /**
@@ -135,6 +140,7 @@ export class LiveIndex {
     const tables = this.deps.graphTables;
     tables?.keepWhileLive();
     await this.queue(async () => {
+      const t0 = performance.now();
       const store = this.deps.store();
       for (const r of this.deps.roots) {
         if (!store.meta.repo(r.repo_id)) continue;
@@ -143,6 +149,7 @@ export class LiveIndex {
         for (const s of store.history.states(r.repo_id)) store.history.mined(r.repo_id, s.git_path);
       }
       if (!this.warmed) await this.warmParsing();
+      if (store.meta.repos().length) this.deps.log('info', `prepared for edits in ${Math.round(performance.now() - t0)} ms (resolver tables, mined history, parse warm-up)`);
       // not counted as another run: edits notified meanwhile are applied right after it, and an answer
       // that waits for them waits for it (seconds at most), never answering without them
     }, false).catch(e => this.deps.log('warn', `resolver tables not prepared: ${(e as Error).message}`));
@@ -192,8 +199,9 @@ export class LiveIndex {
       this.stats.runs++; this.stats.paths_applied += batch.length; this.stats.last_run_ms = Math.round(performance.now() - t0);
       this.stats.last_run = { files_parsed: r.totals.files_parsed, files_deleted: r.totals.files_deleted, graph_update: r.repos.map(x => x.graph_update), timings: r.timings };
       const t = r.timings;
-      if (r.totals.files_parsed || r.totals.files_deleted) this.deps.log('info', `applied ${batch.length} changed path(s) in ${this.stats.last_run_ms} ms: ${r.totals.files_parsed} parsed, ${r.totals.files_deleted} deleted `
-        + `(parse ${Math.round(t.parse_ms)}, write ${Math.round(t.write_ms)}, graph ${Math.round(t.graph_ms)}, history ${Math.round(t.history_ms)} ms)`);
+      const names = batch.slice(0, 3).map(p => { const root = this.rootOf(p); return root ? relative(root.root, p).split(sep).join('/') : p; }).join(', ') + (batch.length > 3 ? ', …' : '');
+      if (r.totals.files_parsed || r.totals.files_deleted) this.deps.log('info', `applied ${batch.length} changed path(s) in ${this.stats.last_run_ms} ms (${names}): ${r.totals.files_parsed} parsed, ${r.totals.files_deleted} deleted `
+        + `(walk ${Math.round(t.walk_ms)}, parse ${Math.round(t.parse_ms)}, write ${Math.round(t.write_ms)}, graph ${Math.round(t.graph_ms)}, history ${Math.round(t.history_ms)} ms)`);
     } catch (e) {
       this.stats.failures++;
       this.deps.log('warn', `changed files not applied yet (${(e as Error).message}); trying again`);

@@ -10,20 +10,22 @@ import { CROSS_FILE_KINDS, type Occurrence, type OccurrenceKind } from '../parse
 import { decodeOccurrences } from './occurrences';
 import { unpackFtsText } from './ftstext';
 import { sqlId, parseId, pathKeySplits } from '../util/ids';
+import { writeChunks } from './chunks';
 import { writeShapes } from './shapes';
 
 
 export const FILE_TABLES: TableSpec[] = [
   { name: 'files', owner: 'files', clear: db => db.run('DELETE FROM files'), localText: ['path', 'language', 'hash', 'shape_hash'] }, // a file's own row goes last (FileTables.deleteFile)
   // FTS4 deletes a chunk's terms by reading its token text back (chunks_fts_src): before chunks and file_text.
-  { name: 'chunks_fts', owner: 'files',
+  { name: 'chunks_fts', owner: 'files', replacedByOwner: 'writeFile keeps the chunks whose key and token text are unchanged (their full-text terms stay), replacing only the others',
     // one statement per file: FTS4 looks each docid of the IN list up (its docid index), no statement per chunk
     deleteFile: (db, fileId) => db.exec('DELETE FROM chunks_fts WHERE docid IN (SELECT rowid FROM chunks WHERE file_id = ?)', [fileId]),
     // emptied last, once chunks is empty: a rebuild resets the index at once instead of deleting every chunk's terms
     clear: db => db.run("INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild')") },
   { name: 'chunks', owner: 'files', deleteFile: (db, fileId) => db.exec('DELETE FROM chunks WHERE file_id = ?', [fileId]), clear: db => db.run('DELETE FROM chunks'),
-    localText: ['key', 'symbol_path', 'kind', 'head'] },
-  { name: 'file_text', owner: 'files', deleteFile: (db, fileId) => db.exec('DELETE FROM file_text WHERE file_id = ?', [fileId]), clear: db => db.run('DELETE FROM file_text') },
+    replacedByOwner: 'writeFile keeps the chunks whose key and token text are unchanged (their full-text terms stay), replacing only the others', localText: ['key', 'symbol_path', 'kind', 'head'] },
+  { name: 'file_text', owner: 'files', deleteFile: (db, fileId) => db.exec('DELETE FROM file_text WHERE file_id = ?', [fileId]), clear: db => db.run('DELETE FROM file_text'),
+    replacedByOwner: 'writeFile keeps the chunks whose key and token text are unchanged (their full-text terms stay), replacing only the others' },
   { name: 'symbols', owner: 'files', deleteFile: (db, fileId, keepSymbols) => { if (!keepSymbols) db.exec('DELETE FROM symbols WHERE file_id = ?', [fileId]); },
     clear: db => db.run('DELETE FROM symbols'), localText: ['name', 'symbol_path', 'kind', 'parent_path', 'chunk_key'] },
   { name: 'file_occurrences', owner: 'files', deleteFile: (db, fileId) => db.exec('DELETE FROM file_occurrences WHERE file_id = ?', [fileId]),
@@ -117,15 +119,7 @@ export class FileTables {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [f.repo_id, f.path, f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now(), f.shape_hash]);
       fileId = db.one<{ id: number }>('SELECT last_insert_rowid() AS id')!.id;
     }
-    const insChunk = db.stmt(`INSERT INTO chunks (key, file_id, symbol_path, kind, start_line, end_line, est_tokens, head, vec, ord)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const insFts = db.stmt('INSERT INTO chunks_fts (docid, name, path, body) VALUES (last_insert_rowid(), ?, ?, ?)');
-    f.chunks.forEach((c, ord) => {
-      insChunk.run([c.key, fileId, c.symbol_path, c.kind, c.start_line, c.end_line, c.est_tokens, c.head,
-        c.vec ? new Uint8Array(c.vec.buffer, c.vec.byteOffset, c.vec.byteLength) : null, ord]);
-      insFts.run([c.fts_name, f.fts_path, c.fts_body]);
-    });
-    if (f.chunks.length) db.stmt('INSERT INTO file_text (file_id, data) VALUES (?, ?)').run([fileId, f.fts_text]);
+    writeChunks(this.db, fileId, f, !!existing, () => this.invalidate());
     if (sameShape) {
       const ids = db.all<{ rowid: number }>('SELECT rowid FROM symbols WHERE file_id = ? ORDER BY rowid', [fileId]);
       const upd = db.stmt('UPDATE symbols SET start_line = ?, start_col = ?, end_line = ?, end_col = ?, chunk_key = ? WHERE rowid = ?');

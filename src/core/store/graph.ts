@@ -48,7 +48,9 @@ export class GraphTables {
       const list = JSON.stringify(files);
       this.db.exec(`DELETE FROM graph_edges WHERE from_node IN (SELECT -value FROM json_each(?1) UNION ALL SELECT rowid FROM symbols WHERE file_id IN (SELECT value FROM json_each(?1)))
         AND repo_id = ?2 AND file_id IN (SELECT value FROM json_each(?1))`, [list, repoId]);
-      this.db.exec('DELETE FROM unbound_calls WHERE repo_id = ? AND file_id IN (SELECT value FROM json_each(?))', [repoId, list]);
+      // `+repo_id`: the planner would otherwise take the primary key's repo_id prefix and read every row of the
+      // repository (13 ms per edit at 5M lines, against 0.1 ms through the file index)
+      this.db.exec('DELETE FROM unbound_calls WHERE +repo_id = ? AND file_id IN (SELECT value FROM json_each(?))', [repoId, list]);
       return;
     }
     // A whole repository's graph is written at once: building the indexes afterwards (one sort each)

@@ -77,5 +77,5 @@ async function editLatency(n) {
     }
   }
   await new Promise(r => setTimeout(r, 1000)); // the restores are applied before the next phase of the run
-  return { edits: samples.length, edit_p50_ms: +pct(samples, 50).toFixed(1), edit_p95_ms: +pct(samples, 95).toFixed(1), edit_max_ms: +Math.max(...samples).toFixed(1), edit_detail: detail.filter(d => d.ms > 200) };
+  return { edits: samples.length, edit_p50_ms: +pct(samples, 50).toFixed(1), edit_p95_ms: +pct(samples, 95).toFixed(1), edit_max_ms: +Math.max(...samples).toFixed(1), edit_detail: detail.filter(d => d.ms > 200), edit_samples_ms: samples.map(x => Math.round(x)) };
 }

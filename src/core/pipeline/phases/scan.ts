@@ -180,7 +180,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     let targeted: Awaited<ReturnType<typeof walkPaths>> | null = null;
     const named = env.paths?.get(r.repo_id);
     if (named && !force && prevRepo && !pendingBefore) {
-      targeted = await walkPaths(r.root, named, walkOpts);
+      targeted = walkPaths(r.root, named, walkOpts);
       if (targeted.needs_walk) { env.log('info', `${r.name}: ${targeted.needs_walk}; walking the root`); targeted = null; }
     }
     // a targeted run reads the metas of its paths alone (a one-file edit in a large repository: one row, not all)
@@ -238,14 +238,15 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     const nestedJson = JSON.stringify(walked.nested_repos);
     const diagKey = (ds: Diagnostic[]) => JSON.stringify(ds.map(d => [d.path, d.code, d.message]).sort());
     const diagJson = diagKey(repoDiags);
+    const diagsChanged = diagKey(store.meta.diagnostics(r.repo_id)) !== diagJson;
     const changed = force || report.files_parsed > 0 || report.files_deleted > 0 || touched > 0 || dropped > 0 || !prev
-      || prev.indexed_commit !== git.commit || prev.branch !== git.branch || prev.dirty !== dirtyFlag || prev.nested_repos !== nestedJson
-      || diagKey(store.meta.diagnostics(r.repo_id)) !== diagJson;
+      || prev.indexed_commit !== git.commit || prev.branch !== git.branch || prev.dirty !== dirtyFlag || prev.nested_repos !== nestedJson || diagsChanged;
     if (changed) {
       store.transaction(() => {
         for (const m of gone) store.files.deleteFile(m.file_id);
         if (gone.length) markPending();
-        store.meta.replaceDiagnostics(r.repo_id, repoDiags);
+        // rewritten only when they changed (an edit's run: the same rows, one statement each)
+        if (diagsChanged) store.meta.replaceDiagnostics(r.repo_id, repoDiags);
         store.meta.upsertRepo({ repo_id: r.repo_id, root: r.root, name: r.name, indexed_at: Date.now(), indexed_commit: git.commit, branch: git.branch,
           dirty: dirtyFlag, nested_repos: nestedJson, last_run: JSON.stringify(report) });
       });
