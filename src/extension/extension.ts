@@ -86,7 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   context.subscriptions.push(...registerLanguageModelTools(engine, enricher, () => scheduler.settle(), log));
   // After each index run, ask the language servers about the most depended-on symbols, in the background.
   let background: vscode.CancellationTokenSource | undefined;
-  context.subscriptions.push(scheduler.onDidChangeState(s => { if (s.phase === 'indexing') background?.cancel(); }), scheduler.onDidQuiet(s => {
+  context.subscriptions.push(scheduler.onDidChangeState(s => { if (s.phase === 'indexing') background?.cancel(); }), scheduler.onDidHandOver(() => background?.cancel()), scheduler.onDidQuiet(s => {
     if (s.phase !== 'ready' || !cfg.backgroundEnrichment || background) return;
     const cts = background = new vscode.CancellationTokenSource();
     void enricher.background(cfg.backgroundBudgetMs, cts.token).then(n => { if (n) log.info(`background: ${n} symbol(s) checked by language servers`); })

@@ -38,6 +38,9 @@ export class IndexScheduler implements vscode.Disposable {
    */
   private readonly quietEmitter = new vscode.EventEmitter<IndexStateSnapshot>();
   readonly onDidQuiet = this.quietEmitter.event;
+  /** a changed file went to the engine: background work of the quiet index stops (the next quiet restarts it) */
+  private readonly handOverEmitter = new vscode.EventEmitter<void>();
+  readonly onDidHandOver = this.handOverEmitter.event;
   private quietTimer: NodeJS.Timeout | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -94,6 +97,7 @@ export class IndexScheduler implements vscode.Disposable {
     this.outgoing.add(path);
     this.sendTimer ??= setTimeout(() => this.send(), 0);
     this.rearmQuiet();
+    this.handOverEmitter.fire();
   }
 
   /** Sends the waiting paths; if the engine cannot take them, a run of the extension's own names them. */
@@ -215,6 +219,7 @@ export class IndexScheduler implements vscode.Disposable {
     if (this.sendTimer) clearTimeout(this.sendTimer);
     if (this.quietTimer) clearTimeout(this.quietTimer);
     this.quietEmitter.dispose();
+    this.handOverEmitter.dispose();
     this.cancel?.cancel();
     for (const d of this.disposables) d.dispose();
     this.emitter.dispose();
