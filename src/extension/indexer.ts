@@ -58,8 +58,9 @@ export class IndexScheduler implements vscode.Disposable {
   private sendTimer: NodeJS.Timeout | undefined;
   /** the hand-overs in flight, one after the other */
   private sending: Promise<void> = Promise.resolve();
-  /** paths handed over since the index was last quiet: past MAX_PATHS, a walk takes over */
+  /** paths handed over within QUIET_MS of the first of them: past MAX_PATHS, a walk takes over */
   private burst = 0;
+  private burstStart = 0;
 
   constructor(private readonly engine: EngineProcess, private readonly log: vscode.LogOutputChannel, private debounceMs: number) {}
 
@@ -74,7 +75,7 @@ export class IndexScheduler implements vscode.Disposable {
   /** The quiet event comes QUIET_MS after the last run or hand-over. */
   private rearmQuiet(): void {
     if (this.quietTimer) { clearTimeout(this.quietTimer); this.quietTimer = undefined; }
-    if (this.state.phase !== 'indexing') this.quietTimer = setTimeout(() => { this.quietTimer = undefined; this.burst = 0; this.quietEmitter.fire(this.state); }, QUIET_MS);
+    if (this.state.phase !== 'indexing') this.quietTimer = setTimeout(() => { this.quietTimer = undefined; this.quietEmitter.fire(this.state); }, QUIET_MS);
   }
 
   /** Watches the workspace; every event schedules one debounced incremental run. */
@@ -120,6 +121,8 @@ export class IndexScheduler implements vscode.Disposable {
    */
   schedule(force = false, uri?: vscode.Uri): void {
     if (uri && uri.scheme === 'file' && !force && !this.firstRun && !this.pendingForce && this.changed && !this.changed.size && !(this.running && !this.namedRun)) {
+      const now = Date.now();
+      if (now - this.burstStart > QUIET_MS) { this.burstStart = now; this.burst = 0; }
       if (++this.burst <= MAX_PATHS) { this.handOver(uri.fsPath); return; }
       this.changed = null; // a burst (a checkout, a generator): one walk finds it all
     }
