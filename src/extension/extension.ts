@@ -20,6 +20,8 @@ import { MemoryEditor } from './memoryEditor';
 export interface SightlineApi {
   /** Calls a registry tool through the engine process (tests and other extensions). */
   call: EngineProcess['call'];
+  /** An editor-only engine request (not a tool; tests read the index as it stands through `sightline/symbol_at`). */
+  request: EngineProcess['request'];
   /** Resolves when the running/pending index pass finishes. */
   whenIndexed(): Promise<void>;
   scheduler: IndexScheduler;
@@ -175,7 +177,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     const [t] = await enricher.targets({ symbol, path, limit: 1 });
     return t ? enricher.enrich(t, 30000) : 'not_found';
   };
-  return { call: engine.call.bind(engine), whenIndexed: () => scheduler.runNow(), scheduler, activationMs, lmToolsEnabled, enrich,
+  return { call: engine.call.bind(engine), request: engine.request.bind(engine), whenIndexed: () => scheduler.runNow(), scheduler, activationMs, lmToolsEnabled, enrich,
     views: { status: tree, memories: memoryTree, impact: impactTree }, memories, unsaved };
 }
 

@@ -130,6 +130,25 @@ describe('Sightline in VS Code', function () {
     console.log(`edit visible in search after ${Date.now() - t0} ms`);
   });
 
+  it('a saved file is applied by the engine in the background: no tool call, no run of the extension\'s own', async () => {
+    const uri = vscode.Uri.file(path.join(root, 'src', 'money.ts'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const line = doc.lineCount + 1;
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(doc.lineCount, 0), '\nexport function settleBalancesInBackground(amount: number): number {\n  return amount;\n}\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const runs = api.scheduler.snapshot.runs;
+    const t0 = Date.now();
+    assert.ok(await doc.save());
+    // symbol_at reads the index as it stands (it applies nothing first): the engine took the change by itself
+    await until('the engine applied the save', async () => {
+      const r = await api.request('sightline/symbol_at', { path: uri.fsPath, line });
+      return r.symbol && r.symbol.symbol_path === 'settleBalancesInBackground';
+    }, 15000, 20);
+    assert.equal(api.scheduler.snapshot.runs, runs, 'the extension ran no index run of its own');
+    console.log(`a save applied in the background after ${Date.now() - t0} ms`);
+  });
+
   it('a language-model tool called right after a save answers with the saved edit (no waiting for the debounce)', async () => {
     const uri = vscode.Uri.file(path.join(root, 'src', 'money.ts'));
     const doc = await vscode.workspace.openTextDocument(uri);
