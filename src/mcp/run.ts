@@ -4,6 +4,25 @@ import { serveHttp, serveStdio } from './server';
 import { readFile } from 'node:fs/promises';
 import { loadArtifact } from '../core/services/portable';
 import type { Engine } from '../core/engine';
+import { constants as perf, PerformanceObserver } from 'node:perf_hooks';
+
+/** A garbage collection that paused the engine's thread this long is logged. */
+const GC_PAUSE_LOG_MS = 50;
+
+/**
+ * Logs long garbage-collection pauses of the engine's thread: a slow answer or edit is then told apart
+ * from a slow index run (at millions of lines the heap holds the resolver tables and the read caches).
+ */
+function logLongPauses(log: (level: string, msg: string) => void): void {
+  const kinds: Record<number, string> = { [perf.NODE_PERFORMANCE_GC_MAJOR]: 'major', [perf.NODE_PERFORMANCE_GC_MINOR]: 'minor', [perf.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [perf.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks' };
+  new PerformanceObserver(list => {
+    for (const e of list.getEntries()) {
+      if (e.duration < GC_PAUSE_LOG_MS) continue;
+      const kind = kinds[(e as unknown as { detail?: { kind?: number } }).detail?.kind ?? -1] ?? 'gc';
+      log('info', `garbage collection (${kind}) paused the engine for ${Math.round(e.duration)} ms; heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB`);
+    }
+  }).observe({ entryTypes: ['gc'] });
+}
 
 /**
  * A prebuilt index (sightline export) for a workspace that has none yet: adopted before the first answer,
@@ -41,6 +60,7 @@ export async function runMcp(argv: string[]): Promise<void> {
     sessionIdleMs = secs * 1000;
   }
   const log = (level: string, msg: string) => process.stderr.write(`[sightline ${level}] ${msg}\n`);
+  logLongPauses(log);
   const engine = await openEngine(values, positionals, log);
   if (values['import-from']) await adoptPrebuilt(engine, values['import-from'], log);
   // The editor's engine process hears of changes from the editor (index_repo with paths); a standalone server watches.

@@ -12,8 +12,9 @@ export interface IndexFilePort {
   /** the in-memory index now differs from the file on disk */
   markUnsaved(): void;
   readonly unsaved: boolean;
-  /** writes the index file atomically (checks the lock is still held) */
-  save(): void;
+  /** writes the index file atomically (checks the lock is still held); `collect`: a full garbage collection
+   * first (after a run that wrote a large share of the index) */
+  save(opts?: { collect?: boolean }): void;
   /** saves `delayMs` after the last call, holding the writer lock until then */
   scheduleSave(delayMs: number): void;
   /** a problem found when the file was opened (reported until the next save) */

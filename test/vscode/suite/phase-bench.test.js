@@ -33,11 +33,28 @@ describe('extension host under indexing load', function () {
     const lines = status.data.languages.reduce((a, l) => a + l.lines, 0);
     const result = { activation_ms: api.activationMs, first_index_ms: firstIndexMs, engine_total_ms: report.timings.total_ms, files: status.data.file_count, lines,
       chunks: status.data.chunk_count, samples: samples.length, rtt_p50_ms: +pct(samples, 50).toFixed(2), rtt_p95_ms: +pct(samples, 95).toFixed(2), rtt_max_ms: +Math.max(...samples).toFixed(2) };
+    // the extension host's own event-loop delay during the edits (a busy extension host delays every answer)
+    const loop = require('perf_hooks').monitorEventLoopDelay({ resolution: 10 });
+    const stopProfile = await startProfile(process.env.SIGHTLINE_BENCH_PROFILE);
+    loop.enable();
     Object.assign(result, await editLatency(Number(process.env.SIGHTLINE_BENCH_EDITS || 20)));
+    loop.disable();
+    await stopProfile();
+    Object.assign(result, { host_loop_delay_p99_ms: +(loop.percentile(99) / 1e6).toFixed(1), host_loop_delay_max_ms: +(loop.max / 1e6).toFixed(1) });
     console.log(`[bench] ${JSON.stringify(result)}`);
     assert.ok(result.rtt_p95_ms < 50, `p95 command round trip ${result.rtt_p95_ms} ms during indexing`);
   });
 });
+
+/** With SIGHTLINE_BENCH_PROFILE=FILE, a CPU profile of the extension host during the edits (for a slow run). */
+async function startProfile(file) {
+  if (!file) return async () => {};
+  const session = new (require('inspector').Session)();
+  session.connect();
+  const post = (m, p) => new Promise((ok, no) => session.post(m, p, (e, r) => e ? no(e) : ok(r)));
+  await post('Profiler.enable'); await post('Profiler.start');
+  return async () => { const { profile } = await post('Profiler.stop'); fs.writeFileSync(file, JSON.stringify(profile)); session.disconnect(); };
+}
 
 /** Per edit: a comment with a word of its own appended to a source file through the editor and saved; then the
  * search_code language-model tool is called until its answer names the file (it applies waiting changes first,

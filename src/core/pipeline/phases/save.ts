@@ -7,7 +7,8 @@
  * A run that wrote a large share of the chunks (a first index, a forced one, a large branch switch) first
  * files the full-text segments out of the edits' reach (`FileTables.compactFullText`): the segments its
  * batches left would otherwise be merged by the edits that follow, one of them paying seconds at millions
- * of lines.
+ * of lines. Such a run's save also starts with a full garbage collection (the cold index's peak memory);
+ * a small run's does not (a pause of its own in a long-lived engine).
  */
 import { phase } from '../runner';
 import type { IndexEnv } from '../env';
@@ -26,11 +27,12 @@ export const savePhase = phase({
   run({ scan }, env: IndexEnv, ctx): { saved: boolean; deferred: boolean } {
     if (!env.indexFile.unsaved) return { saved: false, deferred: false };
     const written = scan.repos.reduce((n, r) => n + r.report.chunks_written, 0);
-    if (written >= COMPACT_MIN_CHUNKS && written >= COMPACT_SHARE * env.indexFile.store.files.chunkCount()) env.indexFile.store.files.compactFullText();
+    const large = written >= COMPACT_MIN_CHUNKS && written >= COMPACT_SHARE * env.indexFile.store.files.chunkCount();
+    if (large) env.indexFile.store.files.compactFullText();
     // a long-lived engine applying a watcher's edits saves after the burst, off the answers' path
     if (env.deferSaveMs !== undefined) { env.indexFile.scheduleSave(env.deferSaveMs); return { saved: false, deferred: true }; }
     ctx.progress('save', env.roots[0]!.repo_id, 0, 1);
-    env.indexFile.save();
+    env.indexFile.save({ collect: large });
     return { saved: true, deferred: false };
   },
 });

@@ -220,7 +220,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     if (signal?.aborted) {
       // Completed batches are kept (they are real work); the next run picks up the rest and, as the
       // graph-pending mark says, rebuilds the graph.
-      env.indexFile.save();
+      env.indexFile.save({ collect: true });
       throw new SightlineError('cancelled', `indexing of ${r.name} was cancelled after ${done} of ${tasks.length} files; completed files were kept`);
     }
     ctx.time('parse', performance.now() - walkEnd - (writeMs - writesDuringWalk));
