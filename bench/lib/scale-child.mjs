@@ -19,6 +19,11 @@ const [job, configFile, resultFile] = process.argv.slice(2);
 const cfg = JSON.parse(readFileSync(configFile, 'utf8'));
 const log = (msg) => process.stderr.write(`    [${job}] ${msg}\n`);
 const COMMENT = { python: '#', ruby: '#' };
+/** A new top-level function in each language an edit may add one to. */
+const DEFINE = {
+  python: w => `\ndef ${w}():\n    return 1\n`, ruby: w => `def ${w}\n  1\nend\n`, go: w => `func ${w}() int { return 1 }\n`,
+  rust: w => `fn ${w}() -> u8 { 1 }\n`, typescript: w => `export function ${w}(): number { return 1; }\n`, javascript: w => `function ${w}() { return 1; }\n`,
+};
 const sleep = (ms) => new Promise(r => setTimeout(r, ms));
 
 function indexBytes(db) {
@@ -41,6 +46,11 @@ function restorers() {
     edit(file, language, word) {
       if (!saved.has(file)) saved.set(file, { bytes: readFileSync(file), st: statSync(file, { bigint: true }) });
       writeFileSync(file, Buffer.concat([saved.get(file).bytes, Buffer.from(`\n${COMMENT[language] ?? '//'} ${word} an edit by the Sightline benchmark\n`)]));
+    },
+    /** appends a new top-level function named `word` to `file` (a definition added: the file's shape changes) */
+    define(file, language, word) {
+      if (!saved.has(file)) saved.set(file, { bytes: readFileSync(file), st: statSync(file, { bigint: true }) });
+      writeFileSync(file, Buffer.concat([saved.get(file).bytes, Buffer.from(`\n${DEFINE[language](word)}\n`)]));
     },
     restore: put,
   };
@@ -116,7 +126,7 @@ async function liveJob() {
   const r = restorers();
   const engine = await core.Engine.open({ roots: [cfg.root], dbPath: cfg.dbPath });
   const search = async (word) => (await core.invokeTool(core.TOOLS.search_code, { query: word, limit: 10 }, { engine })).data;
-  const notified = []; const watched = []; const runs = []; const misses = []; const slow = [];
+  const notified = []; const watched = []; const runs = []; const misses = []; const slow = []; const defined = []; const rebuilt = [];
   try {
     await engine.index(); // the files earlier jobs restored
     await engine.live.prepare(); // grammars and resolver tables, as the editor's engine process prepares them at start
@@ -132,6 +142,22 @@ async function liveJob() {
       if (!ok) misses.push(f.path);
       notified.push(ms); runs.push(engine.live.stats.last_run_ms);
       if (ms > 500) slow.push({ path: f.path, ms: round(ms, 1), run: engine.live.stats.last_run });
+    }
+    // a function added to a file (its definitions change: the graph is brought up to date around it)
+    const definedPicks = sample(files.filter(f => DEFINE[f.language] && !picks.includes(f)), cfg.edits, cfg.seed + 3);
+    for (const [k, f] of definedPicks.entries()) {
+      const word = wordFor(300 + k, cfg.seed);
+      const t0 = performance.now();
+      r.define(f.abs, f.language, word);
+      engine.live.notify([f.abs]);
+      await engine.live.settle();
+      const ok = names(await search(word), f.path);
+      const ms = performance.now() - t0;
+      if (!ok) misses.push(f.path);
+      defined.push(ms);
+      const graph = engine.live.stats.last_run?.graph_update ?? [];
+      if (graph.includes('full')) rebuilt.push(f.path);
+      if (ms > 500) slow.push({ path: f.path, ms: round(ms, 1), run: engine.live.stats.last_run, defined: true });
     }
     await engine.live.watch();
     for (const [k, f] of picks.slice(cfg.edits).entries()) {
@@ -151,7 +177,7 @@ async function liveJob() {
     const close_ms = performance.now() - tc;
     const after = indexBytes(cfg.dbPath);
     const q = xs => { const s = [...xs].sort((a, b) => a - b); return { n: s.length, p50_ms: round(percentile(s, 50), 1), p95_ms: round(percentile(s, 95), 1), max_ms: round(s[s.length - 1], 1) }; };
-    return { notified: q(notified), watched: q(watched), index_run: q(runs), misses, slow, close_save_ms: round(close_ms, 1),
+    return { notified: q(notified), watched: q(watched), defined: q(defined), defined_rebuilt: rebuilt, index_run: q(runs), misses, slow, close_save_ms: round(close_ms, 1),
       written_bytes: after.changes - before.changes + (after.snapshot !== before.snapshot ? after.snapshot : 0), snapshot_rewritten: after.snapshot !== before.snapshot,
       stats: engine.live.stats, peak_rss_mb: round(peakRssBytes() / MB, 1) };
   } finally { r.restore(); }

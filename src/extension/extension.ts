@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { EngineProcess } from './engineProcess';
 import { IndexScheduler } from './indexer';
 import { StatusBar, StatusTree } from './ui';
-import { registerLanguageModelTools } from './tools';
+import { registerLanguageModelTools, type ToolCallTiming } from './tools';
 import { McpProvider, clientConfig } from './mcpProvider';
 import { registerAdapterCommands } from './adapters';
 import { engineArgs, engineEnv, readConfig } from './config';
@@ -26,6 +26,8 @@ export interface SightlineApi {
   whenIndexed(): Promise<void>;
   scheduler: IndexScheduler;
   activationMs: number;
+  /** The last language-model tool call's start and end in Sightline's handler (performance.now() of the extension host). */
+  lastToolCall(): ToolCallTiming | null;
   /** whether VS Code chat currently gets the language-model tools (false in `mcp` mode or once VS Code runs our MCP server) */
   lmToolsEnabled(): boolean;
   /** asks the language servers about one symbol now (tests, commands) */
@@ -85,7 +87,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
   );
   // After an index run: the Memories view (reconciled by the run) and the Impact view redraw.
   context.subscriptions.push(scheduler.onDidQuiet(s => { if (s.phase === 'ready') { void memories.refresh(); } }));
-  context.subscriptions.push(...registerLanguageModelTools(engine, enricher, () => scheduler.settle(), log));
+  let lastToolCall: ToolCallTiming | null = null;
+  context.subscriptions.push(...registerLanguageModelTools(engine, enricher, () => scheduler.settle(), log, t => { lastToolCall = t; }));
   // After each index run, ask the language servers about the most depended-on symbols, in the background.
   let background: vscode.CancellationTokenSource | undefined;
   context.subscriptions.push(scheduler.onDidChangeState(s => { if (s.phase === 'indexing') background?.cancel(); }), scheduler.onDidHandOver(() => background?.cancel()), scheduler.onDidQuiet(s => {
@@ -177,7 +180,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     const [t] = await enricher.targets({ symbol, path, limit: 1 });
     return t ? enricher.enrich(t, 30000) : 'not_found';
   };
-  return { call: engine.call.bind(engine), request: engine.request.bind(engine), whenIndexed: () => scheduler.runNow(), scheduler, activationMs, lmToolsEnabled, enrich,
+  return { call: engine.call.bind(engine), request: engine.request.bind(engine), whenIndexed: () => scheduler.runNow(), scheduler, activationMs, lastToolCall: () => lastToolCall, lmToolsEnabled, enrich,
     views: { status: tree, memories: memoryTree, impact: impactTree }, memories, unsaved };
 }
 

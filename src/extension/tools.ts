@@ -29,8 +29,16 @@ function progressMessage(tool: string, input: Record<string, unknown>): string {
   }
 }
 
-/** `settle`: file changes the editor reported are applied before a tool answers (IndexScheduler.settle). */
-export function registerLanguageModelTools(engine: EngineProcess, enricher: LspEnricher, settle: () => Promise<void> = async () => undefined, log?: vscode.LogOutputChannel): vscode.Disposable[] {
+/** When the last language-model tool call reached Sightline's handler and when it answered (performance.now()). */
+export interface ToolCallTiming { tool: string; started_ms: number; ended_ms: number }
+
+/**
+ * `settle`: file changes the editor reported are applied before a tool answers (IndexScheduler.settle).
+ * `timing` receives each call's start and end in this handler, which tells Sightline's part of an answer
+ * from VS Code's own delivery of the call.
+ */
+export function registerLanguageModelTools(engine: EngineProcess, enricher: LspEnricher, settle: () => Promise<void> = async () => undefined, log?: vscode.LogOutputChannel,
+  timing?: (t: ToolCallTiming) => void): vscode.Disposable[] {
   if (!vscode.lm?.registerTool) return [];
   return TOOL_LIST.map(def => vscode.lm.registerTool<Record<string, unknown>>(lmToolName(def.name), {
     prepareInvocation(options) {
@@ -48,7 +56,9 @@ export function registerLanguageModelTools(engine: EngineProcess, enricher: LspE
       }
       const t2 = performance.now();
       const r = await engine.call(def.name, options.input ?? {}, { token, maxChars: budget ? Math.max(400, Math.floor(budget * CHARS_PER_TOKEN)) : undefined });
-      log?.info(`tool ${def.name}: changes applied in ${Math.round(t1 - t0)} ms, language servers ${Math.round(t2 - t1)} ms, answered in ${Math.round(performance.now() - t2)} ms`);
+      const t3 = performance.now();
+      log?.info(`tool ${def.name}: changes applied in ${Math.round(t1 - t0)} ms, language servers ${Math.round(t2 - t1)} ms, answered in ${Math.round(t3 - t2)} ms`);
+      timing?.({ tool: def.name, started_ms: t0, ended_ms: t3 });
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(r.markdown)]);
     },
   }));

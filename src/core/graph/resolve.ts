@@ -47,6 +47,8 @@ export interface GraphOutput {
    * the current store). Set by resolveGraph.
    */
   resume?: (only: ReadonlySet<number>, sink: ((edges: GEdge[]) => void) | undefined) => GraphOutput;
+  /** the whole tables `resume` resolves against (set by resolveGraph): an edit that changes definitions updates them */
+  tables?: RepoTables;
   edges: GEdge[];
   /** call sites left unbound (a name with too many definitions), per calling file, by name */
   unbound: Map<number, Map<string, number>>;
@@ -58,6 +60,7 @@ export function resolveGraph(input: GraphInput): GraphOutput {
   const tables = buildTables(input);
   const out = resolveWith(tables, input.only, input.sink);
   out.resume = (only, sink) => resolveWith(tables, only, sink);
+  out.tables = tables;
   return out;
 }
 

@@ -289,6 +289,66 @@ export class RepoTables {
     return false;
   }
 
+  /**
+   * Replaces one file's definitions in whole tables (not with a lookup) after an edit changed them,
+   * leaving the tables those a build from scratch makes: every list keeps the order of `input.symbols`
+   * (by path, then row id), a class's recorded bases move to its new id (same symbol path), and what was
+   * derived from definitions (member maps, candidates by name, the file's top level) is derived again
+   * when next asked. The caller guarantees the file's classes and base classes are unchanged (`oldSyms`
+   * and `newSyms` hold the same classes at the same symbol paths), which keeps every member map's shape.
+   */
+  replaceFileSymbols(fileId: number, oldSyms: readonly GSymbol[], newSyms: readonly GSymbol[]): void {
+    if (this.basesDone) throw new Error('replaceFileSymbols needs whole tables');
+    const oldIds = new Set(oldSyms.map(s => s.id));
+    const path = this.filesById.get(fileId)?.path ?? '';
+    const pathOf = (x: GSymbol) => this.filesById.get(x.fileId)?.path ?? '';
+    const order = (a: GSymbol, b: GSymbol) => { const pa = pathOf(a), pb = pathOf(b); return pa < pb ? -1 : pa > pb ? 1 : a.id - b.id; };
+    /** `list` without the file's old definitions, with `add` placed where (path, id) order puts them */
+    const splice = (list: GSymbol[] | undefined, add: readonly GSymbol[]): GSymbol[] => {
+      const kept = (list ?? []).filter(x => !oldIds.has(x.id));
+      if (!add.length) return kept;
+      let at = kept.findIndex(x => pathOf(x) > path);
+      if (at < 0) at = kept.length;
+      return [...kept.slice(0, at), ...[...add].sort(order), ...kept.slice(at)];
+    };
+    const rekey = <K>(m: Map<K, GSymbol[]>, keyOf: (s: GSymbol) => K | null) => {
+      const before = new Map<K, GSymbol[]>();
+      for (const s of oldSyms) { const k = keyOf(s); if (k !== null && !before.has(k)) before.set(k, []); }
+      for (const s of newSyms) { const k = keyOf(s); if (k === null) continue; (before.get(k) ?? before.set(k, []).get(k)!).push(s); }
+      for (const [k, add] of before) { const l = splice(m.get(k), add); if (l.length) m.set(k, l); else m.delete(k); }
+    };
+    rekey(this.byName, s => s.name);
+    rekey(this.methodIndex, s => (s.kind === 'method' ? s.name : null));
+    rekey(this.methodsOfOwner, s => (s.kind === 'method' && s.parent ? s.parent : null));
+    rekey(this.childrenOf, s => { const dot = s.sp.lastIndexOf('.'); return dot > 0 ? symbolKey(s.fileId, s.sp.slice(0, dot)) : null; });
+    if (newSyms.length) this.byFile.set(fileId, [...newSyms].sort((a, b) => a.id - b.id)); else this.byFile.delete(fileId);
+    for (const s of oldSyms) { this.byFilePath.delete(symbolKey(s.fileId, s.sp)); this.nestedInFunction.delete(s.id); this.symbolFile.delete(s.id); }
+    for (const s of newSyms) { this.byFilePath.set(symbolKey(s.fileId, s.sp), s); this.symbolFile.set(s.id, s.fileId); }
+    for (const s of newSyms) if (s.parent && isFunction(this.byFilePath.get(symbolKey(s.fileId, s.parent)))) this.nestedInFunction.add(s.id);
+    // recorded bases follow their class to its new id
+    const newBySp = new Map(newSyms.map(s => [s.sp, s]));
+    for (const s of oldSyms) {
+      const bases = this.basesOf.get(s.id);
+      if (!bases) continue;
+      this.basesOf.delete(s.id);
+      const now = newBySp.get(s.sp);
+      if (now) this.basesOf.set(now.id, bases);
+    }
+    // the symbol list the tables were built from, in the same order (settleMembers walks it)
+    const all = this.input.symbols;
+    const kept = all.filter(x => !oldIds.has(x.id));
+    let at = kept.findIndex(x => pathOf(x) > path);
+    if (at < 0) at = kept.length;
+    all.length = 0;
+    for (const x of kept.slice(0, at)) all.push(x);
+    for (const x of [...newSyms].sort(order)) all.push(x);
+    for (const x of kept.slice(at)) all.push(x);
+    this.topIndex.delete(fileId);
+    this.membersCache.clear();
+    this.globalMemo.clear();
+    this.settleMembers();
+  }
+
   /** Whether a graph node (a symbol, or a file as its negative id) lies in a test file. */
   isTestNode(node: number): boolean {
     const fid = node < 0 ? -node : this.symbolFile.get(node);

@@ -412,6 +412,16 @@ export class FileTables {
     return r ? unpackFtsText(r.data) : null;
   }
   /** Chunks whose full text holds a term (its file and key), at most `limit`. */
+  /**
+   * Files of a repository whose text holds any of the full-text terms (each a whole identifier as
+   * util/tokens.ts writes it: lower case, without `_` and `$`): every file whose code names one of them,
+   * and perhaps a few more.
+   */
+  filesWithTerms(repoId: string, terms: readonly string[]): number[] {
+    if (!terms.length) return [];
+    return this.db.all<{ file_id: number }>(`SELECT DISTINCT c.file_id AS file_id FROM chunks c JOIN files f ON f.file_id = c.file_id
+      WHERE c.rowid IN (SELECT docid FROM chunks_fts WHERE chunks_fts MATCH ?) AND f.repo_id = ?`, [terms.join(' OR '), repoId]).map(r => r.file_id);
+  }
   chunksWithTerm(term: string, limit: number): { file_id: number; key: string }[] {
     return this.db.all(`SELECT c.file_id AS file_id, c.key AS key FROM chunks c WHERE c.rowid IN (SELECT docid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)`, [term, limit]);
   }

@@ -83,6 +83,16 @@ export class GraphTables {
     this.db.run('CREATE INDEX IF NOT EXISTS graph_edges_to ON graph_edges (to_node, kind); CREATE INDEX IF NOT EXISTS graph_edges_from ON graph_edges (from_node, kind);');
   }
 
+  /** Files of a repository with heuristic edges into the given nodes. */
+  filesWithEdgesTo(repoId: string, nodes: readonly number[]): number[] {
+    return [...new Set(this.db.inBatches<{ file_id: number }>([...nodes], marks => `SELECT DISTINCT file_id FROM graph_edges WHERE to_node IN (${marks}) AND repo_id = ?`, [repoId]).map(r => r.file_id))];
+  }
+
+  /** Deletes the heuristic edges out of the given nodes (definitions an edit removed or renumbered). */
+  deleteEdgesFrom(repoId: string, nodes: readonly number[]): void {
+    if (nodes.length) this.db.exec('DELETE FROM graph_edges WHERE from_node IN (SELECT value FROM json_each(?)) AND repo_id = ?', [JSON.stringify(nodes), repoId]);
+  }
+
   graphEdgeCount(repoId?: string): number {
     return repoId ? this.db.count('SELECT count(*) AS n FROM graph_edges WHERE repo_id = ?', [repoId]) : this.db.count('SELECT count(*) AS n FROM graph_edges');
   }

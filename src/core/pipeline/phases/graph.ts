@@ -6,12 +6,12 @@
  */
 import type { Store } from '../../store/store';
 import { buildTables, CyclicBases, resolveGraph, resolvePartial, resolveWith, type GEdge, type GFile, type GraphOutput } from '../../graph/resolve';
-import type { RepoInput } from '../../graph/tables';
-import { CROSS_FILE_KINDS } from '../../parse/occurrence';
+import { CLASSY, type GSymbol, type RepoInput, type RepoTables } from '../../graph/tables';
+import { CROSS_FILE_KINDS, type Occurrence } from '../../parse/occurrence';
 import { decodeOccurrences } from '../../store/occurrences';
 import { phase } from '../runner';
 import type { IndexEnv } from '../env';
-import { scanPhase } from './scan';
+import { scanPhase, type ReshapedFile } from './scan';
 
 /** The graph part of a repository's run report. */
 export interface GraphRepoReport {
@@ -33,14 +33,16 @@ const GRAPH_TABLES_IDLE_MS = 5 * 60_000;
  * update drops them.
  */
 export class GraphTablesCache {
-  private readonly tables = new Map<string, { store: Store; resume: NonNullable<GraphOutput['resume']> }>();
+  private readonly tables = new Map<string, { store: Store; resume: NonNullable<GraphOutput['resume']>; whole?: RepoTables }>();
   private timer: NodeJS.Timeout | undefined;
   private liveEngine = false;
   constructor(private readonly idleMs = GRAPH_TABLES_IDLE_MS) {}
   /** a live engine: its partial updates build (and keep) the tables, the next edit reuses them */
   get live(): boolean { return this.liveEngine; }
   get(repoId: string, store: Store) { const t = this.tables.get(repoId); return t && t.store === store ? t.resume : undefined; }
-  set(repoId: string, store: Store, resume: NonNullable<GraphOutput['resume']>): void { this.tables.set(repoId, { store, resume }); }
+  /** the kept whole tables themselves (an edit that changes definitions updates them in place) */
+  whole(repoId: string, store: Store) { const t = this.tables.get(repoId); return t && t.store === store ? t.whole : undefined; }
+  set(repoId: string, store: Store, resume: NonNullable<GraphOutput['resume']>, whole?: RepoTables): void { this.tables.set(repoId, { store, resume, whole }); }
   delete(repoId: string): void { this.tables.delete(repoId); }
   /** a live engine keeps the tables however long it stays quiet */
   keepWhileLive(): void { this.liveEngine = true; clearTimeout(this.timer); }
@@ -60,9 +62,15 @@ export const graphPhase = phase({
   name: 'graph', deps: [scanPhase],
   run({ scan }, env: IndexEnv, ctx): GraphPhaseOutput {
     const written = new Map<string, number>();
-    for (const { report, edited } of scan.repos) {
+    for (const { report, edited, reshaped } of scan.repos) {
       if (report.graph_update === 'none') continue; // no file changed: the stored graph stands
       ctx.progress('graph', report.repo_id, 0, 1);
+      if (reshaped.length) {
+        // definitions changed: what the change reaches is re-resolved against the kept tables, or the graph is rebuilt
+        const n = reshapeUpdate(env, report.repo_id, edited, reshaped);
+        if (n === null) report.graph_update = 'full';
+        else { report.edges_written = n; written.set(report.repo_id, n); continue; }
+      }
       report.edges_written = buildGraph(env, report.repo_id, report.graph_update === 'partial' ? edited : undefined);
       written.set(report.repo_id, report.edges_written);
     }
@@ -102,10 +110,78 @@ function buildGraph(env: IndexEnv, repoId: string, only?: readonly number[]): nu
         || resolveGraph({ ...graphInput(store, repoId), sink, only: only ? new Set(only) : undefined });
     store.graph.finishGraph(repoId, graph.unbound);
     store.graph.setGraphPending(repoId, false);
-    if (!cached && graph.resume) cache.set(repoId, store, graph.resume); // a full build's tables serve the body-only edits after it
+    if (!cached && graph.resume) cache.set(repoId, store, graph.resume, graph.tables); // a full build's tables serve the body-only edits after it
   });
   cache.touch();
   env.indexFile.markUnsaved();
+  return count;
+}
+
+/** An edit that changes definitions re-resolves at most this many files against the kept tables; beyond, a rebuild. */
+export const RESHAPE_FILES_MAX = 1500;
+
+/** The full-text term a name is written as (util/tokens.ts: lower case, without `_` and `$`), when it has one. */
+function nameTerm(name: string): string | null {
+  const t = name.toLowerCase().replace(/[_$]/g, '');
+  return name.length <= 64 && /^[a-z0-9]+$/.test(t) ? t : null;
+}
+const occKey = (o: Occurrence) => `${o.kind}\0${o.name}\0${o.scope ?? ''}\0${o.receiver ?? ''}\0${o.source ?? ''}\0${o.alias ?? ''}`;
+const symKey = (s: GSymbol) => `${s.name}\0${s.sp}\0${s.kind}\0${s.parent ?? ''}`;
+/** what differs between two lists, as counted keys (a multiset difference, both ways) */
+function keyDiff<T>(a: readonly T[], b: readonly T[], key: (x: T) => string): T[] {
+  const n = new Map<string, number>();
+  for (const x of a) n.set(key(x), (n.get(key(x)) ?? 0) + 1);
+  for (const x of b) n.set(key(x), (n.get(key(x)) ?? 0) - 1);
+  return [...a, ...b].filter(x => n.get(key(x)) !== 0);
+}
+
+/**
+ * A targeted run whose files' definitions changed, in an engine that keeps the repository's whole tables
+ * (a live engine): instead of a rebuild (20 s at 5M lines), the tables take the files' new definitions
+ * and what the change can reach is resolved again: the files themselves, every file with an edge into
+ * their old definitions (those ids are gone), and every file whose text names a definition that came,
+ * went or moved (found through the full-text index, which holds every identifier of every file). That
+ * gives the edges a rebuild gives, provided the change leaves every class and every import and base-class
+ * list as it was (a class's members or bases reach files that never name the changed definitions):
+ * otherwise, or with no kept tables, a name the full-text index cannot hold, or more than
+ * RESHAPE_FILES_MAX files to resolve, it returns null and the caller rebuilds.
+ */
+function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[], reshaped: readonly ReshapedFile[]): number | null {
+  const store = env.indexFile.store;
+  const cache = env.graphTables;
+  const tables = cache.whole(repoId, store); const resume = cache.get(repoId, store);
+  if (!tables || !resume) return null;
+  const lookup = store.symbols.graphLookup(repoId);
+  const names = new Set<string>();
+  const plans: { file: number; old: readonly GSymbol[]; now: GSymbol[] }[] = [];
+  for (const r of reshaped) {
+    if (keyDiff(r.old_cross, store.files.occurrences(r.file_id, CROSS_FILE_KINDS), occKey).length) return null; // imports or bases changed
+    const now = lookup.byFile(r.file_id) as GSymbol[];
+    for (const s of keyDiff(r.old_symbols, now, symKey)) {
+      if (CLASSY.has(s.kind)) return null; // a class came, went or moved
+      names.add(s.name);
+    }
+    plans.push({ file: r.file_id, old: r.old_symbols, now });
+  }
+  const terms: string[] = [];
+  for (const n of names) { const t = nameTerm(n); if (t === null) return null; terms.push(t); }
+  const oldIds = reshaped.flatMap(r => r.old_symbols.map(s => s.id));
+  const files = new Set<number>([...edited, ...reshaped.map(r => r.file_id)]);
+  for (const f of store.graph.filesWithEdgesTo(repoId, oldIds)) files.add(f);
+  for (let i = 0; i < terms.length && files.size <= RESHAPE_FILES_MAX; i += 50) for (const f of store.files.filesWithTerms(repoId, terms.slice(i, i + 50))) files.add(f);
+  if (files.size > RESHAPE_FILES_MAX) return null;
+  let count = 0;
+  store.transaction(() => {
+    store.graph.deleteEdgesFrom(repoId, oldIds);
+    for (const p of plans) tables.replaceFileSymbols(p.file, p.old, p.now);
+    store.graph.beginGraph(repoId, [...files]);
+    const graph = resume(files, edges => { store.graph.insertGraphEdges(repoId, edges); count += edges.length; });
+    store.graph.finishGraph(repoId, graph.unbound);
+    store.graph.setGraphPending(repoId, false);
+  });
+  cache.touch();
+  env.indexFile.markUnsaved();
+  env.log('info', `graph: ${reshaped.length} file(s) with changed definitions; ${files.size} file(s) resolved again against the kept tables`);
   return count;
 }
 
@@ -136,6 +212,6 @@ function onDemand(store: Store, repoId: string, only: readonly number[], sink: (
 export function prepareGraphTables(store: Store, cache: GraphTablesCache, repoId: string): void {
   if (cache.get(repoId, store) || store.graph.graphPending(repoId)) return;
   const tables = buildTables(graphInput(store, repoId));
-  cache.set(repoId, store, (only, sink) => resolveWith(tables, only, sink));
+  cache.set(repoId, store, (only, sink) => resolveWith(tables, only, sink), tables);
   cache.touch();
 }

@@ -61,7 +61,7 @@ export const linksPhase = phase({
     const dirty = store.links.dirtyGroups();
     // definitions added or removed in a repository: a route naming its handler elsewhere whose handler
     // now resolves to another node is matched again
-    if (!all) for (const { report } of scan.repos) if (report.graph_update === 'full') {
+    if (!all) for (const { report, reshaped } of scan.repos) if (report.graph_update === 'full' || reshaped.length) {
       for (const s of store.links.sitesOfGroups([handlerGroup(report.repo_id)], s => !!s.handler && s.role === 'provider')) {
         const g = primaryGroup(s);
         if (!dirty.has(g) && store.links.providerIds(s).some(id => id !== ids(s))) dirty.add(g);

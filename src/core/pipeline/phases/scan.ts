@@ -22,9 +22,13 @@ import type { Root } from '../../workspace';
 import { phase, type PhaseContext } from '../runner';
 import type { IndexEnv } from '../env';
 import type { RepoRunReport } from '../report';
+import type { GSymbol } from '../../graph/tables';
+import { CROSS_FILE_KINDS, type Occurrence } from '../../parse/occurrence';
 
 /** At most this many named paths are parsed on the engine's own thread. */
 const INLINE_PARSE_MAX = 16;
+/** A targeted run with more files than this whose definitions changed rebuilds the graph. */
+const RESHAPE_MAX = 16;
 
 /** Diagnostics that come from parsing a file's content (the others come from the walk, every run). */
 const PARSE_DIAGNOSTICS = new Set(['syntax_errors', 'invalid_utf8']);
@@ -35,7 +39,22 @@ export interface ScanRepoReport {
   files_skipped: number; chunks_written: number; symbols_written: number; duration_ms: number; forced: boolean;
 }
 
-export interface ScannedRepo { report: RepoRunReport; edited: number[]; /** config files the walk saw (links phase) */ config_files: WalkedExtra[] }
+/**
+ * A file of a targeted run whose definitions changed (not only its bodies): what it defined and its
+ * cross-file occurrences before the write, so that the graph phase can re-resolve what the change reaches
+ * instead of the whole repository (graph.ts `reshapeUpdate`).
+ */
+export interface ReshapedFile { file_id: number; old_symbols: GSymbol[]; old_cross: Occurrence[] }
+
+export interface ScannedRepo {
+  report: RepoRunReport;
+  /** files whose bodies alone changed */
+  edited: number[];
+  /** files of a targeted run whose definitions changed (graph_update 'partial' with these: graph.ts decides) */
+  reshaped: ReshapedFile[];
+  /** config files the walk saw (links phase) */
+  config_files: WalkedExtra[];
+}
 export interface ScanOutput { repos: ScannedRepo[]; diagnostics: Diagnostic[] }
 
 export const scanPhase = phase({
@@ -77,6 +96,8 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     // What the graph needs after this run: files added, deleted or reshaped (definitions, imports, bases)
     // mean a rebuild; files whose bodies alone changed mean resolving just their own occurrences again.
     let reshaped = force; const edited: number[] = [];
+    // a targeted run's files whose definitions changed, with what they were (at most RESHAPE_MAX; beyond, a rebuild)
+    const reshapes: ReshapedFile[] = [];
     const repoDiags: Diagnostic[] = [];
 
     const seen = new Set<string>();
@@ -101,11 +122,16 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
             report.files_skipped++;
             for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
           } else {
+            // what a named file defined before (read only when it may be re-resolved alone: see ReshapedFile)
+            const before = existing && targeted && reshapes.length < RESHAPE_MAX
+              ? { old_symbols: store.symbols.graphLookup(r.repo_id).byFile(existing.file_id) as GSymbol[], old_cross: store.files.occurrences(existing.file_id, CROSS_FILE_KINDS) } : null;
             const w = store.files.writeFile(outcome.content, existing);
             written.push(w.file_id);
             store.links.writeSites(w.file_id, r.repo_id, outcome.content.link_sites);
             markPending();
-            if (w.same_shape) edited.push(w.file_id); else reshaped = true;
+            if (w.same_shape) edited.push(w.file_id);
+            else if (before) reshapes.push({ file_id: w.file_id, ...before });
+            else reshaped = true;
             report.files_parsed++;
             report.chunks_written += outcome.content.chunks.length;
             report.symbols_written += outcome.content.symbols.length;
@@ -232,7 +258,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     const prev = prevRepo;
     // The graph is brought up to date once every root is parsed (see index()).
     if (reshaped || gone.length || !prev || pendingBefore) report.graph_update = 'full';
-    else if (edited.length) report.graph_update = 'partial';
+    else if (edited.length || reshapes.length) report.graph_update = 'partial';
     if (report.graph_update !== 'none') report.edges_written = 0;
     const dirtyFlag = git.dirty === null ? null : git.dirty ? 1 : 0;
     const nestedJson = JSON.stringify(walked.nested_repos);
@@ -257,7 +283,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     diagnostics.push(...repoDiags);
     if (changed) env.invalidateReads(gone.map(m => m.file_id));
     env.log('info', `indexed ${r.name}: ${report.files_parsed} parsed, ${report.files_unchanged} unchanged, ${report.files_deleted} deleted, ${report.files_skipped} skipped`);
-    return { report, edited, config_files: walked.extras };
+    return { report, edited, reshaped: report.graph_update === 'partial' ? reshapes : [], config_files: walked.extras };
   }
 
 /**

@@ -1,0 +1,85 @@
+/**
+ * An edit that changes a file's definitions (a function or method added, removed, renamed or moved), in
+ * an engine that keeps the repository's resolver tables: the tables take the new definitions and only
+ * what the change reaches is resolved again (pipeline/phases/graph.ts `reshapeUpdate`). After every such
+ * edit the graph must be the one a rebuild from scratch gives; edits it cannot bound (a class, an import
+ * or a base class changed) rebuild.
+ */
+import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
+import { Engine } from '../src/core/engine';
+import { freshGraph, graphOf } from './helpers/graph';
+import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
+
+const FILES: Record<string, string> = {
+  'py/pkg/__init__.py': 'from pkg.base import Base as Base\nfrom pkg.util import helper\n',
+  'py/pkg/base.py': 'class Root:\n    def ping(self):\n        return 0\n\nclass Base(Root):\n    def save(self):\n        return self.ping() + self.extra_step()\n',
+  'py/pkg/model.py': 'from pkg import Base\n\nclass Model(Base):\n    def load(self):\n        def inner():\n            return 1\n        return self.save() + inner() + self.extra_step()\n',
+  'py/pkg/util.py': 'def helper(x):\n    return x\n\ndef unique_name_here():\n    return helper(2)\n',
+  'py/pkg/service.py': 'from pkg.model import Model\nfrom pkg import helper\nfrom pkg.util import *\n\ndef serve():\n    m = Model()\n    helper(m)\n    unique_name_here()\n    later_defined()\n    return m.load()\n',
+  'py/pkg/late.py': 'def call_later():\n    return later_defined()\n',
+  'py/tests/test_util.py': 'from pkg.util import helper\n\ndef test_helper():\n    assert helper(1)\n',
+  'ts/src/shape.ts': 'export class Shape {\n  area(): number { return 0; }\n}\nexport function make(): Shape { return new Shape(); }\n',
+  'ts/src/circle.ts': 'import { Shape } from "./shape";\nexport class Circle extends Shape {\n  radius(): number { return this.area() + this.perimeter(); }\n}\n',
+  'ts/src/app.ts': 'import { make } from "./shape";\nimport { Circle } from "./circle";\nexport function run(): number {\n  const c = new Circle();\n  return c.radius() + make().area() + make().perimeter();\n}\n',
+  'go/store/store.go': 'package store\n\ntype Store struct{}\n',
+  'go/store/ops.go': 'package store\n\nfunc (s *Store) Get() int { return s.Put() }\n\nfunc (s *Store) Put() int { return 1 }\n',
+  'go/store/other.go': 'package store\n\nfunc Other() int {\n\ts := &Store{}\n\treturn s.Del()\n}\n',
+  'go/store/use.go': 'package store\n\nfunc Use() int {\n\ts := &Store{}\n\treturn s.Get() + s.Del()\n}\n',
+  'rs/src/thing.rs': 'pub struct Thing;\n',
+  'rs/src/make.rs': 'impl Thing {\n    pub fn make() -> Thing { Thing }\n    pub fn size(&self) -> u8 { 1 }\n}\n',
+  'rs/src/weigh.rs': 'pub fn weigh(t: &Thing) -> u8 {\n    t.weight()\n}\n',
+  'rs/src/main.rs': 'fn main() {\n    let t = Thing::make();\n    t.size();\n    t.weight();\n}\n',
+};
+
+describe('graph: an edit that changes definitions, against kept tables', function () {
+  this.timeout(120_000);
+  let ws: TempWorkspace; let e: Engine | undefined;
+  afterEach(() => { e?.close(); e = undefined; ws?.remove(); });
+  const messages: string[] = [];
+
+  /** Writes the files, runs the engine on them by name, and checks the graph against a rebuild. */
+  const edit = async (files: Record<string, string>, expect: 'partial' | 'full') => {
+    for (const [p, text] of Object.entries(files)) ws.write(p, text);
+    messages.length = 0;
+    const r = (await e!.index({ paths: Object.keys(files).map(p => join(ws.root, p)) })).repos[0]!;
+    assert.equal(r.graph_update, expect, `${Object.keys(files).join(', ')}: ${messages.join('; ')}`);
+    const now = await graphOf(ws.db); const rebuilt = await freshGraph(ws.root);
+    assert.deepEqual(now.edges, rebuilt.edges, Object.keys(files).join(', '));
+    assert.deepEqual(now.unbound, rebuilt.unbound, Object.keys(files).join(', '));
+    return now;
+  };
+
+  it('functions and methods added, removed, renamed and moved leave the graph a rebuild gives, resolving only what they reach', async () => {
+    ws = tempWorkspace(FILES);
+    e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, log: (_l, m) => messages.push(m) });
+    assert.equal((await e.index()).repos[0]!.graph_update, 'full');
+    const has = (g: { edges: string[] }, edge: string) => g.edges.some(x => x.startsWith(edge));
+    // a function other files already call by name (no edge to it until now): found through their text
+    let g = await edit({ 'py/pkg/util.py': `${FILES['py/pkg/util.py']}\ndef later_defined():\n    return 3\n` }, 'partial');
+    assert.ok(has(g, 'py/pkg/service.py#serve -> py/pkg/util.py#later_defined calls'), g.edges.join('\n'));
+    assert.ok(has(g, 'py/pkg/late.py#call_later -> py/pkg/util.py#later_defined calls'), 'a file with no edge into util.py before');
+    assert.ok(messages.some(m => /1 file\(s\) with changed definitions; \d+ file\(s\) resolved again/.test(m)), messages.join('\n'));
+    // a function removed: its callers lose the edge
+    g = await edit({ 'py/pkg/util.py': 'def helper(x):\n    return x\n\ndef later_defined():\n    return 3\n' }, 'partial');
+    assert.ok(!g.edges.some(x => x.includes('unique_name_here')));
+    // renamed, and moved below another definition (every definition of the file gets a new id)
+    g = await edit({ 'py/pkg/util.py': 'def later_defined():\n    return 3\n\n\ndef helper_renamed(x):\n    return x\n' }, 'partial');
+    // a method added to a base class: the subclass's self-call reaches it through the member map
+    g = await edit({ 'py/pkg/base.py': FILES['py/pkg/base.py']!.replace('class Base(Root):\n', 'class Base(Root):\n    def extra_step(self):\n        return 1\n\n') }, 'partial');
+    assert.ok(has(g, 'py/pkg/model.py#Model.load -> py/pkg/base.py#Base.extra_step calls'), g.edges.join('\n'));
+    // TypeScript: a method added to a class and another edited in the same run
+    g = await edit({ 'ts/src/shape.ts': FILES['ts/src/shape.ts']!.replace('  area(): number { return 0; }\n', '  area(): number { return 0; }\n  perimeter(): number { return 1; }\n'),
+      'ts/src/app.ts': FILES['ts/src/app.ts']!.replace('return c.radius()', 'return 1 + c.radius()') }, 'partial');
+    assert.ok(has(g, 'ts/src/circle.ts#Circle.radius -> ts/src/shape.ts#Shape.perimeter calls'), g.edges.join('\n'));
+    // Go: a method defined apart from its type; Rust: a method in an impl block of another file
+    g = await edit({ 'go/store/ops.go': `${FILES['go/store/ops.go']}\nfunc (s *Store) Del() int { return 0 }\n` }, 'partial');
+    assert.ok(has(g, 'go/store/other.go#Other -> go/store/ops.go#Store.Del calls'), g.edges.join('\n'));
+    g = await edit({ 'rs/src/make.rs': FILES['rs/src/make.rs']!.replace('    pub fn size', '    pub fn weight(&self) -> u8 { 2 }\n    pub fn size') }, 'partial');
+    assert.ok(has(g, 'rs/src/main.rs#main -> rs/src/make.rs#Thing.weight calls'), g.edges.join('\n'));
+    assert.ok(has(g, 'rs/src/weigh.rs#weigh -> rs/src/make.rs#Thing.weight calls'), g.edges.join('\n'));
+    // edits the kept tables cannot take in place: a class added, an import changed
+    await edit({ 'py/pkg/util.py': 'def later_defined():\n    return 3\n\n\ndef helper_renamed(x):\n    return x\n\nclass Helper:\n    pass\n' }, 'full');
+    await edit({ 'py/pkg/service.py': FILES['py/pkg/service.py']!.replace('from pkg import helper\n', 'from pkg import helper\nimport os\n') }, 'full');
+  });
+});
