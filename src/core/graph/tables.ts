@@ -267,8 +267,11 @@ export class RepoTables {
    * symbol order before any file asks (without a cycle they are built on demand).
    */
   settleMembers(): void {
-    if (this.hasBaseCycle()) for (const sym of this.input.symbols) if (this.basesOf.has(sym.id)) this.membersOf(sym);
+    this.cyclic ??= this.hasBaseCycle();
+    if (this.cyclic) for (const sym of this.input.symbols) if (this.basesOf.has(sym.id)) this.membersOf(sym);
   }
+  /** whether base classes form a cycle (known once settleMembers ran; classes and bases never change in place) */
+  private cyclic: boolean | undefined;
 
   /** Whether following base classes (by the keys in basesOf) ever leads back to a class on the way. */
   private hasBaseCycle(): boolean {
@@ -334,19 +337,23 @@ export class RepoTables {
       const now = newBySp.get(s.sp);
       if (now) this.basesOf.set(now.id, bases);
     }
-    // the symbol list the tables were built from, in the same order (settleMembers walks it)
-    const all = this.input.symbols;
-    const kept = all.filter(x => !oldIds.has(x.id));
-    let at = kept.findIndex(x => pathOf(x) > path);
-    if (at < 0) at = kept.length;
-    all.length = 0;
-    for (const x of kept.slice(0, at)) all.push(x);
-    for (const x of [...newSyms].sort(order)) all.push(x);
-    for (const x of kept.slice(at)) all.push(x);
     this.topIndex.delete(fileId);
     this.membersCache.clear();
-    this.globalMemo.clear();
-    this.settleMembers();
+    // candidates by name hold the file's old definitions under each of its names, old and new
+    const names = new Set([...oldSyms, ...newSyms].map(x => x.name));
+    for (const byFamily of this.globalMemo.values()) for (const m of byFamily.values()) for (const n of names) m.delete(n);
+    if (this.cyclic) {
+      // with cyclic bases the member maps are built in the order of the symbol list: it is kept in that order
+      const all = this.input.symbols;
+      const kept = all.filter(x => !oldIds.has(x.id));
+      let at = kept.findIndex(x => pathOf(x) > path);
+      if (at < 0) at = kept.length;
+      all.length = 0;
+      for (const x of kept.slice(0, at)) all.push(x);
+      for (const x of [...newSyms].sort(order)) all.push(x);
+      for (const x of kept.slice(at)) all.push(x);
+      this.settleMembers();
+    }
   }
 
   /** Whether a graph node (a symbol, or a file as its negative id) lies in a test file. */
