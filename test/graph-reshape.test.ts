@@ -8,6 +8,7 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { Engine } from '../src/core/engine';
+import { keptSymbolIds } from '../src/core/store/files';
 import { freshGraph, graphOf } from './helpers/graph';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
 
@@ -59,7 +60,8 @@ describe('graph: an edit that changes definitions, against kept tables', functio
     let g = await edit({ 'py/pkg/util.py': `${FILES['py/pkg/util.py']}\ndef later_defined():\n    return 3\n` }, 'partial');
     assert.ok(has(g, 'py/pkg/service.py#serve -> py/pkg/util.py#later_defined calls'), g.edges.join('\n'));
     assert.ok(has(g, 'py/pkg/late.py#call_later -> py/pkg/util.py#later_defined calls'), 'a file with no edge into util.py before');
-    assert.ok(messages.some(m => /1 file\(s\) with changed definitions; \d+ file\(s\) resolved again/.test(m)), messages.join('\n'));
+    // the definitions that stayed kept their ids: only the file and the two that name the new function
+    assert.ok(messages.some(m => /1 file\(s\) with changed definitions; 3 file\(s\) resolved again/.test(m)), messages.join('\n'));
     // a function removed: its callers lose the edge
     g = await edit({ 'py/pkg/util.py': 'def helper(x):\n    return x\n\ndef later_defined():\n    return 3\n' }, 'partial');
     assert.ok(!g.edges.some(x => x.includes('unique_name_here')));
@@ -78,8 +80,22 @@ describe('graph: an edit that changes definitions, against kept tables', functio
     g = await edit({ 'rs/src/make.rs': FILES['rs/src/make.rs']!.replace('    pub fn size', '    pub fn weight(&self) -> u8 { 2 }\n    pub fn size') }, 'partial');
     assert.ok(has(g, 'rs/src/main.rs#main -> rs/src/make.rs#Thing.weight calls'), g.edges.join('\n'));
     assert.ok(has(g, 'rs/src/weigh.rs#weigh -> rs/src/make.rs#Thing.weight calls'), g.edges.join('\n'));
+    // a method named like methods of other classes, added before them: their ids would no longer follow
+    // the parser's order of that name, so the file's definitions are numbered again (and the graph still matches)
+    await edit({ 'py/pkg/base.py': FILES['py/pkg/base.py']!.replace('class Root:\n', 'class Root:\n    def save(self):\n        return 2\n\n').replace('class Base(Root):\n', 'class Base(Root):\n    def extra_step(self):\n        return 1\n\n') }, 'partial');
     // edits the kept tables cannot take in place: a class added, an import changed
     await edit({ 'py/pkg/util.py': 'def later_defined():\n    return 3\n\n\ndef helper_renamed(x):\n    return x\n\nclass Helper:\n    pass\n' }, 'full');
     await edit({ 'py/pkg/service.py': FILES['py/pkg/service.py']!.replace('from pkg import helper\n', 'from pkg import helper\nimport os\n') }, 'full');
+  });
+
+  it('a rewritten file keeps the row ids of the definitions that stay, unless that changes the order of one name\'s definitions', () => {
+    const old = [{ rowid: 10, symbol_path: 'a', kind: 'function' }, { rowid: 11, symbol_path: 'C', kind: 'class' }, { rowid: 12, symbol_path: 'C.run', kind: 'method' }];
+    const def = (symbol_path: string, kind: string) => ({ name: symbol_path.slice(symbol_path.lastIndexOf('.') + 1), symbol_path, kind });
+    assert.deepEqual(keptSymbolIds(old, [def('a', 'function'), def('b', 'function'), def('C', 'class'), def('C.run', 'method')]), [10, null, 11, 12]);
+    assert.deepEqual(keptSymbolIds(old, [def('C', 'class'), def('C.run', 'method')]), [11, 12], 'a definition removed');
+    assert.deepEqual(keptSymbolIds(old, [def('a', 'class'), def('C', 'class'), def('C.run', 'method')]), [null, 11, 12], 'same path, another kind: a new row');
+    // a new `run` before the kept one: a fresh index would number it first
+    assert.deepEqual(keptSymbolIds(old, [def('a', 'function'), def('run', 'function'), def('C', 'class'), def('C.run', 'method')]), [null, null, null, null]);
+    assert.deepEqual(keptSymbolIds(old, [def('a', 'function'), def('C', 'class'), def('C.run', 'method'), def('run', 'function')]), [10, 11, 12, null]);
   });
 });

@@ -47,6 +47,26 @@ export interface FileTablesDeps {
 const FTS_RETIRE_STEP = 16;
 const FTS_MAX_LEVEL = 1023;
 
+/**
+ * For each of a file's new definitions (in the parser's order), the row id of the old definition it
+ * continues (same symbol path and kind, matched in order), or null for a new row. All null when keeping
+ * ids would change the order of the definitions of one name: rows of new definitions are numbered after
+ * every kept one, and a fresh index numbers them in the parser's order.
+ */
+export function keptSymbolIds(old: readonly { rowid: number; symbol_path: string; kind: string }[], now: readonly { name: string; symbol_path: string; kind: string }[]): (number | null)[] {
+  const queues = new Map<string, number[]>();
+  for (const o of old) { const k = `${o.symbol_path}\0${o.kind}`; (queues.get(k) ?? queues.set(k, []).get(k)!).push(o.rowid); }
+  const ids = now.map(s => queues.get(`${s.symbol_path}\0${s.kind}`)?.shift() ?? null);
+  const last = new Map<string, number>(); const fresh = new Set<string>();
+  for (const [i, s] of now.entries()) {
+    const id = ids[i] ?? null;
+    if (id === null) { fresh.add(s.name); continue; }
+    if (fresh.has(s.name) || id < (last.get(s.name) ?? -Infinity)) return now.map(() => null);
+    last.set(s.name, id);
+  }
+  return ids;
+}
+
 export class FileTables {
   private ftsCache: { fileId: number; parts: string[] } | null = null;
   private dfCache = new Map<string, { n: number; exact: boolean }>();
@@ -111,7 +131,7 @@ export class FileTables {
     if (existing) {
       fileId = existing.file_id;
       sameShape = db.one<{ shape_hash: string }>('SELECT shape_hash FROM files WHERE file_id = ?', [fileId])?.shape_hash === f.shape_hash;
-      this.deleteContent(fileId, sameShape, true);
+      this.deleteContent(fileId, true, true); // its symbol rows are kept, or replaced, below
       db.exec(`UPDATE files SET language = ?, hash = ?, size = ?, mtime_ms = ?, line_count = ?, syntax_errors = ?, occurrence_count = ?, indexed_at = ?, shape_hash = ?
         WHERE file_id = ?`, [f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now(), f.shape_hash, fileId]);
     } else {
@@ -120,14 +140,25 @@ export class FileTables {
       fileId = db.one<{ id: number }>('SELECT last_insert_rowid() AS id')!.id;
     }
     writeChunks(this.db, fileId, f, !!existing, () => this.invalidate());
+    const insSym = db.stmt(`INSERT INTO symbols (file_id, name, symbol_path, kind, start_line, start_col, end_line, end_col, parent_path, chunk_key)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const upd = db.stmt('UPDATE symbols SET start_line = ?, start_col = ?, end_line = ?, end_col = ?, chunk_key = ?, parent_path = ? WHERE rowid = ?');
     if (sameShape) {
       const ids = db.all<{ rowid: number }>('SELECT rowid FROM symbols WHERE file_id = ? ORDER BY rowid', [fileId]);
-      const upd = db.stmt('UPDATE symbols SET start_line = ?, start_col = ?, end_line = ?, end_col = ?, chunk_key = ? WHERE rowid = ?');
-      f.symbols.forEach((s, i) => upd.run([s.start_line, s.start_col, s.end_line, s.end_col, s.chunk_key, ids[i]!.rowid]));
+      f.symbols.forEach((s, i) => upd.run([s.start_line, s.start_col, s.end_line, s.end_col, s.chunk_key, s.parent_path, ids[i]!.rowid]));
     } else {
-      const insSym = db.stmt(`INSERT INTO symbols (file_id, name, symbol_path, kind, start_line, start_col, end_line, end_col, parent_path, chunk_key)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-      for (const s of f.symbols) insSym.run([fileId, s.name, s.symbol_path, s.kind, s.start_line, s.start_col, s.end_line, s.end_col, s.parent_path, s.chunk_key]);
+      // Definitions that stay keep their row ids (other files' edges into them stay valid), when that keeps
+      // the parser's order among definitions of one name (the graph takes the first of tied candidates);
+      // otherwise every definition of the file is numbered again.
+      const old = existing ? db.all<{ rowid: number; symbol_path: string; kind: string }>('SELECT rowid, symbol_path, kind FROM symbols WHERE file_id = ? ORDER BY rowid', [fileId]) : [];
+      const ids = keptSymbolIds(old, f.symbols);
+      const keep = new Set(ids.filter((x): x is number => x !== null));
+      for (const o of old) if (!keep.has(o.rowid)) db.exec('DELETE FROM symbols WHERE rowid = ?', [o.rowid]);
+      f.symbols.forEach((s, i) => {
+        const id = ids[i] ?? null;
+        if (id !== null) upd.run([s.start_line, s.start_col, s.end_line, s.end_col, s.chunk_key, s.parent_path, id]);
+        else insSym.run([fileId, s.name, s.symbol_path, s.kind, s.start_line, s.start_col, s.end_line, s.end_col, s.parent_path, s.chunk_key]);
+      });
     }
     writeShapes(db, fileId, f.shapes);
     if (f.occurrence_count) db.stmt('INSERT INTO file_occurrences (file_id, data, cross_data) VALUES (?, ?, ?)').run([fileId, f.occurrences, f.cross_occurrences]);

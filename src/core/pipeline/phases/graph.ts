@@ -166,7 +166,9 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
   const terms: string[] = [];
   for (const n of names) { const t = nameTerm(n); if (t === null) return null; terms.push(t); }
   const t0 = performance.now();
-  const oldIds = reshaped.flatMap(r => r.old_symbols.map(s => s.id));
+  // definitions that stayed kept their ids (FileTables.writeFile): edges into them stay valid
+  const stayed = new Set(plans.flatMap(p => p.now.map(s => s.id)));
+  const oldIds = reshaped.flatMap(r => r.old_symbols.map(s => s.id)).filter(id => !stayed.has(id));
   const files = new Set<number>([...edited, ...reshaped.map(r => r.file_id)]);
   for (const f of store.graph.filesWithEdgesTo(repoId, oldIds)) files.add(f);
   for (let i = 0; i < terms.length && files.size <= RESHAPE_FILES_MAX; i += 50) for (const f of store.files.filesWithTerms(repoId, terms.slice(i, i + 50))) files.add(f);
