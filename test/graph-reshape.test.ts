@@ -29,6 +29,7 @@ const FILES: Record<string, string> = {
   'go/store/use.go': 'package store\n\nfunc Use() int {\n\ts := &Store{}\n\treturn s.Get() + s.Del()\n}\n',
   'rs/src/thing.rs': 'pub struct Thing;\n',
   'rs/src/make.rs': 'impl Thing {\n    pub fn make() -> Thing { Thing }\n    pub fn size(&self) -> u8 { 1 }\n}\n',
+  'rs/src/more.rs': 'impl Thing {\n    pub fn twice(&self) -> u8 { self.weight() + self.weight() }\n}\n',
   'rs/src/weigh.rs': 'pub fn weigh(t: &Thing) -> u8 {\n    t.weight()\n}\n',
   'rs/src/main.rs': 'fn main() {\n    let t = Thing::make();\n    t.size();\n    t.weight();\n}\n',
 };
@@ -80,12 +81,32 @@ describe('graph: an edit that changes definitions, against kept tables', functio
     g = await edit({ 'rs/src/make.rs': FILES['rs/src/make.rs']!.replace('    pub fn size', '    pub fn weight(&self) -> u8 { 2 }\n    pub fn size') }, 'partial');
     assert.ok(has(g, 'rs/src/main.rs#main -> rs/src/make.rs#Thing.weight calls'), g.edges.join('\n'));
     assert.ok(has(g, 'rs/src/weigh.rs#weigh -> rs/src/make.rs#Thing.weight calls'), g.edges.join('\n'));
+    assert.ok(has(g, 'rs/src/more.rs#Thing.twice -> rs/src/make.rs#Thing.weight calls'), g.edges.join('\n'));
     // a method named like methods of other classes, added before them: their ids would no longer follow
     // the parser's order of that name, so the file's definitions are numbered again (and the graph still matches)
     await edit({ 'py/pkg/base.py': FILES['py/pkg/base.py']!.replace('class Root:\n', 'class Root:\n    def save(self):\n        return 2\n\n').replace('class Base(Root):\n', 'class Base(Root):\n    def extra_step(self):\n        return 1\n\n') }, 'partial');
     // edits the kept tables cannot take in place: a class added, an import changed
     await edit({ 'py/pkg/util.py': 'def later_defined():\n    return 3\n\n\ndef helper_renamed(x):\n    return x\n\nclass Helper:\n    pass\n' }, 'full');
     await edit({ 'py/pkg/service.py': FILES['py/pkg/service.py']!.replace('from pkg import helper\n', 'from pkg import helper\nimport os\n') }, 'full');
+  });
+
+  it('in a repository whose base classes form a cycle, a method added inside the cycle or outside it leaves the graph a rebuild gives', async () => {
+    ws = tempWorkspace({
+      'a.py': 'class A(C):\n    def fa(self):\n        return self.fa() + self.fx()\n',
+      'b.py': 'class B(A):\n    def fb(self):\n        return self.fc() + self.fx()\n',
+      'c.py': 'class C(B):\n    def fc(self):\n        return 1\n',
+      'd.py': 'class D(B):\n    def fd(self):\n        return self.fa() + self.fx()\n',
+      'free.py': 'class Free:\n    def f(self):\n        return self.g() + self.fy()\n    def g(self):\n        return 2\n',
+      'sub.py': 'from free import Free\n\nclass Sub(Free):\n    def h(self):\n        return self.fy()\n',
+    });
+    e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, log: (_l, m) => messages.push(m) });
+    await e.index();
+    // outside the cycle: the subclass in another file reaches the new method through its member map
+    const g = await edit({ 'free.py': 'class Free:\n    def f(self):\n        return self.g() + self.fy()\n    def g(self):\n        return 2\n    def fy(self):\n        return 3\n' }, 'partial');
+    assert.ok(g.edges.some(x => x.startsWith('sub.py#Sub.h -> free.py#Free.fy calls')), g.edges.join('\n'));
+    // inside it: every member map is built again in symbol order
+    await edit({ 'c.py': 'class C(B):\n    def fc(self):\n        return 1\n    def fx(self):\n        return 4\n' }, 'partial');
+    await edit({ 'b.py': 'class B(A):\n    def fb(self):\n        return self.fc() + self.fx()\n    def fx(self):\n        return 5\n' }, 'partial');
   });
 
   it('a rewritten file keeps the row ids of the definitions that stay, unless that changes the order of one name\'s definitions', () => {

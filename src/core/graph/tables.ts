@@ -336,24 +336,81 @@ export class RepoTables {
       this.basesOf.delete(s.id);
       const now = newBySp.get(s.sp);
       if (now) this.basesOf.set(now.id, bases);
+      if (this.subclassIndex && now?.id !== s.id) {
+        for (const b of bases) {
+          const l = this.subclassIndex.get(b)?.filter(x => x !== s.id) ?? [];
+          if (now) l.push(now.id);
+          this.subclassIndex.set(b, l);
+        }
+      }
     }
     this.topIndex.delete(fileId);
-    this.membersCache.clear();
     // candidates by name hold the file's old definitions under each of its names, old and new
     const names = new Set([...oldSyms, ...newSyms].map(x => x.name));
     for (const byFamily of this.globalMemo.values()) for (const m of byFamily.values()) for (const n of names) m.delete(n);
+    // Member maps that may hold the file's definitions: its own classes', those of the types its methods
+    // are defined for (Go, Rust), and every subclass of those. They are built again when next asked, which
+    // gives a build's maps unless one of them reaches a cycle of bases (those were built in symbol order).
+    const touched = this.mapsHolding(fileId, [...oldSyms, ...newSyms]);
+    let reachesCycle = false;
+    for (const id of touched) { this.membersCache.delete(id); if (this.cyclic && !reachesCycle) reachesCycle = this.leadsToCycle(id); }
     if (this.cyclic) {
       // with cyclic bases the member maps are built in the order of the symbol list: it is kept in that order
+      // the file's definitions are one run of it (by path, then id): found by binary search, replaced in place
       const all = this.input.symbols;
-      const kept = all.filter(x => !oldIds.has(x.id));
-      let at = kept.findIndex(x => pathOf(x) > path);
-      if (at < 0) at = kept.length;
-      all.length = 0;
-      for (const x of kept.slice(0, at)) all.push(x);
-      for (const x of [...newSyms].sort(order)) all.push(x);
-      for (const x of kept.slice(at)) all.push(x);
-      this.settleMembers();
+      const firstAtOrAfter = (p: string) => { let lo = 0, hi = all.length; while (lo < hi) { const mid = (lo + hi) >> 1; if (pathOf(all[mid]!) < p) lo = mid + 1; else hi = mid; } return lo; };
+      let from = firstAtOrAfter(path); let to = from;
+      while (to < all.length && all[to]!.fileId === fileId) to++;
+      if (all.slice(from, to).some(x => !oldIds.has(x.id)) || to - from !== oldSyms.length) {
+        // not the run expected (a path order this search does not know): the list is rebuilt whole
+        const kept = all.filter(x => !oldIds.has(x.id));
+        all.length = 0; for (const x of kept) all.push(x);
+        from = to = firstAtOrAfter(path);
+      }
+      all.splice(from, to - from, ...[...newSyms].sort(order));
+      if (reachesCycle) { this.membersCache.clear(); this.settleMembers(); }
     }
+  }
+
+  /** Ids of the classes whose member maps may hold definitions of `fileId` (`defs`, old and new). */
+  private mapsHolding(fileId: number, defs: readonly GSymbol[]): Set<number> {
+    const out = new Set<number>(defs.map(d => d.id));
+    for (const d of defs) {
+      if (d.kind !== 'method' || !d.parent) continue;
+      const last = d.parent.slice(d.parent.lastIndexOf('.') + 1);
+      for (const c of this.byName.get(last) ?? []) if (c.sp === d.parent && c.fileId !== fileId) out.add(c.id);
+    }
+    // subclasses, all the way down
+    if (!this.subclassIndex) {
+      this.subclassIndex = new Map();
+      for (const [cls, bases] of this.basesOf) for (const b of bases) (this.subclassIndex.get(b) ?? this.subclassIndex.set(b, []).get(b)!).push(cls);
+    }
+    const subclasses = this.subclassIndex;
+    const queue = [...out];
+    while (queue.length) {
+      const id = queue.pop()!;
+      const fid = this.symbolFile.get(id);
+      const sym = fid === undefined ? undefined : (this.byFile.get(fid) ?? []).find(x => x.id === id);
+      for (const sub of (sym && subclasses.get(symbolKey(sym.fileId, sym.sp))) ?? []) if (!out.has(sub)) { out.add(sub); queue.push(sub); }
+    }
+    return out;
+  }
+
+  /** Classes by the key of each base they record (built when a definition change first needs it, then kept up to date). */
+  private subclassIndex: Map<string, number[]> | null = null;
+
+  /** Whether following a class's bases all the way meets a cycle. */
+  private leadsToCycle(id: number): boolean {
+    const onPath = new Set<number>(); const done = new Set<number>();
+    const visit = (cid: number): boolean => {
+      if (done.has(cid)) return false;
+      if (onPath.has(cid)) return true;
+      onPath.add(cid);
+      for (const key of this.basesOf.get(cid) ?? []) { const b = this.byFilePath.get(key); if (b && visit(b.id)) return true; }
+      onPath.delete(cid); done.add(cid);
+      return false;
+    };
+    return visit(id);
   }
 
   /** Whether a graph node (a symbol, or a file as its negative id) lies in a test file. */
