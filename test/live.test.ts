@@ -252,6 +252,14 @@ describe('live index', () => {
         seen = JSON.stringify(r.structuredContent).includes('src/beta.py');
       }
       assert.ok(seen, `not reflected: ${stderr()}`);
+      // an agent's own edits of one file, each followed at once by its next question: every answer reflects
+      // the edit just made (no polling; the watcher alone passes on one change of a file per 50 ms)
+      for (let i = 0; i < 6; i++) {
+        const word = `agentedit${'abcdef'[i]}word`;
+        ws.write('lib/gamma.py', `def ${word}():\n    return ${i}\n`);
+        const r = await call('search_code', { query: word });
+        assert.ok(JSON.stringify(r.structuredContent).includes('lib/gamma.py'), `edit ${i} not reflected by the next answer: ${stderr()}`);
+      }
       // the deferred save lands on disk (a record or, for an index this small, a new snapshot)
       const saved = Date.now() + 10_000;
       const before = diskStamp(ws.db);

@@ -104,6 +104,7 @@ export class LiveIndex {
    */
   async settle(): Promise<void> {
     if (this.others > 0) return;
+    if (this.watcher) await this.catchUp();
     if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
     await this.drain();
   }
@@ -120,6 +121,14 @@ export class LiveIndex {
     const w = watch(this.deps.roots.map(r => r.root), { ignored, ignoreInitial: true, followSymlinks: false, persistent: true });
     const on = (p: string) => this.notify([p]);
     w.on('add', on).on('change', on).on('unlink', on).on('addDir', on).on('unlinkDir', on);
+    // The watcher passes on at most one change of a file per 50 ms (a second write soon after the first
+    // was never seen), so the file system's own notification names the file too, as soon as it is read.
+    w.on('raw', (_event, name, details) => {
+      const at = (details as { watchedPath?: string } | undefined)?.watchedPath;
+      if (!at || !isAbsolute(at)) return;
+      const path = name && !at.endsWith(sep + name) ? join(at, name) : at;
+      if (!ignored(path)) this.notify([path]);
+    });
     w.on('error', e => this.deps.log('warn', `file watcher: ${(e as Error).message}`));
     this.watcher = w;
     await new Promise<void>(res => w.once('ready', () => res()));
@@ -174,6 +183,16 @@ export class LiveIndex {
       for (let i = 0; i < WARM_ROUNDS; i++) await processFile(task).catch(() => undefined);
     }
     this.stats.parse_warmed = this.warmed;
+  }
+
+  /**
+   * A file written just before a question (an agent's own edit, then its next tool call) may not have
+   * reached the watcher yet: the kernel's notification is read in the event loop's next poll for I/O. The
+   * answer lets that poll happen first (a timer, then the check phase after the poll).
+   */
+  private async catchUp(): Promise<void> {
+    await new Promise(r => setTimeout(r, 1));
+    await new Promise(r => setImmediate(r));
   }
 
   private async drain(): Promise<void> {
