@@ -8,7 +8,7 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { Engine } from '../src/core/engine';
-import { keptSymbolIds } from '../src/core/store/files';
+import { keptSymbolIds } from '../src/core/store/symbol-ids';
 import { freshGraph, graphOf } from './helpers/graph';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
 
