@@ -117,8 +117,14 @@ function buildGraph(env: IndexEnv, repoId: string, only?: readonly number[]): nu
   return count;
 }
 
-/** An edit that changes definitions re-resolves at most this many files against the kept tables; beyond, a rebuild. */
+/**
+ * An edit that changes definitions re-resolves at most this many files against the kept tables, and at
+ * most this share of the repository's files (at least RESHAPE_FILES_MIN); beyond, a rebuild costs about
+ * the same.
+ */
 export const RESHAPE_FILES_MAX = 1500;
+export const RESHAPE_FILES_SHARE = 0.25;
+const RESHAPE_FILES_MIN = 64;
 
 /** The full-text term a name is written as (util/tokens.ts: lower case, without `_` and `$`), when it has one. */
 function nameTerm(name: string): string | null {
@@ -143,8 +149,8 @@ function keyDiff<T>(a: readonly T[], b: readonly T[], key: (x: T) => string): T[
  * went or moved (found through the full-text index, which holds every identifier of every file). That
  * gives the edges a rebuild gives, provided the change leaves every class and every import and base-class
  * list as it was (a class's members or bases reach files that never name the changed definitions):
- * otherwise, or with no kept tables, a name the full-text index cannot hold, or more than
- * RESHAPE_FILES_MAX files to resolve, it returns null and the caller rebuilds.
+ * otherwise, or with no kept tables, a name the full-text index cannot hold, or more files to resolve than
+ * a rebuild is worth (RESHAPE_FILES_MAX, RESHAPE_FILES_SHARE), it returns null and the caller rebuilds.
  */
 function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[], reshaped: readonly ReshapedFile[]): number | null {
   const store = env.indexFile.store;
@@ -169,10 +175,11 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
   // definitions that stayed kept their ids (FileTables.writeFile): edges into them stay valid
   const stayed = new Set(plans.flatMap(p => p.now.map(s => s.id)));
   const oldIds = reshaped.flatMap(r => r.old_symbols.map(s => s.id)).filter(id => !stayed.has(id));
+  const cap = Math.min(RESHAPE_FILES_MAX, Math.max(RESHAPE_FILES_MIN, Math.floor(RESHAPE_FILES_SHARE * store.files.fileCount(repoId))));
   const files = new Set<number>([...edited, ...reshaped.map(r => r.file_id)]);
   for (const f of store.graph.filesWithEdgesTo(repoId, oldIds)) files.add(f);
-  for (let i = 0; i < terms.length && files.size <= RESHAPE_FILES_MAX; i += 50) for (const f of store.files.filesWithTerms(repoId, terms.slice(i, i + 50))) files.add(f);
-  if (files.size > RESHAPE_FILES_MAX) return null;
+  for (let i = 0; i < terms.length && files.size <= cap; i += 50) for (const f of store.files.filesWithTerms(repoId, terms.slice(i, i + 50))) files.add(f);
+  if (files.size > cap) return null;
   let count = 0; const t1 = performance.now(); let t2 = t1;
   store.transaction(() => {
     store.graph.deleteEdgesFrom(repoId, oldIds);
