@@ -13,6 +13,7 @@ import { TOOLS } from '../src/core/tools/registry';
 import { diskStamp } from '../src/core/store/pagelog';
 import { inspectLock } from '../src/core/store/persist';
 import { GraphTablesCache } from '../src/core/pipeline/phases/graph';
+import { EMPTIED_WAIT_MS } from '../src/core/services/live';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
 import { requireBuilt, stdioTransport } from './helpers/mcp';
 import { forcedCollections } from './helpers/gc';
@@ -168,6 +169,34 @@ describe('live index', () => {
     const other = await open(ws);
     assert.ok(await finds(other, 'beta_deferred', 'src/beta.py'));
     assert.ok(await finds(other, 'alpha_deferred', 'src/alpha.py'));
+  });
+
+  it('a file emptied a moment ago (truncated, not yet filled) waits: its class neither vanishes nor makes the graph rebuild; a file left empty is applied', async () => {
+    const ws = make();
+    const shape = 'class Shape:\n    def area(self):\n        return 1\n';
+    ws.write('src/shape.py', shape);
+    ws.write('src/use.py', 'from src.shape import Shape\n\ndef use():\n    return Shape().area()\n');
+    const e = await open(ws);
+    await e.index();
+    await e.live.prepare();
+    const abs = join(ws.root, 'src/shape.py');
+    ws.write('src/shape.py', '');
+    e.live.notify([abs]);
+    await e.live.settle();
+    assert.ok(await finds(e, 'Shape', 'src/shape.py'), 'the half-written file was applied');
+    ws.write('src/shape.py', `${shape}# filled\n`);
+    e.live.notify([abs]);
+    await e.live.settle();
+    assert.equal(e.live.stats.held_empty, 1);
+    assert.equal(e.live.stats.graph_rebuilds, 0, 'a class vanished and came back: the graph was rebuilt');
+    // left empty: applied once the wait is over
+    ws.write('lib/gamma.py', '');
+    e.live.notify([join(ws.root, 'lib/gamma.py')]);
+    await e.live.settle();
+    assert.ok(await finds(e, 'gamma', 'lib/gamma.py'), 'held back at first');
+    await sleep(EMPTIED_WAIT_MS + 150);
+    await e.live.settle();
+    assert.ok(!(await finds(e, 'gamma', 'lib/gamma.py')), 'an emptied file is applied after the wait');
   });
 
   it('index runs of one engine are serialised (two at once both succeed), and close() saves a pending change', async () => {

@@ -10,6 +10,7 @@
  * fails (the index locked by another writer, say) keeps its paths for the next one.
  */
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { statSync } from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
 import { watchRules } from '../index/walker';
 import type { IndexReport, IndexRequest } from '../pipeline';
@@ -22,6 +23,8 @@ import { processFile, type FileTask } from '../index/process';
 
 /** Changes that arrive within this window are applied in one run. */
 export const DEBOUNCE_MS = 25;
+/** A notified file found empty and written less than this long ago is looked at again after it (holdEmptied). */
+export const EMPTIED_WAIT_MS = 150;
 /** A burst of edits is saved this long after its last run. */
 export const SAVE_DELAY_MS = 1500;
 /** After a failed run, its paths are tried again this much later. */
@@ -50,6 +53,8 @@ export interface LiveStats {
   parse_warmed: boolean;
   /** the last run's report in short: what it parsed and where the time went */
   last_run: { files_parsed: number; files_deleted: number; graph_update: string[]; timings: IndexReport['timings'] } | null;
+  /** runs that rebuilt a repository's graph, and notified files held back because they had just been emptied */
+  graph_rebuilds: number; held_empty: number;
 }
 
 export class LiveIndex {
@@ -66,7 +71,7 @@ export class LiveIndex {
   /** `prepare` was asked for (it runs again after runs that may have indexed a first root); the parse path was warmed */
   private wantPrepared = false;
   private warmed = false;
-  readonly stats: LiveStats = { runs: 0, paths_applied: 0, failures: 0, last_run_ms: null, watching: false, parse_warmed: false, last_run: null };
+  readonly stats: LiveStats = { runs: 0, paths_applied: 0, failures: 0, last_run_ms: null, watching: false, parse_warmed: false, last_run: null, graph_rebuilds: 0, held_empty: 0 };
 
   constructor(private readonly deps: LiveDeps) {}
 
@@ -197,13 +202,30 @@ export class LiveIndex {
 
   private async drain(): Promise<void> {
     while (this.pending.size) {
-      const batch = [...this.pending].filter(p => this.rootOf(p));
+      const batch = this.holdEmptied([...this.pending].filter(p => this.rootOf(p)));
       this.pending.clear();
       if (batch.length) { this.applying++; await this.queue(() => this.apply(batch), false).finally(() => { this.applying--; }); }
     }
     // changes taken by another drain (the debounce timer's) are still being applied: wait for them too; a
     // preparation alone (tables, warm-up) is not waited for
     if (this.applying && !this.others) await this.chain;
+  }
+
+  /**
+   * A file that is empty and was written a moment ago is most likely being written: truncated, not yet
+   * filled (a writer descheduled between the two on a busy machine). Applied as it stands, its definitions
+   * would vanish and come back a moment later (for a class, two graph rebuilds in a row: seconds each at
+   * millions of lines). It waits EMPTIED_WAIT_MS and is looked at again; a file left empty is applied then.
+   */
+  private holdEmptied(batch: string[]): string[] {
+    const now = Date.now();
+    const held = batch.filter(p => {
+      try { const st = statSync(p); return st.isFile() && st.size === 0 && now - st.mtimeMs < EMPTIED_WAIT_MS; } catch { return false; }
+    });
+    if (!held.length) return batch;
+    this.stats.held_empty += held.length;
+    setTimeout(() => this.notify(held), EMPTIED_WAIT_MS).unref();
+    return batch.filter(p => !held.includes(p));
   }
 
   private rootOf(path: string): Root | undefined {
@@ -217,6 +239,7 @@ export class LiveIndex {
       const r = await this.deps.index({ paths: batch, deferSaveMs: SAVE_DELAY_MS });
       this.stats.runs++; this.stats.paths_applied += batch.length; this.stats.last_run_ms = Math.round(performance.now() - t0);
       this.stats.last_run = { files_parsed: r.totals.files_parsed, files_deleted: r.totals.files_deleted, graph_update: r.repos.map(x => x.graph_update), timings: r.timings };
+      if (r.repos.some(x => x.graph_update === 'full')) this.stats.graph_rebuilds++;
       const t = r.timings;
       const names = batch.slice(0, 3).map(p => { const root = this.rootOf(p); return root ? relative(root.root, p).split(sep).join('/') : p; }).join(', ') + (batch.length > 3 ? ', …' : '');
       if (r.totals.files_parsed || r.totals.files_deleted) this.deps.log('info', `applied ${batch.length} changed path(s) in ${this.stats.last_run_ms} ms (${names}): ${r.totals.files_parsed} parsed, ${r.totals.files_deleted} deleted `
