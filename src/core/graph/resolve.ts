@@ -6,7 +6,7 @@
  * The algorithm, per repository:
  *   1. the repository tables (tables.ts): definitions by name, file, folder; class members; imports
  *      (imports.ts). They depend only on definitions, imports and base classes, so they are kept
- *      between runs of body-only edits (`GraphOutput.resume`, or `buildTables` + `resolveWith`).
+ *      between runs of body-only edits (`GraphOutput.tables`, or `buildTables`, then `resolveWith`).
  *   2. the bases pass: every file's extends/implements, so that member maps (self./super. calls into
  *      base classes) are complete whatever the file order; with cyclic bases the maps are then built in
  *      symbol order (`RepoTables.settleMembers`).
@@ -41,13 +41,8 @@ export interface GraphInput extends RepoInput {
   only?: ReadonlySet<number>;
 }
 export interface GraphOutput {
-  /**
-   * Resolves the given files again against the same repository tables, without rebuilding them: valid
-   * while every file keeps its definitions, imports and base classes (and the occurrences accessor reads
-   * the current store). Set by resolveGraph.
-   */
-  resume?: (only: ReadonlySet<number>, sink: ((edges: GEdge[]) => void) | undefined) => GraphOutput;
-  /** the whole tables `resume` resolves against (set by resolveGraph): an edit that changes definitions updates them */
+  /** the whole tables it resolved against (set by resolveGraph): body-only edits are resolved against them
+   * again (`resolveWith`), an edit that changes definitions updates them in place */
   tables?: RepoTables;
   edges: GEdge[];
   /** call sites left unbound (a name with too many definitions), per calling file, by name */
@@ -59,7 +54,6 @@ export interface GraphOutput {
 export function resolveGraph(input: GraphInput): GraphOutput {
   const tables = buildTables(input);
   const out = resolveWith(tables, input.only, input.sink);
-  out.resume = (only, sink) => resolveWith(tables, only, sink);
   out.tables = tables;
   return out;
 }

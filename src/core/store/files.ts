@@ -80,6 +80,8 @@ export class FileTables {
     for (const d of only.folders) for (const r of this.db.all<FileMeta>(`${sql} AND path >= ? AND path < ?`, [repoId, `${d}/`, `${d}0`])) m.set(r.path, r);
     return m;
   }
+  /** A file's shape hash (its definitions, imports and base classes: `writeFile` compares them). */
+  shapeHash(fileId: number): string | undefined { return this.db.one<{ shape_hash: string }>('SELECT shape_hash FROM files WHERE file_id = ?', [fileId])?.shape_hash; }
   fileCount(repoId: string): number { return this.db.count('SELECT count(*) AS n FROM files WHERE repo_id = ?', [repoId]); }
   touchFile(fileId: number, mtimeMs: number, size: number): void {
     this.db.exec('UPDATE files SET mtime_ms = ?, size = ? WHERE file_id = ?', [mtimeMs, size, fileId]);
@@ -111,7 +113,7 @@ export class FileTables {
     let fileId: number; let sameShape = false;
     if (existing) {
       fileId = existing.file_id;
-      sameShape = db.one<{ shape_hash: string }>('SELECT shape_hash FROM files WHERE file_id = ?', [fileId])?.shape_hash === f.shape_hash;
+      sameShape = this.shapeHash(fileId) === f.shape_hash;
       this.deleteContent(fileId, true, true); // its symbol rows are kept, or replaced, below
       db.exec(`UPDATE files SET language = ?, hash = ?, size = ?, mtime_ms = ?, line_count = ?, syntax_errors = ?, occurrence_count = ?, indexed_at = ?, shape_hash = ?
         WHERE file_id = ?`, [f.language, f.hash, f.size, f.mtime_ms, f.line_count, f.syntax_errors, f.occurrence_count, Date.now(), f.shape_hash, fileId]);

@@ -25,7 +25,7 @@ export interface GraphRepoReport {
 const GRAPH_TABLES_IDLE_MS = 5 * 60_000;
 
 /**
- * Per repository, the resolver's tables of its last graph update, full or partial (`GraphOutput.resume`):
+ * Per repository, the resolver's tables of its last graph update, full or partial (`GraphOutput.tables`):
  * the next body-only edit is resolved against them without rebuilding them. They take ~70 MB per million
  * lines: the next full build replaces them; another index file drops them. A live engine (one that watches
  * or hears of edits from the editor) keeps them, since an edit after a quiet spell must be as quick as the
@@ -33,16 +33,14 @@ const GRAPH_TABLES_IDLE_MS = 5 * 60_000;
  * update drops them.
  */
 export class GraphTablesCache {
-  private readonly tables = new Map<string, { store: Store; resume: NonNullable<GraphOutput['resume']>; whole?: RepoTables }>();
+  private readonly tables = new Map<string, { store: Store; tables: RepoTables }>();
   private timer: NodeJS.Timeout | undefined;
   private liveEngine = false;
   constructor(private readonly idleMs = GRAPH_TABLES_IDLE_MS) {}
   /** a live engine: its partial updates build (and keep) the tables, the next edit reuses them */
   get live(): boolean { return this.liveEngine; }
-  get(repoId: string, store: Store) { const t = this.tables.get(repoId); return t && t.store === store ? t.resume : undefined; }
-  /** the kept whole tables themselves (an edit that changes definitions updates them in place) */
-  whole(repoId: string, store: Store) { const t = this.tables.get(repoId); return t && t.store === store ? t.whole : undefined; }
-  set(repoId: string, store: Store, resume: NonNullable<GraphOutput['resume']>, whole?: RepoTables): void { this.tables.set(repoId, { store, resume, whole }); }
+  get(repoId: string, store: Store): RepoTables | undefined { const t = this.tables.get(repoId); return t && t.store === store ? t.tables : undefined; }
+  set(repoId: string, store: Store, tables: RepoTables): void { this.tables.set(repoId, { store, tables }); }
   delete(repoId: string): void { this.tables.delete(repoId); }
   /** a live engine keeps the tables however long it stays quiet */
   keepWhileLive(): void { this.liveEngine = true; clearTimeout(this.timer); }
@@ -105,12 +103,12 @@ function buildGraph(env: IndexEnv, repoId: string, only?: readonly number[]): nu
   if (!only) cache.delete(repoId);
   store.transaction(() => {
     store.graph.beginGraph(repoId, only);
-    const graph = cached ? cached(new Set(only), sink)
+    const graph = cached ? resolveWith(cached, new Set(only), sink)
       : (only && !cache.live && only.length <= ON_DEMAND_MAX_FILES && onDemand(store, repoId, only, sink))
         || resolveGraph({ ...graphInput(store, repoId), sink, only: only ? new Set(only) : undefined });
     store.graph.finishGraph(repoId, graph.unbound);
     store.graph.setGraphPending(repoId, false);
-    if (!cached && graph.resume) cache.set(repoId, store, graph.resume, graph.tables); // a full build's tables serve the body-only edits after it
+    if (!cached && graph.tables) cache.set(repoId, store, graph.tables); // a full build's tables serve the body-only edits after it
   });
   cache.touch();
   env.indexFile.markUnsaved();
@@ -155,8 +153,8 @@ function keyDiff<T>(a: readonly T[], b: readonly T[], key: (x: T) => string): T[
 function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[], reshaped: readonly ReshapedFile[]): number | null {
   const store = env.indexFile.store;
   const cache = env.graphTables;
-  const tables = cache.whole(repoId, store); const resume = cache.get(repoId, store);
-  if (!tables || !resume) return null;
+  const tables = cache.get(repoId, store);
+  if (!tables) return null;
   const lookup = store.symbols.graphLookup(repoId);
   const names = new Set<string>();
   const plans: { file: number; old: readonly GSymbol[]; now: GSymbol[] }[] = [];
@@ -186,7 +184,7 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
     for (const p of plans) tables.replaceFileSymbols(p.file, p.old, p.now);
     t2 = performance.now();
     store.graph.beginGraph(repoId, [...files]);
-    const graph = resume(files, edges => { store.graph.insertGraphEdges(repoId, edges); count += edges.length; });
+    const graph = resolveWith(tables, files, edges => { store.graph.insertGraphEdges(repoId, edges); count += edges.length; });
     store.graph.finishGraph(repoId, graph.unbound);
     store.graph.setGraphPending(repoId, false);
   });
@@ -224,6 +222,6 @@ function onDemand(store: Store, repoId: string, only: readonly number[], sink: (
 export function prepareGraphTables(store: Store, cache: GraphTablesCache, repoId: string): void {
   if (cache.get(repoId, store) || store.graph.graphPending(repoId)) return;
   const tables = buildTables(graphInput(store, repoId));
-  cache.set(repoId, store, (only, sink) => resolveWith(tables, only, sink), tables);
+  cache.set(repoId, store, tables);
   cache.touch();
 }

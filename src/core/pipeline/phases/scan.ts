@@ -122,8 +122,9 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
             report.files_skipped++;
             for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
           } else {
-            // what a named file defined before (read only when it may be re-resolved alone: see ReshapedFile)
-            const before = existing && targeted && reshapes.length < RESHAPE_MAX
+            // what a named file whose shape changed defined before (read only when it may be re-resolved alone:
+            // see ReshapedFile; a body-only edit reads nothing more)
+            const before = existing && targeted && reshapes.length < RESHAPE_MAX && store.files.shapeHash(existing.file_id) !== outcome.content.shape_hash
               ? { old_symbols: store.symbols.graphLookup(r.repo_id).byFile(existing.file_id) as GSymbol[], old_cross: store.files.occurrences(existing.file_id, CROSS_FILE_KINDS) } : null;
             const w = store.files.writeFile(outcome.content, existing);
             written.push(w.file_id);
