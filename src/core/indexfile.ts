@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { Store, type Diagnostic, type IndexFileProblem } from './store/store';
 import { cleanLeftoverTemps, IndexLockedError, LockLostError, WriterLock, type LockHolder } from './store/persist';
 import { PageLog, changesPath, hashesPath, diskStamp } from './store/pagelog';
+import type { OpenOptions } from './store/store';
 import { SightlineError } from './errors';
 import type { IndexFilePort } from './pipeline/env';
 
@@ -43,14 +44,14 @@ export class IndexFile implements IndexFilePort {
   private readonly loaded: (() => void)[] = [];
   private readonly pages: PageLog;
 
-  private constructor(readonly dbPath: string, private readonly inCache: boolean, private readonly log: Log) {
+  private constructor(readonly dbPath: string, private readonly inCache: boolean, private readonly log: Log, private readonly opts: OpenOptions) {
     this.lock = new WriterLock(`${dbPath}.lock`);
     this.pages = new PageLog(dbPath);
   }
 
   /** Opens (or starts) the index file; `inCache`: it is in Sightline's cache folder (a corrupt one is rebuilt, not refused). */
-  static async open(dbPath: string, inCache: boolean, log: Log): Promise<IndexFile> {
-    const f = new IndexFile(dbPath, inCache, log);
+  static async open(dbPath: string, inCache: boolean, log: Log, opts: OpenOptions = {}): Promise<IndexFile> {
+    const f = new IndexFile(dbPath, inCache, log, opts);
     await f.load();
     const removed = [dbPath, changesPath(dbPath), hashesPath(dbPath)].flatMap(p => cleanLeftoverTemps(p));
     if (removed.length) log('warn', `removed ${removed.length} temp file(s) left by an interrupted save: ${removed.join(', ')}`);
@@ -73,7 +74,7 @@ export class IndexFile implements IndexFilePort {
   private async load(): Promise<void> {
     const old = this.store as Store | undefined;
     const stamp = diskStamp(this.dbPath);
-    const { store, rebuilt, problem, image } = await Store.open(existsSync(this.dbPath) ? this.dbPath : null);
+    const { store, rebuilt, problem, image } = await Store.open(existsSync(this.dbPath) ? this.dbPath : null, this.opts);
     // what is on disk may have changed under us: the next save compares against the files again
     this.pages.reset();
     if (image?.ignored) this.log('warn', `index file ${this.dbPath}: ${image.ignored}; the index is the state of the last complete save`);
@@ -140,9 +141,12 @@ export class IndexFile implements IndexFilePort {
     // small one: in a long-lived engine that holds the resolver tables and read caches (a heap of 400 MB
     // at 5M lines) a forced collection paused the engine for 0.7 s, and an edit arriving then waited.
     if (opts.collect) collectGarbage();
-    const bytes = this.store.imageForSave(String(Date.now()));
-    // the pages that changed since the last save go to the change log (or, now and then, a new snapshot)
-    this.pages.commit(bytes);
+    const image = this.store.imageForSave(String(Date.now()));
+    // the pages that changed since the last save go to the change log (or, now and then, a new snapshot);
+    // only the pages SQLite wrote since are compared, when the buffer knows them
+    try { this.pages.commit(image); }
+    catch (e) { this.pages.reset(); throw e; } // what is on disk is not known now: the next save compares with it again
+    this.store.imageSaved();
     this.store.keepRoom();
     this.stamp = diskStamp(this.dbPath);
     this.unsaved = false;

@@ -4,7 +4,8 @@
  * (see tables.ts) and reach SQLite only through this.
  */
 import type { Database, SqlJsStatic, Statement, SqlValue } from 'sql.js';
-import { capacityFor, changeCounter, reserved } from './image';
+import { PagedBuffer, capacityFor, changeCounter, reserved } from './image';
+import type { SaveImage } from './pagelog';
 
 /**
  * The remaining rows of a statement as objects. Like sql.js's getAsObject, but the column names are read
@@ -23,6 +24,13 @@ export function collect<T>(s: Statement): T[] {
   return rows;
 }
 
+/** The page size an SQLite image's header declares (4096 when it is too short to say). */
+export function pageSizeOf(image: Uint8Array): number {
+  if (image.length < 100) return 4096;
+  const raw = (image[16]! << 8) | image[17]!;
+  return raw === 1 ? 65536 : raw || 4096;
+}
+
 export class Db {
   private stmts = new Map<string, Statement>();
   private readonly openHooks: ((raw: Database) => void)[] = [];
@@ -32,7 +40,13 @@ export class Db {
    * `backing`: the buffer the database file is a view of (image.ts), while SQLite's writes still land in
    * it; null when unknown or lost (saves then take sql.js's copy).
    */
-  constructor(public raw: Database, private backing: Buffer | null, private readonly sql: SqlJsStatic) {}
+  constructor(public raw: Database, private backing: PagedBuffer | null, private readonly sql: SqlJsStatic) {}
+
+  /** A database over `image` in a new buffer of ours (its written pages unknown: the first save compares every page). */
+  static over(sql: SqlJsStatic, image: Uint8Array, capacity = capacityFor(image.length)): { raw: Database; backing: PagedBuffer } {
+    const backing = new PagedBuffer(reserved(image, capacity), pageSizeOf(image), false);
+    return { raw: new sql.Database(backing.file), backing };
+  }
 
   /** Runs `fn` on the connection now and on every connection after a move (custom SQL functions). */
   onOpen(fn: (raw: Database) => void): void { this.openHooks.push(fn); fn(this.raw); }
@@ -44,7 +58,10 @@ export class Db {
   }
 
   /** The buffer's size, null when the database is not (or no longer known to be) in a buffer of ours. */
-  get capacity(): number | null { return this.backing?.length ?? null; }
+  get capacity(): number | null { return this.backing?.buf.length ?? null; }
+
+  /** Bytes read from the index file after open, as SQLite asked for them (image.ts: PagedBuffer). */
+  get lazyBytes(): number { return this.backing?.lazyBytes ?? 0; }
 
   /**
    * Commits `write` (one write transaction) and returns the database image as a view of the buffer when
@@ -52,27 +69,44 @@ export class Db {
    * Null otherwise (the file system let go of the buffer; from now on the store's saves take copies until
    * it moves to a new buffer).
    */
-  commitAndView(write: () => void): Uint8Array | null {
+  commitAndView(write: () => void): SaveImage | null {
     const b = this.backing;
-    const before = b ? changeCounter(b) : 0;
+    const before = b ? changeCounter(b.buf) : 0;
     write();
     if (!b) return null;
     const size = this.pageBytes();
-    if (changeCounter(b) !== ((before + 1) >>> 0) || size > b.length) { this.backing = null; return null; }
-    return b.subarray(0, size);
+    if (changeCounter(b.buf) !== ((before + 1) >>> 0) || size > b.buf.length) { this.letGo(); return null; }
+    return { bytes: b.buf.subarray(0, size), written: b.writtenPages(), load: (start, end) => b.load(start, end) };
   }
 
+  /** The image handed out last was persisted: nothing is written since. */
+  saved(): void { this.backing?.saved(); }
+
+  private letGo(): void { this.backing?.lost(); this.backing?.release(); this.backing = null; }
+
   /**
-   * Serves the database from a new buffer of `capacity` bytes holding `image` (the current database: a
-   * view of the buffer, or an export). Cached statements are dropped and custom functions registered
-   * again; callers must not be inside a transaction or an open statement.
+   * Serves the database from a new buffer holding `image` (sql.js's copy of it, the buffer being let go).
+   * Cached statements are dropped and custom functions registered again; callers must not be inside a
+   * transaction or an open statement.
    */
-  rebase(image: Uint8Array, capacity = capacityFor(image.length)): void {
+  rebase(image: Uint8Array): void {
+    this.reopen(() => Db.over(this.sql, image));
+  }
+
+  /** Moves the database (`size` bytes, its buffer still the file) to a buffer of `capacity` bytes, keeping what it knows of written pages. */
+  move(size: number, capacity = capacityFor(size)): void {
+    const b = this.backing;
+    if (!b) return;
+    const next = b.moved(size, capacity);
+    this.reopen(() => ({ raw: new this.sql.Database(next.file), backing: next }));
+  }
+
+  private reopen(open: () => { raw: Database; backing: PagedBuffer }): void {
     this.freeStatements();
-    this.raw.close(); // the old file is removed from the file system; `image` is ours and stays readable
-    const buf = reserved(image, capacity);
-    this.raw = new this.sql.Database(buf);
-    this.backing = buf;
+    this.raw.close(); // the old file is removed from the file system; its buffer stays ours
+    this.backing?.release();
+    const { raw, backing } = open();
+    this.raw = raw; this.backing = backing;
     this.rebases++;
     for (const fn of this.openHooks) fn(this.raw);
   }
@@ -83,7 +117,7 @@ export class Db {
     this.stmts.clear();
   }
 
-  close(): void { this.freeStatements(); this.raw.close(); this.backing = null; }
+  close(): void { this.freeStatements(); this.raw.close(); this.backing?.release(); this.backing = null; }
 
   export(): Uint8Array { this.freeStatements(); return this.raw.export(); }
 

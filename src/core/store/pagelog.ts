@@ -23,6 +23,7 @@
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import xxhash from 'xxhash-wasm';
 import { atomicWrite, fileStamp } from './persist';
+import { LAZY_MIN_BYTES, PagedBuffer } from './image';
 
 /** Write a new snapshot when the log would pass this share of the image's size. */
 export const COMPACT_RATIO = 0.5;
@@ -86,6 +87,8 @@ export interface DiskImage {
   bytes: Uint8Array | null;
   /** the buffer `bytes` starts (with room beyond them, when a capacity was asked for); null: no index file */
   backing: Buffer | null;
+  /** that buffer, watched (image.ts); with `lazy`, pages of the snapshot not read yet are zeros in `bytes` until asked for */
+  paged: PagedBuffer | null;
   /** records replayed, and where the valid log ends (0: no usable log) */
   records: number; log_end: number; next_seq: number;
   /** why the log (or its tail) was not used, when it was not */
@@ -94,41 +97,60 @@ export interface DiskImage {
 
 interface Record { seq: number; pages: number[]; size: number; dataAt: number }
 
-/** The whole file, read into a zero-filled buffer of at least `capacity` bytes (one allocation, no copy after). */
-function readInto(path: string, capacity: (size: number) => number): { buf: Buffer; size: number } {
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const buf = Buffer.alloc(Math.max(size, capacity(size)));
-    let off = 0;
-    while (off < size) { const n = readSync(fd, buf, off, size - off, off); if (n === 0) break; off += n; }
-    return { buf, size: off };
-  } finally { closeSync(fd); }
+function readAt(fd: number, buf: Uint8Array, at: number, length: number): number {
+  let off = 0;
+  while (off < length) { const n = readSync(fd, buf, off, length - off, at + off); if (n === 0) break; off += n; }
+  return off;
 }
 
 /**
  * Reads the snapshot and replays the log bound to it (records up to the first incomplete or damaged one),
- * in place: the snapshot is read into a buffer of `capacity(size)` bytes (grown once if the log's records
- * need more), which then holds the image.
+ * into one zero-filled buffer of `capacity(size)` bytes, which then holds the image. `lazy`: a large
+ * snapshot (LAZY_MIN_BYTES) is not read whole; its pages are read as SQLite asks for them (PagedBuffer,
+ * which keeps the file open until every block is read or the database is closed). Not on Windows, where an
+ * open file cannot be replaced by the next snapshot.
  */
-export function readImage(dbPath: string, capacity: (size: number) => number = s => s): DiskImage {
-  if (!existsSync(dbPath)) return { bytes: null, backing: null, records: 0, log_end: 0, next_seq: 0, ignored: null };
-  const read = readInto(dbPath, capacity);
-  let backing = read.buf;
-  const snapshot = backing.subarray(0, read.size);
-  const none = (ignored: string | null): DiskImage => ({ bytes: snapshot, backing, records: 0, log_end: 0, next_seq: 0, ignored });
+export function readImage(dbPath: string, capacity: (size: number) => number = s => s, opts: { lazy?: boolean; lazyMinBytes?: number } = {}): DiskImage {
+  if (!existsSync(dbPath)) return { bytes: null, backing: null, paged: null, records: 0, log_end: 0, next_seq: 0, ignored: null };
+  let fd: number | null = openSync(dbPath, 'r');
+  try {
+    const fileSize = fstatSync(fd).size;
+    const head = Buffer.alloc(Math.min(fileSize, 100));
+    readAt(fd, head, 0, head.length);
+    const pageSize = fileSize >= 100 ? pageSizeOf(head) : 0;
+    const snapshotPage = (at: number) => { const b = Buffer.alloc(pageSize); readAt(fd!, b, at, pageSize); return b; };
+    // the log first: the buffer is sized once for the largest state it reaches
+    const { records, ignored, log_end, log } = readLog(dbPath, fileSize, pageSize, snapshotPage);
+    const maxSize = Math.max(fileSize, ...records.map(r => r.size));
+    const buf = Buffer.alloc(Math.max(maxSize, capacity(maxSize)));
+    const lazy = !!opts.lazy && pageSize > 0 && fileSize >= (opts.lazyMinBytes ?? LAZY_MIN_BYTES) && process.platform !== 'win32';
+    let paged: PagedBuffer;
+    if (lazy) { paged = new PagedBuffer(buf, pageSize, true, { fd, size: fileSize }); fd = null; }
+    else { readAt(fd, buf, 0, fileSize); paged = new PagedBuffer(buf, pageSize || 4096, true); }
+    let size = fileSize;
+    for (const r of records) {
+      if (r.size > size) paged.zero(size, r.size);
+      size = r.size;
+      r.pages.forEach((p, i) => paged.place(log!.subarray(r.dataAt + i * pageSize, r.dataAt + (i + 1) * pageSize), p * pageSize));
+    }
+    const last = records[records.length - 1];
+    return { bytes: buf.subarray(0, size), backing: buf, paged, records: records.length, log_end, next_seq: last ? last.seq + 1 : 0, ignored };
+  } finally { if (fd !== null) closeSync(fd); }
+}
+
+/** The records of the change log bound to a snapshot of `snapshotSize` bytes, up to the first incomplete or damaged one. */
+function readLog(dbPath: string, snapshotSize: number, pageSize: number, snapshotPage: (at: number) => Buffer): { records: Record[]; ignored: string | null; log_end: number; log: Buffer | null } {
   const path = changesPath(dbPath);
+  const none = (ignored: string | null) => ({ records: [], ignored, log_end: 0, log: null });
   if (!existsSync(path)) return none(null);
   const log = readFileSync(path);
-  const pageSize = pageSizeOf(snapshot);
   if (log.length < HEADER_BYTES || !log.subarray(0, 8).equals(LOG_MAGIC)) return none('the change log has no valid header');
-  if (log.readUInt32LE(8) !== FORMAT || log.readUInt32LE(12) !== pageSize || !pageSize || snapshot.length < pageSize) return none('the change log is of another format or page size');
-  const [first, last] = binding(snapshot, pageSize);
-  if (log.readDoubleLE(16) !== snapshot.length || log.readBigUInt64LE(24) !== first || log.readBigUInt64LE(32) !== last) {
+  if (log.readUInt32LE(8) !== FORMAT || log.readUInt32LE(12) !== pageSize || !pageSize || snapshotSize < pageSize) return none('the change log is of another format or page size');
+  if (log.readDoubleLE(16) !== snapshotSize || log.readBigUInt64LE(24) !== h64(snapshotPage(0)) || log.readBigUInt64LE(32) !== h64(snapshotPage(snapshotSize - pageSize))) {
     return none('the change log belongs to another snapshot');
   }
   const records: Record[] = [];
-  let at = HEADER_BYTES; let ignored: string | null = null; let maxSize = snapshot.length;
+  let at = HEADER_BYTES; let ignored: string | null = null;
   while (at < log.length) {
     if (at + RECORD_HEAD > log.length || log.readUInt32LE(at) !== RECORD_MAGIC) { ignored = `the change log's tail (${log.length - at} bytes) is not a complete record`; break; }
     const seq = log.readUInt32LE(at + 4), n = log.readUInt32LE(at + 8), size = log.readDoubleLE(at + 12);
@@ -139,23 +161,9 @@ export function readImage(dbPath: string, capacity: (size: number) => number = s
     for (let i = 0; i < n; i++) pages.push(log.readUInt32LE(at + RECORD_HEAD + i * 4));
     if (pages.some(p => (p + 1) * pageSize > size)) { ignored = `record ${seq} of the change log names a page beyond its size`; break; }
     records.push({ seq, pages, size, dataAt: at + RECORD_HEAD + n * 4 });
-    maxSize = Math.max(maxSize, size);
     at = end;
   }
-  if (!records.length) return { ...none(ignored), log_end: at, next_seq: 0 };
-  if (maxSize > backing.length) {
-    // the records grew the database past the buffer: one larger buffer (zero-filled beyond the snapshot)
-    const grown = Buffer.alloc(Math.max(maxSize, capacity(maxSize)));
-    snapshot.copy(grown, 0);
-    backing = grown;
-  }
-  let size = snapshot.length;
-  for (const r of records) {
-    if (r.size > size) backing.fill(0, size, r.size);
-    size = r.size;
-    r.pages.forEach((p, i) => log.copy(backing, p * pageSize, r.dataAt + i * pageSize, r.dataAt + (i + 1) * pageSize));
-  }
-  return { bytes: backing.subarray(0, size), backing, records: records.length, log_end: at, next_seq: records[records.length - 1]!.seq + 1, ignored };
+  return { records, ignored, log_end: at, log };
 }
 
 function pageHashes(image: Uint8Array, pageSize: number): BigUint64Array {
@@ -164,6 +172,13 @@ function pageHashes(image: Uint8Array, pageSize: number): BigUint64Array {
   for (let i = 0; i < n; i++) out[i] = h64(image.subarray(i * pageSize, (i + 1) * pageSize));
   return out;
 }
+
+/**
+ * A database image to persist. `bytes` may not hold every page yet (a lazily read index, image.ts):
+ * `load(start, end)` makes a range of it valid. `written`: the pages written since the last save, when
+ * known (only those are hashed and compared); null: every page is.
+ */
+export interface SaveImage { bytes: Uint8Array; written: readonly number[] | null; load(start: number, end: number): void }
 
 /** What one save wrote. */
 export interface CommitReport { mode: 'record' | 'snapshot' | 'none'; pages: number; bytes_written: number; image_bytes: number }
@@ -193,12 +208,13 @@ export class PageLog {
     this.logBytes = image.log_end ? image.log_end - HEADER_BYTES : 0;
   }
 
-  /** Persists `image` (a whole database image): the changed pages as a record, or a new snapshot. */
-  commit(image: Uint8Array): CommitReport {
-    const pageSize = pageSizeOf(image);
-    if (!pageSize || image.length % pageSize !== 0) throw new Error(`not a database image (${image.length} bytes, page size ${pageSize})`);
+  /** Persists a database image (whole, or with its written pages named): the changed pages as a record, or a new snapshot. */
+  commit(image: Uint8Array | SaveImage): CommitReport {
+    const img: SaveImage = image instanceof Uint8Array ? { bytes: image, written: null, load: () => undefined } : image;
+    const pageSize = pageSizeOf(img.bytes);
+    if (!pageSize || img.bytes.length % pageSize !== 0) throw new Error(`not a database image (${img.bytes.length} bytes, page size ${pageSize})`);
     if (!this.hashes && !this.loadHashes()) this.adopt(readImage(this.dbPath));
-    const report = this.write(image, pageSize);
+    const report = this.write(img, pageSize);
     if (report.mode !== 'none') this.saveHashes();
     return report;
   }
@@ -232,16 +248,39 @@ export class PageLog {
     try { atomicWrite(hashesPath(this.dbPath), b); } catch { /* the next process reads the index instead */ }
   }
 
-  private write(image: Uint8Array, pageSize: number): CommitReport {
-    const hashes = pageHashes(image, pageSize);
+  /** Pages hashed by the last commit (all of them, or the written ones): what a save's cost follows. */
+  lastHashed = 0;
+
+  private write(img: SaveImage, pageSize: number): CommitReport {
+    const image = img.bytes;
+    const whole = () => { img.load(0, image.length); return image; };
     const old = this.hashes;
-    if (!old || !this.logEnd || this.pageSize !== pageSize) return this.snapshot(image, hashes, pageSize);
+    if (!old || !this.logEnd || this.pageSize !== pageSize) { this.lastHashed = image.length / pageSize; return this.snapshot(whole(), pageHashes(whole(), pageSize), pageSize); }
+    const n = image.length / pageSize;
     const changed: number[] = [];
-    for (let i = 0; i < hashes.length; i++) if (i >= old.length || old[i] !== hashes[i]) changed.push(i);
+    let hashes: BigUint64Array;
+    if (img.written) {
+      // only the pages SQLite wrote since the last save (and any the database grew by) can differ
+      hashes = new BigUint64Array(n);
+      hashes.set(old.subarray(0, Math.min(n, old.length)));
+      const check = img.written.filter(p => p < n && p < old.length);
+      for (let p = old.length; p < n; p++) check.push(p);
+      for (const p of check) {
+        img.load(p * pageSize, (p + 1) * pageSize);
+        const h = h64(image.subarray(p * pageSize, (p + 1) * pageSize));
+        hashes[p] = h;
+        if (p >= old.length || old[p] !== h) changed.push(p);
+      }
+      this.lastHashed = check.length;
+    } else {
+      hashes = pageHashes(whole(), pageSize);
+      for (let i = 0; i < hashes.length; i++) if (i >= old.length || old[i] !== hashes[i]) changed.push(i);
+      this.lastHashed = n;
+    }
     if (!changed.length && hashes.length === old.length) return { mode: 'none', pages: 0, bytes_written: 0, image_bytes: image.length };
     const recordBytes = RECORD_HEAD + changed.length * (4 + pageSize) + 8;
     if (changed.length * pageSize > SNAPSHOT_CHANGED_RATIO * image.length || this.logBytes + recordBytes > COMPACT_RATIO * image.length) {
-      return this.snapshot(image, hashes, pageSize);
+      return this.snapshot(whole(), hashes, pageSize);
     }
     const rec = Buffer.allocUnsafe(recordBytes);
     rec.writeUInt32LE(RECORD_MAGIC, 0);

@@ -15,11 +15,11 @@
  * may be the only copy of something a user wrote (that goes to the durable store, durable/).
  */
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
-import { initPageLog, readImage, type DiskImage } from './pagelog';
+import { initPageLog, readImage, type DiskImage, type SaveImage } from './pagelog';
 import { assetPath } from '../assets';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 import { Db } from './db';
-import { FULL_SHARE, MAX_CAPACITY, MIN_CAPACITY, capacityFor, reserved } from './image';
+import { FULL_SHARE, MAX_CAPACITY, MIN_CAPACITY, capacityFor, type PagedBuffer } from './image';
 import { MetaTables } from './meta';
 import { FileTables, type FtsCandidates } from './files';
 import { SymbolTables } from './symbols';
@@ -74,6 +74,11 @@ export function checkHeader(bytes: Uint8Array): IndexFileProblem | null {
   return null;
 }
 
+export interface OpenOptions {
+  /** an index file at least this large is read as SQLite asks for its pages (default LAZY_MIN_BYTES, image.ts) */
+  lazyMinBytes?: number;
+}
+
 export class Store {
   private readonly db: Db;
   readonly meta: MetaTables;
@@ -85,7 +90,7 @@ export class Store {
   readonly links: LinkTables;
   readonly shapes: ShapeTables;
 
-  private constructor(raw: Database, backing: Buffer | null, SQL: SqlJsStatic) {
+  private constructor(raw: Database, backing: PagedBuffer | null, SQL: SqlJsStatic) {
     const db = this.db = new Db(raw, backing, SQL);
     this.meta = new MetaTables(db);
     this.providerEdges = new ProviderEdgeTables(db);
@@ -106,12 +111,13 @@ export class Store {
    * database, truncated — is reported as `problem` (with an empty index; the engine decides whether to
    * serve it or refuse the file). A missing or zero-byte file is no index yet.
    */
-  static async open(path: string | null): Promise<{ store: Store; rebuilt: boolean; problem: IndexFileProblem | null; image: DiskImage | null }> {
+  static async open(path: string | null, opts: OpenOptions = {}): Promise<{ store: Store; rebuilt: boolean; problem: IndexFileProblem | null; image: DiskImage | null }> {
     const SQL = await sqlJs();
     await initPageLog();
-    // read into a buffer with room to grow: the database file is a view of it (image.ts)
-    const image = path ? readImage(path, capacityFor) : null;
-    if (image?.bytes) return { ...Store.fromImage(SQL, image.bytes, image.backing), image };
+    // read into a buffer with room to grow: the database file is a view of it (image.ts); a large index is
+    // read as SQLite asks for its pages
+    const image = path ? readImage(path, capacityFor, { lazy: true, lazyMinBytes: opts.lazyMinBytes }) : null;
+    if (image?.bytes) return { ...Store.fromImage(SQL, image.bytes, image.paged), image };
     return { store: Store.fresh(SQL), rebuilt: false, problem: null, image };
   }
 
@@ -120,15 +126,16 @@ export class Store {
     return Store.fromImage(await sqlJs(), bytes, null);
   }
 
-  /** `backing`: a buffer of ours starting with `bytes` (with room beyond them), else `bytes` is copied into one. */
-  private static fromImage(SQL: SqlJsStatic, bytes: Uint8Array, backing: Buffer | null): { store: Store; rebuilt: boolean; problem: IndexFileProblem | null } {
-    if (bytes.length === 0) return { store: Store.fresh(SQL), rebuilt: false, problem: null };
+  /** `paged`: the buffer of ours `bytes` starts (read from the index file), else `bytes` is copied into one. */
+  private static fromImage(SQL: SqlJsStatic, bytes: Uint8Array, paged: PagedBuffer | null): { store: Store; rebuilt: boolean; problem: IndexFileProblem | null } {
+    if (bytes.length === 0) { paged?.release(); return { store: Store.fresh(SQL), rebuilt: false, problem: null }; }
     let problem = checkHeader(bytes);
     if (!problem) {
       let db: Database | undefined;
+      let buf: PagedBuffer | undefined;
       try {
-        const buf = backing ?? reserved(bytes, capacityFor(bytes.length));
-        db = new SQL.Database(buf);
+        if (paged) { buf = paged; db = new SQL.Database(paged.file); }
+        else ({ raw: db, backing: buf } = Db.over(SQL, bytes));
         const appId = Number(db.exec('PRAGMA application_id')[0]?.values[0]?.[0] ?? 0);
         const tables = new Set((db.exec("SELECT name FROM sqlite_master WHERE type = 'table'")[0]?.values ?? []).map(r => String(r[0])));
         const ours = appId === APPLICATION_ID || (appId === 0 && SIGHTLINE_TABLES.every(t => tables.has(t)));
@@ -140,13 +147,15 @@ export class Store {
           for (const t of ['files', 'chunks', 'repos']) db.exec(`SELECT 1 FROM ${t} LIMIT 1`);
           return { store: new Store(db, buf, SQL), rebuilt: false, problem: null };
         }
-        db.close(); db = undefined;
+        db.close(); db = undefined; buf.release();
         if (!problem) return { store: Store.fresh(SQL), rebuilt: true, problem: null }; // another schema version
       } catch (e) {
         try { db?.close(); } catch { /* already closed */ }
+        buf?.release();
         problem = { kind: 'corrupt', reason: `SQLite cannot read it (${(e as Error).message})` };
       }
     }
+    paged?.release();
     return { store: Store.fresh(SQL), rebuilt: true, problem };
   }
 
@@ -160,8 +169,8 @@ export class Store {
       scratch.run('INSERT INTO meta (key, value) VALUES (?, ?)', ['schema_version', String(SCHEMA_VERSION)]);
       image = scratch.export();
     } finally { scratch.close(); }
-    const buf = reserved(image, MIN_CAPACITY);
-    return new Store(new SQL.Database(buf), buf, SQL);
+    const { raw, backing } = Db.over(SQL, image, MIN_CAPACITY);
+    return new Store(raw, backing, SQL);
   }
 
   private static readVersion(db: Database): number | null {
@@ -184,14 +193,20 @@ export class Store {
    * lives in (no copy), or, when that buffer is no longer the file (image.ts), sql.js's copy, after which
    * the database moves to a new buffer of ours. Valid until the next write.
    */
-  imageForSave(savedAt: string): Uint8Array {
+  imageForSave(savedAt: string): SaveImage {
     const view = this.db.commitAndView(() => this.meta.setMeta('saved_at', savedAt));
     if (view) { this.lastImage = 'view'; return view; }
     this.lastImage = 'copy';
     const bytes = this.db.export();
     this.db.rebase(bytes);
-    return bytes;
+    return { bytes, written: null, load: () => undefined };
   }
+
+  /** The image `imageForSave` gave was persisted (what was written before it is saved). */
+  imageSaved(): void { this.db.saved(); }
+
+  /** Bytes of the index file read after open, as queries asked for its pages (a large index is not read whole). */
+  get lazyBytes(): number { return this.db.lazyBytes; }
 
   /**
    * Moves the database to a buffer twice its size when it fills FULL_SHARE of its own (one copy, between
@@ -203,7 +218,7 @@ export class Store {
     const size = this.db.pageBytes();
     if (size <= FULL_SHARE * cap) return;
     const view = this.db.commitAndView(() => this.meta.setMeta('moved_at', String(Date.now())));
-    if (view) this.db.rebase(view);
+    if (view) this.db.move(view.bytes.length);
   }
 
   transaction<T>(fn: () => T): T { return this.db.transaction(fn); }
