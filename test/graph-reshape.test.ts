@@ -90,6 +90,44 @@ describe('graph: an edit that changes definitions, against kept tables', functio
     await edit({ 'py/pkg/service.py': FILES['py/pkg/service.py']!.replace('from pkg import helper\n', 'from pkg import helper\nimport os\n') }, 'full');
   });
 
+  it('a new file without classes is resolved with what its names and its module name reach, leaving the graph a rebuild gives', async () => {
+    ws = tempWorkspace({
+      ...FILES,
+      'py/pkg/client.py': 'from pkg.missing import fetch\n\ndef go():\n    return fetch()\n',
+      'py/pkg/client2.py': 'from .absent import *\n',
+      'py/tests/test_fresh.py': 'def test_it():\n    assert True\n',
+      'ts/src/use-lib.ts': 'import { libFn } from "./lib";\nexport function useLib(): number { return libFn(); }\n',
+      'go/store/caller.go': 'package store\n\nfunc Caller() int { return Helper() }\n',
+    });
+    e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, log: (_l, m) => messages.push(m) });
+    await e.index();
+    const has = (g: { edges: string[] }, edge: string) => g.edges.some(x => x.startsWith(edge));
+    // a function other files call by name, in a new module
+    let g = await edit({ 'py/pkg/extra.py': 'from pkg.util import helper\n\ndef later_defined():\n    return helper(3)\n' }, 'partial');
+    assert.ok(has(g, 'py/pkg/service.py#serve -> py/pkg/extra.py#later_defined calls'), g.edges.join('\n'));
+    assert.ok(has(g, 'py/pkg/extra.py#later_defined -> py/pkg/util.py#helper calls'), 'the new file\'s own calls');
+    assert.ok(messages.some(m => /\(1 new\)/.test(m)), messages.join('\n'));
+    // the module an import named before it existed
+    g = await edit({ 'py/pkg/missing.py': 'def fetch():\n    return 1\n' }, 'partial');
+    assert.ok(has(g, 'py/pkg/client.py#go -> py/pkg/missing.py#fetch calls'), g.edges.join('\n'));
+    // a module imported whole by a file that names nothing in it
+    g = await edit({ 'py/pkg/absent.py': 'def not_named_anywhere():\n    return 1\n' }, 'partial');
+    assert.ok(g.edges.some(x => x.startsWith('py/pkg/client2.py -> py/pkg/absent.py imports')), g.edges.join('\n'));
+    // a source file a test file is named after (the test names nothing of it), and a test named after a source file
+    g = await edit({ 'py/pkg/fresh.py': 'def fresh_value():\n    return 1\n' }, 'partial');
+    assert.ok(g.edges.some(x => x.startsWith('py/tests/test_fresh.py -> py/pkg/fresh.py contains_test_for')), g.edges.join('\n'));
+    await edit({ 'py/tests/test_late.py': 'def test_it():\n    assert True\n' }, 'partial');
+    // TypeScript: a folder's index module an import named; Go: a function of a package, in a new file of it
+    g = await edit({ 'ts/src/lib/index.ts': 'export function libFn(): number { return 1; }\n' }, 'partial');
+    assert.ok(has(g, 'ts/src/use-lib.ts#useLib -> ts/src/lib/index.ts#libFn calls'), g.edges.join('\n'));
+    g = await edit({ 'go/store/helper.go': 'package store\n\nfunc Helper() int { return 1 }\n' }, 'partial');
+    assert.ok(has(g, 'go/store/caller.go#Caller -> go/store/helper.go#Helper calls'), g.edges.join('\n'));
+    // two new files in one run, one calling the other
+    await edit({ 'py/pkg/one.py': 'from pkg.two import second\n\ndef first():\n    return second()\n', 'py/pkg/two.py': 'def second():\n    return 2\n' }, 'partial');
+    // a new file with a class: bases and member maps may change, so the graph is rebuilt
+    await edit({ 'py/pkg/klass.py': 'class Extra:\n    def run(self):\n        return 1\n' }, 'full');
+  });
+
   it('in a repository whose base classes form a cycle, a method added inside the cycle or outside it leaves the graph a rebuild gives', async () => {
     ws = tempWorkspace({
       'a.py': 'class A(C):\n    def fa(self):\n        return self.fa() + self.fx()\n',

@@ -20,6 +20,9 @@ export class ImportResolver {
 
   constructor(private readonly t: RepoTables) {}
 
+  /** The repository's files changed (one was added): what was resolved against them is resolved again when asked. */
+  forget(): void { this.importMemo.clear(); this.packageDirs.clear(); this.packageMemo.clear(); }
+
   /** Keeps a file's imports from occurrences already decoded (the first time the file is visited). */
   noteImports(fileId: number, occ: readonly Occurrence[]): void {
     if (!this.importCache.has(fileId)) this.importCache.set(fileId, occ.filter(x => x.kind === 'import'));

@@ -293,6 +293,29 @@ export class RepoTables {
   }
 
   /**
+   * Adds a file new to the repository to whole tables (not with a lookup), leaving the file indexes a
+   * build from scratch makes (every list in path order); its definitions follow with replaceFileSymbols.
+   * What was derived from the set of files (import resolution's memos, files by base name) is derived
+   * again when next asked.
+   */
+  addFile(file: GFile): void {
+    if (this.basesDone) throw new Error('addFile needs whole tables');
+    if (this.filesById.has(file.id)) return;
+    const files = this.input.files;
+    let lo = 0, hi = files.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (files[mid]!.path < file.path) lo = mid + 1; else hi = mid; }
+    files.splice(lo, 0, file);
+    this.filesById.set(file.id, file);
+    this.fileByPath.set(file.path, file);
+    // folders in the order of the files, as a build makes them (a Go package is the first folder that fits)
+    this.filesByDir.clear();
+    for (const f of files) { const d = this.dirOf.get(f.id) ?? posix.dirname(f.path); this.dirOf.set(f.id, d); push(this.filesByDir, d, f); }
+    if (isTestPath(file.path)) this.testFileIds.add(file.id);
+    this.byBase = null;
+    this.imports.forget();
+  }
+
+  /**
    * Replaces one file's definitions in whole tables (not with a lookup) after an edit changed them,
    * leaving the tables those a build from scratch makes: every list keeps the order of `input.symbols`
    * (by path, then row id), a class's recorded bases move to its new id (same symbol path), and what was

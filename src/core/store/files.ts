@@ -215,6 +215,10 @@ export class FileTables {
   graphFiles(repoId: string): { id: number; path: string; language: string }[] {
     return this.db.all('SELECT file_id AS id, path, language FROM files WHERE repo_id = ? ORDER BY path', [repoId]);
   }
+  /** One file as graphFiles lists it. */
+  graphFile(fileId: number): { id: number; path: string; language: string } | undefined {
+    return this.db.one('SELECT file_id AS id, path, language FROM files WHERE file_id = ?', [fileId]);
+  }
   /** The full-text index's segments per level (FTS4's merge tree), lowest level first. */
   fullTextLevels(): { level: number; segments: number }[] {
     return this.db.all('SELECT level, count(*) AS segments FROM chunks_fts_segdir GROUP BY level ORDER BY level');

@@ -3,9 +3,10 @@
  * (`<index>.changes`), so that a save costs what changed, not the whole database.
  *
  * sql.js keeps the database in memory, in a buffer of ours (image.ts). A save compares the database image
- * (a view of that buffer, or sql.js's copy of it) with the last one persisted, page by page (64-bit xxHash of each page, kept in memory), and
- * appends the pages that differ as one record to the log; opening replays the log's records over the
- * snapshot. When the log would outgrow a share of the snapshot (COMPACT_RATIO), or one save changes most
+ * (a view of that buffer, or sql.js's copy of it) with the last one persisted, page by page (64-bit xxHash
+ * of each page, kept in memory): the pages SQLite wrote since the last save when the buffer knows them,
+ * else all; and appends the pages that differ as one record to the log. Opening replays the log's records
+ * over the snapshot (a large snapshot is read as SQLite asks for its pages: image.ts, PagedBuffer). When the log would outgrow a share of the snapshot (COMPACT_RATIO), or one save changes most
  * of the pages, the image is written as a new snapshot instead and the log starts again.
  *
  * Log layout (little-endian):

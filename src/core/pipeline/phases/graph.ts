@@ -12,6 +12,9 @@ import { decodeOccurrences } from '../../store/occurrences';
 import { phase } from '../runner';
 import type { IndexEnv } from '../env';
 import { scanPhase, type ReshapedFile } from './scan';
+import { posix } from 'node:path';
+import { tokenize } from '../../util/tokens';
+import { testedBaseNames } from '../../languages';
 
 /** The graph part of a repository's run report. */
 export interface GraphRepoReport {
@@ -124,6 +127,9 @@ export const RESHAPE_FILES_MAX = 1500;
 export const RESHAPE_FILES_SHARE = 0.25;
 const RESHAPE_FILES_MIN = 64;
 
+/** Base names of files that are their folder's module: an import names the folder. */
+const FOLDER_MODULES = new Set(['__init__', 'index', 'mod', 'lib', 'main']);
+
 /** The full-text term a name is written as (util/tokens.ts: lower case, without `_` and `$`), when it has one. */
 function nameTerm(name: string): string | null {
   const t = name.toLowerCase().replace(/[_$]/g, '');
@@ -158,8 +164,24 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
   const lookup = store.symbols.graphLookup(repoId);
   const names = new Set<string>();
   const plans: { file: number; old: readonly GSymbol[]; now: GSymbol[] }[] = [];
+  const added: GFile[] = [];
+  /** full-text terms of what an import of an added file names (its base name, its folder's): tokens, not whole names */
+  const pathTerms = new Set<string>();
   for (const r of reshaped) {
-    if (keyDiff(r.old_cross, store.files.occurrences(r.file_id, CROSS_FILE_KINDS), occKey).length) return null; // imports or bases changed
+    const cross = store.files.occurrences(r.file_id, CROSS_FILE_KINDS);
+    if (r.added) {
+      // a new file: its imports are its own (resolved with it); base classes would change member maps
+      if (cross.some(o => o.kind !== 'import')) return null;
+      const f = store.files.graphFile(r.file_id) as GFile | undefined;
+      if (!f) return null;
+      added.push(f);
+      // an import names the module (its base name), or its folder when the file is the folder's module
+      // (__init__.py, index.ts, mod.rs) or a Go file (a package is its folder)
+      const stem = posix.basename(f.path).replace(/\.[^.]*$/, '');
+      const named = [stem];
+      if (FOLDER_MODULES.has(stem) || f.language === 'go') named.push(posix.basename(posix.dirname(f.path)));
+      for (const n of named) { const t = nameTerm(n); if (t !== null) pathTerms.add(t); else for (const x of tokenize(n)) pathTerms.add(x); }
+    } else if (keyDiff(r.old_cross, cross, occKey).length) return null; // imports or bases changed
     const now = lookup.byFile(r.file_id) as GSymbol[];
     for (const s of keyDiff(r.old_symbols, now, symKey)) {
       if (CLASSY.has(s.kind)) return null; // a class came, went or moved
@@ -167,7 +189,7 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
     }
     plans.push({ file: r.file_id, old: r.old_symbols, now });
   }
-  const terms: string[] = [];
+  const terms: string[] = [...pathTerms];
   for (const n of names) { const t = nameTerm(n); if (t === null) return null; terms.push(t); }
   const t0 = performance.now();
   // definitions that stayed kept their ids (FileTables.writeFile): edges into them stay valid
@@ -176,11 +198,17 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
   const cap = Math.min(RESHAPE_FILES_MAX, Math.max(RESHAPE_FILES_MIN, Math.floor(RESHAPE_FILES_SHARE * store.files.fileCount(repoId))));
   const files = new Set<number>([...edited, ...reshaped.map(r => r.file_id)]);
   for (const f of store.graph.filesWithEdgesTo(repoId, oldIds)) files.add(f);
+  // test files named after an added file (test naming links them whether or not they name it)
+  if (added.length) {
+    const bases = new Set(added.filter(f => !tables.testFileIds.has(f.id)).map(f => posix.basename(f.path)));
+    for (const id of tables.testFileIds) { const f = tables.filesById.get(id); if (f && testedBaseNames(f.path).some(b => bases.has(b))) files.add(id); }
+  }
   for (let i = 0; i < terms.length && files.size <= cap; i += 50) for (const f of store.files.filesWithTerms(repoId, terms.slice(i, i + 50))) files.add(f);
   if (files.size > cap) return null;
   let count = 0; const t1 = performance.now(); let t2 = t1;
   store.transaction(() => {
     store.graph.deleteEdgesFrom(repoId, oldIds);
+    for (const f of added) tables.addFile(f);
     for (const p of plans) tables.replaceFileSymbols(p.file, p.old, p.now);
     t2 = performance.now();
     store.graph.beginGraph(repoId, [...files]);
@@ -190,7 +218,7 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
   });
   cache.touch();
   env.indexFile.markUnsaved();
-  env.log('info', `graph: ${reshaped.length} file(s) with changed definitions; ${files.size} file(s) resolved again against the kept tables`
+  env.log('info', `graph: ${reshaped.length} file(s) with changed definitions${added.length ? ` (${added.length} new)` : ''}; ${files.size} file(s) resolved again against the kept tables`
     + ` (found in ${Math.round(t1 - t0)} ms, tables ${Math.round(t2 - t1)} ms, resolved in ${Math.round(performance.now() - t2)} ms)`);
   return count;
 }

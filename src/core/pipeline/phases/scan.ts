@@ -44,7 +44,11 @@ export interface ScanRepoReport {
  * cross-file occurrences before the write, so that the graph phase can re-resolve what the change reaches
  * instead of the whole repository (graph.ts `reshapeUpdate`).
  */
-export interface ReshapedFile { file_id: number; old_symbols: GSymbol[]; old_cross: Occurrence[] }
+export interface ReshapedFile {
+  file_id: number; old_symbols: GSymbol[]; old_cross: Occurrence[];
+  /** a file new to the index (it defined nothing before) */
+  added?: boolean;
+}
 
 export interface ScannedRepo {
   report: RepoRunReport;
@@ -124,8 +128,10 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
           } else {
             // what a named file whose shape changed defined before (read only when it may be re-resolved alone:
             // see ReshapedFile; a body-only edit reads nothing more)
-            const before = existing && targeted && reshapes.length < RESHAPE_MAX && store.files.shapeHash(existing.file_id) !== outcome.content.shape_hash
-              ? { old_symbols: store.symbols.graphLookup(r.repo_id).byFile(existing.file_id) as GSymbol[], old_cross: store.files.occurrences(existing.file_id, CROSS_FILE_KINDS) } : null;
+            const before = !targeted || reshapes.length >= RESHAPE_MAX ? null
+              : !existing ? { old_symbols: [], old_cross: [], added: true }
+                : store.files.shapeHash(existing.file_id) !== outcome.content.shape_hash
+                  ? { old_symbols: store.symbols.graphLookup(r.repo_id).byFile(existing.file_id) as GSymbol[], old_cross: store.files.occurrences(existing.file_id, CROSS_FILE_KINDS) } : null;
             const w = store.files.writeFile(outcome.content, existing);
             written.push(w.file_id);
             store.links.writeSites(w.file_id, r.repo_id, outcome.content.link_sites);
