@@ -7,6 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Engine } from '../src/core/engine';
 import { keptSymbolIds } from '../src/core/store/symbol-ids';
 import { freshGraph, graphOf } from './helpers/graph';
@@ -52,6 +53,19 @@ describe('graph: an edit that changes definitions, against kept tables', functio
     return now;
   };
 
+  /** Deletes the files, runs the engine on their paths, and checks the graph against a rebuild. */
+  const gone = async (paths: string[], expect: 'partial' | 'full') => {
+    for (const p of paths) rmSync(join(ws.root, p));
+    messages.length = 0;
+    const r = (await e!.index({ paths: paths.map(p => join(ws.root, p)) })).repos[0]!;
+    assert.equal(r.graph_update, expect, `${paths.join(', ')} deleted: ${messages.join('; ')}`);
+    assert.equal(r.files_deleted, paths.length);
+    const now = await graphOf(ws.db); const rebuilt = await freshGraph(ws.root);
+    assert.deepEqual(now.edges, rebuilt.edges, paths.join(', '));
+    assert.deepEqual(now.unbound, rebuilt.unbound, paths.join(', '));
+    return now;
+  };
+
   it('functions and methods added, removed, renamed and moved leave the graph a rebuild gives, resolving only what they reach', async () => {
     ws = tempWorkspace(FILES);
     e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, log: (_l, m) => messages.push(m) });
@@ -90,7 +104,7 @@ describe('graph: an edit that changes definitions, against kept tables', functio
     await edit({ 'py/pkg/service.py': FILES['py/pkg/service.py']!.replace('from pkg import helper\n', 'from pkg import helper\nimport os\n') }, 'full');
   });
 
-  it('a new file without classes is resolved with what its names and its module name reach, leaving the graph a rebuild gives', async () => {
+  it('a new or deleted file without classes is resolved with what its names, its module name and its edges reach, leaving the graph a rebuild gives', async () => {
     ws = tempWorkspace({
       ...FILES,
       'py/pkg/client.py': 'from pkg.missing import fetch\n\ndef go():\n    return fetch()\n',
@@ -98,6 +112,11 @@ describe('graph: an edit that changes definitions, against kept tables', functio
       'py/tests/test_fresh.py': 'def test_it():\n    assert True\n',
       'ts/src/use-lib.ts': 'import { libFn } from "./lib";\nexport function useLib(): number { return libFn(); }\n',
       'go/store/caller.go': 'package store\n\nfunc Caller() int { return Helper() }\n',
+      'ts/src/barrel/impl.ts': 'export function deep(): number { return 1; }\n',
+      'ts/src/barrel/mid.ts': "export * from './impl';\n",
+      'ts/src/barrel/index.ts': "export * from './mid';\n",
+      'ts/src/consumer.ts': "import { deep } from './barrel';\nexport function useDeep(): number { return deep(); }\n",
+      'ts/src/other-deep.ts': 'export function deep(): number { return 2; }\n',
     });
     e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, log: (_l, m) => messages.push(m) });
     await e.index();
@@ -126,6 +145,19 @@ describe('graph: an edit that changes definitions, against kept tables', functio
     await edit({ 'py/pkg/one.py': 'from pkg.two import second\n\ndef first():\n    return second()\n', 'py/pkg/two.py': 'def second():\n    return 2\n' }, 'partial');
     // a new file with a class: bases and member maps may change, so the graph is rebuilt
     await edit({ 'py/pkg/klass.py': 'class Extra:\n    def run(self):\n        return 1\n' }, 'full');
+    // deleted files, the same way: callers and importers lose their edges, a test its naming link
+    g = await gone(['py/pkg/extra.py'], 'partial');
+    assert.ok(!g.edges.some(x => x.includes('extra.py')), g.edges.join('\n'));
+    assert.ok(messages.some(m => /\(1 deleted\)/.test(m)), messages.join('\n'));
+    await gone(['py/pkg/missing.py', 'py/pkg/fresh.py', 'py/pkg/absent.py'], 'partial');
+    await gone(['ts/src/lib/index.ts'], 'partial');
+    await gone(['go/store/helper.go', 'py/tests/test_late.py'], 'partial');
+    // a re-export in the middle of a chain: the importer two hops away names nothing of the deleted file
+    const chain = 'ts/src/consumer.ts#useDeep -> ts/src/barrel/impl.ts#deep calls 0.8 import:./barrel → ./mid → ./impl';
+    assert.ok(has(g, chain), g.edges.join('\n'));
+    g = await gone(['ts/src/barrel/mid.ts'], 'partial');
+    assert.ok(!has(g, chain), g.edges.join('\n'));
+    await gone(['py/pkg/klass.py'], 'full');
   });
 
   it('in a repository whose base classes form a cycle, a method added inside the cycle or outside it leaves the graph a rebuild gives', async () => {

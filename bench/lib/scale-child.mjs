@@ -6,13 +6,14 @@
 //             index({ paths }) (the editor or a watcher names the file); the file is restored after
 //   live      a long-lived engine: per edit, a comment with a unique word is appended to a file, and the
 //             time until search_code names that file is measured — notified (the editor names the path:
-//             live.notify + settle) and watched (the engine's own file watcher; settle + search polled)
+//             live.notify + settle) and watched (the engine's own file watcher; settle + search polled);
+//             also a function appended to a file, and a new file beside a source file then deleted (notified)
 //   mcp       the same through a real MCP client over stdio (dist/mcp.js, its file watcher)
 // Every edited file is restored (bytes and times) before the job ends, also on SIGINT/SIGTERM.
-import { readFileSync, writeFileSync, statSync, utimesSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, statSync, utimesSync, existsSync, unlinkSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { loadCore, peakRssBytes, cpuSecondsSince, percentile, rng, MB, round, DIST_DIR, PROJECT_DIR, runJob } from './common.mjs';
 
 const [job, configFile, resultFile] = process.argv.slice(2);
@@ -31,10 +32,12 @@ function indexBytes(db) {
   return { snapshot: size(db), changes: size(`${db}.changes`) };
 }
 
-/** Remembers files' bytes and times and puts them back (at the end, or on a signal). */
+/** Remembers files' bytes and times and puts them back, and removes the files it made (at the end, or on a signal). */
 function restorers() {
   const saved = new Map();
+  const made = new Set();
   const put = () => {
+    for (const file of made) { try { if (existsSync(file)) unlinkSync(file); } catch (e) { log(`could not remove ${file}: ${e.message}`); } }
     for (const [file, { bytes, st }] of saved) {
       try { writeFileSync(file, bytes); utimesSync(file, Number(st.atimeNs) / 1e9, Number(st.mtimeNs) / 1e9); } catch (e) { log(`could not restore ${file}: ${e.message}`); }
     }
@@ -52,6 +55,8 @@ function restorers() {
       if (!saved.has(file)) saved.set(file, { bytes: readFileSync(file), st: statSync(file, { bigint: true }) });
       writeFileSync(file, Buffer.concat([saved.get(file).bytes, Buffer.from(`\n${DEFINE[language](word)}\n`)]));
     },
+    /** writes a new file (removed at the end) */
+    create(file, text) { made.add(file); writeFileSync(file, text); },
     restore: put,
   };
 }
@@ -127,6 +132,7 @@ async function liveJob() {
   const engine = await core.Engine.open({ roots: [cfg.root], dbPath: cfg.dbPath });
   const search = async (word) => (await core.invokeTool(core.TOOLS.search_code, { query: word, limit: 10 }, { engine })).data;
   const notified = []; const watched = []; const runs = []; const misses = []; const slow = []; const defined = []; const rebuilt = [];
+  const added = []; const deleted = []; const addRebuilt = [];
   try {
     await engine.index(); // the files earlier jobs restored
     await engine.live.prepare(); // grammars and resolver tables, as the editor's engine process prepares them at start
@@ -152,6 +158,32 @@ async function liveJob() {
       defined.push(await notifiedEdit(f, wordFor(300 + k, cfg.seed), r.define, { defined: true }));
       if ((engine.live.stats.last_run?.graph_update ?? []).includes('full')) rebuilt.push(f.path);
     }
+    // a new file beside a source file, holding one new function (a definition the graph must take), then
+    // the same file deleted: each timed until search_code names it, or no longer does
+    const addPicks = sample(files.filter(f => DEFINE[f.language] && !picks.includes(f) && !definedPicks.includes(f)), cfg.edits, cfg.seed + 4);
+    const newFiles = [];
+    for (const [k, f] of addPicks.entries()) {
+      const word = wordFor(400 + k, cfg.seed);
+      const abs = join(dirname(f.abs), `${word}${extname(f.abs)}`); const path = join(dirname(f.path), `${word}${extname(f.path)}`);
+      const head = f.language === 'go' ? `${/^package \w+/m.exec(readFileSync(f.abs, 'utf8'))?.[0] ?? 'package main'}\n\n` : '';
+      const t0 = performance.now();
+      r.create(abs, head + DEFINE[f.language](word));
+      engine.live.notify([abs]);
+      await engine.live.settle();
+      if (!names(await search(word), path)) misses.push(path);
+      added.push(performance.now() - t0);
+      if ((engine.live.stats.last_run?.graph_update ?? []).includes('full')) addRebuilt.push(path);
+      newFiles.push({ abs, path, word });
+    }
+    for (const { abs, path, word } of newFiles) {
+      const t0 = performance.now();
+      unlinkSync(abs);
+      engine.live.notify([abs]);
+      await engine.live.settle();
+      if (names(await search(word), path)) misses.push(`${path} (deleted)`);
+      deleted.push(performance.now() - t0);
+      if ((engine.live.stats.last_run?.graph_update ?? []).includes('full')) addRebuilt.push(`${path} (deleted)`);
+    }
     await engine.live.watch();
     for (const [k, f] of picks.slice(cfg.edits).entries()) {
       const word = wordFor(200 + k, cfg.seed);
@@ -170,7 +202,7 @@ async function liveJob() {
     const close_ms = performance.now() - tc;
     const after = indexBytes(cfg.dbPath);
     const q = xs => { const s = [...xs].sort((a, b) => a - b); return { n: s.length, p50_ms: round(percentile(s, 50), 1), p95_ms: round(percentile(s, 95), 1), max_ms: round(s[s.length - 1], 1) }; };
-    return { notified: q(notified), watched: q(watched), defined: q(defined), defined_rebuilt: rebuilt, index_run: q(runs), misses, slow, close_save_ms: round(close_ms, 1),
+    return { notified: q(notified), watched: q(watched), defined: q(defined), defined_rebuilt: rebuilt, added: q(added), deleted: q(deleted), added_rebuilt: addRebuilt, index_run: q(runs), misses, slow, close_save_ms: round(close_ms, 1),
       written_bytes: after.changes - before.changes + (after.snapshot !== before.snapshot ? after.snapshot : 0), snapshot_rewritten: after.snapshot !== before.snapshot,
       stats: engine.live.stats, peak_rss_mb: round(peakRssBytes() / MB, 1) };
   } finally { r.restore(); }

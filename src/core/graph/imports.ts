@@ -20,8 +20,11 @@ export class ImportResolver {
 
   constructor(private readonly t: RepoTables) {}
 
-  /** The repository's files changed (one was added): what was resolved against them is resolved again when asked. */
-  forget(): void { this.importMemo.clear(); this.packageDirs.clear(); this.packageMemo.clear(); }
+  /** The repository's files changed (`gone`: one was removed): what was resolved against them is resolved again when asked. */
+  forget(gone?: number): void {
+    this.importMemo.clear(); this.packageDirs.clear(); this.packageMemo.clear();
+    if (gone !== undefined) this.importCache.delete(gone);
+  }
 
   /** Keeps a file's imports from occurrences already decoded (the first time the file is visited). */
   noteImports(fileId: number, occ: readonly Occurrence[]): void {

@@ -7,12 +7,11 @@
  * Built in two steps: `new RepoTables(input)` indexes the definitions; the bases pass (resolve.ts)
  * records each class's base classes with `addBases`, after which member maps are complete.
  */
-import { posix } from 'node:path';
 import type { LanguageId } from '../languages/types';
 import { CONTAINER_KINDS } from '../languages/types';
-import { isTestPath } from '../languages';
 import type { Occurrence } from '../parse/occurrence';
 import { ImportResolver } from './imports';
+import { FileIndex } from './file-index';
 
 export interface GSymbol { id: number; fileId: number; name: string; sp: string; kind: string; parent: string | null; line: number }
 export interface GFile { id: number; path: string; language: LanguageId }
@@ -80,10 +79,13 @@ export class CyclicBases extends Error { constructor() { super('base classes for
 const isFunction = (s: GSymbol | undefined) => !!s && (s.kind === 'function' || s.kind === 'method');
 
 export class RepoTables {
-  readonly filesById: Map<number, GFile>;
-  readonly fileByPath: Map<string, GFile>;
-  readonly filesByDir = new Map<string, GFile[]>();
-  readonly dirOf = new Map<number, string>();
+  /** the repository's files, by id, path, folder, base name (file-index.ts) */
+  readonly files: FileIndex;
+  get filesById(): ReadonlyMap<number, GFile> { return this.files.byId; }
+  get fileByPath(): ReadonlyMap<string, GFile> { return this.files.byPath; }
+  get filesByDir(): ReadonlyMap<string, GFile[]> { return this.files.byDir; }
+  get dirOf(): ReadonlyMap<number, string> { return this.files.dirOf; }
+  get testFileIds(): ReadonlySet<number> { return this.files.testIds; }
   readonly byName: Map<string, GSymbol[]>;
   readonly byFile: Map<number, GSymbol[]>;
   readonly byFilePath: Map<string, GSymbol>;
@@ -98,29 +100,18 @@ export class RepoTables {
   /** With a lookup: the files whose bases were resolved so far, and how to resolve one file's (resolve.ts). */
   private readonly basesDone: Set<number> | null;
   basesOfFile: ((file: GFile) => void) | null = null;
-  readonly testFileIds: Set<number>;
   private readonly symbolFile: Map<number, number>;
   private readonly topIndex = new Map<number, Map<string, GSymbol[]>>();
   private readonly membersCache = new Map<number, Map<string, GSymbol>>();
   // filter → family → name
   private readonly globalMemo = new Map<ReadonlySet<string>, Map<string, Map<string, GlobalCandidates>>>();
   readonly imports: ImportResolver;
-  private byBase: Map<string, GFile[]> | null = null;
 
   /** Files by base name (test naming), built on first use and kept with the tables. */
-  filesByBase(): Map<string, GFile[]> {
-    if (!this.byBase) {
-      this.byBase = new Map();
-      for (const f of this.input.files) push(this.byBase, f.path.slice(f.path.lastIndexOf('/') + 1), f);
-    }
-    return this.byBase;
-  }
+  filesByBase(): Map<string, GFile[]> { return this.files.byBase(); }
 
   constructor(readonly input: RepoInput) {
-    this.filesById = new Map(input.files.map(f => [f.id, f]));
-    this.fileByPath = new Map(input.files.map(f => [f.path, f]));
-    for (const f of input.files) { const d = posix.dirname(f.path); this.dirOf.set(f.id, d); push(this.filesByDir, d, f); }
-    this.testFileIds = new Set(input.files.filter(f => isTestPath(f.path)).map(f => f.id));
+    this.files = new FileIndex(input.files);
     this.imports = new ImportResolver(this);
     const lookup = input.lookup;
     if (lookup) {
@@ -300,19 +291,15 @@ export class RepoTables {
    */
   addFile(file: GFile): void {
     if (this.basesDone) throw new Error('addFile needs whole tables');
-    if (this.filesById.has(file.id)) return;
-    const files = this.input.files;
-    let lo = 0, hi = files.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (files[mid]!.path < file.path) lo = mid + 1; else hi = mid; }
-    files.splice(lo, 0, file);
-    this.filesById.set(file.id, file);
-    this.fileByPath.set(file.path, file);
-    // folders in the order of the files, as a build makes them (a Go package is the first folder that fits)
-    this.filesByDir.clear();
-    for (const f of files) { const d = this.dirOf.get(f.id) ?? posix.dirname(f.path); this.dirOf.set(f.id, d); push(this.filesByDir, d, f); }
-    if (isTestPath(file.path)) this.testFileIds.add(file.id);
-    this.byBase = null;
-    this.imports.forget();
+    if (this.files.add(file)) this.imports.forget();
+  }
+
+  /** Removes a file gone from the repository from whole tables (its definitions first, with replaceFileSymbols). */
+  removeFile(fileId: number): void {
+    if (this.basesDone) throw new Error('removeFile needs whole tables');
+    if (!this.files.remove(fileId)) return;
+    this.byFile.delete(fileId); this.topIndex.delete(fileId);
+    this.imports.forget(fileId);
   }
 
   /**

@@ -127,6 +127,9 @@ export const RESHAPE_FILES_MAX = 1500;
 export const RESHAPE_FILES_SHARE = 0.25;
 const RESHAPE_FILES_MIN = 64;
 
+/** How far re-exports are followed (graph/imports.ts `exported`): a deleted file's importers this many hops away are resolved again. */
+const REEXPORT_HOPS = 3;
+
 /** Base names of files that are their folder's module: an import names the folder. */
 const FOLDER_MODULES = new Set(['__init__', 'index', 'mod', 'lib', 'main']);
 
@@ -155,70 +158,92 @@ function keyDiff<T>(a: readonly T[], b: readonly T[], key: (x: T) => string): T[
  * list as it was (a class's members or bases reach files that never name the changed definitions):
  * otherwise, or with no kept tables, a name the full-text index cannot hold, or more files to resolve than
  * a rebuild is worth (RESHAPE_FILES_MAX, RESHAPE_FILES_SHARE), it returns null and the caller rebuilds.
+ * New and deleted files without classes are taken the same way (ReshapedFile.added, .removed): the
+ * tables add or drop the file, and the files an import may now name it from (its module's name) or that
+ * had edges into it (and their importers, up to REEXPORT_HOPS) are resolved again too.
  */
 function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[], reshaped: readonly ReshapedFile[]): number | null {
   const store = env.indexFile.store;
   const cache = env.graphTables;
+  const rebuild = (why: string): null => { env.log('info', `graph: rebuilt, not updated in place: ${why}`); return null; };
   const tables = cache.get(repoId, store);
-  if (!tables) return null;
+  if (!tables) return null; // no kept tables (not a long-lived engine): rebuilt as before
   const lookup = store.symbols.graphLookup(repoId);
   const names = new Set<string>();
   const plans: { file: number; old: readonly GSymbol[]; now: GSymbol[] }[] = [];
-  const added: GFile[] = [];
+  const added: GFile[] = []; const removed: GFile[] = [];
   /** full-text terms of what an import of an added file names (its base name, its folder's): tokens, not whole names */
   const pathTerms = new Set<string>();
   for (const r of reshaped) {
     const cross = store.files.occurrences(r.file_id, CROSS_FILE_KINDS);
-    if (r.added) {
-      // a new file: its imports are its own (resolved with it); base classes would change member maps
-      if (cross.some(o => o.kind !== 'import')) return null;
-      const f = store.files.graphFile(r.file_id) as GFile | undefined;
-      if (!f) return null;
-      added.push(f);
-      // an import names the module (its base name), or its folder when the file is the folder's module
-      // (__init__.py, index.ts, mod.rs) or a Go file (a package is its folder)
-      const stem = posix.basename(f.path).replace(/\.[^.]*$/, '');
-      const named = [stem];
-      if (FOLDER_MODULES.has(stem) || f.language === 'go') named.push(posix.basename(posix.dirname(f.path)));
-      for (const n of named) { const t = nameTerm(n); if (t !== null) pathTerms.add(t); else for (const x of tokenize(n)) pathTerms.add(x); }
-    } else if (keyDiff(r.old_cross, cross, occKey).length) return null; // imports or bases changed
+    if (r.added || r.removed) {
+      // a new or a deleted file: its imports are its own (resolved with it, or gone with it); base classes
+      // would change member maps
+      if ((r.added ? cross : r.old_cross).some(o => o.kind !== 'import')) return rebuild(`${r.added ? 'a new' : 'a deleted'} file extends or implements something`);
+      const f = (r.added ? store.files.graphFile(r.file_id) : tables.filesById.get(r.file_id)) as GFile | undefined;
+      if (!f) return rebuild('a file is not in the tables');
+      (r.added ? added : removed).push(f);
+      // a new file: an import may name it now — by its module (its base name), or its folder when the file
+      // is the folder's module (__init__.py, index.ts, mod.rs) or a Go file (a package is its folder). A
+      // deleted file's importers have edges into it (found below).
+      if (r.added) {
+        const stem = posix.basename(f.path).replace(/\.[^.]*$/, '');
+        const named = [stem];
+        if (FOLDER_MODULES.has(stem) || f.language === 'go') named.push(posix.basename(posix.dirname(f.path)));
+        for (const n of named) { const t = nameTerm(n); if (t !== null) pathTerms.add(t); else for (const x of tokenize(n)) pathTerms.add(x); }
+      }
+    } else if (keyDiff(r.old_cross, cross, occKey).length) return rebuild('imports or base classes changed');
     const now = lookup.byFile(r.file_id) as GSymbol[];
     for (const s of keyDiff(r.old_symbols, now, symKey)) {
-      if (CLASSY.has(s.kind)) return null; // a class came, went or moved
+      if (CLASSY.has(s.kind)) return rebuild(`a class came, went or moved (${s.name})`);
       names.add(s.name);
     }
     plans.push({ file: r.file_id, old: r.old_symbols, now });
   }
   const terms: string[] = [...pathTerms];
-  for (const n of names) { const t = nameTerm(n); if (t === null) return null; terms.push(t); }
+  for (const n of names) { const t = nameTerm(n); if (t === null) return rebuild(`a name the full-text index cannot hold (${n})`); terms.push(t); }
   const t0 = performance.now();
   // definitions that stayed kept their ids (FileTables.writeFile): edges into them stay valid
   const stayed = new Set(plans.flatMap(p => p.now.map(s => s.id)));
   const oldIds = reshaped.flatMap(r => r.old_symbols.map(s => s.id)).filter(id => !stayed.has(id));
   const cap = Math.min(RESHAPE_FILES_MAX, Math.max(RESHAPE_FILES_MIN, Math.floor(RESHAPE_FILES_SHARE * store.files.fileCount(repoId))));
   const files = new Set<number>([...edited, ...reshaped.map(r => r.file_id)]);
+  // files with edges into removed definitions, or into a deleted file (its importers), and the importers
+  // of those up to three hops away (a name imported through re-exports that passed through the file)
   for (const f of store.graph.filesWithEdgesTo(repoId, oldIds)) files.add(f);
-  // test files named after an added file (test naming links them whether or not they name it)
-  if (added.length) {
-    const bases = new Set(added.filter(f => !tables.testFileIds.has(f.id)).map(f => posix.basename(f.path)));
+  let via = removed.map(f => f.id);
+  for (let hop = 0; hop < REEXPORT_HOPS && via.length && files.size <= cap; hop++) {
+    via = store.graph.filesWithEdgesTo(repoId, via.map(id => -id)).filter(f => !files.has(f));
+    for (const f of via) files.add(f);
+  }
+  // test files named after an added or deleted file (test naming links them whether or not they name it)
+  if (added.length || removed.length) {
+    const bases = new Set([...added, ...removed].filter(f => !tables.testFileIds.has(f.id)).map(f => posix.basename(f.path)));
     for (const id of tables.testFileIds) { const f = tables.filesById.get(id); if (f && testedBaseNames(f.path).some(b => bases.has(b))) files.add(id); }
   }
   for (let i = 0; i < terms.length && files.size <= cap; i += 50) for (const f of store.files.filesWithTerms(repoId, terms.slice(i, i + 50))) files.add(f);
-  if (files.size > cap) return null;
+  if (files.size > cap) return rebuild(`more than ${cap} files to resolve again`);
   let count = 0; const t1 = performance.now(); let t2 = t1;
-  store.transaction(() => {
-    store.graph.deleteEdgesFrom(repoId, oldIds);
-    for (const f of added) tables.addFile(f);
-    for (const p of plans) tables.replaceFileSymbols(p.file, p.old, p.now);
-    t2 = performance.now();
-    store.graph.beginGraph(repoId, [...files]);
-    const graph = resolveWith(tables, files, edges => { store.graph.insertGraphEdges(repoId, edges); count += edges.length; });
-    store.graph.finishGraph(repoId, graph.unbound);
-    store.graph.setGraphPending(repoId, false);
-  });
+  try {
+    store.transaction(() => {
+      store.graph.deleteEdgesFrom(repoId, oldIds);
+      for (const f of added) tables.addFile(f);
+      for (const p of plans) tables.replaceFileSymbols(p.file, p.old, p.now);
+      for (const f of removed) tables.removeFile(f.id);
+      t2 = performance.now();
+      store.graph.beginGraph(repoId, [...files]);
+      const graph = resolveWith(tables, files, edges => { store.graph.insertGraphEdges(repoId, edges); count += edges.length; });
+      store.graph.finishGraph(repoId, graph.unbound);
+      store.graph.setGraphPending(repoId, false);
+    });
+  } catch (e) {
+    cache.delete(repoId); // the tables may be half changed: the next update builds them again
+    throw e;
+  }
   cache.touch();
   env.indexFile.markUnsaved();
-  env.log('info', `graph: ${reshaped.length} file(s) with changed definitions${added.length ? ` (${added.length} new)` : ''}; ${files.size} file(s) resolved again against the kept tables`
+  const news = [added.length ? `${added.length} new` : '', removed.length ? `${removed.length} deleted` : ''].filter(Boolean).join(', ');
+  env.log('info', `graph: ${reshaped.length} file(s) with changed definitions${news ? ` (${news})` : ''}; ${files.size} file(s) resolved again against the kept tables`
     + ` (found in ${Math.round(t1 - t0)} ms, tables ${Math.round(t2 - t1)} ms, resolved in ${Math.round(performance.now() - t2)} ms)`);
   return count;
 }
