@@ -117,6 +117,7 @@ describe('graph: an edit that changes definitions, against kept tables', functio
       'ts/src/barrel/index.ts': "export * from './mid';\n",
       'ts/src/consumer.ts': "import { deep } from './barrel';\nexport function useDeep(): number { return deep(); }\n",
       'ts/src/other-deep.ts': 'export function deep(): number { return 2; }\n',
+      'rb/user.rb': 'def check(user)\n  user.valid?\nend\n',
     });
     e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, log: (_l, m) => messages.push(m) });
     await e.index();
@@ -141,6 +142,9 @@ describe('graph: an edit that changes definitions, against kept tables', functio
     assert.ok(has(g, 'ts/src/use-lib.ts#useLib -> ts/src/lib/index.ts#libFn calls'), g.edges.join('\n'));
     g = await edit({ 'go/store/helper.go': 'package store\n\nfunc Helper() int { return 1 }\n' }, 'partial');
     assert.ok(has(g, 'go/store/caller.go#Caller -> go/store/helper.go#Helper calls'), g.edges.join('\n'));
+    // a name that is not one word of the full-text index (Ruby's `valid?`): the files holding its words
+    g = await edit({ 'rb/valid.rb': 'def valid?\n  true\nend\n' }, 'partial');
+    assert.ok(has(g, 'rb/user.rb#check -> rb/valid.rb#valid? calls'), g.edges.join('\n'));
     // two new files in one run, one calling the other
     await edit({ 'py/pkg/one.py': 'from pkg.two import second\n\ndef first():\n    return second()\n', 'py/pkg/two.py': 'def second():\n    return 2\n' }, 'partial');
     // a new file with a class: bases and member maps may change, so the graph is rebuilt
@@ -158,6 +162,26 @@ describe('graph: an edit that changes definitions, against kept tables', functio
     g = await gone(['ts/src/barrel/mid.ts'], 'partial');
     assert.ok(!has(g, chain), g.edges.join('\n'));
     await gone(['py/pkg/klass.py'], 'full');
+  });
+
+  it('in a new process (no kept tables) the same edits resolve what they reach, reading definitions on demand', async () => {
+    ws = tempWorkspace(FILES);
+    e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, log: (_l, m) => messages.push(m) });
+    await e.index();
+    /** each edit in an engine of its own, as a command-line run or a new MCP server would make it */
+    const fresh = async (run: () => Promise<{ edges: string[] }>) => {
+      e!.close();
+      e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, log: (_l, m) => messages.push(m) });
+      const g = await run();
+      assert.ok(messages.some(m => /reading definitions on demand/.test(m)), messages.join('\n'));
+      return g;
+    };
+    let g = await fresh(() => edit({ 'py/pkg/util.py': `${FILES['py/pkg/util.py']}\ndef later_defined():\n    return 3\n` }, 'partial'));
+    assert.ok(g.edges.some(x => x.startsWith('py/pkg/late.py#call_later -> py/pkg/util.py#later_defined calls')), g.edges.join('\n'));
+    g = await fresh(() => edit({ 'py/pkg/extra.py': 'def unique_name_here():\n    return 4\n' }, 'partial'));
+    assert.ok(g.edges.some(x => x.startsWith('py/pkg/service.py#serve -> py/pkg/extra.py#unique_name_here calls')), g.edges.join('\n'));
+    await fresh(() => gone(['py/pkg/extra.py'], 'partial'));
+    await fresh(() => gone(['py/pkg/late.py'], 'partial'));
   });
 
   it('in a repository whose base classes form a cycle, a method added inside the cycle or outside it leaves the graph a rebuild gives', async () => {

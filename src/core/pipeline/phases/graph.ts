@@ -13,8 +13,8 @@ import { phase } from '../runner';
 import type { IndexEnv } from '../env';
 import { scanPhase, type ReshapedFile } from './scan';
 import { posix } from 'node:path';
-import { tokenize } from '../../util/tokens';
-import { testedBaseNames } from '../../languages';
+import { ftsFromTokens, tokenize } from '../../util/tokens';
+import { isTestPath, testedBaseNames } from '../../languages';
 
 /** The graph part of a repository's run report. */
 export interface GraphRepoReport {
@@ -166,8 +166,9 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
   const store = env.indexFile.store;
   const cache = env.graphTables;
   const rebuild = (why: string): null => { env.log('info', `graph: rebuilt, not updated in place: ${why}`); return null; };
+  // a long-lived engine's kept tables take the change in place; without them (a new process) the files it
+  // reaches are resolved reading definitions on demand
   const tables = cache.get(repoId, store);
-  if (!tables) return null; // no kept tables (not a long-lived engine): rebuilt as before
   const lookup = store.symbols.graphLookup(repoId);
   const names = new Set<string>();
   const plans: { file: number; old: readonly GSymbol[]; now: GSymbol[] }[] = [];
@@ -180,8 +181,8 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
       // a new or a deleted file: its imports are its own (resolved with it, or gone with it); base classes
       // would change member maps
       if ((r.added ? cross : r.old_cross).some(o => o.kind !== 'import')) return rebuild(`${r.added ? 'a new' : 'a deleted'} file extends or implements something`);
-      const f = (r.added ? store.files.graphFile(r.file_id) : tables.filesById.get(r.file_id)) as GFile | undefined;
-      if (!f) return rebuild('a file is not in the tables');
+      const f = (r.added ? store.files.graphFile(r.file_id) : r.removed) as GFile | undefined;
+      if (!f) return rebuild('a file is not in the index');
       (r.added ? added : removed).push(f);
       // a new file: an import may name it now — by its module (its base name), or its folder when the file
       // is the folder's module (__init__.py, index.ts, mod.rs) or a Go file (a package is its folder). A
@@ -201,7 +202,15 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
     plans.push({ file: r.file_id, old: r.old_symbols, now });
   }
   const terms: string[] = [...pathTerms];
-  for (const n of names) { const t = nameTerm(n); if (t === null) return rebuild(`a name the full-text index cannot hold (${n})`); terms.push(t); }
+  for (const n of names) {
+    const t = nameTerm(n);
+    if (t !== null) { terms.push(t); continue; }
+    // a name that is not one identifier (`valid?`, a test's title): the files holding all of its words are
+    // among those holding any of them
+    const words = ftsFromTokens(tokenize(n)).split(' ').filter(Boolean);
+    if (!words.length) return rebuild(`a name the full-text index cannot hold (${n})`);
+    terms.push(...words);
+  }
   const t0 = performance.now();
   // definitions that stayed kept their ids (FileTables.writeFile): edges into them stay valid
   const stayed = new Set(plans.flatMap(p => p.now.map(s => s.id)));
@@ -218,21 +227,28 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
   }
   // test files named after an added or deleted file (test naming links them whether or not they name it)
   if (added.length || removed.length) {
-    const bases = new Set([...added, ...removed].filter(f => !tables.testFileIds.has(f.id)).map(f => posix.basename(f.path)));
-    for (const id of tables.testFileIds) { const f = tables.filesById.get(id); if (f && testedBaseNames(f.path).some(b => bases.has(b))) files.add(id); }
+    const bases = new Set([...added, ...removed].filter(f => !isTestPath(f.path)).map(f => posix.basename(f.path)));
+    const tests = tables ? [...tables.testFileIds].map(id => tables.filesById.get(id)!) : store.files.graphFiles(repoId).filter(f => isTestPath(f.path));
+    for (const f of tests) if (testedBaseNames(f.path).some(b => bases.has(b))) files.add(f.id);
   }
   for (let i = 0; i < terms.length && files.size <= cap; i += 50) for (const f of store.files.filesWithTerms(repoId, terms.slice(i, i + 50))) files.add(f);
   if (files.size > cap) return rebuild(`more than ${cap} files to resolve again`);
   let count = 0; const t1 = performance.now(); let t2 = t1;
+  const sink = (edges: GEdge[]) => { store.graph.insertGraphEdges(repoId, edges); count += edges.length; };
   try {
     store.transaction(() => {
       store.graph.deleteEdgesFrom(repoId, oldIds);
-      for (const f of added) tables.addFile(f);
-      for (const p of plans) tables.replaceFileSymbols(p.file, p.old, p.now);
-      for (const f of removed) tables.removeFile(f.id);
+      if (tables) {
+        for (const f of added) tables.addFile(f);
+        for (const p of plans) tables.replaceFileSymbols(p.file, p.old, p.now);
+        for (const f of removed) tables.removeFile(f.id);
+      }
       t2 = performance.now();
       store.graph.beginGraph(repoId, [...files]);
-      const graph = resolveWith(tables, files, edges => { store.graph.insertGraphEdges(repoId, edges); count += edges.length; });
+      // without kept tables: definitions read on demand (a few files), else the tables built first, and kept
+      const graph = tables ? resolveWith(tables, files, sink)
+        : (files.size <= ON_DEMAND_MAX_FILES && onDemand(store, repoId, [...files], sink)) || resolveGraph({ ...graphInput(store, repoId), sink, only: files });
+      if (!tables && graph.tables) cache.set(repoId, store, graph.tables);
       store.graph.finishGraph(repoId, graph.unbound);
       store.graph.setGraphPending(repoId, false);
     });
@@ -243,7 +259,7 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
   cache.touch();
   env.indexFile.markUnsaved();
   const news = [added.length ? `${added.length} new` : '', removed.length ? `${removed.length} deleted` : ''].filter(Boolean).join(', ');
-  env.log('info', `graph: ${reshaped.length} file(s) with changed definitions${news ? ` (${news})` : ''}; ${files.size} file(s) resolved again against the kept tables`
+  env.log('info', `graph: ${reshaped.length} file(s) with changed definitions${news ? ` (${news})` : ''}; ${files.size} file(s) resolved again ${tables ? 'against the kept tables' : 'reading definitions on demand'}`
     + ` (found in ${Math.round(t1 - t0)} ms, tables ${Math.round(t2 - t1)} ms, resolved in ${Math.round(performance.now() - t2)} ms)`);
   return count;
 }

@@ -48,8 +48,8 @@ export interface ReshapedFile {
   file_id: number; old_symbols: GSymbol[]; old_cross: Occurrence[];
   /** a file new to the index (it defined nothing before) */
   added?: boolean;
-  /** a file gone from the index (it defines nothing now; its rows are deleted by the scan) */
-  removed?: boolean;
+  /** a file gone from the index (it defines nothing now; its rows are deleted by the scan), as it was listed */
+  removed?: { id: number; path: string; language: string };
 }
 
 export interface ScannedRepo {
@@ -268,7 +268,8 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     // The graph is brought up to date once every root is parsed (see index()).
     // files gone in a targeted run: what they defined is read before their rows are deleted (see ReshapedFile)
     const removed: ReshapedFile[] | null = targeted && !reshaped && prev && !pendingBefore && gone.length && gone.length + reshapes.length <= RESHAPE_MAX
-      ? gone.map(m => ({ file_id: m.file_id, old_symbols: store.symbols.graphLookup(r.repo_id).byFile(m.file_id) as GSymbol[], old_cross: store.files.occurrences(m.file_id, CROSS_FILE_KINDS), removed: true }))
+      ? gone.map(m => ({ file_id: m.file_id, old_symbols: store.symbols.graphLookup(r.repo_id).byFile(m.file_id) as GSymbol[], old_cross: store.files.occurrences(m.file_id, CROSS_FILE_KINDS),
+        removed: store.files.graphFile(m.file_id)! }))
       : null;
     if (reshaped || (gone.length && !removed) || !prev || pendingBefore) report.graph_update = 'full';
     else if (edited.length || reshapes.length || removed) { report.graph_update = 'partial'; if (removed) reshapes.push(...removed); }
