@@ -66,7 +66,7 @@ describe('page log persistence', () => {
     const log = new PageLog(ws.db); // another process: it knows nothing of the files yet
     assert.equal(log.commit(db.export()).mode, 'none');
     db.run('BEGIN');
-    for (let i = 2000; i < 2300; i++) db.run('INSERT INTO t VALUES (?, ?)', [i, 'x'.repeat(300)]);
+    for (let i = 2000; i < 2060; i++) db.run('INSERT INTO t VALUES (?, ?)', [i, 'x'.repeat(300)]);
     db.run('COMMIT');
     const grown = db.export();
     const r = log.commit(grown);
@@ -159,7 +159,7 @@ describe('page log persistence', () => {
     log.commit(db.export());
     let modes: string[] = []; let last!: Uint8Array;
     for (let k = 0; k < 400 && !modes.includes('snapshot'); k++) {
-      db.run('UPDATE t SET body = ? WHERE id % 97 = ?', [`round ${k}`.padEnd(200, 'z'), k % 97]);
+      db.run('UPDATE t SET body = ? WHERE id % 997 = ?', [`round ${k}`.padEnd(200, 'z'), k % 997]);
       last = db.export();
       modes.push(log.commit(last).mode);
     }
