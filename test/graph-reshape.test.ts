@@ -99,9 +99,14 @@ describe('graph: an edit that changes definitions, against kept tables', functio
     // a method named like methods of other classes, added before them: their ids would no longer follow
     // the parser's order of that name, so the file's definitions are numbered again (and the graph still matches)
     await edit({ 'py/pkg/base.py': FILES['py/pkg/base.py']!.replace('class Root:\n', 'class Root:\n    def save(self):\n        return 2\n\n').replace('class Base(Root):\n', 'class Base(Root):\n    def extra_step(self):\n        return 1\n\n') }, 'partial');
-    // edits the kept tables cannot take in place: a class added, an import changed
+    // an import added and one removed: the file and its importers are resolved again
+    await edit({ 'py/pkg/service.py': FILES['py/pkg/service.py']!.replace('from pkg import helper\n', 'from pkg import helper\nimport os\n') }, 'partial');
+    await edit({ 'py/pkg/__init__.py': 'from pkg.base import Base as Base\n' }, 'partial');
+    // an import added to a file whose class extends something, that binds no base's name
+    await edit({ 'py/pkg/model.py': FILES['py/pkg/model.py']!.replace('from pkg import Base\n', 'from pkg import Base\nimport os\n') }, 'partial');
+    // edits the kept tables cannot take in place: a class added; the import its base class is named through
     await edit({ 'py/pkg/util.py': 'def later_defined():\n    return 3\n\n\ndef helper_renamed(x):\n    return x\n\nclass Helper:\n    pass\n' }, 'full');
-    await edit({ 'py/pkg/service.py': FILES['py/pkg/service.py']!.replace('from pkg import helper\n', 'from pkg import helper\nimport os\n') }, 'full');
+    await edit({ 'py/pkg/model.py': FILES['py/pkg/model.py']!.replace('from pkg import Base\n', 'from pkg.base import Base\nimport os\n') }, 'full');
   });
 
   it('a new or deleted file without classes is resolved with what its names, its module name and its edges reach, leaving the graph a rebuild gives', async () => {
@@ -114,6 +119,7 @@ describe('graph: an edit that changes definitions, against kept tables', functio
       'go/store/caller.go': 'package store\n\nfunc Caller() int { return Helper() }\n',
       'ts/src/barrel/impl.ts': 'export function deep(): number { return 1; }\n',
       'ts/src/barrel/mid.ts': "export * from './impl';\n",
+      'ts/src/barrel/impl2.ts': 'export function deep(): number { return 3; }\n',
       'ts/src/barrel/index.ts': "export * from './mid';\n",
       'ts/src/consumer.ts': "import { deep } from './barrel';\nexport function useDeep(): number { return deep(); }\n",
       'ts/src/other-deep.ts': 'export function deep(): number { return 2; }\n',
@@ -156,6 +162,14 @@ describe('graph: an edit that changes definitions, against kept tables', functio
     await gone(['py/pkg/missing.py', 'py/pkg/fresh.py', 'py/pkg/absent.py'], 'partial');
     await gone(['ts/src/lib/index.ts'], 'partial');
     await gone(['go/store/helper.go', 'py/tests/test_late.py'], 'partial');
+    // an agent's new module and the import of it in an existing file, in one run
+    g = await edit({ 'py/pkg/addr.py': 'from pkg.util import helper\n\ndef label(x):\n    return helper(x)\n',
+      'py/pkg/late.py': 'from pkg.addr import label\n\ndef call_later():\n    return label(later_defined())\n' }, 'partial');
+    assert.ok(has(g, 'py/pkg/late.py#call_later -> py/pkg/addr.py#label calls'), g.edges.join('\n'));
+    // a re-export changed in the middle of a chain: the importer two hops away is resolved again
+    g = await edit({ 'ts/src/barrel/mid.ts': "export * from './impl2';\n" }, 'partial');
+    assert.ok(has(g, 'ts/src/consumer.ts#useDeep -> ts/src/barrel/impl2.ts#deep calls'), g.edges.join('\n'));
+    g = await edit({ 'ts/src/barrel/mid.ts': "export * from './impl';\n" }, 'partial');
     // a re-export in the middle of a chain: the importer two hops away names nothing of the deleted file
     const chain = 'ts/src/consumer.ts#useDeep -> ts/src/barrel/impl.ts#deep calls 0.8 import:./barrel → ./mid → ./impl';
     assert.ok(has(g, chain), g.edges.join('\n'));

@@ -14,7 +14,8 @@ import type { IndexEnv } from '../env';
 import { scanPhase, type ReshapedFile } from './scan';
 import { posix } from 'node:path';
 import { ftsFromTokens, tokenize } from '../../util/tokens';
-import { isTestPath, testedBaseNames } from '../../languages';
+import { familyOf, isTestPath, testedBaseNames } from '../../languages';
+import type { LanguageId } from '../../languages/types';
 
 /** The graph part of a repository's run report. */
 export interface GraphRepoReport {
@@ -130,6 +131,13 @@ const RESHAPE_FILES_MIN = 64;
 /** How far re-exports are followed (graph/imports.ts `exported`): a deleted file's importers this many hops away are resolved again. */
 const REEXPORT_HOPS = 3;
 
+/** Whether an import may bind one of `names` in its file (every word of it counted as bound; a star import binds anything). */
+function mayBind(o: Occurrence, names: readonly string[], js: boolean): boolean {
+  if (o.name === '*' || (js && o.name === o.source && !o.alias)) return true; // graph/imports.ts isStar
+  const bound = new Set([o.name, o.alias, ...(o.source ?? '').split(/[^A-Za-z0-9_$]+/)].filter((x): x is string => !!x));
+  return names.some(n => bound.has(n));
+}
+
 /** Base names of files that are their folder's module: an import names the folder. */
 const FOLDER_MODULES = new Set(['__init__', 'index', 'mod', 'lib', 'main']);
 
@@ -173,6 +181,8 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
   const names = new Set<string>();
   const plans: { file: number; old: readonly GSymbol[]; now: GSymbol[] }[] = [];
   const added: GFile[] = []; const removed: GFile[] = [];
+  /** files whose imports changed (and that extend nothing): what they re-export may have changed */
+  const reimported: number[] = [];
   /** full-text terms of what an import of an added file names (its base name, its folder's): tokens, not whole names */
   const pathTerms = new Set<string>();
   for (const r of reshaped) {
@@ -193,7 +203,17 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
         if (FOLDER_MODULES.has(stem) || f.language === 'go') named.push(posix.basename(posix.dirname(f.path)));
         for (const n of named) { const t = nameTerm(n); if (t !== null) pathTerms.add(t); else for (const x of tokenize(n)) pathTerms.add(x); }
       }
-    } else if (keyDiff(r.old_cross, cross, occKey).length) return rebuild('imports or base classes changed');
+    } else if (keyDiff(r.old_cross, cross, occKey).length) {
+      // imports changed: the file is resolved again anyway, and its importers (what it re-exports). Its
+      // classes' bases resolve through its imports: an import that may bind a base's name (or a star
+      // import) may change member maps.
+      const diff = keyDiff(r.old_cross, cross, occKey);
+      if (diff.some(o => o.kind !== 'import')) return rebuild('base classes changed');
+      const bases = [...r.old_cross, ...cross].filter(o => o.kind !== 'import').map(o => o.name.split('.')[0]!);
+      const js = bases.length > 0 && familyOf((store.files.graphFile(r.file_id)?.language ?? '') as LanguageId) === 'js';
+      if (bases.length && diff.some(o => mayBind(o, bases, js))) return rebuild('an import that may name a base class changed');
+      reimported.push(r.file_id);
+    }
     const now = lookup.byFile(r.file_id) as GSymbol[];
     for (const s of keyDiff(r.old_symbols, now, symKey)) {
       if (CLASSY.has(s.kind)) return rebuild(`a class came, went or moved (${s.name})`);
@@ -217,10 +237,10 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
   const oldIds = reshaped.flatMap(r => r.old_symbols.map(s => s.id)).filter(id => !stayed.has(id));
   const cap = Math.min(RESHAPE_FILES_MAX, Math.max(RESHAPE_FILES_MIN, Math.floor(RESHAPE_FILES_SHARE * store.files.fileCount(repoId))));
   const files = new Set<number>([...edited, ...reshaped.map(r => r.file_id)]);
-  // files with edges into removed definitions, or into a deleted file (its importers), and the importers
-  // of those up to three hops away (a name imported through re-exports that passed through the file)
+  // files with edges into removed definitions, or into a deleted file or one whose imports changed (its
+  // importers), and the importers of those up to three hops away (names imported through re-exports)
   for (const f of store.graph.filesWithEdgesTo(repoId, oldIds)) files.add(f);
-  let via = removed.map(f => f.id);
+  let via = [...removed.map(f => f.id), ...reimported];
   for (let hop = 0; hop < REEXPORT_HOPS && via.length && files.size <= cap; hop++) {
     via = store.graph.filesWithEdgesTo(repoId, via.map(id => -id)).filter(f => !files.has(f));
     for (const f of via) files.add(f);
@@ -242,6 +262,7 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
         for (const f of added) tables.addFile(f);
         for (const p of plans) tables.replaceFileSymbols(p.file, p.old, p.now);
         for (const f of removed) tables.removeFile(f.id);
+        for (const id of reimported) tables.imports.forget(id); // its imports are read again
       }
       t2 = performance.now();
       store.graph.beginGraph(repoId, [...files]);
