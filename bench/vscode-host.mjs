@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -16,8 +17,10 @@ const args = process.argv.slice(2);
 const i = args.indexOf('--workspace');
 const workspace = resolve(i >= 0 ? args[i + 1] : process.env.SIGHTLINE_BENCH_REPO ?? join(here, '..', '..', 'benchdata', 'sqlalchemy'));
 if (!existsSync(workspace)) { console.error(`bench:vscode: workspace ${workspace} not found (see bench/README.md)`); process.exit(2); }
-const r = spawnSync(process.execPath, [join(here, '..', 'test', 'vscode', 'run.mjs'), '--phase', 'bench', '--workspace', workspace, '--timeout-ms', '1200000'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-process.stdout.write(r.stdout.split('\n').filter(l => /\[bench\]|passed|failed|error/i.test(l)).join('\n') + '\n');
+// the engine's log of every run is kept (a slow edit is explained there: what ran, for how long, why a graph was rebuilt)
+const logs = join(tmpdir(), `sightline-bench-vscode-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+const r = spawnSync(process.execPath, [join(here, '..', 'test', 'vscode', 'run.mjs'), '--phase', 'bench', '--workspace', workspace, '--timeout-ms', '1200000', '--save-logs', logs], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+process.stdout.write(r.stdout.split('\n').filter(l => /\[bench\]|passed|failed|error|log\(s\) saved/i.test(l)).join('\n') + '\n');
 const m = /\[bench\] (\{.*\})/.exec(r.stdout);
 if (!m) { console.error('no measurement was reported'); process.exit(1); }
 const d = JSON.parse(m[1]);

@@ -10,12 +10,13 @@
 //   --grep PATTERN   only run tests whose full title matches (mocha grep)
 //   --timeout-ms N   give up after N ms (default 600000; exit code 124)
 //   --keep           keep the run folder (logs, user data) even when everything passed
+//   --save-logs DIR  copy the extension's own logs (Sightline.log: the engine's runs) into DIR, then clean up as usual
 //   --screenshot FILE      the workbench picture the suite asks for ([sightline-screenshot])
 //   --screenshot-dir DIR   where the webview pictures the suite asks for go (default: the run folder)
 // Prints the extension host's console output, then a last line `N passed, N failed`.
 // Exit code: the extension host's (0 = all tests passed); 1 on a harness error, 2 on a usage error.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -37,7 +38,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const o = { exts: [], workspace: undefined, grep: undefined, timeoutMs: 600000, keep: false, phase: 'main', runDir: undefined, settings: {}, screenshot: undefined, screenshotDir: undefined, vsix: undefined };
+  const o = { exts: [], workspace: undefined, grep: undefined, timeoutMs: 600000, keep: false, saveLogs: undefined, phase: 'main', runDir: undefined, settings: {}, screenshot: undefined, screenshotDir: undefined, vsix: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => { const v = argv[++i]; if (v === undefined) usage(`${a} needs a value`); return v; };
@@ -46,6 +47,7 @@ function parseArgs(argv) {
     else if (a === '--grep') o.grep = value();
     else if (a === '--timeout-ms') { o.timeoutMs = Number(value()); if (!(o.timeoutMs > 0)) usage('--timeout-ms needs a positive number'); }
     else if (a === '--keep') o.keep = true;
+    else if (a === '--save-logs') o.saveLogs = resolve(value());
     else if (a === '--phase') o.phase = value();
     else if (a === '--run-dir') { o.runDir = resolve(value()); o.keep = true; }
     else if (a === '--setting') { const v = value(); const i = v.indexOf('='); if (i < 1) usage('--setting needs KEY=JSON'); try { o.settings[v.slice(0, i)] = JSON.parse(v.slice(i + 1)); } catch { o.settings[v.slice(0, i)] = v.slice(i + 1); } }
@@ -198,6 +200,16 @@ function cleanup() {
   return cleanupDone;
 }
 
+/** Copies every Sightline.log of the run (one per extension host) into `dir`. */
+function saveLogs(dir) {
+  const found = [];
+  const walk = d => { for (const e of (() => { try { return readdirSync(d, { withFileTypes: true }); } catch { return []; } })()) { const p = join(d, e.name); if (e.isDirectory()) walk(p); else if (e.name === 'Sightline.log') found.push(p); } };
+  walk(join(runDir, 'user-data', 'logs'));
+  mkdirSync(dir, { recursive: true });
+  found.forEach((f, i) => cpSync(f, join(dir, found.length > 1 ? `Sightline-${i + 1}.log` : 'Sightline.log')));
+  console.log(`${found.length} Sightline log(s) saved in ${dir}`);
+}
+
 function report(code, reason) {
   let results;
   try { results = JSON.parse(readFileSync(resultsFile, 'utf8')); } catch { /* not written */ }
@@ -208,6 +220,7 @@ function report(code, reason) {
     if (results.pending) console.log(`${results.pending} pending`);
     if (results.failed > 0 && code === 0) code = 1;
   }
+  if (opts.saveLogs) saveLogs(opts.saveLogs);
   if (opts.keep || code !== 0) console.log(`logs kept in ${runDir}`);
   else rmSync(runDir, { recursive: true, force: true });
   console.log(`${results?.passed ?? 0} passed, ${results?.failed ?? 0} failed`);
