@@ -41,6 +41,9 @@ describe('graph: an edit that changes definitions, against kept tables', functio
   afterEach(() => { e?.close(); e = undefined; ws?.remove(); });
   const messages: string[] = [];
 
+  /** Whether the graph holds an edge starting with `edge`. */
+  const has = (g: { edges: string[] }, edge: string) => g.edges.some(x => x.startsWith(edge));
+
   /** Writes the files, runs the engine on them by name, and checks the graph against a rebuild. */
   const edit = async (files: Record<string, string>, expect: 'partial' | 'full') => {
     for (const [p, text] of Object.entries(files)) ws.write(p, text);
@@ -70,7 +73,6 @@ describe('graph: an edit that changes definitions, against kept tables', functio
     ws = tempWorkspace(FILES);
     e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, log: (_l, m) => messages.push(m) });
     assert.equal((await e.index()).repos[0]!.graph_update, 'full');
-    const has = (g: { edges: string[] }, edge: string) => g.edges.some(x => x.startsWith(edge));
     // a function other files already call by name (no edge to it until now): found through their text
     let g = await edit({ 'py/pkg/util.py': `${FILES['py/pkg/util.py']}\ndef later_defined():\n    return 3\n` }, 'partial');
     assert.ok(has(g, 'py/pkg/service.py#serve -> py/pkg/util.py#later_defined calls'), g.edges.join('\n'));
@@ -127,7 +129,6 @@ describe('graph: an edit that changes definitions, against kept tables', functio
     });
     e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, log: (_l, m) => messages.push(m) });
     await e.index();
-    const has = (g: { edges: string[] }, edge: string) => g.edges.some(x => x.startsWith(edge));
     // a function other files call by name, in a new module
     let g = await edit({ 'py/pkg/extra.py': 'from pkg.util import helper\n\ndef later_defined():\n    return helper(3)\n' }, 'partial');
     assert.ok(has(g, 'py/pkg/service.py#serve -> py/pkg/extra.py#later_defined calls'), g.edges.join('\n'));
