@@ -4,7 +4,7 @@
  * (see tables.ts) and reach SQLite only through this.
  */
 import type { Database, SqlJsStatic, Statement, SqlValue } from 'sql.js';
-import { PagedBuffer, capacityFor, changeCounter, reserved } from './image';
+import { PagedBuffer, capacityFor, changeCounter, declaredPageSize, reserved } from './image';
 import type { SaveImage } from './pagelog';
 
 /**
@@ -24,13 +24,6 @@ export function collect<T>(s: Statement): T[] {
   return rows;
 }
 
-/** The page size an SQLite image's header declares (4096 when it is too short to say). */
-export function pageSizeOf(image: Uint8Array): number {
-  if (image.length < 100) return 4096;
-  const raw = (image[16]! << 8) | image[17]!;
-  return raw === 1 ? 65536 : raw || 4096;
-}
-
 export class Db {
   private stmts = new Map<string, Statement>();
   private readonly openHooks: ((raw: Database) => void)[] = [];
@@ -44,7 +37,7 @@ export class Db {
 
   /** A database over `image` in a new buffer of ours (its written pages unknown: the first save compares every page). */
   static over(sql: SqlJsStatic, image: Uint8Array, capacity = capacityFor(image.length)): { raw: Database; backing: PagedBuffer } {
-    const backing = new PagedBuffer(reserved(image, capacity), pageSizeOf(image), false);
+    const backing = new PagedBuffer(reserved(image, capacity), declaredPageSize(image) || 4096, false);
     return { raw: new sql.Database(backing.file), backing };
   }
 
@@ -59,9 +52,6 @@ export class Db {
 
   /** The buffer's size, null when the database is not (or no longer known to be) in a buffer of ours. */
   get capacity(): number | null { return this.backing?.buf.length ?? null; }
-
-  /** Bytes read from the index file after open, as SQLite asked for them (image.ts: PagedBuffer). */
-  get lazyBytes(): number { return this.backing?.lazyBytes ?? 0; }
 
   /**
    * Commits `write` (one write transaction) and returns the database image as a view of the buffer when

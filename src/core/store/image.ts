@@ -45,7 +45,14 @@ export function changeCounter(buf: Uint8Array): number {
   return ((buf[24]! << 24) | (buf[25]! << 16) | (buf[26]! << 8) | buf[27]!) >>> 0;
 }
 
-/** Pages are read from the index file in blocks of this many bytes (a multiple of every SQLite page size). */
+/** The page size an SQLite image's header declares; 0 when it is too short or declares none (not a database). */
+export function declaredPageSize(image: Uint8Array): number {
+  if (image.length < 100) return 0;
+  const raw = (image[16]! << 8) | image[17]!;
+  return raw === 1 ? 65536 : raw;
+}
+
+/** Pages are read from the index file in blocks of this many bytes (SQLite's smallest usual page size; a larger page is a run of blocks). */
 export const LOAD_BLOCK = 4096;
 /** Reads that follow on from the last one grow up to this many blocks (a table scan reads ahead; a lookup reads its page). */
 export const MAX_READ_AHEAD = 256;

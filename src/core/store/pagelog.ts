@@ -24,7 +24,7 @@
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import xxhash from 'xxhash-wasm';
 import { atomicWrite, fileStamp } from './persist';
-import { LAZY_MIN_BYTES, PagedBuffer } from './image';
+import { LAZY_MIN_BYTES, PagedBuffer, declaredPageSize } from './image';
 
 /**
  * Write a new snapshot when the log would pass this share of the image's size. Opening reads and checks
@@ -60,12 +60,6 @@ const HASHES_MAGIC = Buffer.from('SLPHASH1', 'latin1');
 export function diskStamp(dbPath: string): string | null {
   const s = fileStamp(dbPath);
   return s === null ? null : `${s}|${fileStamp(changesPath(dbPath)) ?? '-'}`;
-}
-
-function pageSizeOf(image: Uint8Array): number {
-  if (image.length < 100) return 0;
-  const raw = (image[16]! << 8) | image[17]!;
-  return raw === 1 ? 65536 : raw;
 }
 
 const view = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
@@ -122,7 +116,7 @@ export function readImage(dbPath: string, capacity: (size: number) => number = s
     const fileSize = fstatSync(fd).size;
     const head = Buffer.alloc(Math.min(fileSize, 100));
     readAt(fd, head, 0, head.length);
-    const pageSize = fileSize >= 100 ? pageSizeOf(head) : 0;
+    const pageSize = fileSize >= 100 ? declaredPageSize(head) : 0;
     const snapshotPage = (at: number) => { const b = Buffer.alloc(pageSize); readAt(fd!, b, at, pageSize); return b; };
     // the log first: the buffer is sized once for the largest state it reaches
     const { records, ignored, log_end, log } = readLog(dbPath, fileSize, pageSize, snapshotPage);
@@ -207,7 +201,7 @@ export class PageLog {
   /** Adopts a state just read (the bytes of `readImage`), so the next commit needs no re-read. */
   adopt(image: DiskImage): void {
     if (!image.bytes) { this.hashes = null; return; }
-    this.pageSize = pageSizeOf(image.bytes);
+    this.pageSize = declaredPageSize(image.bytes);
     this.hashes = this.pageSize ? pageHashes(image.bytes, this.pageSize) : null;
     this.logEnd = image.log_end; this.nextSeq = image.next_seq;
     this.logBytes = image.log_end ? image.log_end - HEADER_BYTES : 0;
@@ -216,7 +210,7 @@ export class PageLog {
   /** Persists a database image (whole, or with its written pages named): the changed pages as a record, or a new snapshot. */
   commit(image: Uint8Array | SaveImage): CommitReport {
     const img: SaveImage = image instanceof Uint8Array ? { bytes: image, written: null, load: () => undefined } : image;
-    const pageSize = pageSizeOf(img.bytes);
+    const pageSize = declaredPageSize(img.bytes);
     if (!pageSize || img.bytes.length % pageSize !== 0) throw new Error(`not a database image (${img.bytes.length} bytes, page size ${pageSize})`);
     if (!this.hashes && !this.loadHashes()) this.adopt(readImage(this.dbPath));
     const report = this.write(img, pageSize);

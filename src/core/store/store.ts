@@ -205,9 +205,6 @@ export class Store {
   /** The image `imageForSave` gave was persisted (what was written before it is saved). */
   imageSaved(): void { this.db.saved(); }
 
-  /** Bytes of the index file read after open, as queries asked for its pages (a large index is not read whole). */
-  get lazyBytes(): number { return this.db.lazyBytes; }
-
   /**
    * Moves the database to a buffer twice its size when it fills FULL_SHARE of its own (one copy, between
    * writes: never inside a transaction), so that it keeps growing inside a buffer of ours.

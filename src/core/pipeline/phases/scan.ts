@@ -267,10 +267,9 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     const prev = prevRepo;
     // The graph is brought up to date once every root is parsed (see index()).
     // files gone in a targeted run: what they defined is read before their rows are deleted (see ReshapedFile)
-    const removed: ReshapedFile[] | null = targeted && !reshaped && prev && !pendingBefore && gone.length && gone.length + reshapes.length <= RESHAPE_MAX
-      ? gone.map(m => ({ file_id: m.file_id, old_symbols: store.symbols.graphLookup(r.repo_id).byFile(m.file_id) as GSymbol[], old_cross: store.files.occurrences(m.file_id, CROSS_FILE_KINDS),
-        removed: store.files.graphFile(m.file_id)! }))
-      : null;
+    const goneLookup = targeted && !reshaped && prev && !pendingBefore && gone.length && gone.length + reshapes.length <= RESHAPE_MAX ? store.symbols.graphLookup(r.repo_id) : null;
+    const removed: ReshapedFile[] | null = goneLookup && gone.map(m => ({ file_id: m.file_id, old_symbols: goneLookup.byFile(m.file_id) as GSymbol[],
+      old_cross: store.files.occurrences(m.file_id, CROSS_FILE_KINDS), removed: store.files.graphFile(m.file_id)! }));
     if (reshaped || (gone.length && !removed) || !prev || pendingBefore) report.graph_update = 'full';
     else if (edited.length || reshapes.length || removed) { report.graph_update = 'partial'; if (removed) reshapes.push(...removed); }
     if (report.graph_update !== 'none') report.edges_written = 0;
