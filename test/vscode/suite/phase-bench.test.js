@@ -66,7 +66,8 @@ async function editLatency(api, n) {
   // distinct files, spread over the sorted list (a file edited twice would be saved over its own restore)
   const count = Math.min(n, all.length);
   const picks = Array.from({ length: count }, (_, i) => all[Math.floor((i + 0.5) * all.length / count)]);
-  const warm = await warmEditor(picks);
+  // SIGHTLINE_BENCH_WARM=0: no warm-up (language servers start during the timed edits), for comparison
+  const warm = process.env.SIGHTLINE_BENCH_WARM === '0' ? { warm_up_ms: null } : await warmEditor(picks);
   const samples = []; const own = []; const detail = [];
   for (const [i, file] of picks.entries()) {
     const before = fs.readFileSync(file);
