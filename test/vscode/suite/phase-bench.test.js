@@ -61,7 +61,8 @@ async function startProfile(file) {
  * so the first call normally does). Every file is put back as it was. */
 async function editLatency(api, n) {
   const comment = { '.py': '#', '.rb': '#' };
-  const all = (await vscode.workspace.findFiles('**/*.{py,ts,js,go,rs,java,rb}', '**/{node_modules,.git,test,tests}/**', 5000))
+  // every match, not the first 5000 found (which differ from run to run): the same files each run
+  const all = (await vscode.workspace.findFiles('**/*.{py,ts,js,go,rs,java,rb}', '**/{node_modules,.git,test,tests}/**'))
     .map(u => u.fsPath).sort();
   // distinct files, spread over the sorted list (a file edited twice would be saved over its own restore)
   const count = Math.min(n, all.length);
