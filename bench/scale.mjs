@@ -6,7 +6,8 @@
 //
 // Defaults: ws-1m, ws-5m and ws-10m of the benchdata folder beside the checkout, those that exist
 // (bench/README.md says how they are made from public repositories). Every measurement runs in a fresh
-// child process (bench/lib/scale-child.mjs): cold, a new process editing one file (walk / named path),
+// child process (bench/lib/scale-child.mjs): cold (with the engine's heap once built, after a full
+// collection), a new process editing one file (walk / named path),
 // a long-lived engine (notified / watched), and a real MCP client session over stdio.
 // Targets: edit → visible p95 ≤ 200 ms in a long-lived engine at 1M and 5M lines; a new process's one-file
 // edit ≤ 1.5 s at 5M lines; a one-file edit writes a small share of the index; peak RSS ≤ 3 GB at 10M lines.
@@ -58,7 +59,7 @@ function child(jobName, config, dir) {
   const cfgFile = join(dir, `${jobName}-${config.mode ?? 'x'}.json`); const resFile = `${cfgFile}.result`;
   writeFileSync(cfgFile, JSON.stringify(config));
   return new Promise(res => {
-    const c = spawn(process.execPath, ['--max-old-space-size=8192', CHILD, jobName, cfgFile, resFile], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, SIGHTLINE_DIST: dist } });
+    const c = spawn(process.execPath, ['--max-old-space-size=8192', '--expose-gc', CHILD, jobName, cfgFile, resFile], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, SIGHTLINE_DIST: dist } });
     c.on('exit', (code, sig) => {
       if (code !== 0) return res({ error: `${jobName} exited with ${sig ?? code}` });
       try { res(JSON.parse(readFileSync(resFile, 'utf8'))); } catch (e) { res({ error: `${jobName} wrote no result: ${e.message}` }); }
@@ -107,12 +108,12 @@ for (const [name, dir] of o.workspaces) {
 const s = (ms, d = 1) => (Number.isFinite(ms) ? (ms / 1000).toFixed(d) : '—');
 const lines = [];
 lines.push('', `## Freshness at scale — ${new Date().toISOString()}`, `machine: ${cpus().length} × ${cpus()[0]?.model}, Node ${process.version}; load average at the end ${loadavg().map(x => x.toFixed(2)).join(' ')}`, '');
-lines.push('| workspace | lines | files | chunks | cold s | first search s | peak RSS MB | index MB | new process, 1 edit: walk s | named path s (open + index) | written per edit KB | edit → visible p50 / p95 ms (notified) | (watched) | (MCP client) | a function added: p50 / p95 ms (notified) | a file added · deleted: p50 / p95 ms (notified) | save on close ms |');
-lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+lines.push('| workspace | lines | files | chunks | cold s | first search s | peak RSS MB | heap after cold MB | index MB | new process, 1 edit: walk s | named path s (open + index) | written per edit KB | edit → visible p50 / p95 ms (notified) | (watched) | (MCP client) | a function added: p50 / p95 ms (notified) | a file added · deleted: p50 / p95 ms (notified) | save on close ms |');
+lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of results) {
   const c = ok(r.cold) ? r.cold : null; const w = ok(r.newproc_walk) ? r.newproc_walk : null; const p = ok(r.newproc_paths) ? r.newproc_paths : null;
   const l = ok(r.live) ? r.live : null; const m = ok(r.mcp) ? r.mcp : null;
-  lines.push(`| ${r.name} | ${c ? c.lines.toLocaleString('en-US') : '—'} | ${c ? c.files.toLocaleString('en-US') : '—'} | ${c ? c.chunks.toLocaleString('en-US') : '—'} | ${s(c?.wall_ms)} | ${s(c?.first_search_ms ?? NaN)} | ${c?.peak_rss_mb ?? '—'} | ${c ? ((c.bytes.snapshot + c.bytes.changes) / MB).toFixed(0) : '—'}`
+  lines.push(`| ${r.name} | ${c ? c.lines.toLocaleString('en-US') : '—'} | ${c ? c.files.toLocaleString('en-US') : '—'} | ${c ? c.chunks.toLocaleString('en-US') : '—'} | ${s(c?.wall_ms)} | ${s(c?.first_search_ms ?? NaN)} | ${c?.peak_rss_mb ?? '—'} | ${c?.heap_after_index_mb ?? '—'} | ${c ? ((c.bytes.snapshot + c.bytes.changes) / MB).toFixed(0) : '—'}`
     + ` | ${s(w?.wall_ms, 2)} | ${p ? `${s(p.wall_ms, 2)} (${s(p.open_ms, 2)} + ${s(p.index_ms, 2)})` : '—'} | ${p ? (p.written_bytes / 1024).toFixed(0) : '—'}`
     + ` | ${l ? `${l.notified.p50_ms} / ${l.notified.p95_ms}` : '—'} | ${l ? `${l.watched.p50_ms} / ${l.watched.p95_ms}` : '—'} | ${m ? `${m.p50_ms} / ${m.p95_ms}` : (o.mcp ? '—' : 'skipped')} | ${l?.defined ? `${l.defined.p50_ms} / ${l.defined.p95_ms}` : '—'} | ${l?.added ? `${l.added.p50_ms} / ${l.added.p95_ms} · ${l.deleted.p50_ms} / ${l.deleted.p95_ms}` : '—'} | ${l?.close_save_ms ?? '—'} |`);
 }

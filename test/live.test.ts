@@ -95,7 +95,7 @@ describe('live index', () => {
   });
 
   it('the resolver tables are dropped after a quiet spell, except in a live engine, which keeps them for the next edit', async () => {
-    const store = {} as never; const tables = {} as never;
+    const store = {} as never; let trimmed = 0; const tables = { trimMemos: () => { trimmed++; } } as never;
     const quiet = new GraphTablesCache(30);
     quiet.set('r', store, tables); quiet.touch();
     assert.ok(quiet.get('r', store));
@@ -106,6 +106,7 @@ describe('live index', () => {
     await sleep(80);
     assert.ok(live.get('r', store));
     assert.equal(live.get('r', {} as never), undefined, 'tables of another index file are not served');
+    assert.equal(trimmed, 2, 'tables are kept without what building them memoised');
   });
 
   it('an engine prepared for edits before its first index (the editor\'s, on a new workspace) prepares again once that index is done', async () => {

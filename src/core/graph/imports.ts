@@ -26,6 +26,9 @@ export class ImportResolver {
     if (gone !== undefined) this.importCache.delete(gone);
   }
 
+  /** Forgets every memoised answer and every file's imports (RepoTables.trimMemos): they are read again when asked. */
+  trim(): void { this.forget(); this.importCache.clear(); }
+
   /** Keeps a file's imports from occurrences already decoded (the first time the file is visited). */
   noteImports(fileId: number, occ: readonly Occurrence[]): void {
     if (!this.importCache.has(fileId)) this.importCache.set(fileId, occ.filter(x => x.kind === 'import'));

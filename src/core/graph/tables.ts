@@ -261,6 +261,20 @@ export class RepoTables {
     this.cyclic ??= this.hasBaseCycle();
     if (this.cyclic) for (const sym of this.input.symbols) if (this.basesOf.has(sym.id)) this.membersOf(sym);
   }
+  /**
+   * Drops what resolving files memoised — candidates by name, top-level indexes, member maps, import
+   * answers — keeping the tables themselves. Kept tables serve edits that resolve a few files, and those
+   * build again what they ask for; resolving every file (a full build) left ~110 MB of memos at 5M lines,
+   * a third of the engine's heap, for the garbage collector to trace at every major collection. Member maps
+   * stay when bases form a cycle (or may: not known yet), since they were then built in symbol order.
+   */
+  trimMemos(): void {
+    this.globalMemo.clear();
+    this.topIndex.clear();
+    if (this.cyclic === false) this.membersCache.clear();
+    this.imports.trim();
+  }
+
   /** whether base classes form a cycle (known once settleMembers ran; classes and bases never change in place) */
   private cyclic: boolean | undefined;
 

@@ -44,7 +44,8 @@ export class GraphTablesCache {
   /** a live engine: its partial updates build (and keep) the tables, the next edit reuses them */
   get live(): boolean { return this.liveEngine; }
   get(repoId: string, store: Store): RepoTables | undefined { const t = this.tables.get(repoId); return t && t.store === store ? t.tables : undefined; }
-  set(repoId: string, store: Store, tables: RepoTables): void { this.tables.set(repoId, { store, tables }); }
+  /** Kept without what building them memoised (RepoTables.trimMemos): later edits resolve a few files. */
+  set(repoId: string, store: Store, tables: RepoTables): void { tables.trimMemos(); this.tables.set(repoId, { store, tables }); }
   delete(repoId: string): void { this.tables.delete(repoId); }
   /** a live engine keeps the tables however long it stays quiet */
   keepWhileLive(): void { this.liveEngine = true; clearTimeout(this.timer); }
