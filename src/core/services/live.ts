@@ -20,7 +20,7 @@ import { prepareGraphTables, type GraphTablesCache } from '../pipeline/phases/gr
 import { loadLanguage } from '../parse/treesitter';
 import type { LanguageId } from '../languages';
 import { processFile, type FileTask } from '../index/process';
-import { schedSample, schedSince } from '../util/sched';
+import { cpuSample, cpuSince } from '../util/sched';
 
 /** Changes that arrive within this window are applied in one run. */
 export const DEBOUNCE_MS = 25;
@@ -236,9 +236,7 @@ export class LiveIndex {
 
   private async apply(batch: string[]): Promise<void> {
     const t0 = performance.now();
-    // where the wall time went: the process's CPU time (all its threads), and the engine thread's time on a core
-    // and waiting for one (Linux) — a slow run that waited was starved by other programs, one that did neither was blocked
-    const cpu0 = process.cpuUsage(); const sched0 = schedSample();
+    const cpu0 = cpuSample(); // where the wall time went (util/sched.ts): working, starved of a core, or blocked
     try {
       const r = await this.deps.index({ paths: batch, deferSaveMs: SAVE_DELAY_MS });
       this.stats.runs++; this.stats.paths_applied += batch.length; this.stats.last_run_ms = Math.round(performance.now() - t0);
@@ -247,7 +245,7 @@ export class LiveIndex {
       const t = r.timings;
       const names = batch.slice(0, 3).map(p => { const root = this.rootOf(p); return root ? relative(root.root, p).split(sep).join('/') : p; }).join(', ') + (batch.length > 3 ? ', …' : '');
       if (r.totals.files_parsed || r.totals.files_deleted) this.deps.log('info', `applied ${batch.length} changed path(s) in ${this.stats.last_run_ms} ms (${names}): ${r.totals.files_parsed} parsed, ${r.totals.files_deleted} deleted `
-        + `(walk ${Math.round(t.walk_ms)}, parse ${Math.round(t.parse_ms)}, write ${Math.round(t.write_ms)}, graph ${Math.round(t.graph_ms)}, history ${Math.round(t.history_ms)} ms; CPU ${cpuMs(process.cpuUsage(cpu0))} ms${schedSince(sched0)})`);
+        + `(walk ${Math.round(t.walk_ms)}, parse ${Math.round(t.parse_ms)}, write ${Math.round(t.write_ms)}, graph ${Math.round(t.graph_ms)}, history ${Math.round(t.history_ms)} ms; ${cpuSince(cpu0)})`);
     } catch (e) {
       this.stats.failures++;
       this.deps.log('warn', `changed files not applied yet (${(e as Error).message}); trying again`);
@@ -263,5 +261,3 @@ export class LiveIndex {
     await this.chain;
   }
 }
-
-function cpuMs(u: NodeJS.CpuUsage): number { return Math.round((u.user + u.system) / 1000); }
