@@ -3,6 +3,8 @@ import { strict as assert } from 'node:assert';
 import { Engine } from '../src/core/engine';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
 import { bm25 } from '../src/core/store/bm25';
+import { invokeTool } from '../src/core/tools/contract';
+import { TOOLS } from '../src/core/tools/registry';
 import { tokenize, queryTerms } from '../src/core/util/tokens';
 
 describe('search', () => {
@@ -90,6 +92,17 @@ describe('search', () => {
     const r = await search('?!');
     assert.equal(r.total, 0);
     assert.deepEqual(r.terms, []);
+  });
+
+  it('an empty answer says why: no searchable words, or words no indexed file contains (named)', async () => {
+    const warnings = async (query: string) => {
+      const out = await invokeTool(TOOLS.search_code, { query }, { engine: e });
+      assert.ok(out.ok, JSON.stringify(out));
+      return (out.data as { warnings: string[] }).warnings;
+    };
+    assert.deepEqual(await warnings('?!'), ['the query has no searchable words']);
+    assert.deepEqual(await warnings('frobnicated_quuxwidget'), ["no indexed file contains any of the query's words (frobnicatedquuxwidget, frobnicated, quuxwidget)"]);
+    assert.equal((await search('frobnicated_quuxwidget')).plan.unknown.length, 3);
   });
 
   it('BM25 ranks rarer terms and shorter fields higher', () => {

@@ -58,6 +58,8 @@ export interface QueryPlan {
   identifiers: string[];
   /** The text asks about tests (test files should not be pushed down). */
   wants_tests: boolean;
+  /** Words of the text that no indexed chunk contains (left out of `terms`): an empty answer names them. */
+  unknown: string[];
   /** Characters of the query that were read (the rest ignored). */
   chars_read: number;
 }
@@ -146,7 +148,7 @@ export function analyseQuery(query: string, df: (terms: string[], cap: number) =
     ? !FUNCTION_WORDS.has(c.term) || c.code
     : !(KEYWORDS.has(c.term) && !c.compound) && !(PROSE_STOPWORDS.has(c.term) && !c.code));
   if (!usable.length && short) usable.push(...all); // `the` alone is still a question
-  if (!usable.length) return { terms: [], paths: [...paths.keys()], identifiers: [], wants_tests: wantsTests, chars_read: text.length };
+  if (!usable.length) return { terms: [], paths: [...paths.keys()], identifiers: [], wants_tests: wantsTests, unknown: [], chars_read: text.length };
   // Document frequencies in two steps: every candidate counted up to FIRST_DF_CAP chunks, then, up to
   // SELECTION_DF_CAP, only the common ones that could still be among the MAX_TERMS heaviest (their
   // weight at the first cap is an upper bound). The choice equals counting all up to SELECTION_DF_CAP.
@@ -154,9 +156,10 @@ export function analyseQuery(query: string, df: (terms: string[], cap: number) =
   const first = df(usable.map(c => c.term), firstCap);
   const N = Math.max(1, first.total);
   const idfOf = (n: number) => Math.log(1 + (N - n + 0.5) / (n + 0.5));
+  const unknown: string[] = [];
   const scored = usable.flatMap(c => {
     const n = first.df.get(c.term) ?? 0;
-    if (n === 0) return []; // not in the index: nothing to find
+    if (n === 0) { unknown.push(c.term); return []; } // not in the index: nothing to find
     const shape = (c.part ? 0.6 : c.compound ? 1.4 : 1) * (c.code ? 1.8 : 1) * (c.exception ? 1.3 : 1) * (c.frame ? 1.5 : 1);
     const boost = shape * (1 + Math.log(Math.min(c.tf, 20)) * 0.35);
     return [{ c, n, idf: idfOf(n), boost, score: idfOf(n) * boost }];
@@ -173,7 +176,7 @@ export function analyseQuery(query: string, df: (terms: string[], cap: number) =
   const top = scored.slice(0, MAX_TERMS);
   const terms = top.map(x => ({ term: x.c.term, weight: Math.round(x.boost * 1000) / 1000, code: x.c.code }));
   const identifiers = top.filter(x => x.c.code && !x.c.part && x.c.term.length >= 3).map(x => x.c.term);
-  return { terms, paths: [...paths].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length).map(([p]) => p).slice(0, 20), identifiers, wants_tests: wantsTests, chars_read: text.length };
+  return { terms, paths: [...paths].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length).map(([p]) => p).slice(0, 20), identifiers, wants_tests: wantsTests, unknown, chars_read: text.length };
 }
 
 function addPath(paths: Map<string, number>, raw: string, weight: number): void {

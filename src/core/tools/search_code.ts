@@ -93,7 +93,8 @@ export const searchCode = defineTool({
     });
     const results = notes.empty ? r.results : r.results.map(mark);
     const warnings = r.total === 0 && r.indexed_files === 0 ? await emptyIndexWarnings(ctx.engine) : [];
-    if (r.total === 0 && !warnings.length) warnings.push(r.terms.length ? 'no indexed file contains any of the search terms' : 'the query has no searchable words');
+    if (r.total === 0 && !warnings.length) warnings.push(r.terms.length ? 'no indexed file contains any of the search terms'
+      : r.plan.unknown.length ? `no indexed file contains any of the query's words (${r.plan.unknown.slice(0, 8).join(', ')})` : 'the query has no searchable words');
     if (r.plan.chars_read < query.length) warnings.push(`only the first ${r.plan.chars_read} characters of the query were read`);
     const shown = group === 'file' ? files.length : results.length;
     const { externalItems, sources } = fuse(answered, shown);
