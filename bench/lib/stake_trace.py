@@ -14,7 +14,7 @@ Anonymous code (lambdas, comprehensions, generator expressions) is counted as th
 that defines it. At the end of the session it writes one JSON file (STAKE_OUT):
 
   {"root": ..., "functions": [[path, qualname, first_line, is_test], ...],
-   "edges": [[caller, callee, via_library], ...],
+   "edges": [[caller, callee, via_library, call_line], ...],
    "tests": [[function_index, node_ids...], ...],
    "executed": {function_index: [test_index, ...]}}
 """
@@ -37,7 +37,7 @@ class Recorder:
         self.functions = []  # [path, qualname, first_line, is_test]
         self.index = {}  # code object -> function index (or -1: not project code)
         self.named = {}  # (path, qualname) -> function index of named code
-        self.edges = {}  # (caller, callee) -> via_library
+        self.edges = {}  # (caller, callee) -> (via_library, a line of the call)
         self.executed = {}  # function index -> set of test indexes
         self.tests = []  # [function index, nodeids]
         self.test_by_fn = {}
@@ -99,7 +99,9 @@ class Recorder:
             if caller >= 0:
                 if caller != callee:
                     key = (caller, callee)
-                    self.edges[key] = self.edges.get(key, True) and via_library
+                    seen = self.edges.get(key)
+                    if seen is None or (seen[0] and not via_library):
+                        self.edges[key] = (via_library, back.f_lineno)
                 return
             via_library = True
             back = back.f_back
@@ -125,7 +127,7 @@ class Recorder:
         data = {
             "root": ROOT,
             "functions": self.functions,
-            "edges": [[a, b, v] for (a, b), v in self.edges.items()],
+            "edges": [[a, b, v, line] for (a, b), (v, line) in self.edges.items()],
             "tests": self.tests,
             "executed": {str(k): sorted(v) for k, v in self.executed.items()},
         }

@@ -9,6 +9,7 @@
  *   self_chain    this.a().f(): fluent chains on the instance                           → self_chain
  *   namespace     ns.f() where ns is imported from a barrel's `export * as ns`          → import
  *   module        mod.f() where mod is a module import (Go: any file of the package)    → import
+ *   new_method    Worker.new(…) (Ruby): the class Worker                                 → its tier, else receiver
  *   receiver      new Worker().f(), Worker().f(), Worker.f(): a member of the named class → receiver
  *   scope_type    x.f() where one class the calling scope names has a member f          → scope_type
  *                 (Type.f() on a capitalised type the repository does not define: unbound, 'none')
@@ -105,6 +106,18 @@ export const CALL_RULES: readonly CallRule[] = [
       // Go: a package alias may span several files of the package
       const inPkg = b.files.flatMap(t => c.f.t.topLevel(t, c.o.name));
       return inPkg.length === 1 ? bound(inPkg, 'import', b.source) : undefined;
+    },
+  },
+  {
+    name: 'new_method',
+    resolve: (c) => {
+      // Ruby `Worker.new(…)`: constructs Worker (resolveCallSite adds its `initialize`)
+      if (!c.f.L.newMethod || c.o.name !== c.f.L.newMethod) return undefined;
+      const named = /^(?:[A-Z]\w*::)*([A-Z]\w*)$/.exec(c.receiver!.trim())?.[1];
+      if (!named) return undefined;
+      const cls = c.f.resolveName(named, c.o.scope, CLASSY);
+      if (!('syms' in cls) || cls.syms.length !== 1) return undefined;
+      return bound(cls.syms, cls.tier === 'import' || cls.tier === 'same_file' ? cls.tier : 'receiver', `${named}.${c.o.name}`);
     },
   },
   {

@@ -132,8 +132,23 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
   if (r === 'unbound') { out.countUnbound(scope.file.id, o.name); return; }
   const from = scope.fromOf(o.scope);
   for (const s of r.syms) out.emit(from, s.id, 'calls', r.tier, r.detail, scope.file.id, o.line);
+  for (const ctor of constructorsOf(scope, r.syms)) {
+    out.emit(from, ctor.id, 'calls', r.tier, `${r.detail ? `${r.detail} ` : ''}→ ${ctor.sp}`, scope.file.id, o.line);
+  }
   out.stats.bound++;
   if (r.tier === 'ambiguous' || r.tier === 'method_name') out.stats.ambiguous++;
+}
+
+/** A call that constructs a class also runs its constructor member (`__init__`, inherited ones included). */
+function constructorsOf(scope: FileScope, syms: readonly GSymbol[]): GSymbol[] {
+  const member = scope.L.constructorMember;
+  if (!member) return [];
+  const out: GSymbol[] = [];
+  for (const s of syms) {
+    const ctor = CLASSY.has(s.kind) ? scope.t.memberIn(s, member) : undefined;
+    if (ctor && ctor.id !== s.id) out.push(ctor);
+  }
+  return out;
 }
 
 /** `class A extends B`: an edge from the class to each resolved base; in the bases pass, recorded in the tables. */

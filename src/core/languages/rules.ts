@@ -58,7 +58,10 @@ export const firstSegment = (source: string) => source.replace(/^\.+/, '').split
 const unquote = (source: string) => source.replace(/^["`]|["`]$/g, '');
 
 /** TypeScript, TSX and JavaScript resolve imports alike. */
-export const JS_GRAPH: GraphRules = { importCandidates: jsCandidates, packageCandidates: jsPackageCandidates, selfReceivers: ['this'], constructed: constructedParen, moduleImport: firstSegment };
+export const JS_GRAPH: GraphRules = {
+  importCandidates: jsCandidates, packageCandidates: jsPackageCandidates, selfReceivers: ['this'],
+  constructed: constructedParen, moduleImport: firstSegment, constructorMember: 'constructor',
+};
 
 /** Go: an import path names a package folder; the package's last segment is the local name. */
 export const GO_GRAPH: GraphRules = { packageFolder: unquote, moduleImport: source => unquote(source).split('/').pop()!, selfReceivers: [], constructed: constructsNothing };

@@ -72,6 +72,13 @@ export interface GraphRules {
   readonly selfReceivers: readonly string[];
   /** A receiver expression that constructs an instance of a named class: `new Worker()`, `Worker()`. */
   constructed(receiver: string): string | null;
+  /**
+   * The member a construction runs (`__init__`, `constructor`, `initialize`): a call that constructs a
+   * class is also a call of it (inherited ones included).
+   */
+  readonly constructorMember?: string;
+  /** A class method that constructs an instance (`Worker.new`, Ruby): a call of it constructs the receiver. */
+  readonly newMethod?: string;
 }
 
 /** Test files of a language: which base names are tests, and the base names of the files they are named after. */

@@ -163,7 +163,9 @@ export async function extractSource(language: LanguageId, source: string): Promi
         const nm = importName ? textOf(importName) : setName ?? (importAlias ? textOf(importAlias) : src ?? textOf(refNode));
         if (importName) claimed.add(importName.startIndex);
         if (importAlias) claimed.add(importAlias.startIndex);
-        pending.push({ kind: 'import', node: refNode, name: cleanName(nm).slice(0, 200), receiver: null, source: src, alias: importAlias ? textOf(importAlias) : null });
+        // `from .core import Argument as Argument` (an explicit re-export) renames nothing: no alias
+        const alias = importAlias && !(importName && textOf(importAlias) === textOf(importName)) ? textOf(importAlias) : null;
+        pending.push({ kind: 'import', node: refNode, name: cleanName(nm).slice(0, 200), receiver: null, source: src, alias });
         continue;
       }
       if (refKind === 'call') {
