@@ -245,7 +245,9 @@ describe('sightline CLI: history and the change loop (dist/cli.js, a real git re
     const data = json<{ changed: { id: string }[]; repositories: { diffed: boolean }[] }>(ok(cli(['context-for-change', '--base', 'HEAD~1', '--db', ws.db, '--workspace', ws.root, '--json'])));
     assert.ok(data.changed.some(c => c.id.endsWith(':UserService.getUserName')));
     assert.deepEqual(data.repositories.map(r => r.diffed), [true]);
-    const missing = json<{ repositories: { diffed: boolean; reason: string }[] }>(ok(cli(['context-for-change', '--base', 'no-such-ref', '--db', ws.db, '--workspace', ws.root, '--json'])));
-    assert.equal(missing.repositories[0]!.diffed, false);
+    // a ref no repository has is an error, not an empty context
+    const missing = cli(['context-for-change', '--base', 'no-such-ref', '--db', ws.db, '--workspace', ws.root, '--json']);
+    assert.equal(missing.status, 1, missing.stdout + missing.stderr);
+    assert.equal(json<{ error: { code: string } }>(missing).error.code, 'invalid_arguments');
   });
 });

@@ -225,13 +225,18 @@ describe('history phase and the change-loop tools (real git repositories)', func
     assert.ok(data.report.evidence.some((x: string) => /usually changes with .*src\/a\.ts → src\/b\.ts/.test(x)), JSON.stringify(data.report.evidence));
     assert.ok(['low', 'medium', 'high'].includes(data.report.risk_level));
     assert.match(markdown, /risk \*\*/);
-    // never a silent "no impact": a diff that names no file is not rated low and complete
-    const junk = await call(e, 'post_change_impact', { diff: 'garbage\n@@ nonsense @@\n+++\n' });
-    assert.equal(junk.data.complete, false);
-    assert.notEqual(junk.data.report.risk_level, 'low');
-    assert.ok(junk.data.diagnostics.some((d: string) => /names no changed file/.test(d)), JSON.stringify(junk.data.diagnostics));
-    const junkCtx = await call(e, 'context_for_change', { diff: 'not a diff' });
-    assert.ok(junkCtx.data.diagnostics.some((d: string) => /names no changed file/.test(d)), JSON.stringify(junkCtx.data.diagnostics));
+    // never a silent "no impact": text that is not a diff, or a ref no repository has, is an invalid argument
+    for (const [tool, args] of [['post_change_impact', { diff: 'garbage\n@@ nonsense @@\n+++\n' }], ['context_for_change', { diff: 'not a diff' }],
+      ['context_for_change', { diff: '' }], ['context_for_change', { base: 'no-such-ref-7f3a' }]] as const) {
+      const bad = await invokeTool(findTool(tool)!, args, { engine: e });
+      assert.ok(!bad.ok, `${tool} ${JSON.stringify(args)} answered instead of failing`);
+      assert.equal(bad.error.code, 'invalid_arguments');
+      assert.match(bad.error.message, /not a unified diff|no git repository of the workspace has the ref no-such-ref-7f3a|diff/);
+    }
+    // a real diff on the heuristic graph (no compiler-grade provider ran) is never complete
+    const ctxAnswer = await call(e, 'context_for_change', { diff });
+    assert.equal(ctxAnswer.data.complete, false);
+    assert.ok(ctxAnswer.data.boundaries.some((b: Json) => b.kind === 'heuristic_only'), JSON.stringify(ctxAnswer.data.boundaries));
     const byNames = await call(e, 'post_change_impact', { changed_symbols: ['beta'] });
     assert.deepEqual(byNames.data.changed_symbols.map((s: string) => s.split(':').pop()), ['beta']);
     // impact and impact_analysis carry co-change as labelled evidence

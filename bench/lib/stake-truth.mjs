@@ -100,10 +100,16 @@ export function mapToNodes(functions, symbolsOf, fileNodeId) {
     const symbols = symbolsOf(f.path);
     if (!symbols) continue;
     if (f.qualname === '<module>') { ids.set(f.i, fileNodeId(f.path)); continue; }
-    const hit = symbols.find(s => s.symbol_path === f.qualname) ?? byNameNear(symbols, f) ?? innermostAt(symbols, f.line);
+    const hit = byPathNear(symbols, f) ?? byNameNear(symbols, f) ?? innermostAt(symbols, f.line);
     if (hit) ids.set(f.i, hit.id);
   }
   return ids;
+}
+
+/** The definition with the qualified name (or a later one of it, `name~2`: overloads) nearest the traced line. */
+function byPathNear(symbols, f) {
+  const same = symbols.filter(s => s.symbol_path === f.qualname || s.symbol_path?.startsWith(`${f.qualname}~`));
+  return same.sort((a, b) => Math.abs(a.start_line - f.line) - Math.abs(b.start_line - f.line))[0];
 }
 
 /** The symbol named like the function's last name, starting at its traced line or just below it. */

@@ -11,6 +11,7 @@
  *   module        mod.f() where mod is a module import (Go: any file of the package)    → import
  *   new_method    Worker.new(…) (Ruby): the class Worker                                 → its tier, else receiver
  *   receiver      new Worker().f(), Worker().f(), Worker.f(): a member of the named class → receiver
+ *   fixture       runner.f() in a test whose fixture `runner` returns a class with a member f → fixture
  *   scope_type    x.f() where one class the calling scope names has a member f          → scope_type
  *                 (Type.f() on a capitalised type the repository does not define: unbound, 'none')
  *   method_name   x.f(): the only method f (2–3: ambiguous; more: unbound)              → method_name / ambiguous
@@ -19,6 +20,7 @@ import type { Occurrence } from '../parse/occurrence';
 import { AMBIGUOUS_MAX, type Tier } from './tiers';
 import { CALLABLE, CLASSY, type GSymbol } from './tables';
 import { parentScope, type FileScope } from './scope';
+import { fixtureLabel, fixtureNamed } from './fixtures';
 
 /** A call site being resolved, with what the rules derive from its receiver (computed once, on first use). */
 export class CallSite {
@@ -129,6 +131,17 @@ export const CALL_RULES: readonly CallRule[] = [
       if (!('syms' in cls) || cls.syms.length !== 1) return undefined;
       const m = c.f.t.memberIn(cls.syms[0]!, c.o.name);
       return m ? bound([m], 'receiver', constructed ? `${named}(…)` : named) : undefined;
+    },
+  },
+  {
+    name: 'fixture',
+    resolve: (c) => {
+      // def test_x(runner): runner.invoke(…) — the receiver is the fixture's value
+      const { named, constructed } = c.receiverName;
+      if (!named || constructed || c.f.bindings.has(named) || !c.f.usesFixtures) return undefined;
+      const fx = fixtureNamed(c.f, named);
+      const members = fx ? fx.classes.map(cls => c.f.t.memberIn(cls, c.o.name)).filter(m => m !== undefined) : [];
+      return members.length === 1 ? bound(members, 'fixture', fixtureLabel(c.f, fx!)) : undefined;
     },
   },
   {

@@ -25,6 +25,7 @@ import { EdgeBuffer, type GEdge, type GraphStats } from './edges';
 import { FileScope } from './scope';
 import { CallSite, resolveCall } from './calls';
 import { testsByNaming, testsFromCalls } from './test-edges';
+import { fixtureLabel, fixtureNamed } from './fixtures';
 
 export { fileNode } from './scope';
 export { AMBIGUOUS_MAX, TIERS, type Tier } from './tiers';
@@ -99,6 +100,7 @@ function basesOfFile(t: RepoTables, f: GFile, muted: EdgeBuffer): void {
 
 /** The edges of the given files (all files without `only`), their test links and unbound counts. */
 export function resolveWith(t: RepoTables, only: ReadonlySet<number> | undefined, sink: ((edges: GEdge[]) => void) | undefined): GraphOutput {
+  t.passMemo.clear();
   const out = new EdgeBuffer(sink);
   for (const f of t.input.files) if (!only || only.has(f.id)) resolveFile(t, f, out);
   testsByNaming(t, only, out);
@@ -139,6 +141,15 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
   if (r.tier === 'ambiguous' || r.tier === 'method_name') out.stats.ambiguous++;
 }
 
+/** `def test_x(client)`: a test (or fixture) naming a visible fixture uses it (an edge to the fixture function). */
+function usesFixture(scope: FileScope, o: Occurrence, out: EdgeBuffer): boolean {
+  if (!scope.usesFixtures || scope.bindings.has(o.name) || scope.t.topLevel(scope.file.id, o.name).length > 1) return false;
+  const fx = fixtureNamed(scope, o.name);
+  if (!fx || (fx.fn.fileId === scope.file.id && o.scope === fx.fn.sp)) return false;
+  out.emit(scope.fromOf(o.scope), fx.fn.id, 'references', 'fixture', fixtureLabel(scope, fx), scope.file.id, o.line);
+  return true;
+}
+
 /** A call that constructs a class also runs its constructor member (`__init__`, inherited ones included). */
 function constructorsOf(scope: FileScope, syms: readonly GSymbol[]): GSymbol[] {
   const member = scope.L.constructorMember;
@@ -164,6 +175,7 @@ function resolveBase(scope: FileScope, o: Occurrence, out: EdgeBuffer, record: b
 function resolveIdentifier(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
   // Top-level uses are covered by imports and calls; identifiers there are mostly declarations.
   if (o.name.length < 3 || o.scope === null) return;
+  if (usesFixture(scope, o, out)) return;
   const res = scope.resolveName(o.name, o.scope, REFERABLE);
   // Identifiers include attribute and key names (obj.stream, { check: … }): a bare name match across
   // files is too weak for them, so references bind only through scope, file, import — and same

@@ -9,6 +9,7 @@ import type { Occurrence } from '../parse/occurrence';
 import { AMBIGUOUS_MAX, type Tier } from './tiers';
 import { CLASSY, symbolKey, type GFile, type GSymbol, type RepoTables } from './tables';
 import type { EdgeBuffer } from './edges';
+import { fixtureNamed } from './fixtures';
 
 /** Node id of a file in graph_edges (symbols use their positive row id). */
 export const fileNode = (fileId: number) => -fileId;
@@ -75,13 +76,19 @@ export class FileScope {
     for (const o of occ) {
       if (o.kind !== 'import' || !o.source) continue;
       const targets = imports.importFiles(file.language, o.source, file.path);
+      // `import a.b as c` / Go `import u "path"`: the name is the module itself, not a symbol in it.
+      const name = o.name && o.name !== o.source && o.name !== o.alias ? o.name : null;
+      const module = name && name !== '*' && name !== 'default' ? this.submoduleOf(o.source, name, targets) : null;
+      for (const t of module ?? []) out.emit(fileNode(file.id), fileNode(t), 'imports', 'import_file', `${o.source} → ${name}`, file.id, o.line);
+      if (module) {
+        this.bindings.set(o.alias ?? name!, { kind: 'module', files: module, name: o.alias ?? name!, source: `${o.source} → ${name}` });
+        continue;
+      }
       if (!targets.length) {
         if (L.packageCandidates && !o.source.startsWith('.') && o.name && o.name !== o.source) this.external.add(o.alias ?? o.name);
         continue;
       }
       for (const t of targets) out.emit(fileNode(file.id), fileNode(t), 'imports', 'import_file', o.source, file.id, o.line);
-      // `import a.b as c` / Go `import u "path"`: the name is the module itself, not a symbol in it.
-      const name = o.name && o.name !== o.source && o.name !== o.alias ? o.name : null;
       if (name && name !== '*' && name !== 'default') {
         const local = o.alias ?? name;
         this.bindings.set(local, { kind: 'symbol', files: targets, name, source: o.source });
@@ -93,6 +100,14 @@ export class FileScope {
         if (local) this.bindings.set(local, { kind: 'module', files: targets, name: local, source: o.source });
       }
     }
+  }
+
+  /** `from pkg import mod` naming a module of the package that defines no `mod`: that module's files. */
+  private submoduleOf(source: string, name: string, targets: readonly number[]): number[] | null {
+    const spec = this.L.submodule?.(source, name);
+    if (!spec || targets.some(t => this.t.imports.exported(t, name))) return null;
+    const files = this.t.imports.importFiles(this.file.language, spec, this.file.path);
+    return files.length ? files : null;
   }
 
   /** Plain-name resolution of `name` from `scope` among definitions of the kinds in `filter`. */
@@ -146,8 +161,15 @@ export class FileScope {
   /** Records the classes each scope names (capitalised identifiers and calls), before the file's calls are resolved. */
   collectScopeClasses(occ: readonly Occurrence[]): void {
     const add = (scope: string, sym: GSymbol) => { const list = this.scopeClasses.get(scope) ?? this.scopeClasses.set(scope, []).get(scope)!; if (!list.includes(sym)) list.push(sym); };
+    const fixtures = this.usesFixtures;
     for (const o of occ) {
-      if (o.scope === null || (o.kind !== 'identifier' && o.kind !== 'call') || !/^[A-Z]/.test(o.name)) continue;
+      if (o.scope === null || (o.kind !== 'identifier' && o.kind !== 'call')) continue;
+      if (!/^[A-Z]/.test(o.name)) {
+        // a test's fixture parameter (`runner`) or a fixture factory it calls: what the fixture returns
+        const fx = fixtures && !o.receiver && !this.bindings.has(o.name) ? fixtureNamed(this, o.name) : null;
+        for (const cls of fx && !(fx.fn.fileId === this.file.id && fx.fn.sp === o.scope) ? fx.classes : []) add(o.scope, cls);
+        continue;
+      }
       if (o.receiver) {
         // httpx.Client(): a class reached through a module alias
         const b = o.kind === 'call' ? this.bindings.get(o.receiver) : undefined;
@@ -163,6 +185,16 @@ export class FileScope {
       add(o.scope, res.syms[0]!);
     }
   }
+
+  /** Whether names in this file may be fixtures injected by name (a test file or a fixture file). */
+  get usesFixtures(): boolean {
+    const fx = this.L.fixtures;
+    if (!fx) return false;
+    return this.t.testFileIds.has(this.file.id) || fx.files.some(n => this.file.path === n || this.file.path.endsWith(`/${n}`));
+  }
+
+  /** The classes a scope of this file names itself (not its enclosing scopes'). */
+  classesNamedIn(scope: string): GSymbol[] { return [...(this.scopeClasses.get(scope) ?? NO_MEMBERS)]; }
 
   /** Members named `name` of the classes a scope names (each class's member map is built once). */
   scopeMembers(scope: string, name: string): GSymbol[] {

@@ -9,6 +9,8 @@
  */
 import type { LanguageId } from '../languages/types';
 import { CONTAINER_KINDS } from '../languages/types';
+import { graphRules } from '../languages';
+import { LazyMap, LazySet } from './lazy';
 import type { Occurrence } from '../parse/occurrence';
 import { ImportResolver } from './imports';
 import { FileIndex } from './file-index';
@@ -54,25 +56,6 @@ const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => { const l = m.get(k); if (l) 
 /** The key of a definition by file and symbol path. */
 export const symbolKey = (fileId: number, sp: string) => `${fileId}\0${sp}`;
 
-/** A map filled on first read of each key (a lookup's answers, kept). */
-class LazyMap<K, V> extends Map<K, V> {
-  constructor(private readonly load: (k: K) => V | undefined) { super(); }
-  override get(k: K): V | undefined {
-    if (super.has(k)) return super.get(k);
-    const v = this.load(k);
-    super.set(k, v as V);
-    return v;
-  }
-  override has(k: K): boolean { return this.get(k) !== undefined; }
-}
-
-/** A set asked one member at a time. */
-class LazySet<K> extends Set<K> {
-  private readonly memo = new Map<K, boolean>();
-  constructor(private readonly test: (k: K) => boolean) { super(); }
-  override has(k: K): boolean { let r = this.memo.get(k); if (r === undefined) { r = this.test(k); this.memo.set(k, r); } return r; }
-}
-
 /** A lookup met a class whose bases lead into a cycle: resolve with the whole tables (RepoTables.settleMembers). */
 export class CyclicBases extends Error { constructor() { super('base classes form a cycle'); } }
 
@@ -106,6 +89,8 @@ export class RepoTables {
   // filter → family → name
   private readonly globalMemo = new Map<ReadonlySet<string>, Map<string, Map<string, GlobalCandidates>>>();
   readonly imports: ImportResolver;
+  /** Answers kept for one resolution pass only (resolveWith clears it): fixtures (fixtures.ts). */
+  readonly passMemo = new Map<string, unknown>();
 
   /** Files by base name (test naming), built on first use and kept with the tables. */
   filesByBase(): Map<string, GFile[]> { return this.files.byBase(); }
@@ -196,6 +181,8 @@ export class RepoTables {
     if (!m) {
       m = new Map();
       for (const s of this.byFile.get(fileId) ?? []) if (s.parent === null || this.isModuleParent(fileId, s)) push(m, s.name, s);
+      // a later definition of the name replaces the earlier ones (overload stubs, then the implementation)
+      if (this.lastDefinitionWins(fileId)) for (const list of m.values()) list.reverse();
       this.topIndex.set(fileId, m);
     }
     return m.get(name) ?? [];
@@ -231,13 +218,22 @@ export class RepoTables {
     if (this.basesDone) this.checkAcyclic(cls);
     m = new Map();
     this.membersCache.set(cls.id, m); // before the bases: a cycle sees a partial map instead of recursing forever
-    for (const c of this.childrenOf.get(symbolKey(cls.fileId, cls.sp)) ?? []) if (c.sp === `${cls.sp}.${c.name}`) m.set(c.name, c);
+    const lastWins = this.lastDefinitionWins(cls.fileId);
+    for (const c of this.childrenOf.get(symbolKey(cls.fileId, cls.sp)) ?? []) {
+      if (isMemberPath(c, cls.sp) && (lastWins || !m.has(c.name))) m.set(c.name, c);
+    }
     for (const x of this.methodsOfOwner.get(cls.sp) ?? []) if (x.fileId !== cls.fileId && !m.has(x.name)) m.set(x.name, x);
     for (const key of this.basesFor(cls) ?? []) {
       const base = this.byFilePath.get(key);
       if (base) for (const [n, x] of this.membersOf(base)) if (!m.has(n)) m.set(n, x);
     }
     return m;
+  }
+
+  /** Whether a later definition of a name in one scope replaces the earlier ones (the file's language). */
+  private lastDefinitionWins(fileId: number): boolean {
+    const lang = this.filesById.get(fileId)?.language;
+    return !!lang && !!graphRules(lang).lastDefinitionWins;
   }
 
   memberIn(cls: GSymbol, name: string): GSymbol | undefined { return this.membersOf(cls).get(name); }
@@ -442,4 +438,10 @@ export class RepoTables {
     const fid = node < 0 ? -node : this.symbolFile.get(node);
     return fid !== undefined && this.testFileIds.has(fid);
   }
+}
+
+/** A member defined directly in the class body: `Cls.name`, or a later definition of it (`Cls.name~2`). */
+function isMemberPath(c: GSymbol, clsPath: string): boolean {
+  const own = `${clsPath}.${c.name}`;
+  return c.sp === own || (c.sp.startsWith(`${own}~`) && /^\d+$/.test(c.sp.slice(own.length + 1)));
 }

@@ -77,6 +77,21 @@ export interface GraphRules {
    * class is also a call of it (inherited ones included).
    */
   readonly constructorMember?: string;
+  /**
+   * `from pkg import mod` may import a module of the package rather than a name it defines: the
+   * specifier of that module (`pkg.mod`), resolved when the package exports no such name.
+   */
+  submodule?(source: string, name: string): string;
+  /**
+   * A later definition of a name in the same scope replaces the earlier ones (Python, JavaScript,
+   * Ruby: overload stubs before an implementation, redefinitions): calls bind to the last one.
+   */
+  readonly lastDefinitionWins?: boolean;
+  /**
+   * Fixtures injected by parameter name (pytest): functions decorated with `decorator` in the test's
+   * file or in one of `files` (conftest.py) of its folder or a folder above (graph/fixtures.ts).
+   */
+  readonly fixtures?: { readonly decorator: string; readonly files: readonly string[] };
   /** A class method that constructs an instance (`Worker.new`, Ruby): a call of it constructs the receiver. */
   readonly newMethod?: string;
 }

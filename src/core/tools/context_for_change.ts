@@ -57,10 +57,15 @@ export const contextForChange = defineTool({
         files.push(...d.files.map(f => ({ repo_id: f.repo_id, path: f.path, status: f.status, ranges: f.new_ranges })));
       }
     }
-    if (!files.length && !diagnostics.length) {
-      diagnostics.push(diff ? 'the diff names no changed file (no "diff --git" or "---"/"+++" header with a hunk was found)'
-        : repositories.some(x => x.diffed) ? `no changes against ${base}` : `no git repository of the workspace has ${base}`);
+    if (diff && !files.length) {
+      throw new SightlineError('invalid_arguments', 'diff is not a unified diff: no "diff --git" or "---"/"+++" header with a hunk was found', { diagnostics });
     }
+    if (!diff && !repositories.some(x => x.diffed)) {
+      const why = repositories.length ? `no git repository of the workspace has the ref ${base}${branch ? ` (or ${branch})` : ''}`
+        : 'the workspace holds no git repository: pass diff instead of base';
+      throw new SightlineError('invalid_arguments', why, { repositories, diagnostics });
+    }
+    if (!files.length) diagnostics.push(`no changes against ${base}`);
     const changed = new Map<number, NodeRow>();
     const unindexed: string[] = [];
     for (const f of files) {
@@ -78,13 +83,16 @@ export const contextForChange = defineTool({
       for (const s of seeds) for (const e of m.get(s.node) ?? []) add(e.neighbour, RELATION[e.edge.kind]?.[i] ?? e.edge.kind, s);
     }
     const t = testsOf(g, seeds);
+    // never complete on a graph no compiler-grade provider checked, nor when changed files are not indexed
+    const boundaries = [...g.boundaries(seeds, t.lowConfidence), ...t.boundaries];
+    if (unindexed.length) boundaries.push({ kind: 'unparsed_files', detail: `${unindexed.length} changed file(s) are not indexed: their symbols and neighbours are missing` });
     for (const x of t.tests) add(x.node, 'test', seeds[0]!);
     for (const s of seeds) for (const c of g.containers(s)) if (c.kind !== 'file') add(c, 'container', s);
     const list = [...near.values()];
     return {
       changed: seeds.slice(0, limit).map(loc), neighbourhood: list.slice(0, limit).map(x => ({ ...loc(x.n), relation: x.relation, of: x.of })),
       changed_files: [...new Set(files.map(f => f.path))], repositories, diagnostics,
-      truncated: seeds.length > limit || list.length > limit, complete: t.boundaries.length === 0, boundaries: t.boundaries,
+      truncated: seeds.length > limit || list.length > limit, complete: boundaries.length === 0, boundaries,
     };
   },
   render(r, budget) {

@@ -1,0 +1,72 @@
+/**
+ * Test fixtures injected by name (pytest): a test's parameter named like a fixture receives what the
+ * fixture returns. A fixture is a function decorated with the language's fixture decorator
+ * (`@pytest.fixture`, `@fixture(scope=…)`) in the test's own file or in a fixture file (conftest.py) of
+ * its folder or any folder above it, the nearest first, as pytest looks them up. Its type is what its
+ * body constructs or its signature names (`return CliRunner()`, `-> Starlette`): the classes its scope
+ * names.
+ *
+ * Used by the `fixture` call rule (calls.ts: `runner.invoke()` in a test) and by identifier resolution
+ * (resolve.ts: a test naming a fixture uses it). Answers are memoised for one resolution pass
+ * (`RepoTables.passMemo`): a fixture file's edit changes them.
+ */
+import { posix } from 'node:path';
+import { CROSS_FILE_KINDS } from '../parse/occurrence';
+import { EdgeBuffer } from './edges';
+import { FileScope } from './scope';
+import type { GFile, GSymbol, RepoTables } from './tables';
+
+export interface Fixture { fn: GSymbol; classes: GSymbol[] }
+
+/** Lines above a definition where its decorators may sit. */
+const DECORATOR_LINES = 4;
+
+/** The fixture a name means in a file (null: none visible, or the language has no fixtures). */
+export function fixtureNamed(scope: FileScope, name: string): Fixture | null {
+  const rules = scope.L.fixtures;
+  if (!rules || !/^[a-z_]\w*$/.test(name)) return null;
+  const t = scope.t;
+  for (const f of fixtureFiles(t, scope.file, rules.files)) {
+    const key = `fixture\0${f.id}\0${name}`;
+    let hit = t.passMemo.get(key) as Fixture | null | undefined;
+    if (hit === undefined) {
+      t.passMemo.set(key, null); // fixtures naming each other: the inner ask sees none
+      hit = findFixture(t, f, name, rules.decorator);
+      t.passMemo.set(key, hit);
+    }
+    if (hit) return hit;
+  }
+  return null;
+}
+
+/** How evidence names a fixture: `runner (tests/conftest.py)`. */
+export function fixtureLabel(scope: FileScope, fx: Fixture): string {
+  return `${fx.fn.name} (${scope.t.filesById.get(fx.fn.fileId)?.path ?? '?'})`;
+}
+
+/** The file itself, then the fixture files of its folder and every folder above it. */
+function fixtureFiles(t: RepoTables, file: GFile, names: readonly string[]): GFile[] {
+  const out = [file];
+  for (let dir = posix.dirname(file.path); ; dir = posix.dirname(dir)) {
+    for (const n of names) {
+      const f = t.fileByPath.get(dir === '.' ? n : `${dir}/${n}`);
+      if (f && f.id !== file.id) out.push(f);
+    }
+    if (dir === '.' || dir === '/') return out;
+  }
+}
+
+function findFixture(t: RepoTables, file: GFile, name: string, decorator: string): Fixture | null {
+  const fn = t.topLevel(file.id, name).find(s => s.kind === 'function');
+  if (!fn) return null;
+  const occ = t.input.occurrences(file.id);
+  const decorated = occ.some(o => o.name === decorator && o.scope === null
+    && (o.kind === 'call' || o.kind === 'identifier') && o.line < fn.line && o.line >= fn.line - DECORATOR_LINES);
+  if (!decorated) return null;
+  const scope = new FileScope(t, file);
+  const muted = new EdgeBuffer(undefined);
+  muted.muted = true;
+  scope.bindImports(occ.filter(o => CROSS_FILE_KINDS.has(o.kind)), muted, false);
+  scope.collectScopeClasses(occ);
+  return { fn, classes: scope.classesNamedIn(fn.sp) };
+}

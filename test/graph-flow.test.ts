@@ -1,0 +1,118 @@
+/**
+ * Resolution rules that follow what programs do (constructors, explicit re-exports, submodule imports,
+ * overloads, test fixtures): each test fails without its rule.
+ */
+import { strict as assert } from 'node:assert';
+import { Engine } from '../src/core/engine';
+import { TOOLS } from '../src/core/tools/registry';
+import { invokeTool } from '../src/core/tools/contract';
+import { tempWorkspace } from './helpers/workspace';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Call = (tool: keyof typeof TOOLS, args: Json) => Promise<Json>;
+
+describe('graph: resolution that follows what programs do', () => {
+  const done: (() => void)[] = [];
+  afterEach(() => { while (done.length) done.pop()!(); });
+
+  async function make(files: Record<string, string>): Promise<Call> {
+    const ws = tempWorkspace(files);
+    const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
+    done.push(() => { e.close(); ws.remove(); });
+    await e.index();
+    return async (tool, args) => {
+      const out = await invokeTool(TOOLS[tool] as never, args, { engine: e });
+      if (!out.ok) throw new Error(`${tool}: ${JSON.stringify(out.error)}`);
+      return out.data as Json;
+    };
+  }
+
+  /** Uses of a symbol as "path:symbol_path", sorted. */
+  async function users(call: Call, symbol: string, path?: string, kinds?: string[]): Promise<string[]> {
+    const r = await call('find_references', { symbol, ...(path ? { path } : {}), ...(kinds ? { kinds } : {}), limit: 100 });
+    return r.references.map((x: Json) => `${x.from.path}:${x.from.symbol_path ?? ''}`).sort();
+  }
+
+  it('constructing a class calls its constructor: Python __init__ (inherited too), JS constructor, Ruby Foo.new', async () => {
+    const call = await make({
+      'app/models.py': 'class Base:\n    def __init__(self, x):\n        self.x = x\n\nclass Order(Base):\n    pass\n',
+      'app/service.py': 'from app.models import Order, Base\n\ndef place():\n    return Order(1)\n\ndef plain():\n    return Base(2)\n',
+      'web/queue.ts': 'export class Queue {\n  constructor(public n: number) {}\n}\n',
+      'web/main.ts': "import { Queue } from './queue';\nexport function start() { return new Queue(3); }\n",
+      'lib/store.rb': 'class Store\n  def initialize(path)\n    @path = path\n  end\nend\n\ndef open_store\n  Store.new("x")\nend\n',
+    });
+    assert.deepEqual(await users(call, 'Base.__init__'), ['app/service.py:place', 'app/service.py:plain']);
+    assert.deepEqual(await users(call, 'Queue.constructor'), ['web/main.ts:start']);
+    assert.deepEqual(await users(call, 'Store.initialize'), ['lib/store.rb:open_store']);
+    assert.deepEqual(await users(call, 'Store', 'lib/store.rb'), ['lib/store.rb:open_store']);
+  });
+
+  it('Python: "from .core import X as X" re-exports X; "from . import mod" binds the module', async () => {
+    const call = await make({
+      'src/shop/__init__.py': 'from .core import checkout as checkout\n',
+      'src/shop/core.py': 'from . import pricing\n\ndef checkout(cart):\n    return pricing.total(cart)\n',
+      'src/shop/pricing.py': 'def total(cart):\n    return sum(cart)\n',
+      'tests/test_shop.py': 'import shop\n\ndef test_checkout():\n    assert shop.checkout([1]) == 1\n',
+    });
+    assert.deepEqual(await users(call, 'checkout', undefined, ['calls']), ['tests/test_shop.py:test_checkout']);
+    assert.deepEqual(await users(call, 'total'), ['src/shop/core.py:checkout']);
+    const tests = await call('related_tests', { symbol: 'total' });
+    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_checkout']);
+  });
+
+  it('overloads: calls bind to the implementation, the last definition of the name', async () => {
+    const call = await make({
+      'pkg/ctx.py': [
+        'import typing as t', '', 'class Context:', '    @t.overload', '    def lookup(self, name: str) -> str: ...', '',
+        '    @t.overload', '    def lookup(self, name: int) -> int: ...', '',
+        '    def lookup(self, name):', '        return name', '',
+        '@t.overload', 'def make(x: int) -> int: ...', '', 'def make(x):', '    return x', '',
+        'def use(ctx: Context):', '    return ctx.lookup("a"), make(1)', '',
+      ].join('\n'),
+    });
+    // the tools group a name's definitions; the edge itself names the one it binds to
+    const lookup = await call('find_references', { symbol: 'Context.lookup~3', kinds: ['calls'] });
+    assert.deepEqual(lookup.references.map((x: Json) => x.from.symbol_path), ['use']);
+    assert.match(lookup.references[0].evidence, /calls Context\.lookup~3 /);
+    const make2 = await call('find_references', { symbol: 'make~2', kinds: ['calls'] });
+    assert.deepEqual(make2.references.map((x: Json) => x.from.symbol_path), ['use']);
+    assert.match(make2.references[0].evidence, /calls make~2 /);
+  });
+
+  it('pytest fixtures: a test parameter named like a fixture has its type; naming the fixture uses it', async () => {
+    const call = await make({
+      'pkg/testing.py': 'class CliRunner:\n    def invoke(self, cli):\n        return cli\n',
+      'pkg/app.py': 'class App:\n    def __init__(self, name):\n        self.name = name\n\n    def invoke(self, x):\n        return x\n',
+      'tests/conftest.py': [
+        'import pytest', 'from pkg.testing import CliRunner', 'from pkg.app import App', '',
+        '@pytest.fixture(scope="function")', 'def runner():', '    return CliRunner()', '',
+        '@pytest.fixture', 'def app():', '    return App("demo")', '',
+      ].join('\n'),
+      'tests/unit/test_cli.py': 'def test_invoke(runner):\n    assert runner.invoke(1) == 1\n\n\ndef test_app(app):\n    assert app.name\n',
+      'tests/unit/test_local.py': 'import pytest\n\n@pytest.fixture\ndef runner():\n    return 1\n\ndef test_other(runner):\n    runner.invoke(2)\n',
+    });
+    const invoke = await call('find_references', { symbol: 'CliRunner.invoke' });
+    const by = (sp: string) => invoke.references.find((x: Json) => x.from.symbol_path === sp);
+    assert.match(by('test_invoke').evidence, /through the test fixture runner \(tests\/conftest\.py\)/);
+    assert.ok(by('test_invoke').confidence >= 0.7);
+    // the nearest fixture wins: test_local.py's own `runner` returns no class of the repository
+    assert.ok(!by('test_other') || by('test_other').confidence < 0.5, 'not bound through the conftest fixture');
+    // test_app names the fixture `app`, whose body constructs App: changing App.__init__ reaches test_app
+    assert.ok((await users(call, 'app', 'tests/conftest.py')).includes('tests/unit/test_cli.py:test_app'));
+    const tests = await call('related_tests', { symbol: 'App.__init__' });
+    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_app']);
+  });
+
+  it('pytest fixtures: a fixture returning a factory types what the test makes with it; fixtures may name each other', async () => {
+    const call = await make({
+      'web/client.py': 'class TestClient:\n    def __init__(self, app):\n        self.app = app\n\n    def fetch(self, path):\n        return path\n',
+      'tests/conftest.py': [
+        'import functools', 'import pytest', 'from web.client import TestClient', '',
+        '@pytest.fixture', 'def client_factory(backend):', '    return functools.partial(TestClient, backend=backend)', '',
+        '@pytest.fixture', 'def backend(client_factory):', '    return "asyncio"', '',
+      ].join('\n'),
+      'tests/test_web.py': 'def test_fetch(client_factory):\n    client = client_factory(object())\n    assert client.fetch("/") == "/"\n',
+    });
+    assert.deepEqual(await users(call, 'TestClient.fetch', undefined, ['calls']), ['tests/test_web.py:test_fetch']);
+  });
+});
