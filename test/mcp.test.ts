@@ -568,3 +568,37 @@ describe('MCP server: editor-only requests (--editor)', function () {
     } finally { await closeStdio(c, t); }
   });
 });
+
+describe('MCP server started on an index older than the files on disk', function () {
+  this.timeout(120000);
+  let ws: TempWorkspace;
+
+  before(() => { requireBuilt(); ws = tempWorkspace(SAMPLE_FILES); });
+  after(() => ws?.remove());
+
+  async function server(): Promise<{ client: Client; transport: StdioClientTransport }> {
+    const { transport } = stdioTransport(['--workspace', ws.root, '--db', ws.db]);
+    const client = newClient();
+    await client.connect(transport);
+    return { client, transport };
+  }
+
+  it('its first answer reflects what changed while no server was running', async () => {
+    const first = await server();
+    try { structured(await call(first.client, 'index_repo', {})); } finally { await closeStdio(first.client, first.transport); }
+    // edits made while no server runs: a function appended to an indexed file, a new file, a deleted file
+    const users = join(ws.root, 'src', 'users.ts');
+    writeFileSync(users, `${readFileSync(users, 'utf8')}\nexport function archiveDormantAccounts(days: number): number {\n  return days;\n}\n`);
+    ws.write('src/invoices.ts', 'export function reissueVoidedInvoice(id: string): string {\n  return id;\n}\n');
+    rmSync(join(ws.root, 'src', 'db.ts'));
+    const next = await server();
+    try {
+      const appended = structured<{ results: { path: string; symbol_path: string | null }[] }>(await call(next.client, 'search_code', { query: 'archiveDormantAccounts', limit: 3 }));
+      assert.equal(appended.results[0]?.symbol_path, 'archiveDormantAccounts', JSON.stringify(appended.results));
+      const added = structured<{ results: { path: string }[] }>(await call(next.client, 'search_code', { query: 'reissueVoidedInvoice', limit: 3 }));
+      assert.equal(added.results[0]?.path, 'src/invoices.ts');
+      const gone = await call(next.client, 'search_code', { query: 'MAX_RETRY_COUNT', path: 'src/db.ts', limit: 3 });
+      assert.equal(structured<{ results: unknown[] }>(gone).results.length, 0, 'the deleted file is gone from the index');
+    } finally { await closeStdio(next.client, next.transport); }
+  });
+});

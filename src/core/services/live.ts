@@ -56,6 +56,8 @@ export interface LiveStats {
   last_run: { files_parsed: number; files_deleted: number; graph_update: string[]; timings: IndexReport['timings'] } | null;
   /** runs that rebuilt a repository's graph, and notified files held back because they had just been emptied */
   graph_rebuilds: number; held_empty: number;
+  /** files found changed or deleted by the walk made once the watcher was ready (changes made while none was looking) */
+  caught_up: number;
 }
 
 export class LiveIndex {
@@ -72,7 +74,9 @@ export class LiveIndex {
   /** `prepare` was asked for (it runs again after runs that may have indexed a first root); the parse path was warmed */
   private wantPrepared = false;
   private warmed = false;
-  readonly stats: LiveStats = { runs: 0, paths_applied: 0, failures: 0, last_run_ms: null, watching: false, parse_warmed: false, last_run: null, graph_rebuilds: 0, held_empty: 0 };
+  /** the walk that applies what changed before the watcher was ready (answers wait for it) */
+  private caughtUp: Promise<void> | null = null;
+  readonly stats: LiveStats = { runs: 0, paths_applied: 0, failures: 0, last_run_ms: null, watching: false, parse_warmed: false, last_run: null, graph_rebuilds: 0, held_empty: 0, caught_up: 0 };
 
   constructor(private readonly deps: LiveDeps) {}
 
@@ -110,14 +114,29 @@ export class LiveIndex {
    */
   async settle(): Promise<void> {
     if (this.others > 0) return;
+    // what changed while no watcher was looking is applied before the first answer
+    if (this.caughtUp) await this.caughtUp;
     if (this.watcher) await this.catchUp();
     if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
     await this.drain();
   }
 
-  /** Starts watching the roots (once): every created, changed or deleted file is notified. */
+  /**
+   * Starts watching the roots (once): every created, changed or deleted file is notified. Once the watcher
+   * is ready, what changed before it was (since the index was written, or while the server was starting)
+   * is caught up by a walk of each indexed root (`catchUpWalk`); answers wait for it.
+   */
   async watch(): Promise<void> {
     if (this.watcher || this.closed) return;
+    let ready!: () => void;
+    const watching = new Promise<void>(res => { ready = res; });
+    this.caughtUp = watching.then(() => this.catchUpWalk());
+    try { await this.startWatcher(); } finally { ready(); }
+    await this.caughtUp;
+    await this.prepare();
+  }
+
+  private async startWatcher(): Promise<void> {
     const rules = await Promise.all(this.deps.roots.map(async r => ({ root: r.root, ignores: await watchRules(r.root, this.deps.excludes) })));
     const ignored = (path: string, stats?: { isDirectory(): boolean }) => {
       const rule = rules.find(x => path === x.root || path.startsWith(x.root + sep));
@@ -139,7 +158,25 @@ export class LiveIndex {
     this.watcher = w;
     await new Promise<void>(res => w.once('ready', () => res()));
     this.stats.watching = true;
-    await this.prepare();
+  }
+
+  /**
+   * Each indexed root walked once (size and modification time against the index; only files that differ
+   * are parsed): the changes made while no watcher was looking. A failure is logged; the watcher goes on.
+   */
+  private async catchUpWalk(): Promise<void> {
+    if (this.closed) return;
+    const roots = this.deps.roots.filter(r => this.deps.store().meta.repo(r.repo_id));
+    for (const r of roots) {
+      await this.queue(async () => {
+        const t0 = performance.now();
+        const rep = await this.deps.index({ repo: r.repo_id, deferSaveMs: SAVE_DELAY_MS });
+        const changed = rep.totals.files_parsed + rep.totals.files_deleted;
+        this.stats.caught_up += changed;
+        const ms = Math.round(performance.now() - t0);
+        this.deps.log('info', `caught up with ${r.root}: ${rep.totals.files_parsed} file(s) changed on disk, ${rep.totals.files_deleted} deleted since the index was written (${ms} ms)`);
+      }, false).catch(e => this.deps.log('warn', `changes made before watching ${r.root} not applied: ${(e as Error).message}`));
+    }
   }
 
   /**
