@@ -182,7 +182,7 @@ class Recall {
 
 function newMetrics() {
   return { refs: new Recall(), impact2: new Recall(), impact3: new Recall(), tests: new Recall(),
-    reachable: new Recall(), targets: 0, withCallers: 0, withTests: 0, examples: [] };
+    reachable: new Recall(), targets: 0, withCallers: 0, withTests: 0, examples: [], details: [] };
 }
 
 const idsOf = (truth, ids, set, keep = () => true) => new Set([...set].filter(keep).map(i => ids.get(i)).filter(Boolean));
@@ -211,6 +211,9 @@ async function measureOne(engine, truth, ids, isTest, t, m) {
   m.tests.add(listed, ran, tests.first.complete);
   m.reachable.add(listed, reachable, tests.first.complete);
   if (ran.size) m.withTests++;
+  const hits = (got, want) => [...want].filter(x => got.has(x)).length;
+  m.details.push({ id, callers: [hits(new Set(refs.items.map(r => r.from.id)), direct), direct.size],
+    tests: [hits(listed, ran), ran.size, listed.size] });
   if (m.examples.length < 12 && direct.size && refs.items.length < direct.size) {
     const missed = [...direct].filter(x => !refs.items.some(r => r.from.id === x)).slice(0, 3);
     m.examples.push(`${id}: ${refs.items.length} reference(s) listed, ${direct.size} caller(s) ran; missed ${missed.join(', ')}`);
@@ -221,7 +224,8 @@ function summarise(m) {
   const r = (x) => ({ recall: x.recall, precision: x.precision, none: x.none, falseComplete: x.falseComplete,
     found: x.found, truth: x.truth, asked: x.asked });
   return { targets: m.targets, withCallers: m.withCallers, withTests: m.withTests, refs: r(m.refs),
-    impact2: r(m.impact2), impact3: r(m.impact3), tests: r(m.tests), reachable: r(m.reachable), examples: m.examples };
+    impact2: r(m.impact2), impact3: r(m.impact3), tests: r(m.tests), reachable: r(m.reachable), examples: m.examples,
+    details: m.details };
 }
 
 // ---------------------------------------------------------------- report

@@ -247,7 +247,7 @@ describe('sightline CLI: history and the change loop (dist/cli.js, a real git re
     assert.deepEqual(data.repositories.map(r => r.diffed), [true]);
     // a ref no repository has is an error, not an empty context
     const missing = cli(['context-for-change', '--base', 'no-such-ref', '--db', ws.db, '--workspace', ws.root, '--json']);
-    assert.equal(missing.status, 1, missing.stdout + missing.stderr);
+    assert.equal(missing.status, 2, missing.stdout + missing.stderr);
     assert.equal(json<{ error: { code: string } }>(missing).error.code, 'invalid_arguments');
   });
 });

@@ -3,6 +3,7 @@
  * one error shape, one pagination scheme, output schemas that hold, and the golden tools list.
  */
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -45,6 +46,16 @@ describe('tool contract', () => {
   let engine: Engine;
   before(async () => {
     ws = tempWorkspace(SAMPLE_FILES);
+    // a real git repository with the refs the examples name (context_for_change: base main, branch feature)
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ws.root, env: { ...process.env, GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' } });
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '--no-verify', '-m', 'sample');
+    git('checkout', '-q', '-b', 'feature');
+    ws.write('src/users.ts', `${readFileSync(join(ws.root, 'src/users.ts'), 'utf8')}\nexport const FEATURE_FLAG = true;\n`);
+    git('commit', '-q', '--no-verify', '-am', 'feature');
+    git('checkout', '-q', 'main');
     engine = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
     await engine.index();
   });

@@ -115,4 +115,30 @@ describe('graph: resolution that follows what programs do', () => {
     });
     assert.deepEqual(await users(call, 'TestClient.fetch', undefined, ['calls']), ['tests/test_web.py:test_fetch']);
   });
+
+  it('types that flow: assignments, declared types, return annotations and self attributes type a receiver', async () => {
+    const call = await make({
+      'app/result.py': 'class Result:\n    def output(self):\n        return 1\n\n    @property\n    def exit_code(self):\n        return 0\n',
+      'app/runner.py': [
+        'from app.result import Result', '', 'class Runner:', '    def invoke(self, cli) -> Result:', '        return Result()', '',
+        'def make_runner() -> Runner:', '    return Runner()', '',
+      ].join('\n'),
+      'app/use.py': [
+        'from app.runner import make_runner, Runner', '', 'def run_all(cli):', '    runner = make_runner()',
+        '    result = runner.invoke(cli)', '    result.output()', '    return result.exit_code', '',
+        'def typed(r: Runner):', '    return r.invoke(1)', '',
+        'class Service:', '    def __init__(self):', '        self.runner = make_runner()', '',
+        '    def go(self):', '        return self.runner.invoke(2)', '',
+        'def callback_user(r: Runner):', '    return register(r.invoke)', '',
+        'def register(f):', '    return f', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Result.output', undefined, ['calls']), ['app/use.py:run_all']);
+    assert.deepEqual(await users(call, 'Runner.invoke', undefined, ['calls']), ['app/use.py:Service.go', 'app/use.py:run_all', 'app/use.py:typed']);
+    const invoke = await call('find_references', { symbol: 'Runner.invoke', kinds: ['calls'] });
+    assert.ok(invoke.references.every((x: Json) => x.confidence >= 0.7), JSON.stringify(invoke.references.map((x: Json) => x.evidence)));
+    // a property read and a method handed over as a value are references
+    assert.deepEqual(await users(call, 'Result.exit_code', undefined, ['references']), ['app/use.py:run_all']);
+    assert.deepEqual(await users(call, 'Runner.invoke', undefined, ['references']), ['app/use.py:callback_user']);
+  });
 });

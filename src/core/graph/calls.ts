@@ -11,6 +11,7 @@
  *   module        mod.f() where mod is a module import (Go: any file of the package)    → import
  *   new_method    Worker.new(…) (Ruby): the class Worker                                 → its tier, else receiver
  *   receiver      new Worker().f(), Worker().f(), Worker.f(): a member of the named class → receiver
+ *   assigned      x.f() where x holds a class by its assignment, declared type or a call's return type → assigned
  *   fixture       runner.f() in a test whose fixture `runner` returns a class with a member f → fixture
  *   scope_type    x.f() where one class the calling scope names has a member f          → scope_type
  *                 (Type.f() on a capitalised type the repository does not define: unbound, 'none')
@@ -25,7 +26,8 @@ import { fixtureLabel, fixtureNamed } from './fixtures';
 /** A call site being resolved, with what the rules derive from its receiver (computed once, on first use). */
 export class CallSite {
   private named_: { constructed: string | null; named: string | null } | undefined;
-  constructor(readonly f: FileScope, readonly o: Occurrence, readonly receiver: string | null) {}
+  /** `depth`: calls followed to type this receiver already (graph/flow.ts follows values through calls) */
+  constructor(readonly f: FileScope, readonly o: Occurrence, readonly receiver: string | null, readonly depth = 0) {}
   /** The class a receiver constructs (`new Worker()` → Worker), or the receiver itself when it is a plain name. */
   get receiverName(): { constructed: string | null; named: string | null } {
     if (!this.named_) {
@@ -131,6 +133,16 @@ export const CALL_RULES: readonly CallRule[] = [
       if (!('syms' in cls) || cls.syms.length !== 1) return undefined;
       const m = c.f.t.memberIn(cls.syms[0]!, c.o.name);
       return m ? bound([m], 'receiver', constructed ? `${named}(…)` : named) : undefined;
+    },
+  },
+  {
+    name: 'assigned',
+    resolve: (c) => {
+      // result = runner.invoke(…); result.output() — the type the receiver holds (graph/flow.ts)
+      const types = c.f.flow.typeOf(c.receiver!, c.o.scope, c.o.line, c.depth);
+      const members = types.map(cls => c.f.t.memberIn(cls, c.o.name)).filter(m => m !== undefined);
+      if (members.length !== 1) return undefined;
+      return bound(members, 'assigned', `${c.receiver} → ${members[0]!.sp.slice(0, members[0]!.sp.lastIndexOf('.'))}`);
     },
   },
   {

@@ -141,6 +141,23 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
   if (r.tier === 'ambiguous' || r.tier === 'method_name') out.stats.ambiguous++;
 }
 
+/** Tiers that bind a member access by its name alone: too weak for a use that is not even a call. */
+const NAME_ONLY_TIERS = new Set<string>(['method_name', 'ambiguous']);
+
+/**
+ * A member read, not called (`result.output`, a property; `self.on_close` handed over as a callback):
+ * bound like a call on that receiver, as a reference to a method or function, unless only by its name.
+ */
+function resolveMemberAccess(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
+  const r = resolveCall(new CallSite(scope, o, o.receiver!.trim()));
+  if (typeof r !== 'object' || NAME_ONLY_TIERS.has(r.tier)) return;
+  const from = scope.fromOf(o.scope);
+  for (const s of r.syms) {
+    if (s.kind !== 'method' && s.kind !== 'function') continue;
+    out.emit(from, s.id, 'references', r.tier, r.detail, scope.file.id, o.line);
+  }
+}
+
 /** `def test_x(client)`: a test (or fixture) naming a visible fixture uses it (an edge to the fixture function). */
 function usesFixture(scope: FileScope, o: Occurrence, out: EdgeBuffer): boolean {
   if (!scope.usesFixtures || scope.bindings.has(o.name) || scope.t.topLevel(scope.file.id, o.name).length > 1) return false;
@@ -175,6 +192,7 @@ function resolveBase(scope: FileScope, o: Occurrence, out: EdgeBuffer, record: b
 function resolveIdentifier(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
   // Top-level uses are covered by imports and calls; identifiers there are mostly declarations.
   if (o.name.length < 3 || o.scope === null) return;
+  if (o.receiver) { resolveMemberAccess(scope, o, out); return; }
   if (usesFixture(scope, o, out)) return;
   const res = scope.resolveName(o.name, o.scope, REFERABLE);
   // Identifiers include attribute and key names (obj.stream, { check: … }): a bare name match across

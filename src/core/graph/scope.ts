@@ -10,6 +10,7 @@ import { AMBIGUOUS_MAX, type Tier } from './tiers';
 import { CLASSY, symbolKey, type GFile, type GSymbol, type RepoTables } from './tables';
 import type { EdgeBuffer } from './edges';
 import { fixtureNamed } from './fixtures';
+import { Flow } from './flow';
 
 /** Node id of a file in graph_edges (symbols use their positive row id). */
 export const fileNode = (fileId: number) => -fileId;
@@ -42,6 +43,8 @@ export class FileScope {
   private readonly memo = new Map<ReadonlySet<string>, Map<string | null, Map<string, Resolution>>>();
   /** Classes each scope names (type annotations, constructor calls, references), for scope_type. */
   private readonly scopeClasses = new Map<string, GSymbol[]>();
+  /** what names hold (assignments, declared types): the `assigned` call rule */
+  readonly flow = new Flow(this);
 
   constructor(readonly t: RepoTables, readonly file: GFile) {
     this.L = graphRules(file.language);
@@ -162,6 +165,7 @@ export class FileScope {
   collectScopeClasses(occ: readonly Occurrence[]): void {
     const add = (scope: string, sym: GSymbol) => { const list = this.scopeClasses.get(scope) ?? this.scopeClasses.set(scope, []).get(scope)!; if (!list.includes(sym)) list.push(sym); };
     const fixtures = this.usesFixtures;
+    this.flow.note(occ);
     for (const o of occ) {
       if (o.scope === null || (o.kind !== 'identifier' && o.kind !== 'call')) continue;
       if (!/^[A-Z]/.test(o.name)) {

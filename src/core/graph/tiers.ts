@@ -8,6 +8,8 @@
  *   same_file   0.8   defined at top level of the same file
  *   import      0.8   imported by name (aliases and re-export barrels followed), or via a module alias
  *   receiver    0.75  method on a constructed or named class: new Worker().run(), Worker().run(), Worker.run()
+ *   assigned    0.7   x.run() where x holds a class: its assignment (x = Worker(), x = make() -> Worker), its
+ *                     declared type (x: Worker, a typed parameter), self.x assigned in the class's methods
  *   fixture     0.7   runner.run() in a test, where the fixture `runner` (conftest.py) returns a class with run;
  *                     also a test naming a fixture uses it
  *   scope_type  0.65  x.run() where exactly one class named in the calling scope (a parameter's type, a
@@ -30,6 +32,7 @@ export const TIERS = {
   same_file: { confidence: 0.8, text: 'defined in the same file' },
   import: { confidence: 0.8, text: 'imported' },
   receiver: { confidence: 0.75, text: 'a method of the receiver\'s class' },
+  assigned: { confidence: 0.7, text: 'a method of the type the receiver holds:' },
   fixture: { confidence: 0.7, text: 'through the test fixture' },
   scope_type: { confidence: 0.65, text: 'a method of the one class the calling scope names with that method:' },
   self_chain: { confidence: 0.6, text: 'a call chain on the instance of' },

@@ -49,6 +49,12 @@ export interface LanguageSpec {
    * JavaScript: `js`; C and C++: `c`); a language alone in its family names itself.
    */
   readonly family: string;
+  /**
+   * Member access not called (`result.output`, a property; `self.handle` passed as a callback): the
+   * node type and its object and member fields. Such identifiers keep their object as `receiver`, and
+   * graph resolution binds them like calls (as references).
+   */
+  readonly memberAccess?: { readonly node: string; readonly object: string; readonly member: string; readonly call: string };
   /** How graph resolution reads this language's imports and receivers (graph/resolve.ts). */
   readonly graph: GraphRules;
   /** How this language's test files are named, and the source file a test file is named after. */

@@ -131,6 +131,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
       let nameNode: Node | null = null; let receiver: Node | null = null; let receiverType: Node | null = null;
       let refKind: OccurrenceKind | null = null; let refNode: Node | null = null;
       let importSource: Node | null = null; let importName: Node | null = null; let importAlias: Node | null = null;
+      let assignTarget: Node | null = null; let assignValue: Node | null = null; let assignType: Node | null = null;
       for (const c of m.captures) {
         const n = c.name;
         if (n.startsWith('definition.')) { defNode = c.node; defKind = n.slice(11); }
@@ -145,6 +146,11 @@ export async function extractSource(language: LanguageId, source: string): Promi
         else if (n === 'import.source') importSource = c.node;
         else if (n === 'import.name') importName = c.node;
         else if (n === 'import.alias') importAlias = c.node;
+        else if (n === 'reference.assign') { refKind = 'assign'; refNode = c.node; }
+        else if (n === 'reference.returns') { refKind = 'returns'; refNode = c.node; }
+        else if (n === 'assign.target') assignTarget = c.node;
+        else if (n === 'assign.value') assignValue = c.node;
+        else if (n === 'assign.type') assignType = c.node;
       }
       if (defNode && defKind && KIND_SET.has(defKind)) {
         if (seenDefNodes.has(defNode.startIndex * 31 + defNode.endIndex)) continue;
@@ -166,6 +172,15 @@ export async function extractSource(language: LanguageId, source: string): Promi
         // `from .core import Argument as Argument` (an explicit re-export) renames nothing: no alias
         const alias = importAlias && !(importName && textOf(importAlias) === textOf(importName)) ? textOf(importAlias) : null;
         pending.push({ kind: 'import', node: refNode, name: cleanName(nm).slice(0, 200), receiver: null, source: src, alias });
+        continue;
+      }
+      if (refKind === 'assign' || refKind === 'returns') {
+        // types that flow: nothing is claimed (the names stay identifiers of their scope)
+        const name = refKind === 'assign' ? assignTarget : nameNode;
+        if (!name || (refKind === 'assign' && !assignValue && !assignType)) continue;
+        pending.push({ kind: refKind, node: refKind === 'assign' ? name : refNode, name: textOf(name).slice(0, 200),
+          receiver: assignValue ? textOf(assignValue).slice(0, 200) : null, source: null,
+          alias: assignType ? cleanName(textOf(assignType)).slice(0, 200) : null });
         continue;
       }
       if (refKind === 'call') {
@@ -223,11 +238,13 @@ export async function extractSource(language: LanguageId, source: string): Promi
         if (identifiers >= LIMITS.maxIdentifiersPerFile) continue;
         const scope = scopeOf(p.node.startIndex);
         const name = textOf(p.node).slice(0, 200);
-        const key = `${scope ?? ''}\u0000${name}`;
+        const object = memberObject(p.node, spec);
+        const receiver = object ? textOf(object).slice(0, 200) : null;
+        const key = `${scope ?? ''}\u0000${name}\u0000${receiver ?? ''}`;
         if (identSeen.has(key)) continue;
         identSeen.add(key); identifiers++;
         const at = p.node.startPosition;
-        occurrences.push({ kind: 'identifier', name, line: at.row + 1, col: at.column, scope, receiver: null, source: null, alias: null });
+        occurrences.push({ kind: 'identifier', name, line: at.row + 1, col: at.column, scope, receiver, source: null, alias: null });
         continue;
       }
       const at = p.node.startPosition;
@@ -241,6 +258,16 @@ export async function extractSource(language: LanguageId, source: string): Promi
   } finally {
     tree.delete();
   }
+}
+
+/** The object of a member access that is not called (`result.output`), when `n` is its member name. */
+function memberObject(n: Node, spec: LanguageSpec): Node | null {
+  const m = spec.memberAccess;
+  const parent = n.parent;
+  if (!m || !parent || parent.type !== m.node || parent.childForFieldName(m.member)?.startIndex !== n.startIndex) return null;
+  const up = parent.parent;
+  if (up && up.type === m.call && up.childForFieldName('function')?.startIndex === parent.startIndex) return null;
+  return parent.childForFieldName(m.object);
 }
 
 function countErrors(root: Node): number {

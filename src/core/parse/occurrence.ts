@@ -4,7 +4,13 @@
  * This is its one definition; the order of OCCURRENCE_KINDS is the packed encoding's kind column.
  */
 
-export const OCCURRENCE_KINDS = ['call', 'import', 'extends', 'implements', 'identifier'] as const;
+/**
+ * `assign` (types that flow): `name` is the bound name (`client`, `self.client`), `receiver` the callee of
+ * the value when it is a call (`Client`, `make_client`, `runner.invoke`), `alias` a declared type's name
+ * (`client: Client = …`, a typed parameter). `returns`: `name` is the return annotation's type, the scope
+ * the function it belongs to.
+ */
+export const OCCURRENCE_KINDS = ['call', 'import', 'extends', 'implements', 'identifier', 'assign', 'returns'] as const;
 export type OccurrenceKind = (typeof OCCURRENCE_KINDS)[number];
 
 export interface Occurrence {

@@ -61,8 +61,9 @@ export const contextForChange = defineTool({
       throw new SightlineError('invalid_arguments', 'diff is not a unified diff: no "diff --git" or "---"/"+++" header with a hunk was found', { diagnostics });
     }
     if (!diff && !repositories.some(x => x.diffed)) {
-      const why = repositories.length ? `no git repository of the workspace has the ref ${base}${branch ? ` (or ${branch})` : ''}`
-        : 'the workspace holds no git repository: pass diff instead of base';
+      const gitless = repositories.every(x => x.reason?.startsWith('not_a_repository'));
+      const why = gitless ? 'the workspace holds no git repository: pass diff instead of base'
+        : `no git repository of the workspace has the ref ${base}${branch ? ` (or ${branch})` : ''}`;
       throw new SightlineError('invalid_arguments', why, { repositories, diagnostics });
     }
     if (!files.length) diagnostics.push(`no changes against ${base}`);

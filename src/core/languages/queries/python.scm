@@ -72,3 +72,33 @@
 ; ---------------------------------------------------------------- identifiers
 
 (identifier) @reference.identifier
+
+; ---------------------------------------------------------------- types that flow
+
+; x = f(…), self.x = f(…)
+(assignment
+  left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
+  right: (call function: (_) @assign.value)) @reference.assign
+
+; x: T = …, self.x: T
+(assignment
+  left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
+  type: (type [(identifier) @assign.type (attribute attribute: (identifier) @assign.type)])) @reference.assign
+
+; with f(…) as x
+(with_item
+  value: (as_pattern
+    (call function: (_) @assign.value)
+    alias: (as_pattern_target (identifier) @assign.target))) @reference.assign
+
+; typed parameters: def f(x: T), def f(x: T = …)
+(typed_parameter
+  (identifier) @assign.target
+  type: (type [(identifier) @assign.type (attribute attribute: (identifier) @assign.type)])) @reference.assign
+(typed_default_parameter
+  name: (identifier) @assign.target
+  type: (type [(identifier) @assign.type (attribute attribute: (identifier) @assign.type)])) @reference.assign
+
+; def f(…) -> T
+(function_definition
+  return_type: (type [(identifier) @name (attribute attribute: (identifier) @name)]) @reference.returns)

@@ -1,0 +1,130 @@
+/**
+ * Types that flow (languages whose query records `assign` and `returns` occurrences): what a local name
+ * or an instance attribute holds at a call, from its assignments (`client = make_client()`,
+ * `self.parser = Parser(…)`, `with open_db() as db`), its declared type (`client: Client = …`, a typed
+ * parameter) and the return annotations of the functions it came from (`def make_client() -> Client`).
+ * Used by the `assigned` call rule (calls.ts): `client.get()` binds to Client.get.
+ *
+ * A local's type comes from its latest assignment before the call in the same or an enclosing scope
+ * (any assignment of the scope when none comes before: a loop); an attribute's from the assignments of
+ * `self.x` in the methods of the enclosing class. A value is followed through at most FLOW_DEPTH calls.
+ */
+import type { Occurrence } from '../parse/occurrence';
+import { CLASSY, CALLABLE, type GSymbol } from './tables';
+import { EdgeBuffer } from './edges';
+import { CallSite, resolveCall } from './calls';
+import { FileScope, parentScope } from './scope';
+
+const FLOW_DEPTH = 3;
+const NAME = /^[A-Za-z_]\w*$/;
+
+export class Flow {
+  /** assignments of this file by bound name, in file order */
+  private readonly assigns = new Map<string, Occurrence[]>();
+
+  constructor(private readonly f: FileScope) {}
+
+  /** Keeps the file's assignments (the file's occurrences, once per resolution of the file). */
+  note(occ: readonly Occurrence[]): void {
+    for (const o of occ) {
+      if (o.kind !== 'assign') continue;
+      const list = this.assigns.get(o.name);
+      if (list) list.push(o); else this.assigns.set(o.name, [o]);
+    }
+  }
+
+  /** The classes a receiver expression holds at a call (`client`, `self.client`); empty when unknown. */
+  typeOf(receiver: string, scope: string | null, line: number, depth = 0): GSymbol[] {
+    if (depth > FLOW_DEPTH || !this.assigns.size) return [];
+    const sources = NAME.test(receiver) ? this.localAssigns(receiver, scope, line) : this.attributeAssigns(receiver, scope);
+    const out: GSymbol[] = [];
+    for (const o of sources) for (const c of this.valueOf(o, depth)) if (!out.includes(c)) out.push(c);
+    return out;
+  }
+
+  private localAssigns(name: string, scope: string | null, line: number): Occurrence[] {
+    const all = this.assigns.get(name) ?? [];
+    for (let p: string | null = scope; ; p = parentScope(p)) {
+      const here = all.filter(o => o.scope === p);
+      const before = here.filter(o => o.line <= line);
+      if (before.length) return [before[before.length - 1]!];
+      if (here.length) return here;
+      if (p === null) return [];
+    }
+  }
+
+  /** `self.x`: the assignments of `self.x` in the methods of the class enclosing the call. */
+  private attributeAssigns(receiver: string, scope: string | null): Occurrence[] {
+    const dot = receiver.indexOf('.');
+    if (dot < 0 || !this.f.L.selfReceivers.includes(receiver.slice(0, dot)) || !NAME.test(receiver.slice(dot + 1))) return [];
+    const cls = this.f.classOf(scope);
+    if (!cls) return [];
+    const attr = receiver.slice(dot + 1);
+    const forms = this.f.L.selfReceivers.map(s => `${s}.${attr}`);
+    return forms.flatMap(n => this.assigns.get(n) ?? []).filter(o => o.scope?.startsWith(`${cls.sp}.`));
+  }
+
+  /** What an assignment binds: its declared type, else what its value's callee gives. */
+  private valueOf(o: Occurrence, depth: number): GSymbol[] {
+    if (o.alias) {
+      const t = this.f.resolveName(o.alias, o.scope, CLASSY);
+      if ('syms' in t && t.syms.length === 1) return t.syms;
+    }
+    return o.receiver ? this.callResult(o.receiver, o, depth) : [];
+  }
+
+  /** The classes a call of `callee` gives: a class it constructs, or the return type of what it calls. */
+  private callResult(callee: string, at: Occurrence, depth: number): GSymbol[] {
+    const dot = callee.lastIndexOf('.');
+    let syms: GSymbol[];
+    if (dot < 0) {
+      if (!NAME.test(callee)) return [];
+      const r = this.f.resolveName(callee, at.scope, CALLABLE);
+      syms = 'syms' in r && r.syms.length === 1 ? r.syms : [];
+    } else {
+      const name = callee.slice(dot + 1);
+      if (!NAME.test(name)) return [];
+      const site: Occurrence = { ...at, kind: 'call', name, receiver: callee.slice(0, dot), source: null, alias: null };
+      const r = resolveCall(new CallSite(this.f, site, site.receiver, depth + 1));
+      syms = typeof r === 'object' && r.syms.length === 1 ? r.syms : [];
+    }
+    const s = syms[0];
+    if (!s) return [];
+    return CLASSY.has(s.kind) ? [s] : returnsOf(this.f, s);
+  }
+}
+
+/** The class a function's return annotation names (memoised for the resolution pass). */
+export function returnsOf(from: FileScope, fn: GSymbol): GSymbol[] {
+  const t = from.t;
+  const key = `returns\0${fn.id}`;
+  const hit = t.passMemo.get(key) as GSymbol[] | undefined;
+  if (hit) return hit;
+  t.passMemo.set(key, []);
+  const occ = t.input.occurrences(fn.fileId);
+  const ann = occ.find(o => o.kind === 'returns' && o.scope === fn.sp);
+  let out: GSymbol[] = [];
+  if (ann) {
+    const scope = fn.fileId === from.file.id ? from : scopeOfFile(from, fn.fileId, occ);
+    const r = scope?.resolveName(ann.name, fn.sp, CLASSY);
+    if (r && 'syms' in r && r.syms.length === 1) out = r.syms;
+  }
+  t.passMemo.set(key, out);
+  return out;
+}
+
+/** Another file's bindings, to resolve names written there (memoised for the resolution pass). */
+function scopeOfFile(from: FileScope, fileId: number, occ: readonly Occurrence[]): FileScope | null {
+  const key = `scope\0${fileId}`;
+  let s = from.t.passMemo.get(key) as FileScope | undefined;
+  if (!s) {
+    const file = from.t.filesById.get(fileId);
+    if (!file) return null;
+    s = new FileScope(from.t, file);
+    const muted = new EdgeBuffer(undefined);
+    muted.muted = true;
+    s.bindImports(occ, muted, false);
+    from.t.passMemo.set(key, s);
+  }
+  return s;
+}
