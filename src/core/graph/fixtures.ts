@@ -26,7 +26,19 @@ export function fixtureNamed(scope: FileScope, name: string): Fixture | null {
   const rules = scope.L.fixtures;
   if (!rules || !/^[a-z_]\w*$/.test(name)) return null;
   const t = scope.t;
-  for (const f of fixtureFiles(t, scope.file, rules.files)) {
+  const asked = `fixture-of\0${scope.file.id}\0${name}`;
+  const known = t.passMemo.get(asked) as Fixture | null | undefined;
+  if (known !== undefined) return known;
+  t.passMemo.set(asked, null);
+  const found = nearestFixture(t, scope.file, name, rules);
+  t.passMemo.set(asked, found);
+  return found;
+}
+
+function nearestFixture(t: RepoTables, file: GFile, name: string, rules: { decorator: string; files: readonly string[] }): Fixture | null {
+  // a fixture is a top-level function: files defining no function of that name are passed over at once
+  if (!t.byName.get(name)?.some(s => s.kind === 'function')) return null;
+  for (const f of fixtureFiles(t, file, rules.files)) {
     const key = `fixture\0${f.id}\0${name}`;
     let hit = t.passMemo.get(key) as Fixture | null | undefined;
     if (hit === undefined) {

@@ -105,6 +105,7 @@ export function resolveWith(t: RepoTables, only: ReadonlySet<number> | undefined
   for (const f of t.input.files) if (!only || only.has(f.id)) resolveFile(t, f, out);
   testsByNaming(t, only, out);
   out.flush();
+  t.passMemo.clear(); // not held by the kept tables between runs
   return { edges: out.all, unbound: out.unbound, stats: out.stats };
 }
 
@@ -149,6 +150,8 @@ const NAME_ONLY_TIERS = new Set<string>(['method_name', 'ambiguous']);
  * bound like a call on that receiver, as a reference to a method or function, unless only by its name.
  */
 function resolveMemberAccess(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
+  // most member reads are fields: no function of the repository has the name, nothing to bind
+  if (!scope.t.byName.get(o.name)?.some(s => s.kind === 'method' || s.kind === 'function')) return;
   const r = resolveCall(new CallSite(scope, o, o.receiver!.trim()));
   if (typeof r !== 'object' || NAME_ONLY_TIERS.has(r.tier)) return;
   const from = scope.fromOf(o.scope);

@@ -28,7 +28,6 @@ export const LANGUAGES = {
     declarationLine: JS_DECL, family: 'js', graph: JS_GRAPH, tests: JS_TESTS },
   python: { wasm: 'tree-sitter-python.wasm', extensions: ['.py', '.pyi'], query: 'python.scm',
     declarationLine: /^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/, family: 'python',
-    memberAccess: { node: 'attribute', object: 'object', member: 'attribute', call: 'call' },
     graph: { importCandidates: pythonCandidates, selfReceivers: ['self', 'cls'], constructed: constructedCall, moduleImport: firstSegment, constructorMember: '__init__', lastDefinitionWins: true,
       fixtures: { decorator: 'fixture', files: ['conftest.py'] },
       submodule: (source, name) => (source.endsWith('.') ? `${source}${name}` : `${source}.${name}`) },

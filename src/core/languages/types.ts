@@ -10,6 +10,11 @@
  *                        optional @import.name = imported name, optional @import.alias = local binding
  *   @reference.extends / @reference.implements   the base type name node (the enclosing class is found by position)
  *   @reference.identifier   any other identifier use (deduplicated per scope by the extractor)
+ *   @reference.assign    a name bound by an assignment, `with … as`, or a typed parameter: @assign.target the
+ *                        name (`x`, `self.x`), @assign.value the callee of a called value, @assign.type a declared type
+ *   @reference.returns   a return annotation's type node; @name its class name
+ *   @member.object / @member.name   a member read (`result.output`): the identifier @member.name keeps the
+ *                        object's text as its receiver (a called member is claimed by its call)
  */
 /** Source repairs for known grammar gaps, tried only on trees with errors (see parse/repair.ts). */
 export type RepairId = 'typeMemberSeparators';
@@ -49,12 +54,6 @@ export interface LanguageSpec {
    * JavaScript: `js`; C and C++: `c`); a language alone in its family names itself.
    */
   readonly family: string;
-  /**
-   * Member access not called (`result.output`, a property; `self.handle` passed as a callback): the
-   * node type and its object and member fields. Such identifiers keep their object as `receiver`, and
-   * graph resolution binds them like calls (as references).
-   */
-  readonly memberAccess?: { readonly node: string; readonly object: string; readonly member: string; readonly call: string };
   /** How graph resolution reads this language's imports and receivers (graph/resolve.ts). */
   readonly graph: GraphRules;
   /** How this language's test files are named, and the source file a test file is named after. */

@@ -125,6 +125,8 @@ export async function extractSource(language: LanguageId, source: string): Promi
     const claimed = new Set<number>(); // start indices of name nodes already recorded
     type Pending = { kind: OccurrenceKind; node: Node; name: string; receiver: string | null; source: string | null; alias: string | null };
     const pending: Pending[] = [];
+    // member reads (`result.output`): the member name's start → the object read from (@member.object)
+    const memberObjects = new Map<number, Node>();
 
     for (const m of matches) {
       let defNode: Node | null = null; let defKind: string | null = null;
@@ -132,6 +134,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
       let refKind: OccurrenceKind | null = null; let refNode: Node | null = null;
       let importSource: Node | null = null; let importName: Node | null = null; let importAlias: Node | null = null;
       let assignTarget: Node | null = null; let assignValue: Node | null = null; let assignType: Node | null = null;
+      let memberName: Node | null = null; let memberObject: Node | null = null;
       for (const c of m.captures) {
         const n = c.name;
         if (n.startsWith('definition.')) { defNode = c.node; defKind = n.slice(11); }
@@ -151,6 +154,8 @@ export async function extractSource(language: LanguageId, source: string): Promi
         else if (n === 'assign.target') assignTarget = c.node;
         else if (n === 'assign.value') assignValue = c.node;
         else if (n === 'assign.type') assignType = c.node;
+        else if (n === 'member.name') memberName = c.node;
+        else if (n === 'member.object') memberObject = c.node;
       }
       if (defNode && defKind && KIND_SET.has(defKind)) {
         if (seenDefNodes.has(defNode.startIndex * 31 + defNode.endIndex)) continue;
@@ -162,6 +167,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
           receiverType: receiverType ? cleanName(textOf(receiverType)) : null, parent: null, basePath: '', path: '' });
         continue;
       }
+      if (memberName && memberObject) { memberObjects.set(memberName.startIndex, memberObject); continue; }
       if (!refKind || !refNode) continue;
       if (refKind === 'import') {
         const src = importSource ? stripQuotes(textOf(importSource)) : null;
@@ -238,7 +244,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         if (identifiers >= LIMITS.maxIdentifiersPerFile) continue;
         const scope = scopeOf(p.node.startIndex);
         const name = textOf(p.node).slice(0, 200);
-        const object = memberObject(p.node, spec);
+        const object = memberObjects.get(p.node.startIndex);
         const receiver = object ? textOf(object).slice(0, 200) : null;
         const key = `${scope ?? ''}\u0000${name}\u0000${receiver ?? ''}`;
         if (identSeen.has(key)) continue;
@@ -258,16 +264,6 @@ export async function extractSource(language: LanguageId, source: string): Promi
   } finally {
     tree.delete();
   }
-}
-
-/** The object of a member access that is not called (`result.output`), when `n` is its member name. */
-function memberObject(n: Node, spec: LanguageSpec): Node | null {
-  const m = spec.memberAccess;
-  const parent = n.parent;
-  if (!m || !parent || parent.type !== m.node || parent.childForFieldName(m.member)?.startIndex !== n.startIndex) return null;
-  const up = parent.parent;
-  if (up && up.type === m.call && up.childForFieldName('function')?.startIndex === parent.startIndex) return null;
-  return parent.childForFieldName(m.object);
 }
 
 function countErrors(root: Node): number {

@@ -102,3 +102,9 @@
 ; def f(…) -> T
 (function_definition
   return_type: (type [(identifier) @name (attribute attribute: (identifier) @name)]) @reference.returns)
+
+; a member read (`result.output`, `self.on_close` handed over): the identifier keeps its object as
+; receiver, so that graph resolution binds it like a call (a called member is claimed by the call)
+(attribute
+  object: (_) @member.object
+  attribute: (identifier) @member.name)
