@@ -61,7 +61,6 @@ const unquote = (source: string) => source.replace(/^["`]|["`]$/g, '');
 export const JS_GRAPH: GraphRules = {
   importCandidates: jsCandidates, packageCandidates: jsPackageCandidates, selfReceivers: ['this'],
   constructed: constructedParen, moduleImport: firstSegment, constructorMember: 'constructor',
-  lastDefinitionWins: true,
 };
 
 /** Go: an import path names a package folder; the package's last segment is the local name. */

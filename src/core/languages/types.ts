@@ -88,8 +88,9 @@ export interface GraphRules {
    */
   submodule?(source: string, name: string): string;
   /**
-   * A later definition of a name in the same scope replaces the earlier ones (Python, JavaScript,
-   * Ruby: overload stubs before an implementation, redefinitions): calls bind to the last one.
+   * A later definition of a name in the same scope replaces the earlier ones (Python and Ruby at run
+   * time: `@overload` stubs before an implementation, redefinitions): calls bind to the last one.
+   * TypeScript overload signatures keep the first (the language service names it).
    */
   readonly lastDefinitionWins?: boolean;
   /**
