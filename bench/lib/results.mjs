@@ -3,8 +3,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { BENCH_DIR, PROJECT_DIR } from './common.mjs';
+import { dirname, join } from 'node:path';
+import { BENCH_DIR, DIST_DIR } from './common.mjs';
 
 const FILE = join(BENCH_DIR, 'RESULTS.md');
 const HEAD = [
@@ -15,13 +15,14 @@ const HEAD = [
   '',
 ].join('\n');
 
-/** The commit, machine and date a run is labelled with. */
+/** The commit (of the build measured: SIGHTLINE_DIST's checkout), machine and date a run is labelled with. */
 export function runLabel() {
   let commit = 'unknown';
+  const checkout = dirname(DIST_DIR);
   try {
     const rev = ['rev-parse', '--short=10', 'HEAD'];
-    commit = execFileSync('git', rev, { cwd: PROJECT_DIR, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: PROJECT_DIR, encoding: 'utf8' });
+    commit = execFileSync('git', rev, { cwd: checkout, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: checkout, encoding: 'utf8' });
     if (dirty.trim()) commit += ' (with uncommitted changes)';
   } catch { /* not a checkout */ }
   const cpu = cpus()[0]?.model?.trim() ?? 'unknown cpu';
