@@ -22,7 +22,9 @@ export function runLabel() {
   try {
     const rev = ['rev-parse', '--short=10', 'HEAD'];
     commit = execFileSync('git', rev, { cwd: checkout, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: checkout, encoding: 'utf8' });
+    // the results file itself does not make a build dirty
+    const status = ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/RESULTS.md'];
+    const dirty = execFileSync('git', status, { cwd: checkout, encoding: 'utf8' });
     if (dirty.trim()) commit += ' (with uncommitted changes)';
   } catch { /* not a checkout */ }
   const cpu = cpus()[0]?.model?.trim() ?? 'unknown cpu';
