@@ -141,4 +141,21 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Result.exit_code', undefined, ['references']), ['app/use.py:run_all']);
     assert.deepEqual(await users(call, 'Runner.invoke', undefined, ['references']), ['app/use.py:callback_user']);
   });
+
+  it('Ruby: a module reopened in many files is one module; bare method names and a bare new are calls', async () => {
+    const module = (i: number) => `module Shop\n  def self.helper${i}\n    ${i}\n  end\nend\n`;
+    const call = await make({
+      'lib/shop.rb': 'module Shop\n  class << self\n    def application\n      @application ||= 1\n    end\n  end\nend\n',
+      'lib/shop/a.rb': module(1), 'lib/shop/b.rb': module(2), 'lib/shop/c.rb': module(3), 'lib/shop/d.rb': module(4),
+      'lib/shop/list.rb': [
+        'module Shop', '  class List', '    def self.make(*args)', '      return empty if args.empty?', '      cons(args.first, empty)', '    end', '',
+        '    def self.cons(head, tail)', '      new(head, tail)', '    end', '', '    def self.empty', '      nil', '    end', '',
+        '    def initialize(head, tail)', '      @head = head', '    end', '  end', 'end', '',
+      ].join('\n'),
+      'test/test_shop.rb': 'class TestShop\n  def test_application\n    Shop.application\n  end\nend\n',
+    });
+    assert.deepEqual(await users(call, 'Shop.application', undefined, ['calls']), ['test/test_shop.rb:TestShop.test_application']);
+    assert.deepEqual(await users(call, 'Shop.List.empty', undefined, ['calls']), ['lib/shop/list.rb:Shop.List.make']);
+    assert.deepEqual(await users(call, 'Shop.List.initialize', undefined, ['calls']), ['lib/shop/list.rb:Shop.List.cons']);
+  });
 });

@@ -3,13 +3,13 @@
  * answers decides it: bind to definitions in a tier, count it unbound (a name too many definitions
  * share), or leave it. A rule that does not apply answers nothing and the next one is tried.
  *
+ *   new_method    Worker.new(…), a bare new(…) in a class (Ruby): the class            → its tier, else receiver / self
  *   plain_name    f(): the name from the calling scope (local → same_file → import → same_dir → unique → ambiguous)
  *   super         super.f(): a member of a base of the enclosing class                 → self
  *   self          this.f() / self.f(): a member of the enclosing class (bases included) → self
  *   self_chain    this.a().f(): fluent chains on the instance                           → self_chain
  *   namespace     ns.f() where ns is imported from a barrel's `export * as ns`          → import
  *   module        mod.f() where mod is a module import (Go: any file of the package)    → import
- *   new_method    Worker.new(…) (Ruby): the class Worker                                 → its tier, else receiver
  *   receiver      new Worker().f(), Worker().f(), Worker.f(): a member of the named class → receiver
  *   assigned      x.f() where x holds a class by its assignment, declared type or a call's return type → assigned
  *   fixture       runner.f() in a test whose fixture `runner` returns a class with a member f → fixture
@@ -45,6 +45,23 @@ export interface CallRule { name: string; resolve(c: CallSite): CallOutcome | un
 const bound = (syms: GSymbol[], tier: Tier, detail: string): CallOutcome => ({ syms, tier, detail });
 
 export const CALL_RULES: readonly CallRule[] = [
+  {
+    name: 'new_method',
+    resolve: (c) => {
+      // Ruby `Worker.new(…)`: constructs Worker (resolveCallSite adds its `initialize`)
+      if (!c.f.L.newMethod || c.o.name !== c.f.L.newMethod) return undefined;
+      if (!c.receiver) {
+        // a bare `new(…)` in a class method constructs the enclosing class
+        const own = c.f.classOf(c.o.scope);
+        return own ? bound([own], 'self', `${own.sp}.${c.o.name}`) : undefined;
+      }
+      const named = /^(?:[A-Z]\w*::)*([A-Z]\w*)$/.exec(c.receiver!.trim())?.[1];
+      if (!named) return undefined;
+      const cls = c.f.resolveName(named, c.o.scope, CLASSY);
+      if (!('syms' in cls) || cls.syms.length !== 1) return undefined;
+      return bound(cls.syms, cls.tier === 'import' || cls.tier === 'same_file' ? cls.tier : 'receiver', `${named}.${c.o.name}`);
+    },
+  },
   {
     name: 'plain_name',
     resolve: ({ f, o, receiver }) => {
@@ -110,18 +127,6 @@ export const CALL_RULES: readonly CallRule[] = [
       // Go: a package alias may span several files of the package
       const inPkg = b.files.flatMap(t => c.f.t.topLevel(t, c.o.name));
       return inPkg.length === 1 ? bound(inPkg, 'import', b.source) : undefined;
-    },
-  },
-  {
-    name: 'new_method',
-    resolve: (c) => {
-      // Ruby `Worker.new(…)`: constructs Worker (resolveCallSite adds its `initialize`)
-      if (!c.f.L.newMethod || c.o.name !== c.f.L.newMethod) return undefined;
-      const named = /^(?:[A-Z]\w*::)*([A-Z]\w*)$/.exec(c.receiver!.trim())?.[1];
-      if (!named) return undefined;
-      const cls = c.f.resolveName(named, c.o.scope, CLASSY);
-      if (!('syms' in cls) || cls.syms.length !== 1) return undefined;
-      return bound(cls.syms, cls.tier === 'import' || cls.tier === 'same_file' ? cls.tier : 'receiver', `${named}.${c.o.name}`);
     },
   },
   {

@@ -142,6 +142,16 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
   if (r.tier === 'ambiguous' || r.tier === 'method_name') out.stats.ambiguous++;
 }
 
+/** Ruby `return empty if …`: a bare name that is a method of the enclosing class is a call of it. */
+function bareMethodCall(scope: FileScope, o: Occurrence, out: EdgeBuffer): boolean {
+  if (!scope.L.bareCalls) return false;
+  const cls = scope.classOf(o.scope);
+  const m = cls ? scope.t.memberIn(cls, o.name) : undefined;
+  if (!m || (m.kind !== 'method' && m.kind !== 'function')) return false;
+  out.emit(scope.fromOf(o.scope), m.id, 'calls', 'self', cls!.sp, scope.file.id, o.line);
+  return true;
+}
+
 /** Tiers that bind a member access by its name alone: too weak for a use that is not even a call. */
 const NAME_ONLY_TIERS = new Set<string>(['method_name', 'ambiguous']);
 
@@ -196,6 +206,7 @@ function resolveIdentifier(scope: FileScope, o: Occurrence, out: EdgeBuffer): vo
   // Top-level uses are covered by imports and calls; identifiers there are mostly declarations.
   if (o.name.length < 3 || o.scope === null) return;
   if (o.receiver) { resolveMemberAccess(scope, o, out); return; }
+  if (bareMethodCall(scope, o, out)) return;
   if (usesFixture(scope, o, out)) return;
   const res = scope.resolveName(o.name, o.scope, REFERABLE);
   // Identifiers include attribute and key names (obj.stream, { check: … }): a bare name match across

@@ -146,7 +146,9 @@ export class FileScope {
     const globalNames = t.globalFor(filter, this.family);
     let global = globalNames.get(name);
     if (!global) {
-      const list = (t.byName.get(name) ?? []).filter(s => filter.has(s.kind) && s.kind !== 'method' && !t.nestedInFunction.has(s.id) && sameFamily(t.filesById.get(s.fileId)!.language, file.language));
+      let list = (t.byName.get(name) ?? []).filter(s => filter.has(s.kind) && s.kind !== 'method' && !t.nestedInFunction.has(s.id) && sameFamily(t.filesById.get(s.fileId)!.language, file.language));
+      // a class or module reopened in many files (Ruby) is one definition: its members are merged by path
+      if (this.L.openClasses && list.length > 1) list = list.filter((s, i) => !CLASSY.has(s.kind) || list.findIndex(x => x.sp === s.sp && CLASSY.has(x.kind)) === i);
       const byDir = new Map<string, GSymbol[]>();
       if (list.length > 1) for (const s of list) { const d = t.dirOf.get(s.fileId)!; (byDir.get(d) ?? byDir.set(d, []).get(d)!).push(s); }
       global = { list, byDir };

@@ -98,6 +98,13 @@ export interface GraphRules {
    * file or in one of `files` (conftest.py) of its folder or a folder above (graph/fixtures.ts).
    */
   readonly fixtures?: { readonly decorator: string; readonly files: readonly string[] };
+  /**
+   * Classes and modules reopen: `module Rake` in thirty files is one module (Ruby). Definitions of a
+   * class with one qualified name count once when a name is looked up across the repository.
+   */
+  readonly openClasses?: boolean;
+  /** A bare name can be a call of a method of the enclosing class (Ruby: `return empty if args.empty?`). */
+  readonly bareCalls?: boolean;
   /** A class method that constructs an instance (`Worker.new`, Ruby): a call of it constructs the receiver. */
   readonly newMethod?: string;
 }
