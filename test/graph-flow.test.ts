@@ -158,4 +158,19 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Shop.List.empty', undefined, ['calls']), ['lib/shop/list.rb:Shop.List.make']);
     assert.deepEqual(await users(call, 'Shop.List.initialize', undefined, ['calls']), ['lib/shop/list.rb:Shop.List.cons']);
   });
+
+  it('Python: entering a context manager runs its __enter__ and __exit__', async () => {
+    const call = await make({
+      'db/session.py': [
+        'class Session:', '    def __enter__(self):', '        return self', '', '    def __exit__(self, *exc):', '        return False', '',
+        'def open_session() -> Session:', '    return Session()', '',
+      ].join('\n'),
+      'db/use.py': [
+        'from db.session import open_session, Session', '', 'def with_call():', '    with open_session() as s:', '        return s', '',
+        'def with_name():', '    s = Session()', '    with s:', '        return 1', '', 'def unrelated():', '    return 2', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Session.__enter__', undefined, ['calls']), ['db/use.py:with_call', 'db/use.py:with_name']);
+    assert.deepEqual(await users(call, 'Session.__exit__', undefined, ['calls']), ['db/use.py:with_call', 'db/use.py:with_name']);
+  });
 });

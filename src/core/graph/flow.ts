@@ -74,7 +74,7 @@ export class Flow {
   }
 
   /** The classes a call of `callee` gives: a class it constructs, or the return type of what it calls. */
-  private callResult(callee: string, at: Occurrence, depth: number): GSymbol[] {
+  callResult(callee: string, at: Occurrence, depth = 0): GSymbol[] {
     const dot = callee.lastIndexOf('.');
     let syms: GSymbol[];
     if (dot < 0) {

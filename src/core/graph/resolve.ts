@@ -121,6 +121,7 @@ function resolveFile(t: RepoTables, file: GFile, out: EdgeBuffer): void {
       case 'call': resolveCallSite(scope, o, out); break;
       case 'extends': case 'implements': resolveBase(scope, o, out, false); break;
       case 'identifier': resolveIdentifier(scope, o, out); break;
+      case 'enters': resolveEnters(scope, o, out); break;
       case 'import': break; // bound above
     }
   }
@@ -140,6 +141,19 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
   }
   out.stats.bound++;
   if (r.tier === 'ambiguous' || r.tier === 'method_name') out.stats.ambiguous++;
+}
+
+/** `with make() as x:` / `with ctx:`: entering the object runs its class's __enter__ and __exit__. */
+function resolveEnters(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
+  const members = scope.L.contextMembers;
+  if (!members) return;
+  const types = o.receiver ? scope.flow.callResult(o.receiver, o) : o.name ? scope.flow.typeOf(o.name, o.scope, o.line) : [];
+  if (types.length !== 1) return;
+  const from = scope.fromOf(o.scope);
+  for (const name of members) {
+    const m = scope.t.memberIn(types[0]!, name);
+    if (m) out.emit(from, m.id, 'calls', 'assigned', `with ${o.receiver ? `${o.receiver}(…)` : o.name} → ${types[0]!.sp}`, scope.file.id, o.line);
+  }
 }
 
 /** Ruby `return empty if …`: a bare name that is a method of the enclosing class is a call of it. */

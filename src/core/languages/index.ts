@@ -29,7 +29,7 @@ export const LANGUAGES = {
   python: { wasm: 'tree-sitter-python.wasm', extensions: ['.py', '.pyi'], query: 'python.scm',
     declarationLine: /^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/, family: 'python',
     graph: { importCandidates: pythonCandidates, selfReceivers: ['self', 'cls'], constructed: constructedCall, moduleImport: firstSegment, constructorMember: '__init__', lastDefinitionWins: true,
-      fixtures: { decorator: 'fixture', files: ['conftest.py'] },
+      fixtures: { decorator: 'fixture', files: ['conftest.py'] }, contextMembers: ['__enter__', '__exit__'],
       submodule: (source, name) => (source.endsWith('.') ? `${source}${name}` : `${source}.${name}`) },
     tests: namedTests(/^test_.*\.py$|_test\.py$/, [{ re: /^test_(.+)\.py$/, ext: () => 'py' }, { re: /^(.+)_test\.py$/, ext: () => 'py' }]) },
   java: { wasm: 'tree-sitter-java.wasm', extensions: ['.java'], query: 'java.scm',

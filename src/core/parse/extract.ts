@@ -151,6 +151,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         else if (n === 'import.alias') importAlias = c.node;
         else if (n === 'reference.assign') { refKind = 'assign'; refNode = c.node; }
         else if (n === 'reference.returns') { refKind = 'returns'; refNode = c.node; }
+        else if (n === 'reference.enters') { refKind = 'enters'; refNode = c.node; }
         else if (n === 'assign.target') assignTarget = c.node;
         else if (n === 'assign.value') assignValue = c.node;
         else if (n === 'assign.type') assignType = c.node;
@@ -178,6 +179,12 @@ export async function extractSource(language: LanguageId, source: string): Promi
         // `from .core import Argument as Argument` (an explicit re-export) renames nothing: no alias
         const alias = importAlias && !(importName && textOf(importAlias) === textOf(importName)) ? textOf(importAlias) : null;
         pending.push({ kind: 'import', node: refNode, name: cleanName(nm).slice(0, 200), receiver: null, source: src, alias });
+        continue;
+      }
+      if (refKind === 'enters') {
+        // with x: / with make() as y: the object entered (its text), or the callee that made it
+        pending.push({ kind: 'enters', node: refNode, name: assignTarget ? textOf(assignTarget).slice(0, 200) : '',
+          receiver: assignValue ? textOf(assignValue).slice(0, 200) : null, source: null, alias: null });
         continue;
       }
       if (refKind === 'assign' || refKind === 'returns') {

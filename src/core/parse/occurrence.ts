@@ -8,9 +8,10 @@
  * `assign` (types that flow): `name` is the bound name (`client`, `self.client`), `receiver` the callee of
  * the value when it is a call (`Client`, `make_client`, `runner.invoke`), `alias` a declared type's name
  * (`client: Client = …`, a typed parameter). `returns`: `name` is the return annotation's type, the scope
- * the function it belongs to.
+ * the function it belongs to. `enters`: a context manager entered (`with x:`, `with open_db() as db`): `name`
+ * the object's text when it is not a call, `receiver` the callee when it is.
  */
-export const OCCURRENCE_KINDS = ['call', 'import', 'extends', 'implements', 'identifier', 'assign', 'returns'] as const;
+export const OCCURRENCE_KINDS = ['call', 'import', 'extends', 'implements', 'identifier', 'assign', 'returns', 'enters'] as const;
 export type OccurrenceKind = (typeof OCCURRENCE_KINDS)[number];
 
 export interface Occurrence {

@@ -108,3 +108,10 @@
 (attribute
   object: (_) @member.object
   attribute: (identifier) @member.name)
+
+; a context manager entered (its __enter__ and __exit__ run): `with make():` / `with make() as x:` (the
+; callee), `with x:` / `with self.x as y:` (the object)
+(with_item value: (call function: (_) @assign.value) @reference.enters)
+(with_item value: (as_pattern (call function: (_) @assign.value) @reference.enters))
+(with_item value: [(identifier) (attribute)] @assign.target @reference.enters)
+(with_item value: (as_pattern [(identifier) (attribute)] @assign.target @reference.enters))
