@@ -11,9 +11,7 @@
  * (`RepoTables.passMemo`): a fixture file's edit changes them.
  */
 import { posix } from 'node:path';
-import { CROSS_FILE_KINDS } from '../parse/occurrence';
-import { EdgeBuffer } from './edges';
-import { FileScope } from './scope';
+import { passScope, type FileScope } from './scope';
 import type { GFile, GSymbol, RepoTables } from './tables';
 
 export interface Fixture { fn: GSymbol; classes: GSymbol[] }
@@ -71,14 +69,12 @@ function fixtureFiles(t: RepoTables, file: GFile, names: readonly string[]): GFi
 function findFixture(t: RepoTables, file: GFile, name: string, decorator: string): Fixture | null {
   const fn = t.topLevel(file.id, name).find(s => s.kind === 'function');
   if (!fn) return null;
-  const occ = t.input.occurrences(file.id);
+  const view = passScope(t, file.id);
+  if (!view) return null;
+  const occ = view.occ;
   const decorated = occ.some(o => o.name === decorator && o.scope === null
     && (o.kind === 'call' || o.kind === 'identifier') && o.line < fn.line && o.line >= fn.line - DECORATOR_LINES);
   if (!decorated) return null;
-  const scope = new FileScope(t, file);
-  const muted = new EdgeBuffer(undefined);
-  muted.muted = true;
-  scope.bindImports(occ.filter(o => CROSS_FILE_KINDS.has(o.kind)), muted, false);
-  scope.collectScopeClasses(occ);
-  return { fn, classes: scope.classesNamedIn(fn.sp) };
+  view.scope.collectScopeClasses(occ);
+  return { fn, classes: view.scope.classesNamedIn(fn.sp) };
 }

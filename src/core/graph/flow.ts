@@ -11,9 +11,8 @@
  */
 import type { Occurrence } from '../parse/occurrence';
 import { CLASSY, CALLABLE, type GSymbol } from './tables';
-import { EdgeBuffer } from './edges';
 import { CallSite, resolveCall } from './calls';
-import { FileScope, parentScope } from './scope';
+import { passScope, parentScope, type FileScope } from './scope';
 
 const FLOW_DEPTH = 3;
 const NAME = /^[A-Za-z_]\w*$/;
@@ -101,30 +100,14 @@ export function returnsOf(from: FileScope, fn: GSymbol): GSymbol[] {
   const hit = t.passMemo.get(key) as GSymbol[] | undefined;
   if (hit) return hit;
   t.passMemo.set(key, []);
-  const occ = t.input.occurrences(fn.fileId);
-  const ann = occ.find(o => o.kind === 'returns' && o.scope === fn.sp);
+  const view = passScope(t, fn.fileId);
+  const ann = view?.occ.find(o => o.kind === 'returns' && o.scope === fn.sp);
   let out: GSymbol[] = [];
   if (ann) {
-    const scope = fn.fileId === from.file.id ? from : scopeOfFile(from, fn.fileId, occ);
+    const scope = fn.fileId === from.file.id ? from : view!.scope;
     const r = scope?.resolveName(ann.name, fn.sp, CLASSY);
     if (r && 'syms' in r && r.syms.length === 1) out = r.syms;
   }
   t.passMemo.set(key, out);
   return out;
-}
-
-/** Another file's bindings, to resolve names written there (memoised for the resolution pass). */
-function scopeOfFile(from: FileScope, fileId: number, occ: readonly Occurrence[]): FileScope | null {
-  const key = `scope\0${fileId}`;
-  let s = from.t.passMemo.get(key) as FileScope | undefined;
-  if (!s) {
-    const file = from.t.filesById.get(fileId);
-    if (!file) return null;
-    s = new FileScope(from.t, file);
-    const muted = new EdgeBuffer(undefined);
-    muted.muted = true;
-    s.bindImports(occ, muted, false);
-    from.t.passMemo.set(key, s);
-  }
-  return s;
 }

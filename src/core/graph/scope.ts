@@ -8,7 +8,7 @@ import type { GraphRules } from '../languages/types';
 import type { Occurrence } from '../parse/occurrence';
 import { AMBIGUOUS_MAX, type Tier } from './tiers';
 import { CLASSY, symbolKey, type GFile, type GSymbol, type RepoTables } from './tables';
-import type { EdgeBuffer } from './edges';
+import { EdgeBuffer } from './edges';
 import { fixtureNamed } from './fixtures';
 import { Flow } from './flow';
 
@@ -43,6 +43,7 @@ export class FileScope {
   private readonly memo = new Map<ReadonlySet<string>, Map<string | null, Map<string, Resolution>>>();
   /** Classes each scope names (type annotations, constructor calls, references), for scope_type. */
   private readonly scopeClasses = new Map<string, GSymbol[]>();
+  private classesCollected = false;
   /** what names hold (assignments, declared types): the `assigned` call rule */
   readonly flow = new Flow(this);
 
@@ -146,9 +147,12 @@ export class FileScope {
     const globalNames = t.globalFor(filter, this.family);
     let global = globalNames.get(name);
     if (!global) {
-      let list = (t.byName.get(name) ?? []).filter(s => filter.has(s.kind) && s.kind !== 'method' && !t.nestedInFunction.has(s.id) && sameFamily(t.filesById.get(s.fileId)!.language, file.language));
+      const sameLanguage = (s: GSymbol) => sameFamily(t.filesById.get(s.fileId)!.language, file.language);
       // a class or module reopened in many files (Ruby) is one definition: its members are merged by path
-      if (this.L.openClasses && list.length > 1) list = list.filter((s, i) => !CLASSY.has(s.kind) || list.findIndex(x => x.sp === s.sp && CLASSY.has(x.kind)) === i);
+      const reopened = this.L.openClasses ? new Set<string>() : null;
+      const once = (s: GSymbol) => !reopened || !CLASSY.has(s.kind) || (!reopened.has(s.sp) && !!reopened.add(s.sp));
+      const list = (t.byName.get(name) ?? []).filter(s => filter.has(s.kind) && s.kind !== 'method'
+        && !t.nestedInFunction.has(s.id) && sameLanguage(s) && once(s));
       const byDir = new Map<string, GSymbol[]>();
       if (list.length > 1) for (const s of list) { const d = t.dirOf.get(s.fileId)!; (byDir.get(d) ?? byDir.set(d, []).get(d)!).push(s); }
       global = { list, byDir };
@@ -165,6 +169,8 @@ export class FileScope {
 
   /** Records the classes each scope names (capitalised identifiers and calls), before the file's calls are resolved. */
   collectScopeClasses(occ: readonly Occurrence[]): void {
+    if (this.classesCollected) return;
+    this.classesCollected = true;
     const add = (scope: string, sym: GSymbol) => { const list = this.scopeClasses.get(scope) ?? this.scopeClasses.set(scope, []).get(scope)!; if (!list.includes(sym)) list.push(sym); };
     const fixtures = this.usesFixtures;
     this.flow.note(occ);
@@ -218,4 +224,25 @@ export class FileScope {
   methodsNamed(name: string): GSymbol[] {
     return (this.t.methodIndex.get(name) ?? []).filter(s => sameFamily(this.t.filesById.get(s.fileId)!.language, this.file.language));
   }
+}
+
+/**
+ * Another file of the repository as resolution reads names written there (a fixture's body, a return
+ * annotation): its occurrences and a scope with its imports bound, made once per resolution pass.
+ */
+export function passScope(t: RepoTables, fileId: number): { occ: Occurrence[]; scope: FileScope } | null {
+  const key = `scope\0${fileId}`;
+  let view = t.passMemo.get(key) as { occ: Occurrence[]; scope: FileScope } | undefined;
+  if (!view) {
+    const file = t.filesById.get(fileId);
+    if (!file) return null;
+    const occ = t.input.occurrences(fileId);
+    const scope = new FileScope(t, file);
+    const muted = new EdgeBuffer(undefined);
+    muted.muted = true;
+    scope.bindImports(occ, muted, false);
+    view = { occ, scope };
+    t.passMemo.set(key, view);
+  }
+  return view;
 }

@@ -28,9 +28,12 @@ export const LANGUAGES = {
     declarationLine: JS_DECL, family: 'js', graph: JS_GRAPH, tests: JS_TESTS },
   python: { wasm: 'tree-sitter-python.wasm', extensions: ['.py', '.pyi'], query: 'python.scm',
     declarationLine: /^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/, family: 'python',
-    graph: { importCandidates: pythonCandidates, selfReceivers: ['self', 'cls'], constructed: constructedCall, moduleImport: firstSegment, constructorMember: '__init__', lastDefinitionWins: true,
-      fixtures: { decorator: 'fixture', files: ['conftest.py'] }, contextMembers: ['__enter__', '__exit__'],
-      submodule: (source, name) => (source.endsWith('.') ? `${source}${name}` : `${source}.${name}`) },
+    graph: {
+      importCandidates: pythonCandidates, selfReceivers: ['self', 'cls'], constructed: constructedCall, moduleImport: firstSegment,
+      constructorMember: '__init__', lastDefinitionWins: true, contextMembers: ['__enter__', '__exit__'],
+      fixtures: { decorator: 'fixture', files: ['conftest.py'] },
+      submodule: (source, name) => (source.endsWith('.') ? `${source}${name}` : `${source}.${name}`),
+    },
     tests: namedTests(/^test_.*\.py$|_test\.py$/, [{ re: /^test_(.+)\.py$/, ext: () => 'py' }, { re: /^(.+)_test\.py$/, ext: () => 'py' }]) },
   java: { wasm: 'tree-sitter-java.wasm', extensions: ['.java'], query: 'java.scm',
     declarationLine: new RegExp(`^\\s*${MODIFIERS}(?:class|interface|enum|record|@interface)\\s+([A-Za-z_$][\\w$]*)`), family: 'java',
@@ -62,7 +65,10 @@ export const LANGUAGES = {
     tests: namedTests(/_spec\.rb$|_test\.rb$/, [{ re: /^(.+)_test\.rb$/, ext: () => 'rb' }, { re: /^(.+)_spec\.rb$/, ext: () => 'rb' }]) },
   php: { wasm: 'tree-sitter-php.wasm', extensions: ['.php'], query: 'php.scm',
     declarationLine: /^\s*(?:(?:abstract|final|readonly|public|private|protected|static)\s+)*(?:function\s+&?([A-Za-z_]\w*)|(?:class|interface|trait|enum)\s+([A-Za-z_]\w*))/, family: 'php',
-    graph: { importCandidates: (source) => [source.replace(/^\\/, '').replace(/\\/g, '/') + '.php'], selfReceivers: ['$this', 'self', 'static'], constructed: constructedParen, constructorMember: '__construct' },
+    graph: {
+      importCandidates: (source) => [source.replace(/^\\/, '').replace(/\\/g, '/') + '.php'],
+      selfReceivers: ['$this', 'self', 'static'], constructed: constructedParen, constructorMember: '__construct',
+    },
     tests: namedTests(/Test\.php$/, [{ re: /^(.+)Test\.php$/, ext: () => 'php' }]) },
 } as const satisfies Record<LanguageId, LanguageSpec>;
 

@@ -76,7 +76,10 @@ export class LiveIndex {
   private warmed = false;
   /** the walk that applies what changed before the watcher was ready (answers wait for it) */
   private caughtUp: Promise<void> | null = null;
-  readonly stats: LiveStats = { runs: 0, paths_applied: 0, failures: 0, last_run_ms: null, watching: false, parse_warmed: false, last_run: null, graph_rebuilds: 0, held_empty: 0, caught_up: 0 };
+  readonly stats: LiveStats = {
+    runs: 0, paths_applied: 0, failures: 0, last_run_ms: null, watching: false, parse_warmed: false, last_run: null,
+    graph_rebuilds: 0, held_empty: 0, caught_up: 0,
+  };
 
   constructor(private readonly deps: LiveDeps) {}
 
@@ -171,10 +174,10 @@ export class LiveIndex {
       await this.queue(async () => {
         const t0 = performance.now();
         const rep = await this.deps.index({ repo: r.repo_id, deferSaveMs: SAVE_DELAY_MS });
-        const changed = rep.totals.files_parsed + rep.totals.files_deleted;
-        this.stats.caught_up += changed;
+        const { files_parsed: parsed, files_deleted: deleted } = rep.totals;
+        this.stats.caught_up += parsed + deleted;
         const ms = Math.round(performance.now() - t0);
-        this.deps.log('info', `caught up with ${r.root}: ${rep.totals.files_parsed} file(s) changed on disk, ${rep.totals.files_deleted} deleted since the index was written (${ms} ms)`);
+        this.deps.log('info', `caught up with ${r.root}: ${parsed} file(s) changed, ${deleted} deleted since the index was written (${ms} ms)`);
       }, false).catch(e => this.deps.log('warn', `changes made before watching ${r.root} not applied: ${(e as Error).message}`));
     }
   }

@@ -86,7 +86,8 @@ export const contextForChange = defineTool({
     const t = testsOf(g, seeds);
     // never complete on a graph no compiler-grade provider checked, nor when changed files are not indexed
     const boundaries = [...g.boundaries(seeds, t.lowConfidence), ...t.boundaries];
-    if (unindexed.length) boundaries.push({ kind: 'unparsed_files', detail: `${unindexed.length} changed file(s) are not indexed: their symbols and neighbours are missing` });
+    const missing = `${unindexed.length} changed file(s) are not indexed: their symbols and neighbours are missing`;
+    if (unindexed.length) boundaries.push({ kind: 'unparsed_files', detail: missing });
     for (const x of t.tests) add(x.node, 'test', seeds[0]!);
     for (const s of seeds) for (const c of g.containers(s)) if (c.kind !== 'file') add(c, 'container', s);
     const list = [...near.values()];

@@ -95,7 +95,8 @@ export const postChangeImpact = defineTool({
       files.push(...d.files.filter(f => f.status !== 'deleted')); diagnostics.push(...d.diagnostics);
       // Never a silent "no impact": a diff that names no file is malformed or empty, and says so.
       if (!d.files.length) {
-        throw new SightlineError('invalid_arguments', 'diff is not a unified diff: no "diff --git" or "---"/"+++" header with a hunk was found; nothing was analysed', { diagnostics: d.diagnostics });
+        const why = 'diff is not a unified diff: no "diff --git" or "---"/"+++" header with a hunk was found; nothing was analysed';
+        throw new SightlineError('invalid_arguments', why, { diagnostics: d.diagnostics });
       }
     }
     for (const f of changed_files ?? []) { const { root, rel } = ctx.engine.relativeToRoot(f); files.push({ repo_id: root.repo_id, path: rel, ranges: null }); }
