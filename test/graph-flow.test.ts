@@ -108,12 +108,23 @@ describe('graph: resolution that follows what programs do', () => {
       'web/client.py': 'class TestClient:\n    def __init__(self, app):\n        self.app = app\n\n    def fetch(self, path):\n        return path\n',
       'tests/conftest.py': [
         'import functools', 'import pytest', 'from web.client import TestClient', '',
-        '@pytest.fixture', 'def client_factory(backend):', '    return functools.partial(TestClient, backend=backend)', '',
+        '@pytest.fixture', 'def client_factory(backend) -> ClientFactory:', '    return functools.partial(TestClient, backend=backend)', '',
+        'class ClientFactory:', '    def __call__(self, app) -> TestClient: ...', '',
         '@pytest.fixture', 'def backend(client_factory):', '    return "asyncio"', '',
       ].join('\n'),
       'tests/test_web.py': 'def test_fetch(client_factory):\n    client = client_factory(object())\n    assert client.fetch("/") == "/"\n',
     });
     assert.deepEqual(await users(call, 'TestClient.fetch', undefined, ['calls']), ['tests/test_web.py:test_fetch']);
+    assert.deepEqual(await users(call, 'TestClient.__init__', undefined, ['calls']), ['tests/test_web.py:test_fetch']);
+  });
+
+  it('Python: calling an instance runs its __call__ (a local, a fixture\'s value)', async () => {
+    const call = await make({
+      'web/app.py': 'class App:\n    def __call__(self, scope):\n        return scope\n\ndef serve():\n    app = App()\n    return app(1)\n\ndef other(app):\n    return app(2)\n',
+      'tests/conftest.py': 'import pytest\nfrom web.app import App\n\n@pytest.fixture\ndef app():\n    return App()\n',
+      'tests/test_app.py': 'def test_call(app):\n    assert app(3) == 3\n',
+    });
+    assert.deepEqual(await users(call, 'App.__call__', undefined, ['calls']), ['tests/test_app.py:test_call', 'web/app.py:serve']);
   });
 
   it('types that flow: assignments, declared types, return annotations and self attributes type a receiver', async () => {
@@ -172,5 +183,25 @@ describe('graph: resolution that follows what programs do', () => {
     });
     assert.deepEqual(await users(call, 'Session.__enter__', undefined, ['calls']), ['db/use.py:with_call', 'db/use.py:with_name']);
     assert.deepEqual(await users(call, 'Session.__exit__', undefined, ['calls']), ['db/use.py:with_call', 'db/use.py:with_name']);
+  });
+
+  it('Python: a decorator factory applied, or make(…)(x), runs the closure it returns', async () => {
+    const call = await make({
+      'app/cli.py': [
+        'import typing as t', '', '@t.overload', 'def command(name: str) -> int: ...', '',
+        'def command(name=None):', '    def decorator(f):', '        return f', '', '    def helper():', '        return 1', '',
+        '    return decorator', '',
+        'def option(*names):', '    def decorator(f):', '        return f', '    return decorator', '',
+      ].join('\n'),
+      'tests/test_cli.py': [
+        'from app.cli import command, option', '', 'def test_cmd():', '    @command()', '    def hello():', '        pass', '',
+        'def test_chain():', '    option("x")(print)', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'command.decorator', undefined, ['calls']), ['tests/test_cli.py:test_cmd']);
+    assert.deepEqual(await users(call, 'option.decorator', undefined, ['calls']), ['tests/test_cli.py:test_chain']);
+    assert.deepEqual(await users(call, 'command.helper', undefined, ['calls']), []);
+    const tests = await call('related_tests', { symbol: 'command.decorator' });
+    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_cmd']);
   });
 });

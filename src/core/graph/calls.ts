@@ -4,7 +4,10 @@
  * share), or leave it. A rule that does not apply answers nothing and the next one is tried.
  *
  *   new_method    Worker.new(…), a bare new(…) in a class (Ruby): the class            → its tier, else receiver / self
- *   plain_name    f(): the name from the calling scope (local → same_file → import → same_dir → unique → ambiguous)
+ *   fixture_value f() in a test whose fixture `f` is a factory of a class (constructs it) or an instance
+ *                 of a class with a call member (runs it)                                → fixture
+ *   plain_name    f(): the name from the calling scope (local → same_file → import → same_dir → unique → ambiguous);
+ *                 a local holding an instance of a class with a call member runs it       → assigned
  *   super         super.f(): a member of a base of the enclosing class                 → self
  *   self          this.f() / self.f(): a member of the enclosing class (bases included) → self
  *   self_chain    this.a().f(): fluent chains on the instance                           → self_chain
@@ -44,6 +47,18 @@ export interface CallRule { name: string; resolve(c: CallSite): CallOutcome | un
 
 const bound = (syms: GSymbol[], tier: Tier, detail: string): CallOutcome => ({ syms, tier, detail });
 
+/** The call members (`__call__`) of the given classes: what calling an instance of one runs. */
+function callMembers(f: FileScope, classes: readonly GSymbol[]): GSymbol[] {
+  const name = f.L.callMember;
+  if (!name) return [];
+  const out: GSymbol[] = [];
+  for (const cls of classes) {
+    const m = f.t.memberIn(cls, name);
+    if (m && !out.includes(m)) out.push(m);
+  }
+  return out;
+}
+
 export const CALL_RULES: readonly CallRule[] = [
   {
     name: 'new_method',
@@ -63,9 +78,24 @@ export const CALL_RULES: readonly CallRule[] = [
     },
   },
   {
-    name: 'plain_name',
+    name: 'fixture_value',
     resolve: ({ f, o, receiver }) => {
+      // def test_x(client_factory): client_factory(app) — the fixture's value is called
+      if (receiver || !f.usesFixtures || f.bindings.has(o.name)) return undefined;
+      const fx = fixtureNamed(f, o.name);
+      if (!fx || (fx.fn.fileId === f.file.id && fx.fn.sp === o.scope)) return undefined;
+      if (fx.factoryOf.length === 1) return bound(fx.factoryOf, 'fixture', `${fixtureLabel(f, fx)} makes ${fx.factoryOf[0]!.sp}`);
+      const runs = callMembers(f, fx.classes);
+      return runs.length === 1 ? bound(runs, 'fixture', fixtureLabel(f, fx)) : undefined;
+    },
+  },
+  {
+    name: 'plain_name',
+    resolve: ({ f, o, receiver, depth }) => {
       if (receiver) return undefined;
+      // handler = Handler(…); handler(x): the instance's call member runs (the local shadows any def)
+      const runs = f.L.callMember ? callMembers(f, f.flow.typeOf(o.name, o.scope, o.line, depth)) : [];
+      if (runs.length === 1) return bound(runs, 'assigned', `${o.name} → ${runs[0]!.sp}`);
       const res = f.resolveName(o.name, o.scope, CALLABLE);
       if ('syms' in res) return bound(res.syms, res.tier, res.detail);
       return res.unbound > AMBIGUOUS_MAX ? 'unbound' : 'none';

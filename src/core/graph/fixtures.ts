@@ -14,7 +14,12 @@ import { posix } from 'node:path';
 import { passScope, type FileScope } from './scope';
 import type { GFile, GSymbol, RepoTables } from './tables';
 
-export interface Fixture { fn: GSymbol; classes: GSymbol[] }
+/**
+ * A fixture: its function, the classes its scope names (what it returns, or makes), and of those the
+ * classes it hands out uncalled (`functools.partial(TestClient, …)`, `return TestClient`): a factory
+ * of them, so that calling its value constructs one.
+ */
+export interface Fixture { fn: GSymbol; classes: GSymbol[]; factoryOf: GSymbol[] }
 
 /** Lines above a definition where its decorators may sit. */
 const DECORATOR_LINES = 4;
@@ -76,5 +81,11 @@ function findFixture(t: RepoTables, file: GFile, name: string, decorator: string
     && (o.kind === 'call' || o.kind === 'identifier') && o.line < fn.line && o.line >= fn.line - DECORATOR_LINES);
   if (!decorated) return null;
   view.scope.collectScopeClasses(occ);
-  return { fn, classes: view.scope.classesNamedIn(fn.sp) };
+  const classes = view.scope.classesNamedIn(fn.sp);
+  const uses = occ.filter(o => o.scope === fn.sp && !o.receiver);
+  // the return annotation names what the value is, not a class handed out
+  const annotated = new Set(uses.filter(o => o.kind === 'returns').map(o => o.name));
+  const factoryOf = classes.filter(c => !annotated.has(c.name) && !uses.some(o => o.name === c.name && o.kind === 'call')
+    && uses.some(o => o.name === c.name && o.kind === 'identifier'));
+  return { fn, classes, factoryOf };
 }

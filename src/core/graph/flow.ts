@@ -74,23 +74,44 @@ export class Flow {
 
   /** The classes a call of `callee` gives: a class it constructs, or the return type of what it calls. */
   callResult(callee: string, at: Occurrence, depth = 0): GSymbol[] {
-    const dot = callee.lastIndexOf('.');
-    let syms: GSymbol[];
-    if (dot < 0) {
-      if (!NAME.test(callee)) return [];
-      const r = this.f.resolveName(callee, at.scope, CALLABLE);
-      syms = 'syms' in r && r.syms.length === 1 ? r.syms : [];
-    } else {
-      const name = callee.slice(dot + 1);
-      if (!NAME.test(name)) return [];
-      const site: Occurrence = { ...at, kind: 'call', name, receiver: callee.slice(0, dot), source: null, alias: null };
-      const r = resolveCall(new CallSite(this.f, site, site.receiver, depth + 1));
-      syms = typeof r === 'object' && r.syms.length === 1 ? r.syms : [];
-    }
-    const s = syms[0];
+    const s = this.calleeOf(callee, at, depth);
     if (!s) return [];
     return CLASSY.has(s.kind) ? [s] : returnsOf(this.f, s);
   }
+
+  /** The one definition a callee expression (`make`, `pkg.make`, `self.factory`) binds to, if one. */
+  calleeOf(callee: string, at: Occurrence, depth = 0): GSymbol | undefined {
+    const dot = callee.lastIndexOf('.');
+    if (dot < 0) {
+      if (!NAME.test(callee)) return undefined;
+      const r = this.f.resolveName(callee, at.scope, CALLABLE);
+      return 'syms' in r && r.syms.length === 1 ? r.syms[0] : undefined;
+    }
+    const name = callee.slice(dot + 1);
+    if (!NAME.test(name)) return undefined;
+    const site: Occurrence = { ...at, kind: 'call', name, receiver: callee.slice(0, dot), source: null, alias: null };
+    const r = resolveCall(new CallSite(this.f, site, site.receiver, depth + 1));
+    return typeof r === 'object' && r.syms.length === 1 ? r.syms[0] : undefined;
+  }
+}
+
+/**
+ * The closures a function hands out: its nested functions that it names without calling them
+ * (`return decorator`), what a decorator factory's caller runs next (memoised for the resolution pass).
+ */
+export function closuresOf(from: FileScope, fn: GSymbol): GSymbol[] {
+  const t = from.t;
+  const key = `closures\0${fn.id}`;
+  const hit = t.passMemo.get(key) as GSymbol[] | undefined;
+  if (hit) return hit;
+  const nested = t.nestedIn(fn).filter(s => s.kind === 'function');
+  let out: GSymbol[] = [];
+  if (nested.length) {
+    const named = new Set(passScope(t, fn.fileId)?.occ.filter(o => o.kind === 'identifier' && o.scope === fn.sp).map(o => o.name));
+    out = nested.filter(s => named.has(s.name));
+  }
+  t.passMemo.set(key, out);
+  return out;
 }
 
 /** The class a function's return annotation names (memoised for the resolution pass). */

@@ -12,95 +12,152 @@ import { testsOf, NAME_ONLY, type TestHit } from './tests';
 export const DEPENDENT_KINDS = ['calls', 'references', 'imports', 'extends', 'implements'] as const;
 
 export interface Affected {
-  node: NodeRow; distance: number; confidence: number; via_container: boolean; via: GraphEdge;
-  /** Reached only through a name-only binding (receiver type unknown): listed, never expanded further. */
+  node: NodeRow; distance: number; via_container: boolean; via: GraphEdge;
+  /** The best path's chance of being real: the product of its edges' confidences. */
+  confidence: number;
+  /** Every path found goes through a name-only binding (receiver type unknown): maybe not real. */
   name_only: boolean;
 }
 
 export interface ImpactResult {
   seeds: { node: NodeRow; container: boolean }[];
-  /** Dependents outside test code, in the order agents read them: direct, then by distance, then via a container. */
+  /** Dependents outside test code, in the order agents read them (see affectedOrder). */
   affected: Affected[];
   tests: TestHit[];
   entryPoints: Affected[];
   boundaries: Boundary[];
 }
 
-const inside = (n: NodeRow, seed: NodeRow) => n.path === seed.path && n.repo_id === seed.repo_id
-  && (seed.kind === 'file' || (n.symbol_path !== null && seed.symbol_path !== null && (n.symbol_path === seed.symbol_path || n.symbol_path.startsWith(`${seed.symbol_path}.`))));
+/** Dependents one impact answer walks before it stops and says so (a depth_limit boundary). */
+export const IMPACT_MAX_NODES = 20_000;
 
-/** Direct and strong first, then direct name-only, then by distance and confidence; via-container dependents last. */
-export const affectedOrder = (a: Affected, b: Affected) => Number(a.via_container) - Number(b.via_container) || a.distance - b.distance
-  || Number(a.name_only) - Number(b.name_only) || b.confidence - a.confidence || a.node.path.localeCompare(b.node.path) || a.node.start_line - b.node.start_line;
+const inside = (n: NodeRow, seed: NodeRow) =>
+  n.path === seed.path && n.repo_id === seed.repo_id && (seed.kind === 'file' || isNested(n, seed));
+const isNested = (n: NodeRow, seed: NodeRow) =>
+  n.symbol_path !== null && seed.symbol_path !== null
+  && (n.symbol_path === seed.symbol_path || n.symbol_path.startsWith(`${seed.symbol_path}.`));
 
 /**
- * Transitive dependents of `targets` (each target with its overload set already included). Name-only
- * bindings (confidence < 0.5) are listed with their confidence but seed no further expansion: one
- * shared method name must not pull in the callers of every class that has it. A file reached through
- * an import is listed and not followed either: a chain of `import pkg` lines is no dependency.
+ * The order agents read dependents in: through the target before through a container; dependents bound
+ * by more than a name, nearest first; then the name-only ones, likeliest first.
+ */
+export const affectedOrder = (a: Affected, b: Affected) =>
+  Number(a.via_container) - Number(b.via_container)
+  || Number(a.name_only) - Number(b.name_only)
+  || (a.name_only ? b.confidence - a.confidence || a.distance - b.distance : a.distance - b.distance || b.confidence - a.confidence)
+  || a.node.path.localeCompare(b.node.path) || a.node.start_line - b.node.start_line;
+
+interface Step { node: NodeRow; confidence: number; nameOnly: boolean }
+
+/** What one walk shares with the next: the seeds, the best answer so far, what it met on the way. */
+class ImpactWalk {
+  readonly best = new Map<number, Affected>();
+  lowSeen = 0;
+  cutAtDepth = false;
+  cutAtCost = false;
+
+  constructor(
+    private readonly g: GraphReader,
+    private readonly seeds: { node: NodeRow; container: boolean }[],
+    private readonly depth: number,
+    private readonly links: { links: boolean },
+  ) {}
+
+  /** Breadth-first over incoming dependent edges from `starts`, `depth` layers deep. */
+  run(starts: NodeRow[], viaContainer: boolean): void {
+    const reached = new Map<number, Affected>();
+    let frontier: Step[] = starts.map(node => ({ node, confidence: 1, nameOnly: false }));
+    for (let d = 1; d <= this.depth && frontier.length; d++) {
+      const next = new Map<number, Step>();
+      const edgesOf = this.g.edgesOfMany(frontier.map(f => f.node), 'in', DEPENDENT_KINDS, this.links);
+      for (const f of frontier) {
+        for (const { neighbour, edge } of edgesOf.get(f.node.node) ?? []) {
+          if (this.skip(neighbour, viaContainer)) continue;
+          if (this.best.size + reached.size >= IMPACT_MAX_NODES && !reached.has(neighbour.node)) { this.cutAtCost = true; continue; }
+          this.reach(reached, next, f, neighbour, edge, d, viaContainer);
+        }
+      }
+      frontier = [...next.values()];
+      if (d === this.depth && frontier.length) this.cutAtDepth ||= this.continuesBeyond(frontier);
+    }
+    for (const [k, v] of reached) this.best.set(k, v);
+  }
+
+  private skip(n: NodeRow, viaContainer: boolean): boolean {
+    if (this.seeds.some(s => (inside(n, s.node) && !s.container) || s.node.node === n.node)) return true;
+    if (!viaContainer) return false;
+    // A dependent inside a container seed counts only through the target itself, and a dependent of
+    // the target itself is not listed again through a container.
+    return this.seeds.some(s => s.container && s.node.kind !== 'file' && inside(n, s.node)) || this.best.has(n.node);
+  }
+
+  /** Record `n` reached from `f` over `edge` at distance `d`; queue it when this path is its best yet. */
+  private reach(reached: Map<number, Affected>, next: Map<number, Step>, f: Step, n: NodeRow, edge: GraphEdge, d: number, viaContainer: boolean): void {
+    const edgeNameOnly = edge.confidence < NAME_ONLY;
+    if (edgeNameOnly) this.lowSeen++;
+    const confidence = round(f.confidence * edge.confidence);
+    const nameOnly = f.nameOnly || edgeNameOnly;
+    // A file that imports a module depends on it; the files importing that file do not (their own uses
+    // of the target are edges of their own). Imports are listed, not followed.
+    const follow = !(edge.kind === 'imports' && n.kind === 'file');
+    const prev = reached.get(n.node);
+    if (prev && !betterPath(prev, nameOnly, confidence)) return;
+    const distance = prev && prev.name_only === nameOnly ? Math.min(prev.distance, d) : d;
+    reached.set(n.node, { node: n, distance, confidence, via_container: viaContainer, via: edge, name_only: nameOnly });
+    const queued = next.get(n.node);
+    if (follow && (!queued || betterPath({ name_only: queued.nameOnly, confidence: queued.confidence }, nameOnly, confidence))) {
+      next.set(n.node, { node: n, confidence, nameOnly });
+    }
+  }
+
+  private continuesBeyond(frontier: Step[]): boolean {
+    return [...this.g.edgesOfMany(frontier.map(n => n.node), 'in', DEPENDENT_KINDS, this.links).values()].some(l => l.length > 0);
+  }
+}
+
+/** A path bound by more than names beats any name-only one; otherwise the likelier path wins. */
+const betterPath = (prev: { name_only: boolean; confidence: number }, nameOnly: boolean, confidence: number) =>
+  prev.name_only !== nameOnly ? prev.name_only : confidence > prev.confidence;
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * Transitive dependents of `targets` (each target with its overload set already included), through
+ * every binding kind: each step multiplies in its edge's confidence, so a dependent reached through a
+ * name-only binding (a shared method name, receiver type unknown) is listed with the chance that
+ * path is real and ranked after every dependent bound by more than a name. `depth` edges are walked,
+ * and no more than IMPACT_MAX_NODES dependents (beyond that: a depth_limit boundary). A file reached
+ * through an import is listed and not followed: a chain of `import pkg` lines is no dependency.
  * `followLinks` also walks matched cross-boundary links (a route handler's clients in any language, a
  * table model's queries…), as best-effort edges of provider `links`.
  */
 export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number, opts: { withContainers: boolean; followLinks?: boolean }): ImpactResult {
-  const links = { links: !!opts.followLinks };
-  const seeds: { node: NodeRow; container: boolean }[] = targets.map(t => ({ node: t, container: false }));
-  if (opts.withContainers) {
-    for (const t of targets) {
-      if (t.kind !== 'method' && t.kind !== 'function') continue;
-      for (const c of g.containers(t)) if (!seeds.some(s => s.node.node === c.node)) seeds.push({ node: c, container: true });
-    }
-  }
+  const seeds = seedsOf(g, targets, opts.withContainers);
+  const walk = new ImpactWalk(g, seeds, depth, { links: !!opts.followLinks });
   // Two passes: first everything that depends on the targets themselves, then what depends only on a
   // container (via_container = true means: reached through a container and never through the target).
-  const best = new Map<number, Affected>();
-  let lowSeen = 0;
-  let cutAtDepth = false;
-  const walk = (starts: { node: NodeRow }[], viaContainer: boolean) => {
-    const reached = new Map<number, Affected>();
-    let frontier = starts.map(s => ({ node: s.node, confidence: 1 }));
-    for (let d = 1; d <= depth && frontier.length; d++) {
-      const next: typeof frontier = [];
-      const edgesOf = g.edgesOfMany(frontier.map(f => f.node), 'in', DEPENDENT_KINDS, links);
-      for (const f of frontier) {
-        for (const { neighbour, edge } of edgesOf.get(f.node.node) ?? []) {
-          if (seeds.some(s => inside(neighbour, s.node) && !s.container) || seeds.some(s => s.node.node === neighbour.node)) continue;
-          // A dependent inside a container seed counts only through the target itself.
-          if (viaContainer && seeds.some(s => s.container && s.node.kind !== 'file' && inside(neighbour, s.node))) continue;
-          if (viaContainer && best.has(neighbour.node)) continue; // already a dependent of the target itself
-          const confidence = Math.min(f.confidence, edge.confidence);
-          const nameOnly = edge.confidence < NAME_ONLY;
-          if (nameOnly) lowSeen++;
-          // A file that imports a module depends on it; the files importing that file do not (their own
-          // uses of the target are edges of their own). Imports are listed, not followed.
-          const follow = !nameOnly && !(edge.kind === 'imports' && neighbour.kind === 'file');
-          const prev = reached.get(neighbour.node);
-          if (!prev) {
-            reached.set(neighbour.node, { node: neighbour, distance: d, confidence, via_container: viaContainer, via: edge, name_only: nameOnly });
-            if (follow) next.push({ node: neighbour, confidence });
-          } else if (prev.name_only && !nameOnly) {
-            // First reached by name only (not expanded), now through a real binding: that path counts, and is followed.
-            reached.set(neighbour.node, { ...prev, distance: d, confidence, via: edge, name_only: false });
-            next.push({ node: neighbour, confidence });
-          } else if (prev.distance === d && prev.confidence < confidence) {
-            reached.set(neighbour.node, { ...prev, confidence, via: edge });
-          }
-        }
-      }
-      if (d === depth && next.length && !cutAtDepth) cutAtDepth = [...g.edgesOfMany(next.map(n => n.node), 'in', DEPENDENT_KINDS, links).values()].some(l => l.length > 0);
-      frontier = next;
-    }
-    for (const [k, v] of reached) best.set(k, v);
-  };
-  walk(seeds.filter(s => !s.container), false);
-  walk(seeds.filter(s => s.container), true);
-  const affected = [...best.values()].filter(a => !isTestPath(a.node.path)).sort(affectedOrder);
+  walk.run(seeds.filter(s => !s.container).map(s => s.node), false);
+  walk.run(seeds.filter(s => s.container).map(s => s.node), true);
+  const affected = [...walk.best.values()].filter(a => !isTestPath(a.node.path)).sort(affectedOrder);
   const targetSeeds = seeds.filter(s => !s.container).map(s => s.node);
   const t = testsOf(g, targetSeeds);
   const entryPoints = affected.filter(a => isEntryPoint(g, a.node));
-  const boundaries = g.boundaries(targetSeeds, lowSeen);
-  if (cutAtDepth) boundaries.push({ kind: 'depth_limit', detail: `dependents continue beyond depth ${depth}; raise depth to see more` });
+  const boundaries = g.boundaries(targetSeeds, walk.lowSeen);
+  if (walk.cutAtDepth) boundaries.push({ kind: 'depth_limit', detail: `dependents continue beyond depth ${depth}; raise depth to see more` });
+  if (walk.cutAtCost) boundaries.push({ kind: 'depth_limit', detail: `the walk stopped after ${IMPACT_MAX_NODES} dependents; narrow the target or lower depth` });
   boundaries.push(...t.boundaries);
   return { seeds, affected, tests: t.tests, entryPoints, boundaries };
+}
+
+/** The targets, and for a method or function its containers (class, module, file) as container seeds. */
+function seedsOf(g: GraphReader, targets: NodeRow[], withContainers: boolean) {
+  const seeds: { node: NodeRow; container: boolean }[] = targets.map(t => ({ node: t, container: false }));
+  if (!withContainers) return seeds;
+  for (const t of targets) {
+    if (t.kind !== 'method' && t.kind !== 'function') continue;
+    for (const c of g.containers(t)) if (!seeds.some(s => s.node.node === c.node)) seeds.push({ node: c, container: true });
+  }
+  return seeds;
 }
 
 /** An entry point: a function nothing in the workspace calls (a root of the dependency graph), or main. */

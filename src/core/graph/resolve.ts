@@ -26,6 +26,7 @@ import { FileScope } from './scope';
 import { CallSite, resolveCall } from './calls';
 import { testsByNaming, testsFromCalls } from './test-edges';
 import { fixtureLabel, fixtureNamed } from './fixtures';
+import { closuresOf } from './flow';
 
 export { fileNode } from './scope';
 export { AMBIGUOUS_MAX, TIERS, type Tier } from './tiers';
@@ -122,6 +123,7 @@ function resolveFile(t: RepoTables, file: GFile, out: EdgeBuffer): void {
       case 'extends': case 'implements': resolveBase(scope, o, out, false); break;
       case 'identifier': resolveIdentifier(scope, o, out); break;
       case 'enters': resolveEnters(scope, o, out); break;
+      case 'result_call': resolveResultCall(scope, o, out); break;
       case 'import': break; // bound above
     }
   }
@@ -154,6 +156,14 @@ function resolveEnters(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
     const m = scope.t.memberIn(types[0]!, name);
     if (m) out.emit(from, m.id, 'calls', 'assigned', `with ${o.receiver ? `${o.receiver}(…)` : o.name} → ${types[0]!.sp}`, scope.file.id, o.line);
   }
+}
+
+/** `@make(…)` applied, `make(…)(x)`: the closure `make` returns runs (a decorator factory's `decorator`). */
+function resolveResultCall(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
+  const fn = o.receiver ? scope.flow.calleeOf(o.receiver, o) : undefined;
+  if (!fn || (fn.kind !== 'function' && fn.kind !== 'method')) return;
+  const from = scope.fromOf(o.scope);
+  for (const c of closuresOf(scope, fn)) out.emit(from, c.id, 'calls', 'assigned', `${o.receiver}(…) returns ${c.sp}`, scope.file.id, o.line);
 }
 
 /** Ruby `return empty if …`: a bare name that is a method of the enclosing class is a call of it. */

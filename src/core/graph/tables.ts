@@ -238,6 +238,11 @@ export class RepoTables {
 
   memberIn(cls: GSymbol, name: string): GSymbol | undefined { return this.membersOf(cls).get(name); }
 
+  /** The definitions directly inside `sym` (an overload's `f~2` shares the path of `f`'s children). */
+  nestedIn(sym: GSymbol): readonly GSymbol[] {
+    return this.childrenOf.get(symbolKey(sym.fileId, sym.sp.replace(/~\d+$/, ''))) ?? [];
+  }
+
   /** A member of one of the class's bases (super.name()), never its own. */
   baseMember(cls: GSymbol, name: string): GSymbol | undefined {
     for (const key of this.basesFor(cls) ?? []) {

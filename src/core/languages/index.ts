@@ -31,6 +31,7 @@ export const LANGUAGES = {
     graph: {
       importCandidates: pythonCandidates, selfReceivers: ['self', 'cls'], constructed: constructedCall, moduleImport: firstSegment,
       constructorMember: '__init__', lastDefinitionWins: true, contextMembers: ['__enter__', '__exit__'],
+      callMember: '__call__',
       fixtures: { decorator: 'fixture', files: ['conftest.py'] },
       submodule: (source, name) => (source.endsWith('.') ? `${source}${name}` : `${source}.${name}`),
     },

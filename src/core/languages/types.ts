@@ -105,6 +105,8 @@ export interface GraphRules {
   readonly openClasses?: boolean;
   /** A bare name can be a call of a method of the enclosing class (Ruby: `return empty if args.empty?`). */
   readonly bareCalls?: boolean;
+  /** The member calling an instance runs (`__call__`): `handler(x)` on a value of a class with it. */
+  readonly callMember?: string;
   /** Members a `with` statement runs on the object it enters (`__enter__`, `__exit__`). */
   readonly contextMembers?: readonly string[];
   /** A class method that constructs an instance (`Worker.new`, Ruby): a call of it constructs the receiver. */

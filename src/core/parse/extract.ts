@@ -152,6 +152,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         else if (n === 'reference.assign') { refKind = 'assign'; refNode = c.node; }
         else if (n === 'reference.returns') { refKind = 'returns'; refNode = c.node; }
         else if (n === 'reference.enters') { refKind = 'enters'; refNode = c.node; }
+        else if (n === 'reference.result_call') { refKind = 'result_call'; refNode = c.node; }
         else if (n === 'assign.target') assignTarget = c.node;
         else if (n === 'assign.value') assignValue = c.node;
         else if (n === 'assign.type') assignType = c.node;
@@ -185,6 +186,11 @@ export async function extractSource(language: LanguageId, source: string): Promi
         // with x: / with make() as y: the object entered (its text), or the callee that made it
         pending.push({ kind: 'enters', node: refNode, name: assignTarget ? textOf(assignTarget).slice(0, 200) : '',
           receiver: assignValue ? textOf(assignValue).slice(0, 200) : null, source: null, alias: null });
+        continue;
+      }
+      if (refKind === 'result_call') {
+        // make(…)(x) / @make(…): the inner callee, whose returned closure runs
+        if (assignValue) pending.push({ kind: 'result_call', node: refNode, name: '', receiver: textOf(assignValue).slice(0, 200), source: null, alias: null });
         continue;
       }
       if (refKind === 'assign' || refKind === 'returns') {

@@ -9,9 +9,12 @@
  * the value when it is a call (`Client`, `make_client`, `runner.invoke`), `alias` a declared type's name
  * (`client: Client = …`, a typed parameter). `returns`: `name` is the return annotation's type, the scope
  * the function it belongs to. `enters`: a context manager entered (`with x:`, `with open_db() as db`): `name`
- * the object's text when it is not a call, `receiver` the callee when it is.
+ * the object's text when it is not a call, `receiver` the callee when it is. `result_call`: what a call
+ * returns is called (`make(…)(x)`, a decorator `@make(…)`): `receiver` the inner callee (`make`).
  */
-export const OCCURRENCE_KINDS = ['call', 'import', 'extends', 'implements', 'identifier', 'assign', 'returns', 'enters'] as const;
+export const OCCURRENCE_KINDS = [
+  'call', 'import', 'extends', 'implements', 'identifier', 'assign', 'returns', 'enters', 'result_call',
+] as const;
 export type OccurrenceKind = (typeof OCCURRENCE_KINDS)[number];
 
 export interface Occurrence {

@@ -10,9 +10,9 @@ const affectedSchema = z.object({
   node: nodeSchema,
   distance: z.number().int().describe('Edges between the change and this dependent (1 = direct).'),
   resolution: z.enum(['exact', 'best_effort']).describe('exact when every edge on the way is compiler-grade (confidence ≥ 0.9).'),
-  confidence: z.number().describe('Lowest edge confidence on the way.'),
+  confidence: z.number().describe('Chance the best path is real: the product of its edges\' confidences.'),
   via_container: z.boolean().describe('True when this node depends only on a container of the target (its class, module or file), not on the target itself.'),
-  name_only: z.boolean().describe('True when reached only through a name-only binding (receiver type unknown; confidence < 0.5): maybe not real, and not expanded further.'),
+  name_only: z.boolean().describe('True when every path found goes through a name-only binding (receiver type unknown; edge confidence < 0.5): maybe not real; listed after the others, likeliest first.'),
   via: z.string().describe('The edge that reached it, with its provider.'),
   provider: z.string().describe('Provider of that edge.'),
 });
@@ -20,7 +20,7 @@ const affectedSchema = z.object({
 export const impact = defineTool({
   name: 'impact',
   title: 'Impact of changing a symbol',
-  description: 'What breaks if this symbol changes: transitive dependents (callers, referrers, importers, subclasses), direct first, by module, entry points, tests. A method also seeds its class, module and file (via_container, last); name-only bindings are marked. complete=false: a lower bound, not "no impact".',
+  description: 'What breaks if this symbol changes: transitive dependents (callers, referrers, importers, subclasses), direct first, by module, entry points, tests. Walks every binding kind to depth; name-only paths (maybe not real) are marked and ranked last by confidence. A method also seeds its class, module and file (via_container, last). complete=false: a lower bound, not "no impact".',
   input: z.object({
     symbol: symbolParam,
     path: pathParam,
@@ -35,7 +35,7 @@ export const impact = defineTool({
     resolved: z.array(nodeSchema).describe('The node the target resolved to (empty when ambiguous).'),
     ambiguous: z.array(nodeSchema).describe('Candidates when the name matches several symbols: call again with one of their ids.'),
     matched_by: matchedBySchema,
-    affected: z.array(affectedSchema).describe('Dependents: every direct one first, then by distance; via_container ones last.'),
+    affected: z.array(affectedSchema).describe('Dependents bound by more than a name, nearest first; then name-only ones, likeliest first; via_container ones last.'),
     affected_by_module: z.record(z.string(), z.number().int()).describe('Affected count per module (folder), most affected first (capped by limit).'),
     affected_entry_points: z.array(nodeSchema).describe('Affected functions nothing in the workspace calls (or main): where the change surfaces.'),
     via_container_by_module: z.record(z.string(), z.number().int()).describe('Dependents of the containers only (via_container), counted per module.'),

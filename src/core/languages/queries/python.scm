@@ -115,3 +115,7 @@
 (with_item value: (as_pattern (call function: (_) @assign.value) @reference.enters))
 (with_item value: [(identifier) (attribute)] @assign.target @reference.enters)
 (with_item value: (as_pattern [(identifier) (attribute)] @assign.target @reference.enters))
+
+; what a call returns is called: a decorator factory applied (`@click.command()`), `make(…)(x)`
+(decorator (call function: (_) @assign.value) @reference.result_call)
+(call function: (call function: (_) @assign.value) @reference.result_call)
