@@ -204,4 +204,24 @@ describe('graph: resolution that follows what programs do', () => {
     const tests = await call('related_tests', { symbol: 'command.decorator' });
     assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_cmd']);
   });
+
+  it('base-class dispatch: callers of a base method are possible callers of each override (tier dispatch)', async () => {
+    const call = await make({
+      'shapes/base.py': 'class Shape:\n    def area(self):\n        return 0\n\n    def describe(self):\n        return self.area()\n',
+      'shapes/square.py': [
+        'from shapes.base import Shape', '', 'class Square(Shape):', '    def area(self):', '        return 4', '',
+        'def exact():', '    return Shape().area()', '',
+      ].join('\n'),
+      'tests/test_shapes.py': 'from shapes.square import Square\n\ndef test_describe():\n    assert Square().describe() == 4\n',
+      'web/store.ts': "export interface Store { get(k: string): string }\nexport function read(s: Store) { return s.get('x'); }\n",
+      'web/mem.ts': "import { Store } from './store';\nexport class MemStore implements Store {\n  get(k: string) { return k; }\n}\n",
+    });
+    assert.deepEqual(await users(call, 'Square.area', undefined, ['calls']), ['shapes/base.py:Shape.describe']);
+    const refs = await call('find_references', { symbol: 'Square.area' });
+    assert.match(refs.references[0].evidence, /overrides Shape\.area/);
+    assert.ok(refs.references[0].confidence <= 0.5);
+    const tests = await call('related_tests', { symbol: 'Square.area' });
+    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_describe']);
+    assert.deepEqual(await users(call, 'MemStore.get', undefined, ['calls']), ['web/store.ts:read']);
+  });
 });

@@ -7,6 +7,7 @@ import type { Store, NodeRow } from '../store/store';
 import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { AMBIGUOUS_MAX, TIERS, parseEvidence, type Tier } from './tiers';
 import { SymbolLookup, overloadBase, parseNodeId, type LookupOptions, type Resolved } from './lookup';
+import { dispatchCallers } from './dispatch';
 
 export const EXACT_THRESHOLD = 0.9;
 export type Resolution = 'exact' | 'best_effort';
@@ -113,7 +114,7 @@ export class GraphReader {
    * link is a best-effort match of strings across a boundary, never compiler-grade: its confidence is
    * capped at LINK_EDGE_MAX.
    */
-  linkEdgesOfMany(nodes: NodeRow[], dir: 'in' | 'out'): Map<number, { neighbour: NodeRow; edge: GraphEdge }[]> {
+  linkEdgesOfMany(nodes: readonly NodeRow[], dir: 'in' | 'out'): Map<number, { neighbour: NodeRow; edge: GraphEdge }[]> {
     const result = new Map<number, { neighbour: NodeRow; edge: GraphEdge }[]>();
     const ids = new Map(nodes.map(n => [this.idOf(n), n]));
     const rows = this.store.links.linksOf([...ids.keys()], dir);
@@ -131,7 +132,11 @@ export class GraphReader {
   }
 
   /** `edges` for many nodes at once (a walk's whole frontier): a few batched queries instead of a few per node. */
-  edgesOfMany(nodes: NodeRow[], dir: 'in' | 'out', kinds: readonly string[], opts: { links?: boolean } = {}): Map<number, { neighbour: NodeRow; edge: GraphEdge }[]> {
+  /**
+   * `links`: matched cross-boundary links too. `dispatch` (default on): incoming calls include the callers
+   * of the base methods a method overrides (graph/dispatch.ts).
+   */
+  edgesOfMany(nodes: readonly NodeRow[], dir: 'in' | 'out', kinds: readonly string[], opts: { links?: boolean; dispatch?: boolean } = {}): Map<number, { neighbour: NodeRow; edge: GraphEdge }[]> {
     const result = new Map<number, { neighbour: NodeRow; edge: GraphEdge }[]>();
     if (!nodes.length) return result;
     const byNode = new Map(nodes.map(n => [n.node, n]));
@@ -159,6 +164,9 @@ export class GraphReader {
         evidence: e.evidence, path: (dir === 'in' ? other : self).path, line: null, tier: null } });
     }
     if (opts.links) for (const [node, list] of this.linkEdgesOfMany(nodes, dir)) result.get(node)!.push(...list);
+    if (dir === 'in' && kinds.includes('calls') && opts.dispatch !== false) {
+      for (const [node, list] of dispatchCallers(this, nodes)) result.get(node)!.push(...list);
+    }
     for (const list of result.values()) list.sort((a, b) => b.edge.confidence - a.edge.confidence || a.neighbour.path.localeCompare(b.neighbour.path) || a.neighbour.start_line - b.neighbour.start_line);
     return result;
   }
@@ -182,6 +190,11 @@ export class GraphReader {
     let n = this.idCache.get(id);
     if (n === undefined) { n = this.lookup(id)[0] ?? null; this.idCache.set(id, n); }
     return n ?? undefined;
+  }
+
+  /** Nodes by repository, path and symbol path (key `repo\0path\0symbol_path`), in batched queries. */
+  symbolsByKeys(keys: { repo_id: string; path: string; symbol_path: string }[]): Map<string, NodeRow> {
+    return keys.length ? this.store.symbols.symbolsByKeys(keys) : new Map();
   }
 
   /** Edges into any node of a set (a target and its overload set), leaving out edges between members of the set. */

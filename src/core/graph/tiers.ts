@@ -20,6 +20,7 @@
  *   unique      0.55  the only definition with that name in the repository
  *   method_name 0.4   the only method with that name, called on a receiver of unknown type
  *   ambiguous   0.25  one of 2–3 definitions sharing the name (each gets an edge; never confident)
+ *   dispatch    0.5   a call of a base method that this method overrides (read at query time, graph/dispatch.ts)
  *   import_file 0.85  file → file import
  *   naming      0.5   a test file named after a source file
  *
@@ -40,6 +41,7 @@ export const TIERS = {
   unique: { confidence: 0.55, text: 'the only definition with that name in the repository' },
   method_name: { confidence: 0.4, text: 'the only method with that name (receiver type unknown)' },
   ambiguous: { confidence: 0.25, text: 'one of several definitions sharing the name' },
+  dispatch: { confidence: 0.5, text: 'a call of the base method it overrides' },
   import_file: { confidence: 0.85, text: 'import of' },
   naming: { confidence: 0.5, text: 'test file named after' },
 } as const satisfies Record<string, { confidence: number; text: string }>;

@@ -1,0 +1,89 @@
+/**
+ * Base-class dispatch, read from the stored graph at query time: a call of a method on a receiver
+ * whose class is not known exactly (`self.render()` in a base class, `node.visit()` typed as the base,
+ * a language server's call of an interface method) may run any override of it. So the callers of a
+ * base method are possible callers of each method that overrides it, marked as such: tier `dispatch`,
+ * confidence at most TIERS.dispatch. A call on a constructed instance (`Base().render()`, tier
+ * `receiver`) names its class exactly and is not dispatched.
+ *
+ * Read at query time from stored `extends`/`implements` edges and stored calls, so an edit to a
+ * subclass in one file never leaves another file's stored edges stale.
+ */
+import type { NodeRow } from '../store/store';
+import { TIERS } from './tiers';
+import { resolutionOf, type GraphEdge, type GraphReader } from './query';
+
+/** Base classes followed upward from a method's class. */
+const DISPATCH_DEPTH = 4;
+const BASE_KINDS = ['extends', 'implements'] as const;
+
+type Hit = { neighbour: NodeRow; edge: GraphEdge };
+
+/** For each method among `nodes`: the callers of the methods it overrides, as dispatch edges. */
+export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
+  const out = new Map<number, Hit[]>();
+  const methods = nodes.filter(n => n.kind === 'method' && n.parent_path);
+  if (!methods.length) return out;
+  const overridden = overriddenMethods(g, methods);
+  const all = [...new Set([...overridden.values()].flat())];
+  const callers = g.edgesOfMany(all, 'in', ['calls'], { dispatch: false });
+  const cap = TIERS.dispatch.confidence;
+  for (const m of methods) {
+    const list: Hit[] = [];
+    for (const base of overridden.get(m.node) ?? []) {
+      for (const { neighbour, edge } of callers.get(base.node) ?? []) {
+        if (edge.tier === 'receiver' || neighbour.node === m.node) continue;
+        const confidence = Math.min(edge.confidence, cap);
+        list.push({ neighbour, edge: { ...edge, to: g.idOf(m), confidence, resolution: resolutionOf(confidence), tier: 'dispatch',
+          evidence: `dispatch: ${edge.evidence}; ${m.symbol_path} overrides ${base.symbol_path}` } });
+      }
+    }
+    if (list.length) out.set(m.node, list);
+  }
+  return out;
+}
+
+/** Each method's namesakes in its class's bases (transitively, nearest first). */
+function overriddenMethods(g: GraphReader, methods: readonly NodeRow[]): Map<number, NodeRow[]> {
+  const classes = g.symbolsByKeys(methods.map(m => ({ repo_id: m.repo_id, path: m.path, symbol_path: m.parent_path! })));
+  const classOf = new Map<number, NodeRow>();
+  for (const m of methods) {
+    const c = classes.get(`${m.repo_id}\0${m.path}\0${m.parent_path}`);
+    if (c) classOf.set(m.node, c);
+  }
+  // bases of every class, layer by layer
+  const basesOf = new Map<number, NodeRow[]>();
+  let layer = [...new Map([...classOf.values()].map(c => [c.node, c])).values()];
+  for (let d = 0; d < DISPATCH_DEPTH && layer.length; d++) {
+    const edges = g.edgesOfMany(layer, 'out', BASE_KINDS, { dispatch: false });
+    const next: NodeRow[] = [];
+    for (const c of layer) {
+      const bases = (edges.get(c.node) ?? []).map(e => e.neighbour).filter(b => b.node !== c.node);
+      basesOf.set(c.node, bases);
+      for (const b of bases) if (!basesOf.has(b.node) && !next.includes(b)) next.push(b);
+    }
+    layer = next;
+  }
+  const ancestry = (c: NodeRow): NodeRow[] => {
+    const seen = new Set<number>([c.node]);
+    const order: NodeRow[] = [];
+    for (let frontier = [c]; frontier.length;) {
+      frontier = frontier.flatMap(x => basesOf.get(x.node) ?? []).filter(b => !seen.has(b.node) && seen.add(b.node));
+      order.push(...frontier);
+    }
+    return order;
+  };
+  const wanted = new Map<number, { repo_id: string; path: string; symbol_path: string }[]>();
+  for (const m of methods) {
+    const c = classOf.get(m.node);
+    if (!c?.symbol_path) continue;
+    wanted.set(m.node, ancestry(c).filter(b => b.symbol_path).map(b => ({ repo_id: b.repo_id, path: b.path, symbol_path: `${b.symbol_path}.${m.name}` })));
+  }
+  const found = g.symbolsByKeys([...wanted.values()].flat());
+  const out = new Map<number, NodeRow[]>();
+  for (const [node, keys] of wanted) {
+    const list = keys.map(k => found.get(`${k.repo_id}\0${k.path}\0${k.symbol_path}`)).filter((n): n is NodeRow => !!n);
+    if (list.length) out.set(node, list);
+  }
+  return out;
+}
