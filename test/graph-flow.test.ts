@@ -224,4 +224,24 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_describe']);
     assert.deepEqual(await users(call, 'MemStore.get', undefined, ['calls']), ['web/store.ts:read']);
   });
+
+  it('test clients: a test requesting a route reaches its handler (the app\'s, or its own file\'s)', async () => {
+    const call = await make({
+      'web/views.py': 'def render_home():\n    return "home"\n\ndef list_users(request):\n    return []\n',
+      'web/app.py': 'from starlette.routing import Route\nfrom web.views import list_users\n\nroutes = [Route("/users", list_users)]\n',
+      'tests/test_home.py': [
+        'from starlette.routing import Route', 'from web.views import render_home', '',
+        'async def homepage(request):', '    return render_home()', '',
+        'routes = [Route("/", homepage)]', '', 'def test_home(client):', '    assert client.get("/").status_code == 200', '',
+      ].join('\n'),
+      'tests/test_other.py': 'from starlette.routing import Route\n\nasync def other(request):\n    return 1\n\nroutes = [Route("/", other)]\n\ndef test_other(client):\n    client.get("/x")\n',
+      'tests/test_users.py': 'def test_users(client):\n    assert client.get("/users").json() == []\n',
+    });
+    const home = await call('related_tests', { symbol: 'render_home' });
+    assert.deepEqual(home.tests.map((t: Json) => `${t.node.path}:${t.node.symbol_path}`), ['tests/test_home.py:test_home']);
+    assert.match(home.tests[0].reason, /homepage/);
+    const users = await call('related_tests', { symbol: 'list_users' });
+    assert.deepEqual(users.tests.map((t: Json) => t.node.symbol_path), ['test_users']);
+    assert.match(users.tests[0].reason, /test client/);
+  });
 });

@@ -11,7 +11,8 @@
  * number of hops, nearest first, within a cost bound. Name-only bindings (confidence below 0.5: the
  * receiver's type was unknown) are not followed further, and a test reached through one counts only
  * when it also reaches the method's class. When the bound or the depth limit cuts the walk, the answer
- * carries a `depth_limit` boundary. Test files named after the target's file are added last.
+ * carries a `depth_limit` boundary. A test that requests a route through a test client reaches its
+ * handler (testClientEdges). Test files named after the target's file are added last.
  */
 import type { NodeRow } from '../store/store';
 import { isTestPath } from '../languages';
@@ -81,6 +82,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     const next: Visit[] = [];
     if (examined + frontier.length > maxNodes) { cut = true; frontier = frontier.slice(0, Math.max(0, maxNodes - examined)); }
     const edgesOf = g.edgesOfMany(frontier.map(f => f.node), 'in', WALK_KINDS);
+    for (const [node, list] of testClientEdges(g, frontier.map(f => f.node))) edgesOf.get(node)!.push(...list);
     for (const f of frontier) {
       examined++;
       for (const { neighbour, edge } of edgesOf.get(f.node.node) ?? []) {
@@ -122,12 +124,31 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     for (let p = v.parent; p && p.parent; p = p.parent) via.push(p.node);
     const chain = [v.node, ...via, v.root].map(n => n.symbol_path ?? n.path);
     const shown = chain.length > 6 ? [...chain.slice(0, 3), '…', ...chain.slice(-2)] : chain;
-    const how = v.edge!.kind === 'calls' ? 'calls' : v.edge!.kind;
+    const how = v.edge!.kind === 'link_http' ? 'requests its route through a test client:' : v.edge!.kind;
     return {
       node: v.node, distance: v.distance, confidence: v.confidence, provider: (v.weakest ?? v.edge!).provider, via,
       reason: v.distance === 1 ? `${how} it directly (${v.edge!.provider}${v.edge!.line ? `, line ${v.edge!.line}` : ''})` : `reaches it in ${v.distance} hops: ${shown.join(' → ')}`,
     };
   }
+}
+
+/**
+ * Test clients: a test that requests a route (`client.get("/users")`) reaches the handler the workspace
+ * registers for it (a matched `http` link, kind link_http). Only a request from a test file counts, to a
+ * route of the application code or of the test's own file (tests that each build an app with a "/" route
+ * do not reach each other's handlers).
+ */
+function testClientEdges(g: GraphReader, nodes: NodeRow[]): Map<number, { neighbour: NodeRow; edge: GraphEdge }[]> {
+  const handlers = nodes.filter(n => n.kind === 'function' || n.kind === 'method' || n.kind === 'class');
+  const out = new Map<number, { neighbour: NodeRow; edge: GraphEdge }[]>();
+  if (!handlers.length) return out;
+  for (const [node, list] of g.linkEdgesOfMany(handlers, 'in')) {
+    const handler = handlers.find(h => h.node === node)!;
+    const kept = list.filter(({ neighbour, edge }) => edge.kind === 'link_http' && isTestPath(neighbour.path)
+      && (!isTestPath(handler.path) || neighbour.path === handler.path));
+    if (kept.length) out.set(node, kept.map(x => ({ ...x, edge: { ...x.edge, evidence: `test client: ${x.edge.evidence}` } })));
+  }
+  return out;
 }
 
 /** Whether a test reaches a class (through calls, references or imports of enough confidence), within 3 hops. */

@@ -75,6 +75,17 @@ function lastArgName(args: string): string | undefined {
   return m ? m[1]!.split(/\.|::|->/).pop() : undefined;
 }
 
+/** `Route('/x', handler)` / `Route('/x', endpoint=handler, methods=['POST'])`: any method unless listed. */
+function starletteRoute(m: RegExpExecArray, c: Parameters<LinkRule['make']>[1]): Draft[] | null {
+  const l = c.lit(end(m));
+  if (!l) return null;
+  const a = c.args(l.end);
+  const handler = (/endpoint\s*=\s*([\w.]+)/.exec(a) ?? /^\s*,\s*([\w.]+)/.exec(a))?.[1]?.split('.').pop();
+  const listed = /methods\s*=\s*[[(]([^\])]*)/.exec(a)?.[1];
+  const methods = listed ? [...listed.matchAll(/['"](\w+)['"]/g)].map(x => x[1]!) : ['*'];
+  return methods.map(x => http(x, l.value, 0.9, { server: true, lit: l, handler })).filter((d): d is Draft => !!d);
+}
+
 const key = (v: string, re: RegExp) => (re.test(v) ? v : null);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CONFIG_KEY = /^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*$/;
@@ -144,6 +155,9 @@ const SERVER: LinkRule[] = [
     make: (m, c) => { const l = c.lit(end(m)); if (!l) return null; const a = c.args(l.end);
       const methods = m[2] === 'route' || m[2] === 'api_route' ? [...(/methods\s*=\s*[[(]([^\])]*)/.exec(a)?.[1] ?? "'GET'").matchAll(/['"](\w+)['"]/g)].map(x => x[1]!) : [m[2] === 'websocket' ? 'GET' : m[2]!];
       return methods.map(x => http(x, l.value, 0.95, { server: true, lit: l, prefix: c.prefix(m.index, m[1]), receiver: m[1] })).filter((d): d is Draft => !!d); } },
+  { id: 'starlette', api: "Starlette: Route('/x', handler, methods=[...]), WebSocketRoute('/ws', handler), app.add_route('/x', handler)", kind: 'http', role: 'provider', languages: PY,
+    re: /(?:\b(?:Route|WebSocketRoute)|\.add_route|\.add_websocket_route)\(/g,
+    make: (m, c) => starletteRoute(m, c) },
   { id: 'fastapi-mount', api: "their mounts in other files: include_router(users.router, prefix='/users'), register_blueprint(bp, url_prefix='/b')", kind: 'http', role: 'provider', languages: PY,
     re: /\.(?:include_router|register_blueprint)\(\s*(\w+)(?:\.(\w+))?/g,
     make: (m, c) => { const p = /(?:url_)?prefix\s*=\s*(?=['"])/.exec(c.args(end(m))); if (!p) return null; const l = c.lit(end(m) + p.index + p[0].length); if (!l || l.dynamic) return null;
