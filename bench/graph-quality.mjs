@@ -6,7 +6,8 @@
 // `impact` tool before and after the adapter's edges are stored (live-server enrichment).
 //
 // usage: npm run bench:graph [-- --repo NAME=DIR]... [--only a,b] [--seed 1] [--targets 500] [--none 100]
-//                               [--depth 3] [--timeout-ms 1200000] [--examples 8] [--json FILE] [--keep]
+//                               [--depth 3] [--timeout-ms 1200000] [--examples 8] [--json FILE] [--keep] [--no-results]
+// Writes the confidence-by-tier table into bench/RESULTS.md (not with --no-results).
 // Repositories (default: ../benchdata/NAME beside the checkout): zod, yup (TypeScript), httpx (Python).
 // --repo NAME=DIR overrides one of them or adds one (language from the indexed lines); --only picks.
 //
@@ -56,6 +57,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { PR, fmt, pr, rng, sample, reverseClosure, within } from './lib/graph-metrics.mjs';
+import { writeCalibration } from './lib/calibration.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PROJECT = resolve(here, '..');
@@ -74,7 +76,7 @@ const ADAPTERS = {
 
 const argv = process.argv.slice(2);
 const USAGE = 'usage: node bench/graph-quality.mjs [--repo NAME=DIR]... [--only a,b] [--seed N] [--targets N] [--none N] [--depth N] [--timeout-ms N] [--examples N] [--json FILE] [--keep]';
-const opts = { seed: 1, targets: 500, none: 100, depth: 3, timeoutMs: 1_200_000, examples: 8, json: null, keep: false, only: null };
+const opts = { seed: 1, targets: 500, none: 100, depth: 3, timeoutMs: 1_200_000, examples: 8, json: null, keep: false, only: null, results: true };
 const repos = DEFAULT_REPOS.map(r => ({ ...r }));
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i]; const v = () => { const x = argv[++i]; if (x === undefined) usage(`${a} needs a value`); return x; };
@@ -94,6 +96,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--examples') opts.examples = int('--examples');
   else if (a === '--json') opts.json = resolve(v());
   else if (a === '--keep') opts.keep = true;
+  else if (a === '--no-results') opts.results = false;
   else if (a === '--help' || a === '-h') { console.log(USAGE); process.exit(0); }
   else usage(`unknown argument ${a}`);
 }
@@ -527,4 +530,5 @@ if (opts.json) {
   writeFileSync(opts.json, JSON.stringify({ options: { ...opts, only: opts.only ? [...opts.only] : null }, results }, null, 1));
   log(`wrote ${opts.json}`);
 }
+if (opts.results) log(`wrote ${writeCalibration(results, core.TIERS, `${opts.targets} with ground truth and ${opts.none} without per repository, seed ${opts.seed}`)}`);
 process.exitCode = crashed ? 1 : 0;

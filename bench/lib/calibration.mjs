@@ -1,0 +1,35 @@
+// The confidence table: each heuristic tier's stated confidence beside its precision measured against
+// compiler-grade truth (bench:graph: the TypeScript language service, pyright), per repository and
+// language. Written by bench:graph into bench/RESULTS.md.
+import { writeResults } from './results.mjs';
+
+const fmt = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+
+/** Markdown table: tier, stated confidence, then per repository "precision (edges)". */
+export function calibrationTable(results, tiers) {
+  const ok = results.filter(r => !r.error && r.tiers);
+  const names = new Set(ok.flatMap(r => Object.keys(r.tiers)));
+  const order = [...names].sort((a, b) => (tiers[b]?.confidence ?? 0) - (tiers[a]?.confidence ?? 0) || a.localeCompare(b));
+  const head = `| tier | stated confidence | ${ok.map(r => `${r.name} (${r.language}) precision (edges)`).join(' | ')} |`;
+  const rule = `| --- | --- | ${ok.map(() => '---').join(' | ')} |`;
+  const rows = order.map(t => {
+    const cells = ok.map(r => {
+      const x = r.tiers[t]?.merged;
+      return x?.n ? `${fmt(x.tp / x.n)} (${x.n})` : '–';
+    });
+    return `| ${t} | ${fmt(tiers[t]?.confidence)} | ${cells.join(' | ')} |`;
+  });
+  return [head, rule, ...rows].join('\n');
+}
+
+export function writeCalibration(results, tiers, targetsNote) {
+  const body = [
+    `Heuristic edges of sampled targets (${targetsNote}), calls and references, counted right when the`,
+    'compiler-grade provider has an edge between the same two symbols. `dispatch` edges (a caller of the',
+    'base method an override replaces) are never in a compiler\'s references of the override, so they',
+    'read 0 here by construction: bench:stake measures them against what runs.',
+    '',
+    calibrationTable(results, tiers),
+  ].join('\n');
+  return writeResults('graph-calibration', 'Confidence by tier (bench:graph)', body);
+}
