@@ -96,7 +96,7 @@ describe('graph: resolution that follows what programs do', () => {
     assert.match(by('test_invoke').evidence, /through the test fixture runner \(tests\/conftest\.py\)/);
     assert.ok(by('test_invoke').confidence >= 0.7);
     // the nearest fixture wins: test_local.py's own `runner` returns no class of the repository
-    assert.ok(!by('test_other') || by('test_other').confidence < 0.5, 'not bound through the conftest fixture');
+    assert.ok(!by('test_other') || !/test fixture/.test(by('test_other').evidence), 'not bound through the conftest fixture');
     // test_app names the fixture `app`, whose body constructs App: changing App.__init__ reaches test_app
     assert.ok((await users(call, 'app', 'tests/conftest.py')).includes('tests/unit/test_cli.py:test_app'));
     const tests = await call('related_tests', { symbol: 'App.__init__' });
@@ -243,5 +243,23 @@ describe('graph: resolution that follows what programs do', () => {
     const users = await call('related_tests', { symbol: 'list_users' });
     assert.deepEqual(users.tests.map((t: Json) => t.node.symbol_path), ['test_users']);
     assert.match(users.tests[0].reason, /test client/);
+  });
+
+  it('a receiver named like a class binds to that class\'s method (ctx → Context, formatter → HelpFormatter)', async () => {
+    const call = await make({
+      'cli/core.py': [
+        'class Context:', '    def invoke(self, f):', '        return f()', '',
+        'class Command:', '    def invoke(self, ctx):', '        return ctx.invoke(print)', '',
+        'class Runner:', '    def invoke(self):', '        return 1', '',
+        'class Group(Command):', '    def invoke(self, ctx):', '        return 2', '',
+        'class HelpFormatter:', '    def write(self, s):', '        return s', '',
+        'class Stream:', '    def write(self, s):', '        return s', '',
+      ].join('\n'),
+      'cli/use.py': 'def handle(ctx, formatter, data):\n    formatter.write("x")\n    data.invoke()\n    return ctx.invoke(print)\n',
+    });
+    assert.deepEqual(await users(call, 'Context.invoke', undefined, ['calls']), ['cli/core.py:Command.invoke', 'cli/use.py:handle']);
+    assert.deepEqual(await users(call, 'HelpFormatter.write', undefined, ['calls']), ['cli/use.py:handle']);
+    assert.deepEqual(await users(call, 'Stream.write', undefined, ['calls']), []);
+    assert.deepEqual(await users(call, 'Runner.invoke', undefined, ['calls']), []);
   });
 });

@@ -18,6 +18,7 @@
  *   fixture       runner.f() in a test whose fixture `runner` returns a class with a member f → fixture
  *   scope_type    x.f() where one class the calling scope names has a member f          → scope_type
  *                 (Type.f() on a capitalised type the repository does not define: unbound, 'none')
+ *   receiver_name ctx.f(): the one class named like the receiver (`ctx` → Context) with a method f → receiver_name
  *   method_name   x.f(): the only method f (2–3: ambiguous; more: unbound)              → method_name / ambiguous
  */
 import type { Occurrence } from '../parse/occurrence';
@@ -46,6 +47,37 @@ export type CallOutcome = { syms: GSymbol[]; tier: Tier; detail: string } | 'unb
 export interface CallRule { name: string; resolve(c: CallSite): CallOutcome | undefined }
 
 const bound = (syms: GSymbol[], tier: Tier, detail: string): CallOutcome => ({ syms, tier, detail });
+
+/**
+ * Of the methods given, those of the class a receiver's name names best: equal (`parser` → Parser), the
+ * end of the class's name (`formatter` → HelpFormatter) or of the receiver's (`root_context` → Context),
+ * or an abbreviation (`ctx` → Context, `req` → Request). Empty unless one class wins.
+ */
+export function classNamedLike(receiver: string, methods: readonly GSymbol[]): GSymbol[] {
+  const r = receiver.replace(/_/g, '').toLowerCase();
+  if (r.length < 3 || r === 'self' || r === 'cls' || r === 'this') return [];
+  let best = 0;
+  let out: GSymbol[] = [];
+  for (const m of methods) {
+    const owner = m.parent?.slice(m.parent.lastIndexOf('.') + 1).toLowerCase() ?? '';
+    const score = nameScore(r, owner);
+    if (score > best) { best = score; out = [m]; } else if (score && score === best) out.push(m);
+  }
+  return new Set(out.map(m => `${m.fileId}:${m.parent}`)).size === 1 ? out.slice(0, 1) : [];
+}
+
+function nameScore(r: string, owner: string): number {
+  if (!owner) return 0;
+  if (r === owner) return 3;
+  if (owner.endsWith(r) || r.endsWith(owner)) return 2;
+  return r.length <= 5 && r[0] === owner[0] && isSubsequence(r, owner) ? 1 : 0;
+}
+
+function isSubsequence(short: string, long: string): boolean {
+  let i = 0;
+  for (const ch of long) if (ch === short[i]) i++;
+  return i === short.length;
+}
 
 /** The call members (`__call__`) of the given classes: what calling an instance of one runs. */
 function callMembers(f: FileScope, classes: readonly GSymbol[]): GSymbol[] {
@@ -206,6 +238,16 @@ export const CALL_RULES: readonly CallRule[] = [
         if (typed.length) break;
       }
       return typed.length === 1 ? bound(typed, 'scope_type', typed[0]!.sp.slice(0, typed[0]!.sp.lastIndexOf('.'))) : undefined;
+    },
+  },
+  {
+    name: 'receiver_name',
+    resolve: ({ f, o, receiver }) => {
+      // ctx.invoke(…), formatter.write(…): the one class named like the receiver that has the method
+      const named = receiver && /^[A-Za-z_][\w.]*$/.test(receiver) ? receiver.slice(receiver.lastIndexOf('.') + 1) : null;
+      if (!named) return undefined;
+      const hits = classNamedLike(named, f.methodsNamed(o.name));
+      return hits.length === 1 ? bound(hits, 'receiver_name', `${named} → ${hits[0]!.parent}`) : undefined;
     },
   },
   {

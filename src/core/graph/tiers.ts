@@ -18,6 +18,7 @@
  *                     fluent interfaces return the instance, so run is looked up in the enclosing class
  *   same_dir    0.6   the only definition with that name in the same folder (package)
  *   unique      0.55  the only definition with that name in the repository
+ *   receiver_name 0.5 x.run() where x is named like the one class with run (`ctx` → Context, `parser` → Parser)
  *   method_name 0.4   the only method with that name, called on a receiver of unknown type
  *   ambiguous   0.25  one of 2–3 definitions sharing the name (each gets an edge; never confident)
  *   dispatch    0.5   a call of a base method that this method overrides (read at query time, graph/dispatch.ts)
@@ -39,6 +40,7 @@ export const TIERS = {
   self_chain: { confidence: 0.6, text: 'a call chain on the instance of' },
   same_dir: { confidence: 0.6, text: 'the only definition with that name in' },
   unique: { confidence: 0.55, text: 'the only definition with that name in the repository' },
+  receiver_name: { confidence: 0.5, text: 'a method of the class the receiver is named like:' },
   method_name: { confidence: 0.4, text: 'the only method with that name (receiver type unknown)' },
   ambiguous: { confidence: 0.25, text: 'one of several definitions sharing the name' },
   dispatch: { confidence: 0.5, text: 'a call of the base method it overrides' },
