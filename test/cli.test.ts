@@ -71,6 +71,22 @@ describe('sightline CLI (dist/cli.js)', function () {
     assert.equal(retry.results[0]!.path, 'src/payments/retry.py');
   });
 
+  it('search marks a listed file that changed on disk since indexing, and says so', () => {
+    const own = tempWorkspace({ 'src/pay.py': 'def retry_failed_payment(order):\n    return order\n', 'src/other.py': 'def unrelated():\n    return 1\n' });
+    try {
+      ok(cli(['index', own.root, '--db', own.db, '--json']));
+      const fresh = json<{ files: { path: string; changed_on_disk?: boolean }[]; warnings: string[] }>(ok(cli(['search', 'retry', 'payment', '--db', own.db, '--json'])));
+      assert.equal(fresh.files[0]!.path, 'src/pay.py');
+      assert.equal(fresh.files[0]!.changed_on_disk, undefined);
+      assert.ok(!fresh.warnings.some(w => /changed on disk/.test(w)));
+      writeFileSync(join(own.root, 'src/pay.py'), 'def retry_failed_payment(order):\n    return order\n\ndef refund_payment(order):\n    return None\n');
+      const after = json<{ files: { path: string; changed_on_disk?: boolean }[]; warnings: string[] }>(ok(cli(['search', 'retry', 'payment', '--db', own.db, '--json'])));
+      assert.equal(after.files[0]!.changed_on_disk, true);
+      assert.ok(after.warnings.some(w => /1 listed file\(s\) changed on disk since indexing \(src\/pay\.py\)/.test(w)), after.warnings.join('\n'));
+      assert.match(ok(cli(['search', 'retry', 'payment', '--db', own.db])).stdout, /changed on disk/);
+    } finally { own.remove(); }
+  });
+
   it('search honours --limit and --language', () => {
     const data = json<{ files: { path: string }[]; results: Hit[]; limit: number }>(ok(cli(['search', 'name', '--db', ws.db, '--json', '--limit', '1'])));
     assert.equal(data.files.length, 1, 'limit counts files');

@@ -25,26 +25,45 @@ export class FreshnessService {
    * Indexed files of a repository that changed on disk or are gone, checked for at most `budgetMs`. The
    * size and mtime pre-filter comes first; a file of the same size whose mtime alone differs (a fresh
    * checkout, a copied or imported index) is read and its content hash compared, and a match is
-   * remembered for that mtime, so such files are not reported as changed.
+   * remembered for that mtime, so such files are not reported as changed. `only`: check just these paths.
    */
-  staleIndexedFiles(repoId: string, budgetMs = STALE_CHECK_BUDGET_MS): { paths: string[]; complete: boolean } {
-    const root = this.workspace.byId(repoId)?.root ?? this.file.store.meta.repo(repoId)?.root;
+  staleIndexedFiles(repoId: string, budgetMs = STALE_CHECK_BUDGET_MS, only?: readonly string[]): { paths: string[]; complete: boolean } {
+    if (only) return { paths: this.changedOf(repoId, only), complete: true };
+    const root = this.rootOf(repoId);
     if (!root) return { paths: [], complete: true };
     const end = performance.now() + budgetMs;
     const paths: string[] = []; let n = 0;
     for (const m of this.file.store.files.fileMetas(repoId).values()) {
       if ((++n & 63) === 0 && performance.now() > end) return { paths, complete: false };
-      const abs = resolve(root, m.path);
-      const st = statSync(abs, { throwIfNoEntry: false });
-      if (!st || st.size !== m.size) { paths.push(m.path); continue; }
-      if (st.mtimeMs === m.mtime_ms) continue;
-      const key = `${repoId}\0${m.path}`;
-      if (this.sameContent.get(key) === st.mtimeMs) continue;
-      let same = false;
-      try { same = sha1(readFileSync(abs)) === m.hash; } catch { /* unreadable now: reported as changed */ }
-      if (same) this.sameContent.set(key, st.mtimeMs); else paths.push(m.path);
+      if (this.changed(root, repoId, m)) paths.push(m.path);
     }
     return { paths, complete: true };
+  }
+
+  /** Of the given indexed files of a repository, those that changed on disk or are gone (same checks). */
+  changedOf(repoId: string, paths: readonly string[]): string[] {
+    const root = this.rootOf(repoId);
+    if (!root || !paths.length) return [];
+    const metas = this.file.store.files.fileMetas(repoId, { paths, folders: [] });
+    return paths.filter(p => { const m = metas.get(p); return !!m && this.changed(root, repoId, m); });
+  }
+
+  private rootOf(repoId: string): string | undefined {
+    return this.workspace.byId(repoId)?.root ?? this.file.store.meta.repo(repoId)?.root;
+  }
+
+  /** Size or content differ from the indexed file (mtime alone is checked by hash, and remembered). */
+  private changed(root: string, repoId: string, m: { path: string; size: number; mtime_ms: number; hash: string }): boolean {
+    const abs = resolve(root, m.path);
+    const st = statSync(abs, { throwIfNoEntry: false });
+    if (!st || st.size !== m.size) return true;
+    if (st.mtimeMs === m.mtime_ms) return false;
+    const key = `${repoId}\0${m.path}`;
+    if (this.sameContent.get(key) === st.mtimeMs) return false;
+    let same = false;
+    try { same = sha1(readFileSync(abs)) === m.hash; } catch { /* unreadable now: reported as changed */ }
+    if (same) this.sameContent.set(key, st.mtimeMs);
+    return !same;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, pageInput, pageOutput, page, pageNotice, budgeted, code } from './contract';
+import { defineTool, pageInput, pageOutput, page, pageNotice, budgeted, code, type ToolContext } from './contract';
 import { languageParam, queryParam, repoParam, searchHitSchema } from './shared';
 import type { SearchHit } from '../search/search';
 
@@ -38,7 +38,22 @@ const fileSchema = z.object({
   test: z.boolean().describe('A test file (ranked below source unless include_tests; less so when the query mentions tests).'),
   chunks: z.array(codeHitSchema).describe('Its best chunks, best first.'),
   memories: memoryMarkerSchema,
+  changed_on_disk: z.literal(true).optional().describe('Present when the file changed on disk since indexing: its lines and rank describe the indexed version.'),
 });
+
+/** The listed files (`repo\0path`) that changed on disk since they were indexed. */
+function changedOnDisk(engine: ToolContext['engine'], items: readonly { repo_id: string; path: string }[]): Set<string> {
+  const byRepo = new Map<string, Set<string>>();
+  for (const x of items) (byRepo.get(x.repo_id) ?? byRepo.set(x.repo_id, new Set()).get(x.repo_id)!).add(x.path);
+  const out = new Set<string>();
+  for (const [repo, paths] of byRepo) for (const p of engine.staleIndexedFiles(repo, undefined, [...paths]).paths) out.add(`${repo}\0${p}`);
+  return out;
+}
+
+function changedWarning(paths: string[]): string {
+  const list = `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ', …' : ''}`;
+  return `${paths.length} listed file(s) changed on disk since indexing (${list}): their lines and ranking describe the indexed version; run index_repo (a running MCP server or the editor catches up by itself)`;
+}
 
 /** Characters of the query echoed back (a pasted issue is not repeated whole). */
 const ECHO = 200;
@@ -92,6 +107,8 @@ export const searchCode = defineTool({
       return { ...f, chunks: f.chunks.map(mark), ...(m ? { memories: m } : {}) };
     });
     const results = notes.empty ? r.results : r.results.map(mark);
+    const changed = changedOnDisk(ctx.engine, [...files, ...results]);
+    const flagged = files.map(f => (changed.has(`${f.repo_id}\0${f.path}`) ? { ...f, changed_on_disk: true as const } : f));
     const warnings = r.total === 0 && r.indexed_files === 0 ? await emptyIndexWarnings(ctx.engine) : [];
     if (r.total === 0 && !warnings.length) warnings.push(r.terms.length ? 'no indexed file contains any of the search terms'
       : r.plan.unknown.length ? `no indexed file contains any of the query's words (${r.plan.unknown.slice(0, 8).join(', ')})` : 'the query has no searchable words');
@@ -99,14 +116,15 @@ export const searchCode = defineTool({
     const shown = group === 'file' ? files.length : results.length;
     const { externalItems, sources } = fuse(answered, shown);
     warnings.push(...peerNotices(answered));
-    return { query: query.length > ECHO ? `${query.slice(0, ECHO)}…` : query, terms: r.terms, paths_named: r.plan.paths, files, results, external: externalItems, sources, ...page(r.total, offset, limit, shown), warnings };
+    if (changed.size) warnings.push(changedWarning([...changed].map(k => k.slice(k.indexOf('\0') + 1))));
+    return { query: query.length > ECHO ? `${query.slice(0, ECHO)}…` : query, terms: r.terms, paths_named: r.plan.paths, files: flagged, results, external: externalItems, sources, ...page(r.total, offset, limit, shown), warnings };
   },
   render(r, budget) {
     const q = r.query.replace(/\s+/g, ' ');
     const header = `**search_code** ${code(q.length > 80 ? `${q.slice(0, 80)}…` : q)} — ${r.total} ${r.files.length || !r.results.length ? 'file(s)' : 'chunk(s)'}; terms: ${r.terms.slice(0, 12).join(', ')}${r.terms.length > 12 ? ', …' : ''}`;
     const chunkLine = (h: z.infer<typeof codeHitSchema>) => `${h.start_line}-${h.end_line} ${h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : 'top-level'}${h.snippet ? ` — ${code(h.snippet.length > 100 ? `${h.snippet.slice(0, 100)}…` : h.snippet)}` : ''} · ${code(h.chunk_id)}${markerText(h.memories)}`;
     const local = r.files.length
-      ? r.files.map((f, i) => [`${r.offset + i + 1}. ${code(f.path)}${f.test ? ' (test)' : ''} · ${f.score} · ${f.signals.join('+')}${markerText(f.memories)}`, ...f.chunks.map(h => `   - ${chunkLine(h)}`)].join('\n'))
+      ? r.files.map((f, i) => [`${r.offset + i + 1}. ${code(f.path)}${f.test ? ' (test)' : ''}${f.changed_on_disk ? ' ⚠ changed on disk' : ''} · ${f.score} · ${f.signals.join('+')}${markerText(f.memories)}`, ...f.chunks.map(h => `   - ${chunkLine(h)}`)].join('\n'))
       : r.results.map((h, i) => `${r.offset + i + 1}. ${code(h.path)} ${chunkLine(h)}`);
     // the adapters' results take their fused places among the local ones (which keep their order)
     const ext = [...r.external].sort((a, b) => a.fused_rank - b.fused_rank);

@@ -43,6 +43,8 @@ export interface ToolServices {
   status(): Promise<StatusReport>;
   diagnostics(repoId?: string): Diagnostic[];
   changedSinceIndex(opts?: { budgetMs?: number; sample?: number }): Promise<ChangedSinceIndex>;
+  /** indexed files of a repository changed on disk or gone (`only`: just these paths) */
+  staleIndexedFiles(repoId: string, budgetMs?: number, only?: readonly string[]): { paths: string[]; complete: boolean };
   /** a `repo` argument as a repo_id filter (undefined: every repository) */
   repoFilter(repo?: string): string | undefined;
   /** a path argument as (root, path relative to it) */
