@@ -602,3 +602,42 @@ describe('MCP server started on an index older than the files on disk', function
     } finally { await closeStdio(next.client, next.transport); }
   });
 });
+
+describe('MCP server: compiler-grade edges in the background', function () {
+  this.timeout(180000);
+  let ws: TempWorkspace;
+
+  before(() => {
+    requireBuilt();
+    ws = tempWorkspace({
+      'src/store.ts': ['Store', 'Cache', 'Queue', 'Pool'].map((c, i) => `export class ${c} {\n  flushAll(): number {\n    return ${i};\n  }\n}\n`).join('\n'),
+      'src/make.ts': "import { Store } from './store';\n\nexport function makeStore() {\n  return new Store();\n}\n",
+      'src/use.ts': "import { makeStore } from './make';\n\nexport function shutdown(): number {\n  const s = makeStore();\n  return s.flushAll();\n}\n",
+    });
+  });
+  after(() => ws?.remove());
+
+  it('the bundled TypeScript service adds the exact edges the heuristic cannot bind, and index_status counts them', async () => {
+    const { transport } = stdioTransport(['--workspace', ws.root, '--db', ws.db, '--compiler-edges-after', '0']);
+    const client = newClient();
+    await client.connect(transport);
+    try {
+      structured(await call(client, 'index_repo', {}));
+      type Refs = { references: { from: { symbol_path: string | null }; provider: string; resolution: string }[] };
+      const before = structured<Refs>(await call(client, 'find_references', { symbol: 'Store.flushAll' }));
+      assert.ok(!before.references.some(r => r.from.symbol_path === 'shutdown' && r.resolution === 'exact'), 'no exact edge before the provider ran');
+      let refs = before;
+      for (let i = 0; i < 120 && !refs.references.some(r => r.provider === 'typescript'); i++) {
+        await new Promise(r => setTimeout(r, 1000));
+        refs = structured<Refs>(await call(client, 'find_references', { symbol: 'Store.flushAll' }));
+      }
+      const exact = refs.references.find(r => r.from.symbol_path === 'shutdown' && r.provider === 'typescript');
+      assert.ok(exact, JSON.stringify(refs.references));
+      assert.equal(exact!.resolution, 'exact');
+      type Status = { roots: { language_servers: { provider: string; symbols_current: number; edges: number }[] }[] };
+      const st = structured<Status>(await call(client, 'index_status', {}));
+      const ts = st.roots[0]!.language_servers.find(l => l.provider === 'typescript');
+      assert.ok(ts && ts.symbols_current >= 6 && ts.edges >= 1, JSON.stringify(st.roots[0]!.language_servers));
+    } finally { await closeStdio(client, transport); }
+  });
+});

@@ -77,7 +77,7 @@ export class Engine implements ToolServices {
   private readonly similarity: SimilarService;
   private readonly statusService: StatusService;
   private readonly freshness: FreshnessService;
-  private readonly editor: EditorEdgesService;
+  readonly edges: EditorEdgesService; // edges recorded outside index runs: the editor's, background providers'
   /** project memories (durable documents, outside the index) */
   readonly memories: MemoryService;
   private readonly overviews: OverviewService;
@@ -92,7 +92,7 @@ export class Engine implements ToolServices {
     this.similarity = new SimilarService(file, workspace, this.settings);
     this.statusService = new StatusService(file, workspace);
     this.freshness = new FreshnessService(file, workspace, this.settings);
-    this.editor = new EditorEdgesService(file, workspace);
+    this.edges = new EditorEdgesService(file, workspace);
     this.memories = new MemoryService(workspace.roots, async () => { await file.refresh(); return file.store; },
       { export: opts.memoriesExport ?? [], log: (level, msg) => opts.log?.(level, msg), onEvent: (event, m) => this.memoryEvent(event, m) });
     this.overviews = new OverviewService({ file, workspace, settings: this.settings, graph: () => this.graph(), search: q => this.search(q), staleFiles: repoId => this.freshness.staleIndexedFiles(repoId) });
@@ -166,15 +166,15 @@ export class Engine implements ToolServices {
 
   // ---- editor edges ----------------------------------------------------------------------------
   recordEditorReferences(targetId: string, provider: string, locations: EditorLocation[], complete: boolean): Promise<{ stored: number; ignored: number }> {
-    return this.editor.recordEditorReferences(targetId, provider, locations, complete);
+    return this.edges.recordEditorReferences(targetId, provider, locations, complete);
   }
-  enrichmentTargets(opts: { symbol?: string; path?: string; repo?: string; limit: number }): Promise<EnrichmentTarget[]> { return this.editor.enrichmentTargets(opts); }
+  enrichmentTargets(opts: { symbol?: string; path?: string; repo?: string; limit: number }): Promise<EnrichmentTarget[]> { return this.edges.enrichmentTargets(opts); }
   /** The innermost indexed definition around a line (the editor's "symbol at the cursor"). */
-  symbolAt(path: string, line: number): Promise<EditorSymbol | null> { return this.editor.symbolAt(path, line); }
+  symbolAt(path: string, line: number): Promise<EditorSymbol | null> { return this.edges.symbolAt(path, line); }
   /** The editor's buffers with unsaved changes (absolute paths); returns them as root-relative paths. */
-  setUnsaved(paths: readonly string[]): string[] { return this.editor.setUnsaved(paths); }
+  setUnsaved(paths: readonly string[]): string[] { return this.edges.setUnsaved(paths); }
   /** Unsaved buffers an answer names. */
-  unsavedIn(data: unknown): string[] { return this.editor.unsavedIn(data); }
+  unsavedIn(data: unknown): string[] { return this.edges.unsavedIn(data); }
 
   /** The adapters of this workspace, loaded on first use (the config is read then; `reload()` reads it again). */
   adapters(): Promise<AdapterService> {

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { loadArtifact } from '../core/services/portable';
 import type { Engine } from '../core/engine';
 import { constants as perf, PerformanceObserver } from 'node:perf_hooks';
+import { CompilerEdges } from '../surface/compiler-edges';
 
 /** A garbage collection that paused the engine's thread this long is logged. */
 const GC_PAUSE_LOG_MS = 50;
@@ -39,7 +40,18 @@ async function adoptPrebuilt(engine: Engine, source: string, log: (level: string
   } catch (e) { log('warn', `the prebuilt index ${source} was not adopted: ${(e as Error).message}`); }
 }
 
+/** The bundled compiler-grade providers in the background (not in the editor's process: the editor has its servers). */
+function startCompilerEdges(engine: Engine, values: { editor?: boolean; 'no-compiler-edges'?: boolean; 'compiler-edges-after'?: string }, log: (level: string, msg: string) => void): CompilerEdges | null {
+  if (values.editor || values['no-compiler-edges']) return null;
+  const after = values['compiler-edges-after'] === undefined ? 10 : Number(values['compiler-edges-after']);
+  if (!Number.isFinite(after) || after < 0) throw new UsageError(`--compiler-edges-after must be a number of seconds, got ${values['compiler-edges-after']}`);
+  const c = new CompilerEdges(engine, { log, quietMs: after * 1000, pollMs: Math.min(5000, Math.max(500, after * 500)) });
+  c.start();
+  return c;
+}
+
 export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] [--http 127.0.0.1:PORT] [--token TOKEN] [--idle-timeout SECONDS] [--allow-reference-providers] [--export-memories agents,copilot] [--no-watch] [--import-from FILE|URL]
+  [--no-compiler-edges] [--compiler-edges-after SECONDS]
   stdio by default; --http serves Streamable HTTP at http://HOST:PORT/mcp (loopback only).
   --token (or SIGHTLINE_MCP_TOKEN) requires "Authorization: Bearer TOKEN" on every HTTP request.
   --idle-timeout closes an HTTP session after SECONDS without a request (default 1800).
@@ -47,10 +59,13 @@ export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] 
     files are applied as they change, so answers reflect edits without another index_repo).
   --import-from adopts a prebuilt index artifact (sightline export) when the workspace has no index yet; the index
     run that follows parses only the files whose content differs from it.
+  --no-compiler-edges: do not run the bundled TypeScript service and pyright in the background. By default, once an
+    index run has been quiet for --compiler-edges-after seconds (default 10), they add compiler-grade edges for the
+    TS/JS and Python code that changed since their last run (Sightline's own copies; time- and memory-bounded).
   --export-memories writes the current project memories into AGENTS.md and/or .github/copilot-instructions.md (off by default).`;
 
 export async function runMcp(argv: string[]): Promise<void> {
-  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, 'idle-timeout': { type: 'string' }, editor: { type: 'boolean' }, 'unsaved-buffers': { type: 'string' }, 'no-watch': { type: 'boolean' }, 'import-from': { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, 'idle-timeout': { type: 'string' }, editor: { type: 'boolean' }, 'unsaved-buffers': { type: 'string' }, 'no-watch': { type: 'boolean' }, 'import-from': { type: 'string' }, 'no-compiler-edges': { type: 'boolean' }, 'compiler-edges-after': { type: 'string' }, help: { type: 'boolean', short: 'h' } });
   if (values.help) { process.stderr.write(MCP_USAGE + '\n'); return; }
   let sessionIdleMs: number | undefined;
   if (values['idle-timeout'] !== undefined) {
@@ -67,7 +82,8 @@ export async function runMcp(argv: string[]): Promise<void> {
   if (!values['no-watch'] && !values.editor) {
     void engine.live.watch().then(() => log('info', 'watching the workspace for changes'), e => log('warn', `not watching the workspace: ${(e as Error).message}`));
   } else if (values.editor) void engine.live.prepare().catch(e => log('warn', `not prepared for edits: ${(e as Error).message}`));
-  const shutdown = () => { engine.close(); process.exit(0); };
+  const compiler = startCompilerEdges(engine, values, log);
+  const shutdown = () => { compiler?.stop(); engine.close(); process.exit(0); };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
   if (values.http) {

@@ -1,10 +1,14 @@
 /**
- * Language-server edges the editor records (graph/enrich.ts stores them): the symbols worth checking,
- * and recording what a server reported. Recording writes the index, so it holds the writer lock and
- * saves once a burst of checks is over.
+ * Edges recorded outside an index run: language-server references the editor reports (graph/enrich.ts
+ * stores them: the symbols worth checking, and what a server reported), and the runs of the bundled
+ * compiler-grade providers a standalone server starts in the background (surface/compiler-edges.ts).
+ * Recording writes the index, so it holds the writer lock and saves once a burst is over.
  */
 import { recordLocations, enrichmentTargets, type EditorLocation, type EnrichmentTarget } from '../graph/enrich';
 import { SightlineError } from '../errors';
+import type { ProviderRunResult } from '../providers/external';
+import type { ProviderSpec } from '../providers/protocol';
+import { snapshotFor, storeProviderRun, type ProviderSnapshot, type StoredRun } from '../providers/store-run';
 import type { IndexFile } from '../indexfile';
 import type { Workspace } from '../workspace';
 
@@ -29,6 +33,35 @@ export class EditorEdgesService {
     // Checks come in bursts (a background pass): save once the burst is over, holding the lock until then.
     this.file.scheduleSave(RECORD_SAVE_DELAY_MS);
     return r;
+  }
+
+  /** What a provider of these languages is given for a repository now (empty when it has no such code). */
+  async providerSnapshot(repoId: string, languages: readonly string[]): Promise<ProviderSnapshot | null> {
+    await this.file.refresh();
+    const root = this.workspace.byId(repoId)?.root;
+    return root ? snapshotFor(this.file.store, repoId, root, languages) : null;
+  }
+
+  /**
+   * Stores a provider run made on `snap` (checks carry the hashes the provider analysed: a file edited
+   * meanwhile reads as unchecked); saves soon after.
+   */
+  async recordProviderRun(spec: ProviderSpec, snap: ProviderSnapshot, res: Extract<ProviderRunResult, { ok: true }>): Promise<StoredRun> {
+    if (!this.file.lockHeld) {
+      this.file.acquireLock();
+      await this.file.reloadIfChanged();
+    }
+    const stored = storeProviderRun(this.file.store, spec, snap, res);
+    this.file.markUnsaved();
+    this.file.scheduleSave(RECORD_SAVE_DELAY_MS);
+    return stored;
+  }
+
+  /** How many of a snapshot's symbols `provider` checked against the content they have now. */
+  checkedNow(provider: string, snap: ProviderSnapshot): number {
+    const hashOf = new Map(snap.symbols.map(s => [s.id, s.hash]));
+    const checks = this.file.store.providerEdges.providerChecks([...hashOf.keys()]);
+    return checks.filter(c => c.provider === provider && c.complete === 1 && c.file_hash === hashOf.get(c.symbol_id)).length;
   }
 
   /** The innermost indexed definition around a line of a file (absolute or root-relative path), or null. */

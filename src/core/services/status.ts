@@ -1,4 +1,5 @@
 /** index_status: what is indexed, by whom it is being written, and the diagnostics. */
+import type { ProviderCoverage } from '../store/provider-edges';
 import type { IndexFile } from '../indexfile';
 import type { Workspace } from '../workspace';
 import type { Diagnostic } from '../store/store';
@@ -31,7 +32,7 @@ export class StatusService {
         last_run: this.lastRuns.get(r.repo_id) ?? (row?.last_run ? JSON.parse(row.last_run) as RepoRunReport : null),
         history: this.file.store.history.states(r.repo_id).map(h => ({ path: h.git_path, status: h.status, last_mined_commit: h.head, shallow: h.shallow,
           commits_mined: h.commits_mined, commits_counted: h.commits_counted, files: h.files, pairs: h.pairs })),
-        language_servers: this.file.store.providerEdges.providerCoverage(r.repo_id),
+        language_servers: this.coverage(r.repo_id),
       };
     });
     const indexedAt = repos.map(r => r.indexed_at).filter((x): x is string => !!x).sort().pop() ?? null;
@@ -61,6 +62,12 @@ export class StatusService {
     };
   }
 
+  /** Compiler-grade coverage of a repository, with the checks still current for each file's content. */
+  private coverage(repoId: string) {
+    const metas = this.file.store.files.fileMetas(repoId);
+    return this.file.store.providerEdges.providerCoverage(repoId, path => metas.get(path)?.hash);
+  }
+
   diagnostics(repoId?: string): Diagnostic[] {
     const stored = this.file.store.meta.diagnostics(repoId);
     const problem = this.file.openProblem;
@@ -76,7 +83,7 @@ export interface StatusReport {
   roots: {
     repo_id: string; path: string; name: string; indexed: boolean; indexed_at: string | null; commit: string | null; branch: string | null;
     dirty: boolean | null; file_count: number; chunk_count: number; symbol_count: number; nested_repositories: string[]; last_run: RepoRunReport | null;
-    language_servers: { provider: string; symbols_checked: number; edges: number }[];
+    language_servers: ProviderCoverage[];
     history: { path: string; status: HistoryStatus; last_mined_commit: string | null; shallow: boolean; commits_mined: number; commits_counted: number; files: number; pairs: number }[];
   }[];
   diagnostics_count: number; db_path: string; schema_version: number; writer_active: boolean;

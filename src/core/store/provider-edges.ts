@@ -55,14 +55,24 @@ export class ProviderEdgeTables {
       ON CONFLICT(symbol_id, provider) DO UPDATE SET file_hash = excluded.file_hash, checked_at = excluded.checked_at, results = excluded.results, complete = excluded.complete`,
     [c.symbol_id, c.provider, c.file_hash, c.checked_at, c.results, c.complete]);
   }
-  /** Per provider of a repository: symbols it checked and edges it stored (language-server coverage). */
-  providerCoverage(repoId: string): { provider: string; symbols_checked: number; edges: number }[] {
+  /**
+   * Per provider of a repository: symbols it checked, of those the ones checked against the content
+   * their file has now (`current`, given each file's hash by path), and edges it stored.
+   */
+  providerCoverage(repoId: string, hashOf?: (path: string) => string | undefined): ProviderCoverage[] {
     const like = symbolIdLike(repoId);
-    const checks = this.db.rows<{ provider: string; n: number }>('SELECT provider, count(*) AS n FROM provider_checks WHERE symbol_id LIKE ? GROUP BY provider', [like]);
+    const prefix = symbolIdLike(repoId).slice(0, -1);
+    const checks = this.db.rows<{ provider: string; symbol_id: string; file_hash: string }>('SELECT provider, symbol_id, file_hash FROM provider_checks WHERE symbol_id LIKE ?', [like]);
     const edges = this.db.rows<{ provider: string; n: number }>('SELECT provider, count(*) AS n FROM edges WHERE to_id LIKE ? GROUP BY provider', [like]);
-    const out = new Map<string, { provider: string; symbols_checked: number; edges: number }>();
-    for (const c of checks) out.set(c.provider, { provider: c.provider, symbols_checked: c.n, edges: 0 });
-    for (const e of edges) { const o = out.get(e.provider) ?? { provider: e.provider, symbols_checked: 0, edges: 0 }; o.edges = e.n; out.set(e.provider, o); }
+    const out = new Map<string, ProviderCoverage>();
+    const get = (p: string) => out.get(p) ?? out.set(p, { provider: p, symbols_checked: 0, symbols_current: 0, edges: 0 }).get(p)!;
+    for (const c of checks) {
+      const o = get(c.provider);
+      o.symbols_checked++;
+      const rest = c.symbol_id.slice(prefix.length);
+      if (hashOf?.(rest.slice(0, rest.lastIndexOf(':'))) === c.file_hash) o.symbols_current++;
+    }
+    for (const e of edges) get(e.provider).edges = e.n;
     return [...out.values()].sort((a, b) => a.provider.localeCompare(b.provider));
   }
 
@@ -86,3 +96,5 @@ export class ProviderEdgeTables {
       WHERE from_id LIKE ? OR from_id LIKE ?`, [symbolIdLike(repoId), fileNodeId(repoId, '%')]);
   }
 }
+
+export interface ProviderCoverage { provider: string; symbols_checked: number; symbols_current: number; edges: number }

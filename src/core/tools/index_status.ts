@@ -4,6 +4,8 @@ import { diagnosticSchema } from './index_repo';
 
 const nullableBool = z.boolean().nullable();
 
+const pct = (n: number, of: number) => `${of ? Math.round((100 * n) / of) : 0}%`;
+
 export const indexStatus = defineTool({
   name: 'index_status',
   title: 'Index status',
@@ -48,6 +50,7 @@ export const indexStatus = defineTool({
       language_servers: z.array(z.object({
         provider: z.string().describe('Edge provider (lsp:<language>, scip:…, an external provider).'),
         symbols_checked: z.number().int().describe('Symbols of this root it was asked about.'),
+        symbols_current: z.number().int().describe('Of those, checked against the content their file has now (an edit since makes a check stale).'),
         edges: z.number().int().describe('Edges it stored onto them.'),
       })).describe('Compiler-grade coverage per provider (empty: only heuristic edges so far).'),
       history: z.array(z.object({
@@ -94,7 +97,7 @@ export const indexStatus = defineTool({
     ];
     if (s.indexed_commit || s.branch) lines.push(`commit ${code(s.indexed_commit ?? '?')} on ${s.branch ?? '(detached)'}${s.dirty ? ' (dirty)' : s.dirty === false ? ' (clean)' : ''}`);
     lines.push(mdTable(['root', 'repo_id', 'files', 'chunks', 'indexed'], s.roots.map(r => [r.path, r.repo_id, String(r.file_count), String(r.chunk_count), r.indexed_at ?? 'never'])));
-    for (const r of s.roots) if (r.language_servers.length) lines.push(`language servers ${r.name}: ${r.language_servers.map(l => `${l.provider} ${l.symbols_checked} symbols checked, ${l.edges} edges`).join('; ')}`);
+    for (const r of s.roots) if (r.language_servers.length) lines.push(`language servers ${r.name}: ${r.language_servers.map(l => `${l.provider} ${l.symbols_current} of ${r.symbol_count} symbols checked as they are now (${pct(l.symbols_current, r.symbol_count)})${l.symbols_checked > l.symbols_current ? `, ${l.symbols_checked - l.symbols_current} before an edit` : ''}, ${l.edges} edges`).join('; ')}`);
     for (const r of s.roots) for (const h of r.history) lines.push(`history ${r.name}${h.path ? '/' + h.path : ''}: ${h.status === 'ok' ? `${h.commits_counted} of ${h.commits_mined} commits counted, ${h.files} files, ${h.pairs} pairs, at ${code((h.last_mined_commit ?? '?').slice(0, 10))}${h.shallow ? ' (shallow)' : ''}` : h.status}`);
     if (s.languages.length) lines.push(`languages: ${s.languages.map(l => `${l.language} ${l.files}`).join(', ')}`);
     if (s.file_count === 0) lines.push('⚠ nothing is indexed yet: run index_repo.');

@@ -5,7 +5,8 @@
  * time is in its report (`providers[].duration_ms`).
  */
 import { SightlineError } from '../../errors';
-import { runProvider, resolveEndpoints } from '../../providers/external';
+import { runProvider } from '../../providers/external';
+import { inputOf, snapshotFor, storeProviderRun } from '../../providers/store-run';
 import { providerApplies, type ProviderSpec } from '../../providers/protocol';
 import type { Root } from '../../workspace';
 import { phase } from '../runner';
@@ -38,38 +39,18 @@ export const providersPhase = phase({
  */
 async function runReferenceProvider(env: IndexEnv, r: Root, spec: ProviderSpec, signal?: AbortSignal): Promise<{ report: ProviderRunReport; diagnostics: { provider: string; message: string }[] }> {
   const store = env.indexFile.store;
-  const input = store.files.providerInput(r.repo_id);
   const report: ProviderRunReport = { name: spec.name, repo_id: r.repo_id, ok: false, edges: 0, skipped_edges: 0, invalid_edges: 0, duration_ms: 0, error: null };
-  const languages = new Set(input.symbols.map(s => s.language));
-  if (!providerApplies(spec, languages)) { report.ok = true; report.error = `skipped: no indexed ${spec.languages.join('/')} code`; return { report, diagnostics: [] }; }
-  const symbols = spec.languages.length ? input.symbols.filter(s => (spec.languages as readonly string[]).includes(s.language)) : input.symbols;
-  const chunks = spec.languages.length ? input.chunks.filter(c => (spec.languages as readonly string[]).includes(c.language)) : input.chunks;
-  const res = await runProvider(spec, { protocol_version: 1, repo: r.root, repo_id: r.repo_id, provider: spec.name, compiler_grade: spec.compiler_grade,
-    symbols: symbols.map(({ file_id: _f, hash: _h, ...s }) => s), chunks }, { cwd: r.root, signal });
+  const snap = snapshotFor(store, r.repo_id, r.root, spec.languages);
+  if (!providerApplies(spec, new Set(snap.symbols.map(s => s.language)))) { report.ok = true; report.error = `skipped: no indexed ${spec.languages.join('/')} code`; return { report, diagnostics: [] }; }
+  const res = await runProvider(spec, inputOf(spec, snap), { cwd: r.root, signal });
   report.duration_ms = Math.round(res.duration_ms);
   if (!res.ok) {
     report.error = `${res.error.code}: ${res.error.message}`;
     if (spec.strict) throw new SightlineError('provider_failed', `reference provider ${spec.name} failed (${res.error.code}): ${res.error.message}`, { provider: spec.name, stderr_tail: res.stderr_tail });
     return { report, diagnostics: [{ provider: spec.name, message: report.error }] };
   }
-  report.invalid_edges = res.output.invalid_edges.length;
-  const resolved = resolveEndpoints(res.output.edges, symbols, { strict: spec.strict, repo: r.root });
-  if (resolved.failed) {
-    throw new SightlineError('provider_failed', `reference provider ${spec.name} (strict) emitted ${resolved.unresolved.length} edge(s) with unknown or ambiguous endpoints, e.g. ${resolved.unresolved[0]?.reason}`, { provider: spec.name, unresolved: resolved.unresolved.slice(0, 20) });
-  }
-  report.skipped_edges = resolved.unresolved.length;
-  const fileOf = new Map(symbols.map(s => [s.id, s]));
-  store.transaction(() => {
-    store.providerEdges.removeProviderEdgesOf(spec.name, r.repo_id);
-    store.providerEdges.addProviderEdges(resolved.resolved.map(e => ({ ...e, provider: spec.name, file_id: fileOf.get(e.from_id)?.file_id ?? null })));
-    if (spec.compiler_grade) {
-      // A compiler-grade provider analysed the whole repository: each of its symbols has been checked.
-      for (const s of symbols) store.providerEdges.setProviderCheck({ symbol_id: s.id, provider: spec.name, file_hash: s.hash, checked_at: Date.now(), results: 0, complete: 1 });
-    }
-  });
+  const stored = storeProviderRun(store, spec, snap, res);
   env.indexFile.markUnsaved();
-  report.ok = true; report.edges = resolved.resolved.length;
-  const diags = [...res.provider_diagnostics, ...res.output.invalid_edges.slice(0, 20).map(e => ({ provider: spec.name, message: `edge ${e.index} rejected: ${e.reason}` })),
-    ...resolved.unresolved.slice(0, 20).map(e => ({ provider: spec.name, message: `edge ${e.index} skipped: ${e.reason}` }))];
-  return { report, diagnostics: diags };
+  Object.assign(report, { ok: true, edges: stored.edges, skipped_edges: stored.skipped_edges, invalid_edges: stored.invalid_edges });
+  return { report, diagnostics: stored.diagnostics };
 }

@@ -198,12 +198,19 @@ export class Deadline {
   }
 }
 
+/** Set to 1 in a provider's environment: load typescript and pyright from Sightline's installation only. */
+export const INSTALLED_ONLY_ENV = 'SIGHTLINE_PROVIDER_INSTALLED_ONLY';
+
 /**
  * Resolves `request` (e.g. `typescript` or `pyright/langserver.index.js`) first from the analysed
  * repository, then from Sightline's own installation. Returns the file and where it was found.
  */
+
 export function resolveRuntimeModule(request: string, repo: string): { file: string; from: 'repo' | 'sightline' } | undefined {
-  try { return { file: require.resolve(request, { paths: [repo] }), from: 'repo' }; } catch { /* not in the repo */ }
+  // background runs load nothing a repository ships (INSTALLED_ONLY_ENV): only Sightline's own copy
+  if (process.env[INSTALLED_ONLY_ENV] !== '1') {
+    try { return { file: require.resolve(request, { paths: [repo] }), from: 'repo' }; } catch { /* not in the repo */ }
+  }
   try { return { file: require.resolve(request), from: 'sightline' }; } catch { /* not installed */ }
   return undefined;
 }
