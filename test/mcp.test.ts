@@ -618,7 +618,7 @@ describe('MCP server: compiler-grade edges in the background', function () {
   after(() => ws?.remove());
 
   it('the bundled TypeScript service adds the exact edges the heuristic cannot bind, and index_status counts them', async () => {
-    const { transport } = stdioTransport(['--workspace', ws.root, '--db', ws.db, '--compiler-edges-after', '0']);
+    const { transport, stderr } = stdioTransport(['--workspace', ws.root, '--db', ws.db, '--compiler-edges-after', '0']);
     const client = newClient();
     await client.connect(transport);
     try {
@@ -632,12 +632,21 @@ describe('MCP server: compiler-grade edges in the background', function () {
         refs = structured<Refs>(await call(client, 'find_references', { symbol: 'Store.flushAll' }));
       }
       const exact = refs.references.find(r => r.from.symbol_path === 'shutdown' && r.provider === 'typescript');
-      assert.ok(exact, JSON.stringify(refs.references));
+      assert.ok(exact, `${JSON.stringify(refs.references)}\n${stderr()}`);
       assert.equal(exact!.resolution, 'exact');
       type Status = { roots: { language_servers: { provider: string; symbols_current: number; edges: number }[] }[] };
       const st = structured<Status>(await call(client, 'index_status', {}));
       const ts = st.roots[0]!.language_servers.find(l => l.provider === 'typescript');
       assert.ok(ts && ts.symbols_current >= 6 && ts.edges >= 1, JSON.stringify(st.roots[0]!.language_servers));
+      // an edit: the watcher re-indexes the file, and the provider asks only about what changed
+      ws.write('src/use.ts', `${readFileSync(join(ws.root, 'src/use.ts'), 'utf8')}\nexport function drain(): number {\n  return makeStore().flushAll();\n}\n`);
+      for (let i = 0; i < 120 && !refs.references.some(r => r.from.symbol_path === 'drain' && r.provider === 'typescript'); i++) {
+        await new Promise(r => setTimeout(r, 1000));
+        refs = structured<Refs>(await call(client, 'find_references', { symbol: 'Store.flushAll' }));
+      }
+      assert.ok(refs.references.some(r => r.from.symbol_path === 'drain' && r.provider === 'typescript'), JSON.stringify(refs.references));
+      assert.ok(refs.references.some(r => r.from.symbol_path === 'shutdown' && r.provider === 'typescript'), 'the edges of the first run stay');
+      assert.match(stderr(), /typescript on .* \(\d+ of \d+ symbols\)/, 'the second run was incremental');
     } finally { await closeStdio(client, transport); }
   });
 });

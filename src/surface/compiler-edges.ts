@@ -5,9 +5,10 @@
  * with `reference_providers` would. Each runs as a child process with a time limit and a heap cap; the
  * index lock is held only to store the result, so edits keep flowing while a provider works.
  *
- * A provider runs again only when the repository's code of its languages changed since its last run
- * (per-symbol checks carry the file hashes it analysed; a symbol in an edited file reads as unchecked,
- * and graph answers about it say so). Off with `--no-compiler-edges`.
+ * Later runs are incremental: per-symbol checks carry the file hashes a provider analysed, so after an
+ * edit only the symbols not checked as they are now, and those their files use, are asked about (when
+ * most of the code changed, everything is). Until then graph answers about an edited file's symbols say
+ * they are unchecked. Off with `--no-compiler-edges`.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,8 +41,8 @@ export interface CompilerEdgesOptions {
 export class CompilerEdges {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
-  /** repo_id → provider → the fingerprint (files and hashes) it last ran on */
-  private readonly ranOn = new Map<string, Map<string, string>>();
+  /** the index state (indexed_at) the last look ran on */
+  private lookedAt: string | null = null;
   private readonly cli: string;
   private stopped = false;
 
@@ -57,38 +58,43 @@ export class CompilerEdges {
 
   stop(): void { this.stopped = true; if (this.timer) clearInterval(this.timer); }
 
-  /** Resolves when the run in progress (if any) has finished. */
-  idle(): Promise<void> { return this.running ?? Promise.resolve(); }
-
-  /** One look at the index: runs what is due, once the last index run is quiet long enough. */
+  /** One look at the index: once a new index state has been quiet long enough, runs what it needs. */
   async tick(): Promise<void> {
     if (this.running || this.stopped) return;
-    const st = await this.engine.status();
-    const last = st.indexed_at ? Date.parse(st.indexed_at) : NaN;
-    if (!Number.isFinite(last) || Date.now() - last < (this.opts.quietMs ?? 10_000)) return;
-    this.running = this.runDue().finally(() => { this.running = null; });
+    const at = (await this.engine.status()).indexed_at;
+    if (!at || at === this.lookedAt || Date.now() - Date.parse(at) < (this.opts.quietMs ?? 10_000)) return;
+    this.lookedAt = at;
+    this.running = this.runDue().catch(e => this.opts.log('warn', `compiler-grade edges: ${(e as Error).message}`)).finally(() => { this.running = null; });
     await this.running;
   }
 
-  /** Every bundled provider whose languages a repository has and whose last run saw other code. */
+  /** Every bundled provider whose languages a repository has, on the symbols it has not checked as they are now. */
   private async runDue(): Promise<void> {
     for (const root of this.engine.roots) {
       for (const p of BUNDLED_PROVIDERS) {
         if (this.stopped) return;
         const snap = await this.engine.edges.providerSnapshot(root.repo_id, p.languages);
         if (!snap?.symbols.length) continue;
-        const print = fingerprint(snap);
-        const seen = this.ranOn.get(root.repo_id) ?? this.ranOn.set(root.repo_id, new Map()).get(root.repo_id)!;
-        if (seen.get(p.name) === print || await this.checksCurrent(p, snap)) { seen.set(p.name, print); continue; }
-        seen.set(p.name, print);
-        await this.runOne(p, snap);
+        const unchecked = this.engine.edges.uncheckedNow(p.name, snap);
+        if (!unchecked.length) continue;
+        // a few edited files: ask about their symbols and what they use; most of the code: everything
+        const query = unchecked.length * 2 > snap.symbols.length ? undefined : await this.withUses(unchecked, snap);
+        await this.runOne(p, query ? { ...snap, query } : snap);
       }
     }
   }
 
-  /** Whether a stored run of this provider (an earlier server's) already checked every symbol as it is. */
-  private async checksCurrent(p: BundledProvider, snap: ProviderSnapshot): Promise<boolean> {
-    return this.engine.edges.checkedNow(p.name, snap) === snap.symbols.length;
+  /** The symbols given and the symbols that their files use (their references may have changed too). */
+  private async withUses(ids: string[], snap: ProviderSnapshot): Promise<string[]> {
+    const g = await this.engine.graph();
+    const inSnap = new Set(snap.symbols.map(s => s.id));
+    const files = new Set(snap.symbols.filter(s => ids.includes(s.id)).map(s => s.path));
+    const nodes = [...files].flatMap(f => g.symbolsAt(snap.repo_id, f) ?? []);
+    const out = new Set(ids);
+    for (const list of g.edgesOfMany(nodes, 'out', USE_KINDS, { dispatch: false }).values()) {
+      for (const { neighbour } of list) { const id = g.idOf(neighbour); if (inSnap.has(id)) out.add(id); }
+    }
+    return [...out];
   }
 
   private async runOne(p: BundledProvider, snap: ProviderSnapshot): Promise<void> {
@@ -98,17 +104,13 @@ export class CompilerEdges {
       args: [`--max-old-space-size=${this.opts.heapMb ?? 3072}`, this.cli, 'provider', p.name, '--timeout-ms', String(timeoutMs)],
       timeout_ms: timeoutMs + 30_000,
     };
-    this.opts.log('info', `compiler-grade edges: ${p.name} on ${snap.root} (${snap.symbols.length} symbols) started`);
+    const what = `${p.name} on ${snap.root} (${snap.query ? `${snap.query.length} of ` : ''}${snap.symbols.length} symbols)`;
+    this.opts.log('info', `compiler-grade edges: ${what} started`);
     const res = await runProvider(spec, inputOf(spec, snap), { cwd: snap.root, env: { ...process.env, [INSTALLED_ONLY_ENV]: '1' } });
-    if (!res.ok) { this.opts.log('warn', `compiler-grade edges: ${p.name} on ${snap.root} failed (${res.error.code}): ${res.error.message}`); return; }
+    if (!res.ok) { this.opts.log('warn', `compiler-grade edges: ${what} failed (${res.error.code}): ${res.error.message}`); return; }
     const stored = await this.engine.live.exclusive(() => this.engine.edges.recordProviderRun(spec, snap, res));
-    this.opts.log('info', `compiler-grade edges: ${p.name} on ${snap.root}: ${stored.edges} edges in ${Math.round(res.duration_ms / 1000)} s`);
+    this.opts.log('info', `compiler-grade edges: ${what}: ${stored.edges} edges in ${Math.round(res.duration_ms / 1000)} s`);
   }
 }
 
-/** The code a provider run saw: its files and their hashes. */
-function fingerprint(snap: ProviderSnapshot): string {
-  const files = new Map<string, string>();
-  for (const s of snap.symbols) files.set(s.path, s.hash);
-  return [...files].sort((a, b) => a[0].localeCompare(b[0])).map(([p, h]) => `${p}:${h}`).join('\n');
-}
+const USE_KINDS = ['calls', 'references', 'extends', 'implements'] as const;

@@ -110,6 +110,11 @@ export interface ProviderInput {
   compiler_grade: boolean;
   symbols: ProviderSymbol[];
   chunks: ProviderChunk[];
+  /**
+   * Optional (an incremental run): ask only these symbols' references; the other symbols are there to
+   * name the ends of edges. Absent: every symbol's.
+   */
+  query_ids?: string[];
 }
 
 // ---- stdout -----------------------------------------------------------------------------------

@@ -11,8 +11,11 @@ import type { ProviderInputChunk, ProviderInputSymbol } from '../store/files';
 import { resolveEndpoints, type ProviderDiagnostic, type ProviderRunResult } from './external';
 import type { ProviderSpec } from './protocol';
 
-/** What a provider is given: the indexed symbols and chunks of its languages in one repository. */
-export interface ProviderSnapshot { repo_id: string; root: string; symbols: ProviderInputSymbol[]; chunks: ProviderInputChunk[] }
+/**
+ * What a provider is given: the indexed symbols and chunks of its languages in one repository, and for
+ * an incremental run the symbols whose references it is asked (`query`; absent: all).
+ */
+export interface ProviderSnapshot { repo_id: string; root: string; symbols: ProviderInputSymbol[]; chunks: ProviderInputChunk[]; query?: string[] }
 
 export interface StoredRun { edges: number; skipped_edges: number; invalid_edges: number; diagnostics: ProviderDiagnostic[] }
 
@@ -26,7 +29,7 @@ export function snapshotFor(store: Store, repoId: string, root: string, language
 /** The protocol input of a snapshot. */
 export function inputOf(spec: ProviderSpec, snap: ProviderSnapshot) {
   return { protocol_version: 1 as const, repo: snap.root, repo_id: snap.repo_id, provider: spec.name, compiler_grade: spec.compiler_grade,
-    symbols: snap.symbols.map(({ file_id: _f, hash: _h, ...s }) => s), chunks: snap.chunks };
+    symbols: snap.symbols.map(({ file_id: _f, hash: _h, ...s }) => s), chunks: snap.chunks, ...(snap.query ? { query_ids: snap.query } : {}) };
 }
 
 /** Stores a successful run (strict: an unresolvable endpoint throws and nothing is stored). */
@@ -36,12 +39,17 @@ export function storeProviderRun(store: Store, spec: ProviderSpec, snap: Provide
     throw new SightlineError('provider_failed', `reference provider ${spec.name} (strict) emitted ${resolved.unresolved.length} edge(s) with unknown or ambiguous endpoints, e.g. ${resolved.unresolved[0]?.reason}`, { provider: spec.name, unresolved: resolved.unresolved.slice(0, 20) });
   }
   const fileOf = new Map(snap.symbols.map(s => [s.id, s]));
+  const asked = snap.query ? new Set(snap.query) : null;
   store.transaction(() => {
-    store.providerEdges.removeProviderEdgesOf(spec.name, snap.repo_id);
+    // a whole run replaces the provider's edges; an incremental one the edges into the symbols it asked
+    if (asked) store.providerEdges.removeProviderEdges(spec.name, [...asked]);
+    else store.providerEdges.removeProviderEdgesOf(spec.name, snap.repo_id);
     store.providerEdges.addProviderEdges(resolved.resolved.map(e => ({ ...e, provider: spec.name, file_id: fileOf.get(e.from_id)?.file_id ?? null })));
     if (spec.compiler_grade) {
-      // A compiler-grade provider analysed the whole repository: each of its symbols has been checked.
-      for (const s of snap.symbols) store.providerEdges.setProviderCheck({ symbol_id: s.id, provider: spec.name, file_hash: s.hash, checked_at: Date.now(), results: 0, complete: 1 });
+      // A compiler-grade provider analysed the repository: each symbol it was asked about has been checked.
+      for (const s of snap.symbols) {
+        if (!asked || asked.has(s.id)) store.providerEdges.setProviderCheck({ symbol_id: s.id, provider: spec.name, file_hash: s.hash, checked_at: Date.now(), results: 0, complete: 1 });
+      }
     }
   });
   const diagnostics = [...res.provider_diagnostics, ...res.output.invalid_edges.slice(0, 20).map(e => ({ provider: spec.name, message: `edge ${e.index} rejected: ${e.reason}` })),

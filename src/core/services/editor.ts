@@ -57,11 +57,12 @@ export class EditorEdgesService {
     return stored;
   }
 
-  /** How many of a snapshot's symbols `provider` checked against the content they have now. */
-  checkedNow(provider: string, snap: ProviderSnapshot): number {
+  /** The symbols of a snapshot that `provider` has not checked against the content they have now. */
+  uncheckedNow(provider: string, snap: ProviderSnapshot): string[] {
     const hashOf = new Map(snap.symbols.map(s => [s.id, s.hash]));
     const checks = this.file.store.providerEdges.providerChecks([...hashOf.keys()]);
-    return checks.filter(c => c.provider === provider && c.complete === 1 && c.file_hash === hashOf.get(c.symbol_id)).length;
+    const current = new Set(checks.filter(c => c.provider === provider && c.complete === 1 && c.file_hash === hashOf.get(c.symbol_id)).map(c => c.symbol_id));
+    return [...hashOf.keys()].filter(id => !current.has(id));
   }
 
   /** The innermost indexed definition around a line of a file (absolute or root-relative path), or null. */

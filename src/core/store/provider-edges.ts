@@ -8,8 +8,18 @@ import type { TableSpec } from './tables';
 import type { NewEdge, ProviderCheckRow, ProviderEdgeRow } from './rows';
 import { sqlId, symbolIdLike, fileNodeId } from '../util/ids';
 
+/**
+ * A file's edges are going (it changed or is gone): the symbols they pointed at lose references, so a
+ * provider's check of them no longer holds (it is re-asked, and answers say unchecked until then).
+ */
+function uncheckTargetsOf(db: Parameters<NonNullable<TableSpec['deleteFile']>>[0], fileId: number): void {
+  // row values on the primary key: each edge's target is looked up, no scan of the checks
+  db.exec(`UPDATE provider_checks SET file_hash = '' WHERE (symbol_id, provider) IN
+    (SELECT to_id, provider FROM edges WHERE file_id = ?)`, [fileId]);
+}
+
 export const PROVIDER_TABLES: TableSpec[] = [
-  { name: 'edges', owner: 'provider-edges', deleteFile: (db, fileId) => db.exec('DELETE FROM edges WHERE file_id = ?', [fileId]),
+  { name: 'edges', owner: 'provider-edges', deleteFile: (db, fileId) => { uncheckTargetsOf(db, fileId); db.exec('DELETE FROM edges WHERE file_id = ?', [fileId]); },
     // every edge recorded with a file (run before files is emptied); edges without a file stay
     clear: db => db.run('DELETE FROM edges WHERE file_id IN (SELECT file_id FROM files)') },
   { name: 'provider_checks', owner: 'provider-edges', kept: 'a check names a symbol id and the file content it was made against: a stale one is re-validated (staleLspChecks), a provider run replaces its own (removeProviderEdgesOf)' },

@@ -64,6 +64,7 @@ export function parseInput(text: string): ProviderInput {
     protocol_version: PROTOCOL_VERSION, repo: resolve(raw.repo), repo_id: typeof raw.repo_id === 'string' ? raw.repo_id : '',
     provider: typeof raw.provider === 'string' ? raw.provider : '', compiler_grade: raw.compiler_grade === true,
     symbols, chunks: Array.isArray(raw.chunks) ? raw.chunks as InputChunk[] : [],
+    ...(Array.isArray(raw.query_ids) ? { query_ids: raw.query_ids.filter((x): x is string => typeof x === 'string') } : {}),
   };
 }
 

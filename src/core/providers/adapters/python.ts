@@ -194,13 +194,15 @@ export async function runPythonProvider(input: ProviderInput, deadline: Deadline
       const [locs, sites] = await Promise.all([references(p), callSitesAt(uri, p.pos)]);
       await consume(p.s, locs, sites, '', new Set([`${uri}#${p.pos.line}:${p.pos.character}`]), 0);
     };
-    for (let i = 0; i < placed.length; i += CONCURRENCY) {
+    const asked = input.query_ids ? new Set(input.query_ids) : null;
+    const queried = asked ? placed.filter(p => asked.has(p.s.id)) : placed;
+    for (let i = 0; i < queried.length; i += CONCURRENCY) {
       deadline.check();
-      await Promise.all(placed.slice(i, i + CONCURRENCY).map(work));
+      await Promise.all(queried.slice(i, i + CONCURRENCY).map(work));
     }
     const diagCount = [...published.values()].reduce((a, b) => a + b, 0);
     diagnostics.push(`pyright diagnostics: ${diagCount} in ${files.length} open files`);
-    diagnostics.push(`textDocument/references on ${placed.length} symbols${hasCallHierarchy ? ' (+ call hierarchy)' : ''}: ${refCount} references inside input symbols, ${outside} at top level or outside any symbol, ${aliases} import aliases followed; ${edges.size} edges in ${Date.now() - started} ms`);
+    diagnostics.push(`textDocument/references on ${queried.length} symbols${hasCallHierarchy ? ' (+ call hierarchy)' : ''}: ${refCount} references inside input symbols, ${outside} at top level or outside any symbol, ${aliases} import aliases followed; ${edges.size} edges in ${Date.now() - started} ms`);
     await shutdown(conn);
     return { edges: edges.list(), diagnostics };
   } finally {

@@ -154,12 +154,13 @@ export function runTypeScriptProvider(input: ProviderInput, deadline: Deadline, 
 
   // ---------------------------------------------------------------- references, file by file
   let references = 0; let outside = 0; let external = 0; let declarations = 0;
+  const asked = input.query_ids ? new Set(input.query_ids) : null;
   for (const rel of table.paths()) {
     const sf = sourceFile(rel);
     if (!sf) continue;
     for (const s of table.byPath.get(rel) ?? []) {
       const pos = namePos.get(s);
-      if (pos === undefined) continue;
+      if (pos === undefined || (asked && !asked.has(s.id))) continue;
       deadline.check();
       let groups: TS.ReferencedSymbol[] | undefined;
       try { groups = service.findReferences(sf.fileName, pos); } catch (e) { diagnostics.push(`${rel}: findReferences(${s.symbol_path}) failed: ${(e as Error).message}`); continue; }
@@ -184,7 +185,7 @@ export function runTypeScriptProvider(input: ProviderInput, deadline: Deadline, 
       }
     }
   }
-  diagnostics.push(`findReferences on ${namePos.size} symbols: ${references} references inside input symbols, ${outside} at top level or outside any symbol, ${external} to targets outside the input, ${declarations} overriding/implementing declarations; ${edges.size} edges`);
+  diagnostics.push(`findReferences on ${asked ? asked.size : namePos.size} symbols: ${references} references inside input symbols, ${outside} at top level or outside any symbol, ${external} to targets outside the input, ${declarations} overriding/implementing declarations; ${edges.size} edges`);
   return { edges: edges.list(), diagnostics };
 }
 
