@@ -393,6 +393,26 @@ describe('graph: heuristic provider', () => {
     void ws;
   });
 
+  it('a compiler-checked function is complete only when nothing can call it without its name', async () => {
+    const { call } = await make({
+      'svc/app.py': [
+        'def on_ping():', '    return 1', '', 'def plain():', '    return 2', '',
+        'class Box:', '    def __len__(self):', '        return 0', '',
+        'def register(hooks):', '    hooks.append(on_ping)', '    return plain() + len(Box())', '',
+      ].join('\n'),
+    }, { allowReferenceProviders: true });
+    const provider = { name: 'testc', command: process.execPath, args: [join(__dirname, 'fixtures/providers/caller-edges.mjs'), 'register=plain'], compiler_grade: true, strict: true, timeout_ms: 20000 };
+    assert.equal((await call('index_repo', { reference_providers: [provider] })).providers[0].ok, true);
+    const plain = await call('find_references', { symbol: 'plain' });
+    assert.equal(plain.complete, true, JSON.stringify(plain.boundaries));
+    const callback = await call('find_references', { symbol: 'on_ping' });
+    assert.equal(callback.complete, false);
+    assert.ok(callback.boundaries.some((b: Json) => b.kind === 'implicit_calls' && /handed over as a value/.test(b.detail)), JSON.stringify(callback.boundaries));
+    const len = await call('find_references', { symbol: 'Box.__len__' });
+    assert.equal(len.complete, false);
+    assert.ok(len.boundaries.some((b: Json) => b.kind === 'implicit_calls' && /__len__/.test(b.detail)), JSON.stringify(len.boundaries));
+  });
+
   it('reference providers are refused unless allowed', async () => {
     const { e } = await make({ 'a.py': 'def f():\n    return 1\n' });
     const out = await invokeTool(TOOLS.index_repo as never, { reference_providers: [{ name: 'x', command: process.execPath }] }, { engine: e });

@@ -8,6 +8,8 @@ import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { AMBIGUOUS_MAX, TIERS, parseEvidence, type Tier } from './tiers';
 import { SymbolLookup, overloadBase, parseNodeId, type LookupOptions, type Resolved } from './lookup';
 import { dispatchCallers } from './dispatch';
+import { graphRules } from '../languages';
+import type { LanguageId } from '../languages/types';
 
 export const EXACT_THRESHOLD = 0.9;
 export type Resolution = 'exact' | 'best_effort';
@@ -30,7 +32,7 @@ export interface GraphEdge {
 export const LINK_EDGE_MAX = 0.85;
 
 /** What can make a graph answer a lower bound (the `boundaries` of every graph tool). */
-export const BOUNDARY_KINDS = ['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph', 'graph_pending', 'stale_files', 'history_unavailable', 'unfollowed_links'] as const;
+export const BOUNDARY_KINDS = ['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph', 'graph_pending', 'stale_files', 'history_unavailable', 'unfollowed_links', 'implicit_calls'] as const;
 export type BoundaryKind = (typeof BOUNDARY_KINDS)[number];
 export interface Boundary { kind: BoundaryKind; detail: string }
 
@@ -226,6 +228,25 @@ export class GraphReader {
     return out;
   }
 
+  /**
+   * Functions called without their name at the call site, which no provider sees as calls: handed over as a
+   * value (a callback, a decorator, a handler table, a property read: an incoming `references` edge) or run
+   * by the language's syntax (`__getitem__`, `__iter__`: the language's `implicitMembers`).
+   */
+  private implicitCalls(symbols: NodeRow[]): Boundary[] {
+    const fns = symbols.filter(t => t.kind === 'function' || t.kind === 'method');
+    if (!fns.length) return [];
+    const syntax = fns.filter(t => graphRules(t.language as LanguageId).implicitMembers?.test(t.name));
+    const asValue = [...this.edgesOfMany(fns, 'in', ['references'], { dispatch: false }).values()].flat();
+    const out: Boundary[] = [];
+    if (syntax.length) out.push({ kind: 'implicit_calls', detail: `${syntax.map(t => t.name).join(', ')} run(s) through the language's syntax (operators, iteration, attribute access…): those calls name no method and are not edges` });
+    if (asValue.length) {
+      const at = asValue[0]!;
+      out.push({ kind: 'implicit_calls', detail: `handed over as a value in ${asValue.length} place(s) (e.g. ${at.neighbour.path}${at.edge.line ? `:${at.edge.line}` : ''}: a callback, decorator or property): calls through that value are not edges` });
+    }
+    return out;
+  }
+
   /** Boundaries that can hide dependents of the given targets. */
   boundaries(targets: NodeRow[], lowConfidenceSeen: number): Boundary[] {
     const out: Boundary[] = [];
@@ -239,6 +260,7 @@ export class GraphReader {
       const names = [...new Set(unchecked.map(t => overloadBase(t.symbol_path ?? t.path)))];
       out.push({ kind: 'heuristic_only', detail: `${names.length} target(s) not checked by a compiler-grade provider (language server or external provider): ${names.slice(0, 5).join(', ')}; dependents come from the heuristic graph` });
     }
+    out.push(...this.implicitCalls(symbols));
     const incomplete = checks.filter(c => c.complete === 0);
     if (incomplete.length) out.push({ kind: 'provider_incomplete', detail: `${incomplete.length} provider check(s) timed out or answered partially (${[...new Set(incomplete.map(c => c.provider))].join(', ')})` });
     const repos = [...new Set(targets.map(t => t.repo_id))];

@@ -105,6 +105,8 @@ export interface GraphRules {
   readonly openClasses?: boolean;
   /** A bare name can be a call of a method of the enclosing class (Ruby: `return empty if args.empty?`). */
   readonly bareCalls?: boolean;
+  /** Members the language's syntax runs without naming them (`__getitem__`, `__iter__`, Ruby's `[]`, `each`). */
+  readonly implicitMembers?: RegExp;
   /** The member calling an instance runs (`__call__`): `handler(x)` on a value of a class with it. */
   readonly callMember?: string;
   /** Members a `with` statement runs on the object it enters (`__enter__`, `__exit__`). */
