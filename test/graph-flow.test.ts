@@ -260,6 +260,28 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Context.invoke', undefined, ['calls']), ['cli/core.py:Command.invoke', 'cli/use.py:handle']);
     assert.deepEqual(await users(call, 'HelpFormatter.write', undefined, ['calls']), ['cli/use.py:handle']);
     assert.deepEqual(await users(call, 'Stream.write', undefined, ['calls']), []);
-    assert.deepEqual(await users(call, 'Runner.invoke', undefined, ['calls']), []);
+    const runner = await call('find_references', { symbol: 'Runner.invoke' });
+    assert.ok(runner.references.every((r: Json) => r.confidence < 0.5), 'data.invoke() binds to no class by a name it does not have');
+  });
+
+  it('a method every definition of its name overrides binds a call on an unknown receiver (tier hierarchy)', async () => {
+    const overrides = ['Const', 'Add', 'Mul', 'Neg'].map((c, i) => `class ${c}(Expr):\n    def as_const(self, ctx=None):\n        return ${i}\n`).join('\n');
+    const unrelated = ['Queue', 'Cache', 'Db', 'Store'].map(c => `class ${c}:\n    def put(self, x):\n        return x\n`).join('\n');
+    const call = await make({
+      'tpl/nodes.py': `class Node:\n    pass\n\nclass Expr(Node):\n    def as_const(self, ctx=None):\n        raise ValueError()\n\n${overrides}`,
+      'tpl/store.py': unrelated,
+      'tpl/fold.py': 'def fold(node):\n    return node.as_const()\n\ndef keep(box, x):\n    return box.put(x)\n',
+    });
+    assert.deepEqual(await users(call, 'Expr.as_const', undefined, ['calls']), ['tpl/fold.py:fold']);
+    assert.deepEqual(await users(call, 'Const.as_const', undefined, ['calls']), ['tpl/fold.py:fold']);
+    assert.deepEqual(await users(call, 'Queue.put', undefined, ['calls']), []);
+    // two hierarchies sharing the name: one of their roots, bound by name only
+    const twoRoots = await make({
+      'tpl/nodes.py': `class Node:\n    pass\n\nclass Expr(Node):\n    def as_const(self, ctx=None):\n        raise ValueError()\n\n${overrides}\nclass Pair(Node):\n    def as_const(self, ctx=None):\n        return 9\n`,
+      'tpl/fold.py': 'def fold(node):\n    return node.as_const()\n',
+    });
+    const refs = await twoRoots('find_references', { symbol: 'Pair.as_const' });
+    assert.deepEqual(refs.references.map((r: Json) => r.from.symbol_path), ['fold']);
+    assert.ok(refs.references[0].confidence < 0.5);
   });
 });

@@ -19,13 +19,15 @@
  *   scope_type    x.f() where one class the calling scope names has a member f          → scope_type
  *                 (Type.f() on a capitalised type the repository does not define: unbound, 'none')
  *   receiver_name ctx.f(): the one class named like the receiver (`ctx` → Context) with a method f → receiver_name
- *   method_name   x.f(): the only method f (2–3: ambiguous; more: unbound)              → method_name / ambiguous
+ *   method_name   x.f(): the only method f; the one f all others override                → method_name / hierarchy
+ *                 (else 2–3 definitions or hierarchies: ambiguous; more: unbound)      → ambiguous
  */
 import type { Occurrence } from '../parse/occurrence';
 import { AMBIGUOUS_MAX, type Tier } from './tiers';
 import { CALLABLE, CLASSY, type GSymbol } from './tables';
 import { parentScope, type FileScope } from './scope';
 import { fixtureLabel, fixtureNamed } from './fixtures';
+import { hierarchyRoots } from './hierarchy';
 
 /** A call site being resolved, with what the rules derive from its receiver (computed once, on first use). */
 export class CallSite {
@@ -255,6 +257,11 @@ export const CALL_RULES: readonly CallRule[] = [
     resolve: ({ f, o }) => {
       const cands = f.methodsNamed(o.name);
       if (cands.length === 1) return bound(cands, 'method_name', '1');
+      // every definition overrides one method: a call of that method (dispatch.ts reaches the overrides);
+      // two or three hierarchies: one of their roots
+      const roots = cands.length > 1 ? hierarchyRoots(f.t, cands) : [];
+      if (roots.length === 1) return bound(roots, 'hierarchy', `${roots[0]!.sp} (${cands.length} definitions)`);
+      if (roots.length > 1 && roots.length <= AMBIGUOUS_MAX && cands.length > AMBIGUOUS_MAX) return bound(roots, 'ambiguous', `${roots.length} hierarchies`);
       if (cands.length > 1 && cands.length <= AMBIGUOUS_MAX) return bound(cands, 'ambiguous', String(cands.length));
       return cands.length > AMBIGUOUS_MAX ? 'unbound' : 'none';
     },

@@ -177,7 +177,7 @@ function bareMethodCall(scope: FileScope, o: Occurrence, out: EdgeBuffer): boole
 }
 
 /** Tiers that bind a member access by its name alone: too weak for a use that is not even a call. */
-const NAME_ONLY_TIERS = new Set<string>(['method_name', 'ambiguous']);
+const NAME_ONLY_TIERS = new Set<string>(['method_name', 'ambiguous', 'hierarchy']);
 
 /**
  * A member read, not called (`result.output`, a property; `self.on_close` handed over as a callback):

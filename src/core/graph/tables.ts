@@ -166,7 +166,7 @@ export class RepoTables {
   }
 
   /** With a lookup, the bases of a class's file are resolved when first needed (without, the bases pass did them all). */
-  private basesFor(cls: GSymbol): string[] | undefined {
+  basesFor(cls: GSymbol): string[] | undefined {
     if (this.basesDone && !this.basesDone.has(cls.fileId)) {
       this.basesDone.add(cls.fileId);
       const f = this.filesById.get(cls.fileId);

@@ -19,6 +19,7 @@
  *   same_dir    0.6   the only definition with that name in the same folder (package)
  *   unique      0.55  the only definition with that name in the repository
  *   receiver_name 0.5 x.run() where x is named like the one class with run (`ctx` → Context, `parser` → Parser)
+ *   hierarchy   0.5   x.run() where every method named run overrides one (the root's callers reach each by dispatch)
  *   method_name 0.4   the only method with that name, called on a receiver of unknown type
  *   ambiguous   0.25  one of 2–3 definitions sharing the name (each gets an edge; never confident)
  *   dispatch    0.5   a call of a base method that this method overrides (read at query time, graph/dispatch.ts)
@@ -41,6 +42,7 @@ export const TIERS = {
   same_dir: { confidence: 0.6, text: 'the only definition with that name in' },
   unique: { confidence: 0.55, text: 'the only definition with that name in the repository' },
   receiver_name: { confidence: 0.5, text: 'a method of the class the receiver is named like:' },
+  hierarchy: { confidence: 0.5, text: 'the method every definition of the name overrides:' },
   method_name: { confidence: 0.4, text: 'the only method with that name (receiver type unknown)' },
   ambiguous: { confidence: 0.25, text: 'one of several definitions sharing the name' },
   dispatch: { confidence: 0.5, text: 'a call of the base method it overrides' },
