@@ -284,4 +284,15 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(refs.references.map((r: Json) => r.from.symbol_path), ['fold']);
     assert.ok(refs.references[0].confidence < 0.5);
   });
+
+  it('a call on a package outside the repository binds to nothing here (json.load is not Config.load)', async () => {
+    const call = await make({
+      'app/config.py': [
+        'import json', 'import yaml as y', '', 'class Config:', '    def load(self):', '        return 1', '',
+        '    def read(self, f):', '        return json.load(f) or y.load(f)', '',
+        'def start(config):', '    return config.load()', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Config.load', undefined, ['calls']), ['app/config.py:start']);
+  });
 });

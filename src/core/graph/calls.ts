@@ -13,6 +13,7 @@
  *   self_chain    this.a().f(): fluent chains on the instance                           → self_chain
  *   namespace     ns.f() where ns is imported from a barrel's `export * as ns`          → import
  *   module        mod.f() where mod is a module import (Go: any file of the package)    → import
+ *                 (a package outside the repository: 'none')
  *   receiver      new Worker().f(), Worker().f(), Worker.f(): a member of the named class → receiver
  *   assigned      x.f() where x holds a class by its assignment, declared type or a call's return type → assigned
  *   fixture       runner.f() in a test whose fixture `runner` returns a class with a member f → fixture
@@ -183,6 +184,8 @@ export const CALL_RULES: readonly CallRule[] = [
     resolve: (c) => {
       const { constructed, named } = c.receiverName;
       const b = named && !constructed ? c.f.bindings.get(named) : undefined;
+      // json.load(f): a call on a package outside the repository is nobody's method here
+      if (!b && named && !constructed && c.f.isExternal(named)) return 'none';
       if (!b || b.kind !== 'module') return undefined;
       for (const t of b.files) {
         const x = c.f.t.imports.exported(t, c.o.name);

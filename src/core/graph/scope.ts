@@ -89,7 +89,11 @@ export class FileScope {
         continue;
       }
       if (!targets.length) {
-        if (L.packageCandidates && !o.source.startsWith('.') && o.name && o.name !== o.source) this.external.add(o.alias ?? o.name);
+        // a package outside the repository: a name from it (`import { x } from 'pkg'`), or the module
+        // itself (`import json`, `import yaml as y`: its local name)
+        const outside = !o.source.startsWith('.');
+        if (outside && name && L.packageCandidates) this.external.add(o.alias ?? name);
+        else if (outside && !name && L.moduleImport) { const local = o.alias ?? L.moduleImport(o.source); if (local) this.external.add(local); }
         continue;
       }
       for (const t of targets) out.emit(fileNode(file.id), fileNode(t), 'imports', 'import_file', o.source, file.id, o.line);
@@ -105,6 +109,9 @@ export class FileScope {
       }
     }
   }
+
+  /** Whether a name is bound by an import of a package outside the repository (`json`, `from yaml import load`). */
+  isExternal(name: string): boolean { return this.external.has(name) && !this.bindings.has(name); }
 
   /** `from pkg import mod` naming a module of the package that defines no `mod`: that module's files. */
   private submoduleOf(source: string, name: string, targets: readonly number[]): number[] | null {
@@ -143,7 +150,7 @@ export class FileScope {
         if (r && filter.has(r.sym.kind)) return { syms: [r.sym], tier: 'import', detail: r.via ? `${b.source} → ${r.via}` : b.source };
       }
     }
-    if (this.external.has(name)) return { unbound: 0 };
+    if (this.isExternal(name)) return { unbound: 0 };
     const globalNames = t.globalFor(filter, this.family);
     let global = globalNames.get(name);
     if (!global) {
