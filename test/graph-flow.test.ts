@@ -295,4 +295,18 @@ describe('graph: resolution that follows what programs do', () => {
     });
     assert.deepEqual(await users(call, 'Config.load', undefined, ['calls']), ['app/config.py:start']);
   });
+
+  it('a test file named after the target\'s file lists its test functions, never the file in their place', async () => {
+    const call = await make({
+      'shop/cart.py': 'def total(items):\n    return sum(items)\n',
+      'tests/test_cart.py': 'def helper():\n    return 1\n\ndef test_empty():\n    assert helper()\n\ndef test_other():\n    assert True\n',
+      'web/cart.test.ts': "describe('cart', () => { it('adds', () => { expect(1).toBe(1); }); });\n",
+      'web/cart.ts': 'export function add(a: number) { return a; }\n',
+    });
+    const py = await call('related_tests', { symbol: 'total' });
+    assert.deepEqual(py.tests.map((t: Json) => `${t.node.kind}:${t.node.symbol_path}`).sort(), ['function:test_empty', 'function:test_other']);
+    assert.match(py.tests[0].reason, /named after shop\/cart\.py/);
+    const ts = await call('related_tests', { symbol: 'add' });
+    assert.deepEqual(ts.tests.map((t: Json) => `${t.node.kind}:${t.node.path}`), ['file:web/cart.test.ts']);
+  });
 });

@@ -104,14 +104,18 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     }
     frontier = next;
   }
-  // Test files named after a target's file (a naming convention, no call seen): only when no test in them was found.
+  // Test files named after a target's file (a naming convention, no call seen): only when no test in them
+  // was found; their test cases are listed, the file itself only when its body is the test (JS/TS).
   const testFiles = new Set([...found.values()].map(t => t.node.path));
   for (const t of targets) {
     const file = t.kind === 'file' ? t : g.nodes([-t.file_id]).get(-t.file_id);
     if (!file) continue;
     for (const { neighbour, edge } of g.edges(file, 'in', ['contains_test_for'])) {
       if (neighbour.kind !== 'file' || testFiles.has(neighbour.path) || found.has(neighbour.node)) continue;
-      found.set(neighbour.node, { node: neighbour, distance: 1, confidence: edge.confidence, provider: edge.provider, reason: `test file named after ${file.path} (naming convention; no call seen)`, via: [] });
+      const cases = g.symbolsIn(neighbour.file_id).filter(isTestCase);
+      for (const c of cases.length ? cases : [neighbour]) {
+        found.set(c.node, { node: c, distance: 1, confidence: edge.confidence, provider: edge.provider, reason: `in a test file named after ${file.path} (naming convention; no call seen)`, via: [] });
+      }
     }
   }
   const tests = [...found.values()].sort((a, b) => a.distance - b.distance || b.confidence - a.confidence || a.node.path.localeCompare(b.node.path) || a.node.start_line - b.node.start_line);
