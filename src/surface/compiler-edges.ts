@@ -36,6 +36,8 @@ export interface CompilerEdgesOptions {
   timeoutMs?: number;
   /** A provider's heap cap in MiB (default 3072). */
   heapMb?: number;
+  /** After a failed or timed-out run, the same provider waits this long before it runs again (default 1 h). */
+  retryAfterMs?: number;
 }
 
 export class CompilerEdges {
@@ -45,6 +47,8 @@ export class CompilerEdges {
   private lookedAt: string | null = null;
   private readonly cli: string;
   private stopped = false;
+  /** `repo_id\0provider` → when its last run failed */
+  private readonly failedAt = new Map<string, number>();
 
   constructor(private readonly engine: Engine, private readonly opts: CompilerEdgesOptions) {
     this.cli = opts.cli ?? join(__dirname, 'cli.js');
@@ -76,7 +80,7 @@ export class CompilerEdges {
         const snap = await this.engine.edges.providerSnapshot(root.repo_id, p.languages);
         if (!snap?.symbols.length) continue;
         const unchecked = this.engine.edges.uncheckedNow(p.name, snap);
-        if (!unchecked.length) continue;
+        if (!unchecked.length || this.waiting(root.repo_id, p)) continue;
         // a few edited files: ask about their symbols and what they use; most of the code: everything
         const query = unchecked.length * 2 > snap.symbols.length ? undefined : await this.withUses(unchecked, snap);
         await this.runOne(p, query ? { ...snap, query } : snap);
@@ -97,6 +101,12 @@ export class CompilerEdges {
     return [...out];
   }
 
+  /** Whether a provider failed on a repository recently (a large or broken project is not retried on every edit). */
+  private waiting(repoId: string, p: BundledProvider): boolean {
+    const at = this.failedAt.get(`${repoId}\0${p.name}`);
+    return at !== undefined && Date.now() - at < (this.opts.retryAfterMs ?? RETRY_AFTER_MS);
+  }
+
   private async runOne(p: BundledProvider, snap: ProviderSnapshot): Promise<void> {
     const timeoutMs = this.opts.timeoutMs ?? 600_000;
     const spec: ProviderSpec = {
@@ -107,10 +117,16 @@ export class CompilerEdges {
     const what = `${p.name} on ${snap.root} (${snap.query ? `${snap.query.length} of ` : ''}${snap.symbols.length} symbols)`;
     this.opts.log('info', `compiler-grade edges: ${what} started`);
     const res = await runProvider(spec, inputOf(spec, snap), { cwd: snap.root, env: { ...process.env, [INSTALLED_ONLY_ENV]: '1' } });
-    if (!res.ok) { this.opts.log('warn', `compiler-grade edges: ${what} failed (${res.error.code}): ${res.error.message}`); return; }
+    if (!res.ok) {
+      this.failedAt.set(`${snap.repo_id}\0${p.name}`, Date.now());
+      const retry = Math.round((this.opts.retryAfterMs ?? RETRY_AFTER_MS) / 60_000);
+      this.opts.log('warn', `compiler-grade edges: ${what} failed (${res.error.code}): ${res.error.message}; not run again for ${retry} min`);
+      return;
+    }
     const stored = await this.engine.live.exclusive(() => this.engine.edges.recordProviderRun(spec, snap, res));
     this.opts.log('info', `compiler-grade edges: ${what}: ${stored.edges} edges in ${Math.round(res.duration_ms / 1000)} s`);
   }
 }
 
 const USE_KINDS = ['calls', 'references', 'extends', 'implements'] as const;
+const RETRY_AFTER_MS = 3_600_000;
