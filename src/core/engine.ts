@@ -161,7 +161,7 @@ export class Engine implements ToolServices {
   exportIndex() { return this.live.exclusive(async () => { await this.file.reloadIfChanged(); return exportArtifact(this.file.store.export(), this.roots); }); }
   importIndex(artifact: Uint8Array) { return this.live.exclusive(async () => { const { store, report } = await relocateArtifact(artifact, this.roots); this.file.adopt(store); return report; }); }
 
-  staleIndexedFiles(repoId: string, budgetMs?: number, only?: readonly string[]): { paths: string[]; complete: boolean } { return this.freshness.staleIndexedFiles(repoId, budgetMs, only); }
+  staleIndexedFiles(repoId: string, budgetMs?: number, only?: readonly string[]) { return this.freshness.staleIndexedFiles(repoId, budgetMs, only); }
   changedSinceIndex(opts: { budgetMs?: number; sample?: number } = {}): Promise<ChangedSinceIndex> { return this.freshness.changedSinceIndex(opts); }
 
   // ---- editor edges ----------------------------------------------------------------------------

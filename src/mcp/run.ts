@@ -41,7 +41,8 @@ async function adoptPrebuilt(engine: Engine, source: string, log: (level: string
 }
 
 /** The bundled compiler-grade providers in the background (not in the editor's process: the editor has its servers). */
-function startCompilerEdges(engine: Engine, values: { editor?: boolean; 'no-compiler-edges'?: boolean; 'compiler-edges-after'?: string }, log: (level: string, msg: string) => void): CompilerEdges | null {
+type CompilerEdgesFlags = { editor?: boolean; 'no-compiler-edges'?: boolean; 'compiler-edges-after'?: string };
+function startCompilerEdges(engine: Engine, values: CompilerEdgesFlags, log: (level: string, msg: string) => void): CompilerEdges | null {
   if (values.editor || values['no-compiler-edges']) return null;
   const after = values['compiler-edges-after'] === undefined ? 10 : Number(values['compiler-edges-after']);
   if (!Number.isFinite(after) || after < 0) throw new UsageError(`--compiler-edges-after must be a number of seconds, got ${values['compiler-edges-after']}`);
@@ -65,7 +66,11 @@ export const MCP_USAGE = `usage: sightline mcp [--workspace DIR]... [--db FILE] 
   --export-memories writes the current project memories into AGENTS.md and/or .github/copilot-instructions.md (off by default).`;
 
 export async function runMcp(argv: string[]): Promise<void> {
-  const { values, positionals } = parse(argv, { ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, 'idle-timeout': { type: 'string' }, editor: { type: 'boolean' }, 'unsaved-buffers': { type: 'string' }, 'no-watch': { type: 'boolean' }, 'import-from': { type: 'string' }, 'no-compiler-edges': { type: 'boolean' }, 'compiler-edges-after': { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  const { values, positionals } = parse(argv, {
+    ...WORKSPACE_OPTIONS, http: { type: 'string' }, token: { type: 'string' }, 'idle-timeout': { type: 'string' },
+    editor: { type: 'boolean' }, 'unsaved-buffers': { type: 'string' }, 'no-watch': { type: 'boolean' }, 'import-from': { type: 'string' },
+    'no-compiler-edges': { type: 'boolean' }, 'compiler-edges-after': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) { process.stderr.write(MCP_USAGE + '\n'); return; }
   let sessionIdleMs: number | undefined;
   if (values['idle-timeout'] !== undefined) {

@@ -144,7 +144,8 @@ export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number,
   const entryPoints = affected.filter(a => isEntryPoint(g, a.node));
   const boundaries = g.boundaries(targetSeeds, walk.lowSeen);
   if (walk.cutAtDepth) boundaries.push({ kind: 'depth_limit', detail: `dependents continue beyond depth ${depth}; raise depth to see more` });
-  if (walk.cutAtCost) boundaries.push({ kind: 'depth_limit', detail: `the walk stopped after ${IMPACT_MAX_NODES} dependents; narrow the target or lower depth` });
+  const costDetail = `the walk stopped after ${IMPACT_MAX_NODES} dependents; narrow the target or lower depth`;
+  if (walk.cutAtCost) boundaries.push({ kind: 'depth_limit', detail: costDetail });
   boundaries.push(...t.boundaries);
   return { seeds, affected, tests: t.tests, entryPoints, boundaries };
 }

@@ -31,8 +31,16 @@ export interface GraphEdge {
 /** The highest confidence an edge from a cross-boundary link gets (below exact: a string match, not a compiler's). */
 export const LINK_EDGE_MAX = 0.85;
 
+/** An edge seen from one of its ends: the node at the other end. */
+export interface Neighbour { neighbour: NodeRow; edge: GraphEdge }
+/** `links`: matched cross-boundary links too; `dispatch` (default on): callers of overridden base methods. */
+export interface EdgeOptions { links?: boolean; dispatch?: boolean }
+
 /** What can make a graph answer a lower bound (the `boundaries` of every graph tool). */
-export const BOUNDARY_KINDS = ['heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit', 'dynamic_names', 'stale_graph', 'graph_pending', 'stale_files', 'history_unavailable', 'unfollowed_links', 'implicit_calls'] as const;
+export const BOUNDARY_KINDS = [
+  'heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit',
+  'dynamic_names', 'stale_graph', 'graph_pending', 'stale_files', 'history_unavailable', 'unfollowed_links', 'implicit_calls',
+] as const;
 export type BoundaryKind = (typeof BOUNDARY_KINDS)[number];
 export interface Boundary { kind: BoundaryKind; detail: string }
 
@@ -138,7 +146,7 @@ export class GraphReader {
    * `links`: matched cross-boundary links too. `dispatch` (default on): incoming calls include the callers
    * of the base methods a method overrides (graph/dispatch.ts).
    */
-  edgesOfMany(nodes: readonly NodeRow[], dir: 'in' | 'out', kinds: readonly string[], opts: { links?: boolean; dispatch?: boolean } = {}): Map<number, { neighbour: NodeRow; edge: GraphEdge }[]> {
+  edgesOfMany(nodes: readonly NodeRow[], dir: 'in' | 'out', kinds: readonly string[], opts: EdgeOptions = {}): Map<number, Neighbour[]> {
     const result = new Map<number, { neighbour: NodeRow; edge: GraphEdge }[]>();
     if (!nodes.length) return result;
     const byNode = new Map(nodes.map(n => [n.node, n]));
@@ -239,10 +247,16 @@ export class GraphReader {
     const syntax = fns.filter(t => graphRules(t.language as LanguageId).implicitMembers?.test(t.name));
     const asValue = [...this.edgesOfMany(fns, 'in', ['references'], { dispatch: false }).values()].flat();
     const out: Boundary[] = [];
-    if (syntax.length) out.push({ kind: 'implicit_calls', detail: `${syntax.map(t => t.name).join(', ')} run(s) through the language's syntax (operators, iteration, attribute access…): those calls name no method and are not edges` });
+    if (syntax.length) {
+      const names = syntax.map(t => t.name).join(', ');
+      const detail = `${names} run(s) through the language's syntax (operators, iteration, attribute access…): those calls name no method and are not edges`;
+      out.push({ kind: 'implicit_calls', detail });
+    }
     if (asValue.length) {
       const at = asValue[0]!;
-      out.push({ kind: 'implicit_calls', detail: `handed over as a value in ${asValue.length} place(s) (e.g. ${at.neighbour.path}${at.edge.line ? `:${at.edge.line}` : ''}: a callback, decorator or property): calls through that value are not edges` });
+      const where = `${at.neighbour.path}${at.edge.line ? `:${at.edge.line}` : ''}`;
+      const detail = `handed over as a value in ${asValue.length} place(s) (e.g. ${where}: a callback, decorator or property): calls through that value are not edges`;
+      out.push({ kind: 'implicit_calls', detail });
     }
     return out;
   }

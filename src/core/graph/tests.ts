@@ -114,7 +114,8 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
       if (neighbour.kind !== 'file' || testFiles.has(neighbour.path) || found.has(neighbour.node)) continue;
       const cases = g.symbolsIn(neighbour.file_id).filter(isTestCase);
       for (const c of cases.length ? cases : [neighbour]) {
-        found.set(c.node, { node: c, distance: 1, confidence: edge.confidence, provider: edge.provider, reason: `in a test file named after ${file.path} (naming convention; no call seen)`, via: [] });
+        const reason = `in a test file named after ${file.path} (naming convention; no call seen)`;
+        found.set(c.node, { node: c, distance: 1, confidence: edge.confidence, provider: edge.provider, reason, via: [] });
       }
     }
   }

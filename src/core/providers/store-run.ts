@@ -23,7 +23,8 @@ export interface StoredRun { edges: number; skipped_edges: number; invalid_edges
 export function snapshotFor(store: Store, repoId: string, root: string, languages: readonly string[]): ProviderSnapshot {
   const input = store.files.providerInput(repoId);
   if (!languages.length) return { repo_id: repoId, root, ...input };
-  return { repo_id: repoId, root, symbols: input.symbols.filter(s => languages.includes(s.language)), chunks: input.chunks.filter(c => languages.includes(c.language)) };
+  const mine = (x: { language: string }) => languages.includes(x.language);
+  return { repo_id: repoId, root, symbols: input.symbols.filter(mine), chunks: input.chunks.filter(mine) };
 }
 
 /** The protocol input of a snapshot. */
@@ -36,7 +37,9 @@ export function inputOf(spec: ProviderSpec, snap: ProviderSnapshot) {
 export function storeProviderRun(store: Store, spec: ProviderSpec, snap: ProviderSnapshot, res: Extract<ProviderRunResult, { ok: true }>): StoredRun {
   const resolved = resolveEndpoints(res.output.edges, snap.symbols, { strict: spec.strict, repo: snap.root });
   if (resolved.failed) {
-    throw new SightlineError('provider_failed', `reference provider ${spec.name} (strict) emitted ${resolved.unresolved.length} edge(s) with unknown or ambiguous endpoints, e.g. ${resolved.unresolved[0]?.reason}`, { provider: spec.name, unresolved: resolved.unresolved.slice(0, 20) });
+    const bad = resolved.unresolved;
+    const message = `reference provider ${spec.name} (strict) emitted ${bad.length} edge(s) with unknown or ambiguous endpoints, e.g. ${bad[0]?.reason}`;
+    throw new SightlineError('provider_failed', message, { provider: spec.name, unresolved: bad.slice(0, 20) });
   }
   const fileOf = new Map(snap.symbols.map(s => [s.id, s]));
   const asked = snap.query ? new Set(snap.query) : null;
@@ -47,12 +50,16 @@ export function storeProviderRun(store: Store, spec: ProviderSpec, snap: Provide
     store.providerEdges.addProviderEdges(resolved.resolved.map(e => ({ ...e, provider: spec.name, file_id: fileOf.get(e.from_id)?.file_id ?? null })));
     if (spec.compiler_grade) {
       // A compiler-grade provider analysed the repository: each symbol it was asked about has been checked.
+      const checkedAt = Date.now();
       for (const s of snap.symbols) {
-        if (!asked || asked.has(s.id)) store.providerEdges.setProviderCheck({ symbol_id: s.id, provider: spec.name, file_hash: s.hash, checked_at: Date.now(), results: 0, complete: 1 });
+        if (asked && !asked.has(s.id)) continue;
+        store.providerEdges.setProviderCheck({ symbol_id: s.id, provider: spec.name, file_hash: s.hash, checked_at: checkedAt, results: 0, complete: 1 });
       }
     }
   });
-  const diagnostics = [...res.provider_diagnostics, ...res.output.invalid_edges.slice(0, 20).map(e => ({ provider: spec.name, message: `edge ${e.index} rejected: ${e.reason}` })),
-    ...resolved.unresolved.slice(0, 20).map(e => ({ provider: spec.name, message: `edge ${e.index} skipped: ${e.reason}` }))];
+  const note = (message: string) => ({ provider: spec.name, message });
+  const diagnostics = [...res.provider_diagnostics,
+    ...res.output.invalid_edges.slice(0, 20).map(e => note(`edge ${e.index} rejected: ${e.reason}`)),
+    ...resolved.unresolved.slice(0, 20).map(e => note(`edge ${e.index} skipped: ${e.reason}`))];
   return { edges: resolved.resolved.length, skipped_edges: resolved.unresolved.length, invalid_edges: res.output.invalid_edges.length, diagnostics };
 }

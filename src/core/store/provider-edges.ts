@@ -19,7 +19,8 @@ function uncheckTargetsOf(db: Parameters<NonNullable<TableSpec['deleteFile']>>[0
 }
 
 export const PROVIDER_TABLES: TableSpec[] = [
-  { name: 'edges', owner: 'provider-edges', deleteFile: (db, fileId) => { uncheckTargetsOf(db, fileId); db.exec('DELETE FROM edges WHERE file_id = ?', [fileId]); },
+  { name: 'edges', owner: 'provider-edges',
+    deleteFile: (db, fileId) => { uncheckTargetsOf(db, fileId); db.exec('DELETE FROM edges WHERE file_id = ?', [fileId]); },
     // every edge recorded with a file (run before files is emptied); edges without a file stay
     clear: db => db.run('DELETE FROM edges WHERE file_id IN (SELECT file_id FROM files)') },
   { name: 'provider_checks', owner: 'provider-edges', kept: 'a check names a symbol id and the file content it was made against: a stale one is re-validated (staleLspChecks), a provider run replaces its own (removeProviderEdgesOf)' },
@@ -72,7 +73,8 @@ export class ProviderEdgeTables {
   providerCoverage(repoId: string, hashOf?: (path: string) => string | undefined): ProviderCoverage[] {
     const like = symbolIdLike(repoId);
     const prefix = symbolIdLike(repoId).slice(0, -1);
-    const checks = this.db.rows<{ provider: string; symbol_id: string; file_hash: string }>('SELECT provider, symbol_id, file_hash FROM provider_checks WHERE symbol_id LIKE ?', [like]);
+    const checks = this.db.rows<{ provider: string; symbol_id: string; file_hash: string }>(
+      'SELECT provider, symbol_id, file_hash FROM provider_checks WHERE symbol_id LIKE ?', [like]);
     const edges = this.db.rows<{ provider: string; n: number }>('SELECT provider, count(*) AS n FROM edges WHERE to_id LIKE ? GROUP BY provider', [like]);
     const out = new Map<string, ProviderCoverage>();
     const get = (p: string) => out.get(p) ?? out.set(p, { provider: p, symbols_checked: 0, symbols_current: 0, edges: 0 }).get(p)!;

@@ -6,6 +6,13 @@ const nullableBool = z.boolean().nullable();
 
 const pct = (n: number, of: number) => `${of ? Math.round((100 * n) / of) : 0}%`;
 
+/** One provider's coverage of a root: `python 480 of 500 symbols checked as they are now (96%), …`. */
+function coverageText(l: { provider: string; symbols_checked: number; symbols_current: number; edges: number }, symbols: number): string {
+  const before = l.symbols_checked - l.symbols_current;
+  const now = `${l.symbols_current} of ${symbols} symbols checked as they are now (${pct(l.symbols_current, symbols)})`;
+  return `${l.provider} ${now}${before > 0 ? `, ${before} before an edit` : ''}, ${l.edges} edges`;
+}
+
 export const indexStatus = defineTool({
   name: 'index_status',
   title: 'Index status',
@@ -97,7 +104,7 @@ export const indexStatus = defineTool({
     ];
     if (s.indexed_commit || s.branch) lines.push(`commit ${code(s.indexed_commit ?? '?')} on ${s.branch ?? '(detached)'}${s.dirty ? ' (dirty)' : s.dirty === false ? ' (clean)' : ''}`);
     lines.push(mdTable(['root', 'repo_id', 'files', 'chunks', 'indexed'], s.roots.map(r => [r.path, r.repo_id, String(r.file_count), String(r.chunk_count), r.indexed_at ?? 'never'])));
-    for (const r of s.roots) if (r.language_servers.length) lines.push(`language servers ${r.name}: ${r.language_servers.map(l => `${l.provider} ${l.symbols_current} of ${r.symbol_count} symbols checked as they are now (${pct(l.symbols_current, r.symbol_count)})${l.symbols_checked > l.symbols_current ? `, ${l.symbols_checked - l.symbols_current} before an edit` : ''}, ${l.edges} edges`).join('; ')}`);
+    for (const r of s.roots) if (r.language_servers.length) lines.push(`language servers ${r.name}: ${r.language_servers.map(l => coverageText(l, r.symbol_count)).join('; ')}`);
     for (const r of s.roots) for (const h of r.history) lines.push(`history ${r.name}${h.path ? '/' + h.path : ''}: ${h.status === 'ok' ? `${h.commits_counted} of ${h.commits_mined} commits counted, ${h.files} files, ${h.pairs} pairs, at ${code((h.last_mined_commit ?? '?').slice(0, 10))}${h.shallow ? ' (shallow)' : ''}` : h.status}`);
     if (s.languages.length) lines.push(`languages: ${s.languages.map(l => `${l.language} ${l.files}`).join(', ')}`);
     if (s.file_count === 0) lines.push('⚠ nothing is indexed yet: run index_repo.');

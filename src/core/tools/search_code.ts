@@ -117,7 +117,9 @@ export const searchCode = defineTool({
     const { externalItems, sources } = fuse(answered, shown);
     warnings.push(...peerNotices(answered));
     if (changed.size) warnings.push(changedWarning([...changed].map(k => k.slice(k.indexOf('\0') + 1))));
-    return { query: query.length > ECHO ? `${query.slice(0, ECHO)}…` : query, terms: r.terms, paths_named: r.plan.paths, files: flagged, results, external: externalItems, sources, ...page(r.total, offset, limit, shown), warnings };
+    const echoed = query.length > ECHO ? `${query.slice(0, ECHO)}…` : query;
+    return { query: echoed, terms: r.terms, paths_named: r.plan.paths, files: flagged, results, external: externalItems, sources,
+      ...page(r.total, offset, limit, shown), warnings };
   },
   render(r, budget) {
     const q = r.query.replace(/\s+/g, ' ');

@@ -41,7 +41,10 @@ async function runReferenceProvider(env: IndexEnv, r: Root, spec: ProviderSpec, 
   const store = env.indexFile.store;
   const report: ProviderRunReport = { name: spec.name, repo_id: r.repo_id, ok: false, edges: 0, skipped_edges: 0, invalid_edges: 0, duration_ms: 0, error: null };
   const snap = snapshotFor(store, r.repo_id, r.root, spec.languages);
-  if (!providerApplies(spec, new Set(snap.symbols.map(s => s.language)))) { report.ok = true; report.error = `skipped: no indexed ${spec.languages.join('/')} code`; return { report, diagnostics: [] }; }
+  if (!providerApplies(spec, new Set(snap.symbols.map(s => s.language)))) {
+    Object.assign(report, { ok: true, error: `skipped: no indexed ${spec.languages.join('/')} code` });
+    return { report, diagnostics: [] };
+  }
   const res = await runProvider(spec, inputOf(spec, snap), { cwd: r.root, signal });
   report.duration_ms = Math.round(res.duration_ms);
   if (!res.ok) {
