@@ -170,6 +170,16 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Shop.List.initialize', undefined, ['calls']), ['lib/shop/list.rb:Shop.List.cons']);
   });
 
+  it('Ruby: a bare call in a class body runs a class method, never the class\'s own instance method', async () => {
+    const call = await make({
+      'lib/files.rb': [
+        'class Files', '  include Enumerable', '', '  def include(*names)', '    names', '  end', '',
+        '  def add(name)', '    include(name)', '  end', 'end', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Files.include', undefined, ['calls']), ['lib/files.rb:Files.add']);
+  });
+
   it('Python: entering a context manager runs its __enter__ and __exit__', async () => {
     const call = await make({
       'db/session.py': [
@@ -262,6 +272,18 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Stream.write', undefined, ['calls']), []);
     const runner = await call('find_references', { symbol: 'Runner.invoke' });
     assert.ok(runner.references.every((r: Json) => r.confidence < 0.5), 'data.invoke() binds to no class by a name it does not have');
+  });
+
+  it('a receiver holding a value from outside the repository is not bound by its name (open(…) as file)', async () => {
+    const call = await make({
+      'web/upload.py': 'class UploadFile:\n    def write(self, data):\n        return data\n',
+      'web/save.py': [
+        'def save(upload_file):', '    upload_file.write(b"x")', '', 'def copy(path):', '    with open(path, "wb") as file:',
+        '        file.write(b"y")', '',
+      ].join('\n'),
+    });
+    const uses = await call('find_references', { symbol: 'UploadFile.write' });
+    assert.deepEqual(uses.references.filter((r: Json) => r.confidence >= 0.5).map((r: Json) => r.from.symbol_path), ['save']);
   });
 
   it('a method every definition of its name overrides binds a call on an unknown receiver (tier hierarchy)', async () => {

@@ -250,7 +250,7 @@ export const CALL_RULES: readonly CallRule[] = [
     resolve: ({ f, o, receiver }) => {
       // ctx.invoke(…), formatter.write(…): the one class named like the receiver that has the method
       const named = receiver && /^[A-Za-z_][\w.]*$/.test(receiver) ? receiver.slice(receiver.lastIndexOf('.') + 1) : null;
-      if (!named) return undefined;
+      if (!named || f.flow.fromOutside(receiver!, o.scope, o.line)) return undefined;
       const hits = classNamedLike(named, f.methodsNamed(o.name));
       return hits.length === 1 ? bound(hits, 'receiver_name', `${named} → ${hits[0]!.parent}`) : undefined;
     },

@@ -41,6 +41,26 @@ export class Flow {
     return out;
   }
 
+  /**
+   * Whether a local holds a value from outside the repository: each of its latest assignments declares a
+   * type or calls a callee that no definition of the repository has (`with open(p) as file`,
+   * `headers: Mapping[str, str]`), so its name says nothing about the repository's classes.
+   */
+  fromOutside(receiver: string, scope: string | null, line: number): boolean {
+    if (!NAME.test(receiver)) return false;
+    const sources = this.localAssigns(receiver, scope, line);
+    return sources.length > 0 && sources.every(o => this.outsideValue(o));
+  }
+
+  private outsideValue(o: Occurrence): boolean {
+    const [name, kinds] = o.alias ? [o.alias, CLASSY] : [o.receiver, CALLABLE];
+    if (!name) return false;
+    const dot = name.indexOf('.');
+    if (dot >= 0) return this.f.isExternal(name.slice(0, dot));
+    const r = NAME.test(name) ? this.f.resolveName(name, o.scope, kinds) : null;
+    return !!r && 'unbound' in r && r.unbound === 0 && !this.f.t.byName.get(name)?.length;
+  }
+
   private localAssigns(name: string, scope: string | null, line: number): Occurrence[] {
     const all = this.assigns.get(name) ?? [];
     for (let p: string | null = scope; ; p = parentScope(p)) {

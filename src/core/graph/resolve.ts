@@ -168,7 +168,7 @@ function resolveResultCall(scope: FileScope, o: Occurrence, out: EdgeBuffer): vo
 
 /** Ruby `return empty if …`: a bare name that is a method of the enclosing class is a call of it. */
 function bareMethodCall(scope: FileScope, o: Occurrence, out: EdgeBuffer): boolean {
-  if (!scope.L.bareCalls) return false;
+  if (!scope.L.bareCalls || scope.inClassBody(o.scope)) return false;
   const cls = scope.classOf(o.scope);
   const m = cls ? scope.t.memberIn(cls, o.name) : undefined;
   if (!m || (m.kind !== 'method' && m.kind !== 'function')) return false;

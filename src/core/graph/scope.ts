@@ -63,6 +63,13 @@ export class FileScope {
   }
 
   /** The innermost class (not module) enclosing a scope. */
+  /** Whether `scope` is a class body of a language where its bare calls go to the class (classBodyIsClass). */
+  inClassBody(scope: string | null): boolean {
+    if (!this.L.classBodyIsClass || !scope) return false;
+    const s = this.t.byFilePath.get(symbolKey(this.file.id, scope));
+    return !!s && CLASSY.has(s.kind);
+  }
+
   classOf(scope: string | null): GSymbol | undefined {
     for (let p: string | null = scope; p; p = parentScope(p)) {
       const s = this.t.byFilePath.get(symbolKey(this.file.id, p));
@@ -139,6 +146,7 @@ export class FileScope {
     if (scope && this.localNames.has(name)) {
       for (let p: string | null = scope; p; p = parentScope(p)) {
         const s = t.byFilePath.get(symbolKey(file.id, `${p}.${name}`));
+        if (s && p === scope && s.kind === 'method' && this.inClassBody(scope)) continue;
         if (s && filter.has(s.kind)) return { syms: [s], tier: p === scope ? 'local' : 'same_file', detail: '' };
       }
     }

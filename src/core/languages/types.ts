@@ -105,6 +105,11 @@ export interface GraphRules {
   readonly openClasses?: boolean;
   /** A bare name can be a call of a method of the enclosing class (Ruby: `return empty if args.empty?`). */
   readonly bareCalls?: boolean;
+  /**
+   * In a class body the receiver of a bare call is the class itself (Ruby): `include Cloneable` there runs
+   * `Module#include`, never the class's own instance method `include`.
+   */
+  readonly classBodyIsClass?: boolean;
   /** Members the language's syntax runs without naming them (`__getitem__`, `__iter__`, Ruby's `[]`, `each`). */
   readonly implicitMembers?: RegExp;
   /** The member calling an instance runs (`__call__`): `handler(x)` on a value of a class with it. */
