@@ -27,6 +27,7 @@ import { PROJECT_DIR, loadCore, rng } from './lib/common.mjs';
 import { sample } from './lib/graph-metrics.mjs';
 import { callersWithin, mapToNodes, readTruth, runTracer } from './lib/stake-truth.mjs';
 import { writeResults } from './lib/results.mjs';
+import { calibrationTable } from './lib/calibration.mjs';
 
 const USAGE = 'usage: node bench/stake.mjs [--only a,b] [--seed N] [--samples N] [--python PATH] '
   + '[--data DIR] [--providers] [--label TEXT] [--json FILE] [--no-results]';
@@ -139,7 +140,31 @@ async function measure(engine, truth, project) {
     + `${targets.length} sampled`);
   const m = newMetrics();
   for (const t of targets) await measureOne(engine, truth, ids, isTest, t, m);
-  return { ...summarise(m), functions: truth.functions.length, mapped: ids.size, testCount: truth.tests };
+  const tiers = tierPrecision(g, truth, ids);
+  return { ...summarise(m), tiers, functions: truth.functions.length, mapped: ids.size, testCount: truth.tests };
+}
+
+/**
+ * Each heuristic tier's precision against what runs: call edges between two functions that both ran,
+ * counted right when the traced caller called the callee. A lower bound (a call site in a branch the
+ * tests never took counts as wrong), comparable across tiers of one project.
+ */
+function tierPrecision(g, truth, ids) {
+  const byNodeId = new Map([...ids].map(([i, id]) => [id, i]));
+  const rows = [...ids.values()].map(id => g.lookup(id)[0]).filter(Boolean);
+  const out = g.edgesOfMany(rows, 'out', ['calls']);
+  const tiers = {};
+  for (const n of rows) {
+    const caller = byNodeId.get(core.toNodeRef(n).id);
+    for (const { neighbour, edge } of out.get(n.node) ?? []) {
+      const callee = byNodeId.get(core.toNodeRef(neighbour).id);
+      if (callee === undefined || callee === caller || !edge.tier) continue;
+      const x = (tiers[edge.tier] ??= { merged: { n: 0, tp: 0 } }).merged;
+      x.n++;
+      if (truth.callersOf.get(callee)?.has(caller)) x.tp++;
+    }
+  }
+  return tiers;
 }
 
 const flat = (r) => ({ ...r, start_line: r.range.start_line, end_line: r.range.end_line });
@@ -182,7 +207,8 @@ class Recall {
 
 function newMetrics() {
   return { refs: new Recall(), impact2: new Recall(), impact3: new Recall(), tests: new Recall(),
-    reachable: new Recall(), targets: 0, withCallers: 0, withTests: 0, examples: [], details: [] };
+    reachable: new Recall(), testsWithin: Object.fromEntries([1, 2, 3].map(k => [k, { reachable: new Recall(), ran: new Recall() }])),
+    targets: 0, withCallers: 0, withTests: 0, examples: [], details: [] };
 }
 
 const idsOf = (truth, ids, set, keep = () => true) => new Set([...set].filter(keep).map(i => ids.get(i)).filter(Boolean));
@@ -209,6 +235,11 @@ async function measureOne(engine, truth, ids, isTest, t, m) {
   const tests = await allPages(engine, 'related_tests', { symbol: id }, 'tests', 200);
   const listed = new Set(tests.items.map(x => x.node.id));
   m.tests.add(listed, ran, tests.first.complete);
+  for (const [cut, r] of Object.entries(m.testsWithin)) {
+    const near = new Set(tests.items.filter(x => x.distance <= Number(cut)).map(x => x.node.id));
+    r.reachable.add(near, reachable, false);
+    r.ran.add(near, ran, false);
+  }
   m.reachable.add(listed, reachable, tests.first.complete);
   if (ran.size) m.withTests++;
   const hits = (got, want) => [...want].filter(x => got.has(x)).length;
@@ -224,7 +255,10 @@ function summarise(m) {
   const r = (x) => ({ recall: x.recall, precision: x.precision, none: x.none, falseComplete: x.falseComplete,
     found: x.found, truth: x.truth, asked: x.asked });
   return { targets: m.targets, withCallers: m.withCallers, withTests: m.withTests, refs: r(m.refs),
-    impact2: r(m.impact2), impact3: r(m.impact3), tests: r(m.tests), reachable: r(m.reachable), examples: m.examples,
+    impact2: r(m.impact2), impact3: r(m.impact3), tests: r(m.tests), reachable: r(m.reachable),
+    testsWithin: Object.fromEntries(Object.entries(m.testsWithin).map(([k, v]) => [k, { recall: v.reachable.recall,
+      precision: v.ran.precision }])),
+    examples: m.examples,
     details: m.details };
 }
 
@@ -252,6 +286,19 @@ function report(results) {
   }
   lines.push('', 'Targets: done means direct callers ≥ 95%, impact ≤3 ≥ 90%, related_tests recall (reachable) ≥ 80% '
     + 'at precision ≥ 70%, no "none" answer while some ran.');
+  lines.push('', 'related_tests by distance (tests listed at most that many calls from the function): recall of the '
+    + 'project-reachable tests / precision against the tests that ran it.', '',
+  '| project | ≤ 1 call | ≤ 2 calls | ≤ 3 calls | all |', '| --- | --- | --- | --- | --- |');
+  for (const x of results) {
+    if (x.error) continue;
+    const cell = (r) => `${pct(r.recall)} / ${pct(r.precision)}`;
+    lines.push(`| ${x.name} | ${[1, 2, 3].map(k => cell(x.testsWithin[k])).join(' | ')} | ${pct(x.reachable.recall)} / `
+      + `${pct(x.tests.precision)} |`);
+  }
+  lines.push('', 'Confidence by tier against what runs: heuristic call edges between two functions that both ran, '
+    + 'counted right when the traced caller called the callee (a lower bound: a call in a branch the tests never '
+    + 'took counts as wrong).', '');
+  lines.push(calibrationTable(results.filter(x => !x.error).map(x => ({ ...x, language: x.kind })), core.TIERS));
   lines.push('', 'Projects (public, at the commit shown):', '');
   for (const x of results) if (!x.error) lines.push(`- ${x.name}: ${PROJECTS.find(p => p.name === x.name).repo} \`${x.commit.slice(0, 12)}\``);
   return lines.join('\n');
