@@ -153,6 +153,23 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Runner.invoke', undefined, ['references']), ['app/use.py:callback_user']);
   });
 
+  it('Python: a class body\'s annotations type self.x (a dataclass field, "T", Optional[T], type[T])', async () => {
+    const call = await make({
+      'app/store.py': 'class Store:\n    def save(self):\n        return 1\n\nclass Cache:\n    def save(self):\n        return 2\n',
+      'app/service.py': [
+        'from typing import Optional', 'from dataclasses import dataclass', 'from app.store import Store', '',
+        '@dataclass', 'class Service:', '    store: "Store"', '    backup: Optional[Store] = None', '    kind: type[Store] = Store', '',
+        '    def run(self):', '        return self.store.save()', '',
+        '    def again(self):', '        return self.backup.save()', '',
+        '    def fresh(self):', '        return self.kind.save(None)', '',
+      ].join('\n'),
+    });
+    const uses = await call('find_references', { symbol: 'Store.save', min_confidence: 0.7 }); // typed, not guessed from the scope
+    const from = uses.references.map((r: Json) => r.from.symbol_path).sort();
+    assert.deepEqual(from, ['Service.again', 'Service.fresh', 'Service.run']);
+    assert.deepEqual(await users(call, 'Cache.save', undefined, ['calls']), []);
+  });
+
   it('Ruby: a module reopened in many files is one module; bare method names and a bare new are calls', async () => {
     const module = (i: number) => `module Shop\n  def self.helper${i}\n    ${i}\n  end\nend\n`;
     const call = await make({

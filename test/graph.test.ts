@@ -362,6 +362,19 @@ describe('graph: heuristic provider', () => {
     assert.ok(!names.includes('test_other'), 'an unknown receiver does not make test_other a test of TextChunker');
   });
 
+  it('related_tests: a test reached through a long call chain (a recursive-descent parser) is found', async () => {
+    const steps = 20;
+    const body = Array.from({ length: steps }, (_, i) => `def parse_${i}(s):\n    return parse_${i + 1}(s)\n`).join('\n');
+    const { call } = await make({
+      'lib/parser.py': `${body}\ndef parse_${steps}(s):\n    return s\n`,
+      'tests/test_parser.py': 'from lib.parser import parse_0\n\ndef test_parse():\n    assert parse_0("x")\n',
+    });
+    const r = await call('related_tests', { symbol: `parse_${steps}` });
+    assert.deepEqual(r.tests.map((t: Json) => [t.node.symbol_path, t.distance]), [['test_parse', steps + 1]]);
+    assert.equal(r.complete, false, 'heuristic graph: a lower bound');
+    assert.ok(!r.boundaries.some((b: Json) => b.kind === 'depth_limit'), JSON.stringify(r.boundaries));
+  });
+
   it('impact on a symbol reached only dynamically is incomplete, never "no impact"; a compiler-grade provider completes it', async () => {
     const files = {
       'svc/handlers.py': 'def on_ping():\n    return "pong"\n',

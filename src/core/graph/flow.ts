@@ -80,7 +80,10 @@ export class Flow {
     if (!cls) return [];
     const attr = receiver.slice(dot + 1);
     const forms = this.f.L.selfReceivers.map(s => `${s}.${attr}`);
-    return forms.flatMap(n => this.assigns.get(n) ?? []).filter(o => o.scope?.startsWith(`${cls.sp}.`));
+    const inMethods = forms.flatMap(n => this.assigns.get(n) ?? []).filter(o => o.scope?.startsWith(`${cls.sp}.`));
+    // a class body's annotation (`template_class: Type[Template]`, a dataclass field) types the attribute
+    const declared = (this.assigns.get(attr) ?? []).filter(o => o.scope === cls.sp && o.alias);
+    return [...inMethods, ...declared];
   }
 
   /** What an assignment binds: its declared type, else what its value's callee gives. */

@@ -38,7 +38,7 @@ export interface TestHit {
 export interface TestsOf { tests: TestHit[]; boundaries: Boundary[]; lowConfidence: number; examined: number }
 
 export interface TestsOptions { maxDepth?: number; maxNodes?: number }
-export const TESTS_MAX_DEPTH = 12;
+export const TESTS_MAX_DEPTH = 32;
 export const TESTS_MAX_NODES = 4000;
 
 /** Whether a node is a test case (see the header), by the common conventions of its language. */

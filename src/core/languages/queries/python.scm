@@ -85,6 +85,23 @@
   left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
   type: (type [(identifier) @assign.type (attribute attribute: (identifier) @assign.type)])) @reference.assign
 
+; x: "T", x: Optional[T], x: t.Type["T"] (a class body's annotations type self.x too)
+(assignment
+  left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
+  type: (type (string (string_content) @assign.type))) @reference.assign
+(assignment
+  left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
+  type: (type (generic_type (identifier) @_wrap
+    (type_parameter . (type [(identifier) @assign.type (string (string_content) @assign.type)]) .)))
+  (#any-of? @_wrap "Optional" "Type" "type" "ClassVar")) @reference.assign
+(assignment
+  left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
+  type: (type (subscript
+    value: [(identifier) (attribute attribute: (identifier))] @_wrap
+    subscript: [(identifier) @assign.type (attribute attribute: (identifier) @assign.type)
+      (string (string_content) @assign.type)]))
+  (#match? @_wrap "(^|[.])(Optional|Type|type|ClassVar)$")) @reference.assign
+
 ; with f(…) as x
 (with_item
   value: (as_pattern
