@@ -348,4 +348,14 @@ describe('graph: resolution that follows what programs do', () => {
     const ts = await call('related_tests', { symbol: 'add' });
     assert.deepEqual(ts.tests.map((t: Json) => `${t.node.kind}:${t.node.path}`), ['file:web/cart.test.ts']);
   });
+
+  it('a test file named after the target\'s file is a fallback: not listed beside tests found by calls', async () => {
+    const call = await make({
+      'shop/cart.py': 'def total(items):\n    return sum(items)\n',
+      'tests/test_cart.py': 'def test_empty():\n    assert True\n',
+      'tests/test_checkout.py': 'from shop.cart import total\n\ndef test_total():\n    assert total([1]) == 1\n',
+    });
+    const py = await call('related_tests', { symbol: 'total' });
+    assert.deepEqual(py.tests.map((t: Json) => t.node.symbol_path), ['test_total']);
+  });
 });

@@ -12,7 +12,7 @@
  * receiver's type was unknown) are not followed further, and a test reached through one counts only
  * when it also reaches the method's class. When the bound or the depth limit cuts the walk, the answer
  * carries a `depth_limit` boundary. A test that requests a route through a test client reaches its
- * handler (testClientEdges). Test files named after the target's file are added last.
+ * handler (testClientEdges). Test files named after the target's file are the fallback when no test was found.
  */
 import type { NodeRow } from '../store/store';
 import { isTestPath } from '../languages';
@@ -104,10 +104,11 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     }
     frontier = next;
   }
-  // Test files named after a target's file (a naming convention, no call seen): only when no test in them
-  // was found; their test cases are listed, the file itself only when its body is the test (JS/TS).
+  // Test files named after a target's file (a naming convention, no call seen): only when the walk found no
+  // test at all (the weakest evidence; beside tests found by calls it lists hundreds that never run the
+  // target); their test cases are listed, the file itself only when its body is the test (JS/TS).
   const testFiles = new Set([...found.values()].map(t => t.node.path));
-  for (const t of targets) {
+  for (const t of found.size ? [] : targets) {
     const file = t.kind === 'file' ? t : g.nodes([-t.file_id]).get(-t.file_id);
     if (!file) continue;
     for (const { neighbour, edge } of g.edges(file, 'in', ['contains_test_for'])) {
