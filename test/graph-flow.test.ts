@@ -60,6 +60,28 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_checkout']);
   });
 
+  it('Python: a package whose source root is not the repository root (api/shop imported as shop)', async () => {
+    const call = await make({
+      'api/shop/__init__.py': 'def checkout():\n    return 2\n',
+      'api/web.py': 'import shop\n\ndef pay():\n    return shop.checkout()\n',
+      'legacy/shop.py': 'def checkout():\n    return 0\n',
+      'api/shop/logging.py': 'def info():\n    return 0\n',
+      'api/shop/audit.py': 'import logging\n\ndef record():\n    return logging.info()\n',
+      'api/shop/orders.py': 'from shop.cart import total\n\ndef order():\n    return total()\n',
+      'api/shop/cart.py': 'from shop import orders\n\ndef total():\n    return 1\n\ndef again():\n    return orders.order()\n',
+      'tests/test_orders.py': 'from shop.orders import order\n\ndef test_order():\n    assert order() == 1\n',
+      'legacy/orders.py': 'def order():\n    return 0\n\ndef total():\n    return 0\n', // the names alone bind nothing
+    });
+    const cycles = await call('analytics', { kind: 'cycles' });
+    assert.deepEqual(cycles.results.map((c: Json) => c.members.map((m: Json) => m.path).sort()), [['api/shop/cart.py', 'api/shop/orders.py']]);
+    const checkout = await call('find_references', { symbol: 'checkout', path: 'api/shop/__init__.py', min_confidence: 0.8 });
+    assert.deepEqual(checkout.references.map((r: Json) => r.from.symbol_path), ['pay'], 'import shop from api/web.py');
+    assert.deepEqual(await users(call, 'info'), [], 'import logging is the standard library, not the module beside it');
+    const tests = await call('related_tests', { symbol: 'total', path: 'api/shop/cart.py' });
+    assert.deepEqual(tests.tests.map((t: Json) => [t.node.symbol_path, t.confidence >= 0.8]), [['test_order', true]],
+      'tests/ imports shop.orders from beside api/ (an import, not a shared name)');
+  });
+
   it('overloads: calls bind to the implementation, the last definition of the name', async () => {
     const call = await make({
       'pkg/ctx.py': [

@@ -14,6 +14,9 @@ export class ImportResolver {
   // folder name → folders with that name, built on first use
   private readonly packageDirs = new Map<string, string[]>();
   private readonly packageMemo = new Map<string, number[]>();
+  private readonly suffixMemo = new Map<string, number[]>();
+  /** files by the last two segments of their path (`shop/orders.py`), built on first use */
+  private readonly byTail = new Map<string, { id: number; path: string; language: string }[]>();
   // Only the imports of other files are needed again (for re-export chains); full occurrence lists are
   // decoded once per file and dropped, which keeps memory flat on large repositories.
   private readonly importCache = new Map<number, Occurrence[]>();
@@ -23,6 +26,7 @@ export class ImportResolver {
   /** The repository's files changed (`gone`: one was removed): what was resolved against them is resolved again when asked. */
   forget(gone?: number): void {
     this.importMemo.clear(); this.packageDirs.clear(); this.packageMemo.clear();
+    this.suffixMemo.clear(); this.byTail.clear();
     if (gone !== undefined) this.importCache.delete(gone);
   }
 
@@ -59,7 +63,26 @@ export class ImportResolver {
     }
     for (const c of L.importCandidates?.(source, fromPath) ?? []) { const f = this.t.fileByPath.get(c); if (f) return [f.id]; }
     if (L.packageCandidates) return this.workspacePackage(L, source);
-    return [];
+    const suffixes = L.importSuffixes?.(source);
+    return suffixes ? this.bySuffix(lang, suffixes) : [];
+  }
+
+  /** The one file of the language whose path ends with one of `suffixes` (none when several do). */
+  private bySuffix(lang: LanguageId, suffixes: readonly string[]): number[] {
+    const key = `${lang}\0${suffixes.join('\0')}`;
+    let found = this.suffixMemo.get(key);
+    if (found) return found;
+    if (!this.byTail.size) {
+      for (const f of this.t.input.files) {
+        const tail = lastTwo(f.path);
+        (this.byTail.get(tail) ?? this.byTail.set(tail, []).get(tail)!).push(f);
+      }
+    }
+    const near = suffixes.flatMap(x => this.byTail.get(lastTwo(x)) ?? []);
+    const hits = near.filter(f => f.language === lang && suffixes.some(x => f.path.endsWith(x)));
+    found = hits.length === 1 ? [hits[0]!.id] : [];
+    this.suffixMemo.set(key, found);
+    return found;
   }
 
   /**
@@ -143,3 +166,10 @@ export class ImportResolver {
 
 /** `from m import *`, and in JS/TS `export * from './m'` (stored with the source as its name). */
 const isStar = (o: Occurrence, lang: LanguageId) => o.name === '*' || (o.name === o.source && !o.alias && familyOf(lang) === 'js');
+
+/** The last two segments of a path (`a/shop/orders.py` → `shop/orders.py`). */
+function lastTwo(path: string): string {
+  const i = path.lastIndexOf('/');
+  const j = i > 0 ? path.lastIndexOf('/', i - 1) : -1;
+  return path.slice(j + 1);
+}

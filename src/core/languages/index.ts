@@ -11,7 +11,7 @@
  */
 import { type LanguageId, type LanguageSpec, type TestNaming, LANGUAGE_IDS } from './types';
 import {
-  GO_GRAPH, JS_GRAPH, JS_TESTS, constructedCall, constructedParen, constructsNothing, firstSegment, includeCandidates, namedTests, pythonCandidates, rustCandidates,
+  GO_GRAPH, JS_GRAPH, JS_TESTS, constructedCall, constructedParen, constructsNothing, firstSegment, includeCandidates, namedTests, pythonCandidates, pythonSuffixes, rustCandidates,
 } from './rules';
 
 // Lines that start a keyword declaration (first matching group = the name); see LanguageSpec.declarationLine.
@@ -29,7 +29,7 @@ export const LANGUAGES = {
   python: { wasm: 'tree-sitter-python.wasm', extensions: ['.py', '.pyi'], query: 'python.scm',
     declarationLine: /^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/, family: 'python',
     graph: {
-      importCandidates: pythonCandidates, selfReceivers: ['self', 'cls'], constructed: constructedCall, moduleImport: firstSegment,
+      importCandidates: pythonCandidates, importSuffixes: pythonSuffixes, selfReceivers: ['self', 'cls'], constructed: constructedCall, moduleImport: firstSegment,
       constructorMember: '__init__', lastDefinitionWins: true, contextMembers: ['__enter__', '__exit__'],
       callMember: '__call__', implicitMembers: /^__\w+__$/,
       fixtures: { decorator: 'fixture', files: ['conftest.py'] },

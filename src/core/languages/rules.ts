@@ -39,8 +39,26 @@ export function pythonCandidates(source: string, fromPath: string): string[] {
     const base = rest ? posix.join(dir, rest) : dir;
     return [`${base}.py`, `${base}/__init__.py`, `${base}.pyi`];
   }
-  // Absolute: from the repository root, and from common source roots.
-  return ['', 'src/', 'lib/'].flatMap(r => [`${r}${rest}.py`, `${r}${rest}/__init__.py`, `${r}${rest}.pyi`]);
+  // Absolute: from the repository root and common source roots
+  const out = ['', 'src/', 'lib/'].flatMap(r => [`${r}${rest}.py`, `${r}${rest}/__init__.py`, `${r}${rest}.pyi`]);
+  // then from each folder above the importing file, a package or a module inside one (a source root that is
+  // not the repository root: api/shop/cart.py imports shop.orders); never a lone module beside it, which
+  // would take `import logging` in mypkg/ for mypkg/logging.py
+  for (let d = posix.dirname(fromPath); d !== '.' && d !== '/'; d = posix.dirname(d)) {
+    out.push(`${d}/${rest}/__init__.py`);
+    if (rest.includes('/')) out.push(`${d}/${rest}.py`);
+  }
+  return out;
+}
+
+/**
+ * `shop.orders` from a file outside the package's source root (tests/ beside api/): the path endings a
+ * dotted absolute import may have anywhere in the repository.
+ */
+export function pythonSuffixes(source: string): string[] | null {
+  if (source.startsWith('.') || !source.includes('.')) return null;
+  const rest = source.replace(/\./g, '/');
+  return [`/${rest}.py`, `/${rest}/__init__.py`];
 }
 
 /** An `#include "x.h"`: beside the including file, then from the repository root. */

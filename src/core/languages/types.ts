@@ -69,6 +69,11 @@ export interface GraphRules {
    * package's folder name and the paths inside that folder it may refer to, most likely first.
    */
   packageCandidates?(source: string): { folder: string; paths: string[] } | null;
+  /**
+   * Path endings an import may have under any source root (`/shop/orders.py`); used when no candidate
+   * path exists, and binds only when exactly one file of the repository has one of them.
+   */
+  importSuffixes?(source: string): string[] | null;
   /** An import names a package folder by a path it ends with (Go: the module prefix is unknown): that path. */
   packageFolder?(source: string): string;
   /** The import binds a module object (`alias.name()` calls into it): the local name an import without alias binds. */
