@@ -209,6 +209,17 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Shop.List.initialize', undefined, ['calls']), ['lib/shop/list.rb:Shop.List.cons']);
   });
 
+  it('Ruby: a call without a receiver runs a method of self\'s class, its bases or the modules they include', async () => {
+    const call = await make({
+      'lib/dsl.rb': 'module Build\n  module DSL\n    def task(name)\n      name\n    end\n  end\nend\n',
+      'lib/other.rb': 'def task(name)\n  name\nend\n', // a top-level function of the same name elsewhere
+      'test/helper.rb': 'class BuildCase\n  include Build::DSL\nend\n',
+      'test/test_tasks.rb': 'class TestTasks < BuildCase\n  def test_define\n    task :compile\n  end\nend\n',
+    });
+    const uses = await call('find_references', { symbol: 'Build.DSL.task', min_confidence: 0.8 });
+    assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path), ['TestTasks.test_define']);
+  });
+
   it('Ruby: a bare call in a class body runs a class method, never the class\'s own instance method', async () => {
     const call = await make({
       'lib/files.rb': [

@@ -82,6 +82,14 @@ function isSubsequence(short: string, long: string): boolean {
   return i === short.length;
 }
 
+/** A receiver-less call as a method of self: the enclosing class's member, its bases' or its mixins'. */
+function selfMember(f: FileScope, o: Occurrence): { cls: GSymbol; m: GSymbol } | undefined {
+  if (f.inClassBody(o.scope)) return undefined;
+  const cls = f.classOf(o.scope);
+  const m = cls ? f.t.memberIn(cls, o.name) : undefined;
+  return m && (m.kind === 'method' || m.kind === 'function') ? { cls: cls!, m } : undefined;
+}
+
 /** The call members (`__call__`) of the given classes: what calling an instance of one runs. */
 function callMembers(f: FileScope, classes: readonly GSymbol[]): GSymbol[] {
   const name = f.L.callMember;
@@ -132,6 +140,10 @@ export const CALL_RULES: readonly CallRule[] = [
       const runs = f.L.callMember ? callMembers(f, f.flow.typeOf(o.name, o.scope, o.line, depth)) : [];
       if (runs.length === 1) return bound(runs, 'assigned', `${o.name} → ${runs[0]!.sp}`);
       const res = f.resolveName(o.name, o.scope, CALLABLE);
+      if ('syms' in res && res.tier !== 'unique' && res.tier !== 'ambiguous') return bound(res.syms, res.tier, res.detail);
+      // Ruby `task :name do … end` in a test: a method of self's class, its bases or the modules it includes
+      const inherited = f.L.bareCalls ? selfMember(f, o) : undefined;
+      if (inherited) return bound([inherited.m], 'self', inherited.cls.sp);
       if ('syms' in res) return bound(res.syms, res.tier, res.detail);
       return res.unbound > AMBIGUOUS_MAX ? 'unbound' : 'none';
     },
