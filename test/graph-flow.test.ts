@@ -220,6 +220,24 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path), ['TestTasks.test_define']);
   });
 
+  it('a subscript runs the element members of a receiver of known type (__getitem__/__setitem__, Ruby [] and []=)', async () => {
+    const call = await make({
+      'web/headers.py': [
+        'class Headers:', '    def __getitem__(self, key):', '        return key', '', '    def __setitem__(self, key, value):',
+        '        return None', '', 'def read(raw):', '    h = Headers()', '    return h["a"]', '',
+        'def write(raw):', '    h = Headers()', '    h["a"] = 1', '', 'def plain(data):', '    return data["a"]', '',
+      ].join('\n'),
+      'lib/registry.rb': [
+        'module Build', '  class Registry', '    def [](name)', '      name', '    end', '',
+        '    def fetch(name)', '      self[name]', '    end', '  end', 'end', '',
+        'def lookup(name)', '  Build::Registry[name]', 'end', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Headers.__getitem__'), ['web/headers.py:read'], 'data["a"] on a parameter binds nothing');
+    assert.deepEqual(await users(call, 'Headers.__setitem__'), ['web/headers.py:write']);
+    assert.deepEqual(await users(call, 'Build.Registry.[]'), ['lib/registry.rb:Build.Registry.fetch', 'lib/registry.rb:lookup']);
+  });
+
   it('Ruby: a bare call in a class body runs a class method, never the class\'s own instance method', async () => {
     const call = await make({
       'lib/files.rb': [

@@ -40,7 +40,9 @@ export class CallSite {
     if (!this.named_) {
       const r = this.receiver!;
       const constructed = this.f.L.constructed(r);
-      this.named_ = { constructed, named: constructed ?? (/^[A-Za-z_$][\w$]*$/.test(r) ? r : null) };
+      // a plain name, or a qualified constant's last segment (Ruby `Rake::Task`)
+      const qualified = /^(?:[A-Z]\w*::)+([A-Z]\w*)$/.exec(r)?.[1] ?? null;
+      this.named_ = { constructed, named: constructed ?? (/^[A-Za-z_$][\w$]*$/.test(r) ? r : qualified) };
     }
     return this.named_;
   }

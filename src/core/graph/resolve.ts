@@ -134,7 +134,7 @@ function resolveFile(t: RepoTables, file: GFile, out: EdgeBuffer): void {
 function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
   out.stats.calls++;
   const r = resolveCall(new CallSite(scope, o, o.receiver?.trim() ?? null));
-  if (r === 'none') return;
+  if (r === 'none' || (typeof r === 'object' && isSubscript(scope, o) && !TYPED_TIERS.has(r.tier))) return;
   if (r === 'unbound') { out.countUnbound(scope.file.id, o.name); return; }
   const from = scope.fromOf(o.scope);
   for (const s of r.syms) out.emit(from, s.id, 'calls', r.tier, r.detail, scope.file.id, o.line);
@@ -144,6 +144,12 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
   out.stats.bound++;
   if (r.tier === 'ambiguous' || r.tier === 'method_name') out.stats.ambiguous++;
 }
+
+/** Tiers that know the receiver's type: the only ones a subscript binds through (most index lists and maps). */
+const TYPED_TIERS = new Set<string>(['receiver', 'self', 'self_chain', 'assigned', 'fixture']);
+
+const isSubscript = (scope: FileScope, o: Occurrence) =>
+  !!scope.L.subscriptMembers && (o.name === scope.L.subscriptMembers.get || o.name === scope.L.subscriptMembers.set);
 
 /** `with make() as x:` / `with ctx:`: entering the object runs its class's __enter__ and __exit__. */
 function resolveEnters(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {

@@ -31,7 +31,7 @@ export const LANGUAGES = {
     graph: {
       importCandidates: pythonCandidates, importSuffixes: pythonSuffixes, selfReceivers: ['self', 'cls'], constructed: constructedCall, moduleImport: firstSegment,
       constructorMember: '__init__', lastDefinitionWins: true, contextMembers: ['__enter__', '__exit__'],
-      callMember: '__call__', implicitMembers: /^__\w+__$/,
+      callMember: '__call__', implicitMembers: /^__\w+__$/, subscriptMembers: { get: '__getitem__', set: '__setitem__' },
       fixtures: { decorator: 'fixture', files: ['conftest.py'] },
       submodule: (source, name) => (source.endsWith('.') ? `${source}${name}` : `${source}.${name}`),
     },
@@ -62,7 +62,7 @@ export const LANGUAGES = {
       importCandidates: (source, fromPath) => source.startsWith('.') ? [includeCandidates(source, fromPath)[0] + '.rb'] : [`lib/${source}.rb`, `${source}.rb`],
       selfReceivers: ['self'], constructed: (r) => /^([A-Z][\w:]*)\.new\b/.exec(r.trim())?.[1]?.split('::').pop() ?? null,
       constructorMember: 'initialize', newMethod: 'new', implicitMembers: /^(?:\[\]=?|[-+*\/%<>=!~^&|]+@?|each|call|to_s|to_str|to_ary|to_proc|coerce|method_missing|respond_to_missing\?)$/, lastDefinitionWins: true, openClasses: true, bareCalls: true,
-      classBodyIsClass: true,
+      classBodyIsClass: true, subscriptMembers: { get: '[]', set: '[]=' },
     },
     tests: namedTests(/_spec\.rb$|_test\.rb$/, [{ re: /^(.+)_test\.rb$/, ext: () => 'rb' }, { re: /^(.+)_spec\.rb$/, ext: () => 'rb' }]) },
   php: { wasm: 'tree-sitter-php.wasm', extensions: ['.php'], query: 'php.scm',

@@ -117,6 +117,11 @@ export interface GraphRules {
   readonly classBodyIsClass?: boolean;
   /** Members the language's syntax runs without naming them (`__getitem__`, `__iter__`, Ruby's `[]`, `each`). */
   readonly implicitMembers?: RegExp;
+  /**
+   * The members a subscript runs (`x[k]`: `__getitem__`, Ruby `[]`; `x[k] = v`: the setter). Bound only
+   * when the receiver's type is known: most subscripts index built-in lists and maps.
+   */
+  readonly subscriptMembers?: { readonly get: string; readonly set: string };
   /** The member calling an instance runs (`__call__`): `handler(x)` on a value of a class with it. */
   readonly callMember?: string;
   /** Members a `with` statement runs on the object it enters (`__enter__`, `__exit__`). */

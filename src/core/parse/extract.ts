@@ -86,6 +86,15 @@ function cleanName(text: string): string {
   return text.replace(/^['"`]|['"`]$/g, '').trim();
 }
 
+/** The member a subscript runs: the language's element getter, or its setter when assigned to. */
+function subscriptMember(spec: LanguageSpec, node: Node): string | null {
+  const members = spec.graph?.subscriptMembers;
+  if (!members) return null;
+  const parent = node.parent;
+  const assigned = !!parent && /assignment$/.test(parent.type) && parent.childForFieldName('left')?.startIndex === node.startIndex;
+  return assigned ? members.set : members.get;
+}
+
 function stripQuotes(text: string): string {
   const t = text.trim();
   if (t.length >= 2 && /^['"`<]/.test(t) && /['"`>]$/.test(t)) return t.slice(1, -1);
@@ -134,7 +143,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
       let refKind: OccurrenceKind | null = null; let refNode: Node | null = null;
       let importSource: Node | null = null; let importName: Node | null = null; let importAlias: Node | null = null;
       let assignTarget: Node | null = null; let assignValue: Node | null = null; let assignType: Node | null = null;
-      let memberName: Node | null = null; let memberObject: Node | null = null;
+      let memberName: Node | null = null; let memberObject: Node | null = null; let subscript: Node | null = null;
       for (const c of m.captures) {
         const n = c.name;
         if (n.startsWith('definition.')) { defNode = c.node; defKind = n.slice(11); }
@@ -158,6 +167,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         else if (n === 'assign.type') assignType = c.node;
         else if (n === 'member.name') memberName = c.node;
         else if (n === 'member.object') memberObject = c.node;
+        else if (n === 'reference.subscript') subscript = c.node;
       }
       if (defNode && defKind && KIND_SET.has(defKind)) {
         if (seenDefNodes.has(defNode.startIndex * 31 + defNode.endIndex)) continue;
@@ -170,6 +180,12 @@ export async function extractSource(language: LanguageId, source: string): Promi
         continue;
       }
       if (memberName && memberObject) { memberObjects.set(memberName.startIndex, memberObject); continue; }
+      if (subscript && receiver) {
+        // x[k] runs the receiver's element member (`__getitem__`, Ruby `[]`); x[k] = v its setter
+        const name = subscriptMember(spec, subscript);
+        if (name) pending.push({ kind: 'call', node: subscript, name, receiver: textOf(receiver).slice(0, 200), source: null, alias: null });
+        continue;
+      }
       if (!refKind || !refNode) continue;
       if (refKind === 'import') {
         const src = importSource ? stripQuotes(textOf(importSource)) : null;

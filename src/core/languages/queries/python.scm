@@ -136,3 +136,6 @@
 ; what a call returns is called: a decorator factory applied (`@click.command()`), `make(…)(x)`
 (decorator (call function: (_) @assign.value) @reference.result_call)
 (call function: (call function: (_) @assign.value) @reference.result_call)
+
+; x[k], x[k] = v: the receiver's __getitem__ / __setitem__ (bound only on a known receiver type)
+(subscript value: (_) @receiver) @reference.subscript

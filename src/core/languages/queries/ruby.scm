@@ -36,6 +36,9 @@
   receiver: _ @receiver
   method: [(identifier) (constant)] @name) @reference.call
 
+; x[k], x[k] = v: the receiver's [] / []= (bound only on a known receiver type)
+(element_reference object: (_) @receiver) @reference.subscript
+
 ; ---------------------------------------------------------------- imports
 
 (call
