@@ -238,6 +238,22 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Build.Registry.[]'), ['lib/registry.rb:Build.Registry.fetch', 'lib/registry.rb:lookup']);
   });
 
+  it('Python: str(x), len(x), next(x) and for … in x run the operand\'s members when its type is known', async () => {
+    const call = await make({
+      'app/bag.py': [
+        'class Bag:', '    def __str__(self):', '        return "bag"', '', '    def __len__(self):', '        return 0', '',
+        '    def __iter__(self):', '        return iter([])', '', '    def __next__(self):', '        return 1', '',
+        'def show():', '    b = Bag()', '    return str(b)', '', 'def size():', '    b = Bag()', '    return len(b)', '',
+        'def walk():', '    b = Bag()', '    for x in b:', '        print(x)', '', 'def step():', '    b = Bag()', '    return next(b)', '',
+        'def names():', '    b = Bag()', '    return [x for x in b]', '', 'def other(data):', '    return str(data), len(data)', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Bag.__str__'), ['app/bag.py:show'], 'str(data) on a parameter binds nothing');
+    assert.deepEqual(await users(call, 'Bag.__len__'), ['app/bag.py:size']);
+    assert.deepEqual(await users(call, 'Bag.__iter__'), ['app/bag.py:names', 'app/bag.py:walk']);
+    assert.deepEqual(await users(call, 'Bag.__next__'), ['app/bag.py:step']);
+  });
+
   it('Ruby: a bare call in a class body runs a class method, never the class\'s own instance method', async () => {
     const call = await make({
       'lib/files.rb': [

@@ -134,7 +134,7 @@ function resolveFile(t: RepoTables, file: GFile, out: EdgeBuffer): void {
 function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
   out.stats.calls++;
   const r = resolveCall(new CallSite(scope, o, o.receiver?.trim() ?? null));
-  if (r === 'none' || (typeof r === 'object' && isSubscript(scope, o) && !TYPED_TIERS.has(r.tier))) return;
+  if (r === 'none' || (typeof r === 'object' && isSyntaxMember(scope, o) && !TYPED_TIERS.has(r.tier))) return;
   if (r === 'unbound') { out.countUnbound(scope.file.id, o.name); return; }
   const from = scope.fromOf(o.scope);
   for (const s of r.syms) out.emit(from, s.id, 'calls', r.tier, r.detail, scope.file.id, o.line);
@@ -145,11 +145,15 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
   if (r.tier === 'ambiguous' || r.tier === 'method_name') out.stats.ambiguous++;
 }
 
-/** Tiers that know the receiver's type: the only ones a subscript binds through (most index lists and maps). */
+/** Tiers that know the receiver's type: the only ones a member run by syntax binds through (most operands are built-ins). */
 const TYPED_TIERS = new Set<string>(['receiver', 'self', 'self_chain', 'assigned', 'fixture']);
 
-const isSubscript = (scope: FileScope, o: Occurrence) =>
-  !!scope.L.subscriptMembers && (o.name === scope.L.subscriptMembers.get || o.name === scope.L.subscriptMembers.set);
+/** A member run by syntax (a subscript, `str(x)`, `for … in x`) rather than named by the call. */
+function isSyntaxMember(scope: FileScope, o: Occurrence): boolean {
+  const L = scope.L;
+  if (L.subscriptMembers && (o.name === L.subscriptMembers.get || o.name === L.subscriptMembers.set)) return true;
+  return !!L.protocolCalls && Object.values(L.protocolCalls).includes(o.name);
+}
 
 /** `with make() as x:` / `with ctx:`: entering the object runs its class's __enter__ and __exit__. */
 function resolveEnters(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {

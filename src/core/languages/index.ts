@@ -14,6 +14,12 @@ import {
   GO_GRAPH, JS_GRAPH, JS_TESTS, constructedCall, constructedParen, constructsNothing, firstSegment, includeCandidates, namedTests, pythonCandidates, pythonSuffixes, rustCandidates,
 } from './rules';
 
+/** What Python runs on an operand: `str(x)` its `__str__`, `for … in x` its `__iter__` (protocolCalls). */
+const PYTHON_PROTOCOL_CALLS = {
+  str: '__str__', repr: '__repr__', len: '__len__', iter: '__iter__', next: '__next__', hash: '__hash__',
+  bool: '__bool__', reversed: '__reversed__', format: '__format__', for: '__iter__',
+};
+
 // Lines that start a keyword declaration (first matching group = the name); see LanguageSpec.declarationLine.
 const TS_DECL = /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|interface|type|enum|const\s+enum|namespace|module)\s+([A-Za-z_$][\w$]*)/;
 const JS_DECL = /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\s*\*?|class)\s+([A-Za-z_$][\w$]*)/;
@@ -32,6 +38,7 @@ export const LANGUAGES = {
       importCandidates: pythonCandidates, importSuffixes: pythonSuffixes, selfReceivers: ['self', 'cls'], constructed: constructedCall, moduleImport: firstSegment,
       constructorMember: '__init__', lastDefinitionWins: true, contextMembers: ['__enter__', '__exit__'],
       callMember: '__call__', implicitMembers: /^__\w+__$/, subscriptMembers: { get: '__getitem__', set: '__setitem__' },
+      protocolCalls: PYTHON_PROTOCOL_CALLS,
       fixtures: { decorator: 'fixture', files: ['conftest.py'] },
       submodule: (source, name) => (source.endsWith('.') ? `${source}${name}` : `${source}.${name}`),
     },

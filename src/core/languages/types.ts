@@ -122,6 +122,11 @@ export interface GraphRules {
    * when the receiver's type is known: most subscripts index built-in lists and maps.
    */
   readonly subscriptMembers?: { readonly get: string; readonly set: string };
+  /**
+   * Built-in functions and statements that run a member of their operand (`str(x)`: `__str__`,
+   * `for … in x`: `__iter__`), by the name the query captures; bound like subscripts.
+   */
+  readonly protocolCalls?: Readonly<Record<string, string>>;
   /** The member calling an instance runs (`__call__`): `handler(x)` on a value of a class with it. */
   readonly callMember?: string;
   /** Members a `with` statement runs on the object it enters (`__enter__`, `__exit__`). */

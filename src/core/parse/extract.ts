@@ -143,7 +143,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
       let refKind: OccurrenceKind | null = null; let refNode: Node | null = null;
       let importSource: Node | null = null; let importName: Node | null = null; let importAlias: Node | null = null;
       let assignTarget: Node | null = null; let assignValue: Node | null = null; let assignType: Node | null = null;
-      let memberName: Node | null = null; let memberObject: Node | null = null; let subscript: Node | null = null;
+      let memberName: Node | null = null; let memberObject: Node | null = null; let protocol: Node | null = null;
       for (const c of m.captures) {
         const n = c.name;
         if (n.startsWith('definition.')) { defNode = c.node; defKind = n.slice(11); }
@@ -167,7 +167,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         else if (n === 'assign.type') assignType = c.node;
         else if (n === 'member.name') memberName = c.node;
         else if (n === 'member.object') memberObject = c.node;
-        else if (n === 'reference.subscript') subscript = c.node;
+        else if (n === 'reference.subscript' || n === 'reference.protocol') protocol = c.node;
       }
       if (defNode && defKind && KIND_SET.has(defKind)) {
         if (seenDefNodes.has(defNode.startIndex * 31 + defNode.endIndex)) continue;
@@ -180,10 +180,10 @@ export async function extractSource(language: LanguageId, source: string): Promi
         continue;
       }
       if (memberName && memberObject) { memberObjects.set(memberName.startIndex, memberObject); continue; }
-      if (subscript && receiver) {
-        // x[k] runs the receiver's element member (`__getitem__`, Ruby `[]`); x[k] = v its setter
-        const name = subscriptMember(spec, subscript);
-        if (name) pending.push({ kind: 'call', node: subscript, name, receiver: textOf(receiver).slice(0, 200), source: null, alias: null });
+      if (protocol && receiver) {
+        // syntax that runs a member of the receiver: x[k] (`__getitem__`, Ruby `[]`), str(x), for … in x
+        const name = nameNode ? spec.graph?.protocolCalls?.[textOf(nameNode)] ?? null : subscriptMember(spec, protocol);
+        if (name) pending.push({ kind: 'call', node: protocol, name, receiver: textOf(receiver).slice(0, 200), source: null, alias: null });
         continue;
       }
       if (!refKind || !refNode) continue;

@@ -139,3 +139,11 @@
 
 ; x[k], x[k] = v: the receiver's __getitem__ / __setitem__ (bound only on a known receiver type)
 (subscript value: (_) @receiver) @reference.subscript
+
+; str(x), len(x), next(x) …, for … in x: the member the operand runs (language table protocolCalls)
+(call
+  function: (identifier) @name
+  arguments: (argument_list . (_) @receiver .)
+  (#any-of? @name "str" "repr" "len" "iter" "next" "hash" "bool" "reversed" "format")) @reference.protocol
+(for_statement "for" @name right: (_) @receiver) @reference.protocol
+(for_in_clause "for" @name right: (_) @receiver) @reference.protocol
