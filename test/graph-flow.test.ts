@@ -192,6 +192,22 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Cache.save', undefined, ['calls']), []);
   });
 
+  it('Python: a name copied from another holds its type (self.store = store, x = a or b, x = a if c else b)', async () => {
+    const call = await make({
+      'app/store.py': 'class Store:\n    def save(self):\n        return 1\n\nclass Cache:\n    def save(self):\n        return 2\n',
+      'app/service.py': [
+        'from app.store import Store', '', 'class Service:', '    def __init__(self, store: Store):', '        self.store = store', '',
+        '    def run(self):', '        return self.store.save()', '', 'class Box(Store):', '    def copy(self):',
+        '        box = self', '        return box.save()', '', 'def pick(given: Store, flag):', '    fallback = Store()',
+        '    chosen = given or fallback', '    other = given if flag else fallback', '    chosen.save()', '    return other', '',
+        'def later(given: Store, flag):', '    other = given if flag else fallback', '    return other.save()', '',
+      ].join('\n'),
+    });
+    const uses = await call('find_references', { symbol: 'Store.save', min_confidence: 0.7 });
+    assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path).sort(), ['Box.copy', 'Service.run', 'later', 'pick']);
+    assert.deepEqual(await users(call, 'Cache.save', undefined, ['calls']), []);
+  });
+
   it('Ruby: a module reopened in many files is one module; bare method names and a bare new are calls', async () => {
     const module = (i: number) => `module Shop\n  def self.helper${i}\n    ${i}\n  end\nend\n`;
     const call = await make({

@@ -66,7 +66,8 @@ export class Flow {
     for (let p: string | null = scope; ; p = parentScope(p)) {
       const here = all.filter(o => o.scope === p);
       const before = here.filter(o => o.line <= line);
-      if (before.length) return [before[before.length - 1]!];
+      const last = before[before.length - 1];
+      if (last) return before.filter(o => o.line === last.line); // `x = a or b`: one assignment per operand
       if (here.length) return here;
       if (p === null) return [];
     }
@@ -88,6 +89,12 @@ export class Flow {
 
   /** What an assignment binds: its declared type, else what its value's callee gives. */
   private valueOf(o: Occurrence, depth: number): GSymbol[] {
+    // x = y, self.app = app: what the copied name held just before
+    if (o.source && this.f.L.selfReceivers.includes(o.source)) {
+      const cls = this.f.classOf(o.scope);
+      return cls ? [cls] : [];
+    }
+    if (o.source) return this.typeOf(o.source, o.scope, o.line - 1, depth + 1);
     if (o.alias) {
       const t = this.f.resolveName(o.alias, o.scope, CLASSY);
       if ('syms' in t && t.syms.length === 1) return t.syms;

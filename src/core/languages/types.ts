@@ -11,7 +11,10 @@
  *   @reference.extends / @reference.implements   the base type name node (the enclosing class is found by position)
  *   @reference.identifier   any other identifier use (deduplicated per scope by the extractor)
  *   @reference.assign    a name bound by an assignment, `with … as`, or a typed parameter: @assign.target the
- *                        name (`x`, `self.x`), @assign.value the callee of a called value, @assign.type a declared type
+ *                        name (`x`, `self.x`), @assign.value the callee of a called value, @assign.type a declared type,
+ *                        @assign.copy a name whose value is copied (`x = y`, `x = a or b`)
+ *   @reference.subscript / @reference.protocol   syntax that runs a member of @receiver: a subscript, or (@name)
+ *                        a built-in such as `str(x)` (language table subscriptMembers, protocolCalls)
  *   @reference.returns   a return annotation's type node; @name its class name
  *   @member.object / @member.name   a member read (`result.output`): the identifier @member.name keeps the
  *                        object's text as its receiver (a called member is claimed by its call)

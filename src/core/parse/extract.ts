@@ -142,7 +142,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
       let nameNode: Node | null = null; let receiver: Node | null = null; let receiverType: Node | null = null;
       let refKind: OccurrenceKind | null = null; let refNode: Node | null = null;
       let importSource: Node | null = null; let importName: Node | null = null; let importAlias: Node | null = null;
-      let assignTarget: Node | null = null; let assignValue: Node | null = null; let assignType: Node | null = null;
+      let assignTarget: Node | null = null; let assignValue: Node | null = null; let assignType: Node | null = null; let assignCopy: Node | null = null;
       let memberName: Node | null = null; let memberObject: Node | null = null; let protocol: Node | null = null;
       for (const c of m.captures) {
         const n = c.name;
@@ -165,6 +165,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         else if (n === 'assign.target') assignTarget = c.node;
         else if (n === 'assign.value') assignValue = c.node;
         else if (n === 'assign.type') assignType = c.node;
+        else if (n === 'assign.copy') assignCopy = c.node;
         else if (n === 'member.name') memberName = c.node;
         else if (n === 'member.object') memberObject = c.node;
         else if (n === 'reference.subscript' || n === 'reference.protocol') protocol = c.node;
@@ -212,9 +213,9 @@ export async function extractSource(language: LanguageId, source: string): Promi
       if (refKind === 'assign' || refKind === 'returns') {
         // types that flow: nothing is claimed (the names stay identifiers of their scope)
         const name = refKind === 'assign' ? assignTarget : nameNode;
-        if (!name || (refKind === 'assign' && !assignValue && !assignType)) continue;
+        if (!name || (refKind === 'assign' && !assignValue && !assignType && !assignCopy)) continue;
         pending.push({ kind: refKind, node: refKind === 'assign' ? name : refNode, name: textOf(name).slice(0, 200),
-          receiver: assignValue ? textOf(assignValue).slice(0, 200) : null, source: null,
+          receiver: assignValue ? textOf(assignValue).slice(0, 200) : null, source: assignCopy ? textOf(assignCopy).slice(0, 200) : null,
           alias: assignType ? cleanName(textOf(assignType)).slice(0, 200) : null });
         continue;
       }

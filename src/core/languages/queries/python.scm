@@ -85,6 +85,23 @@
   left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
   type: (type [(identifier) @assign.type (attribute attribute: (identifier) @assign.type)])) @reference.assign
 
+; x = y, self.x = y, x = self.y, x = a or b, x = a if c else b: x holds what the operands hold
+(assignment
+  left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
+  right: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.copy) @reference.assign
+(assignment
+  left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
+  right: (boolean_operator left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.copy)) @reference.assign
+(assignment
+  left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
+  right: (boolean_operator right: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.copy)) @reference.assign
+(assignment
+  left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
+  right: (conditional_expression . [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.copy)) @reference.assign
+(assignment
+  left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
+  right: (conditional_expression [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.copy .)) @reference.assign
+
 ; x: "T", x: Optional[T], x: t.Type["T"] (a class body's annotations type self.x too)
 (assignment
   left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
