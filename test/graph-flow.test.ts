@@ -208,6 +208,26 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Cache.save', undefined, ['calls']), []);
   });
 
+  it('Python: an attribute of a typed value has the type its property returns or its class declares', async () => {
+    const call = await make({
+      'web/url.py': 'class URL:\n    def render(self):\n        return "u"\n\nclass Path:\n    def render(self):\n        return "p"\n',
+      'web/request.py': [
+        'from web.url import URL', '', 'class Request:', '    url: URL', '', '    @property', '    def link(self) -> URL:',
+        '        return URL()', '',
+      ].join('\n'),
+      'web/views.py': [
+        'from web.request import Request', '', 'def show(request: Request):', '    return request.link.render()', '',
+        'def home(request: Request):', '    return request.url.render()', '',
+      ].join('\n'),
+      'web/remote.py': [
+        'import httpx', '', 'def fetch() -> httpx.URL:', '    return httpx.URL("x")', '',
+        'def remote():', '    u = fetch()', '    return u.render()', '',
+      ].join('\n'),
+    });
+    const uses = await call('find_references', { symbol: 'URL.render', min_confidence: 0.7 });
+    assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path).sort(), ['home', 'show'], 'httpx.URL is not web.url.URL');
+  });
+
   it('Ruby: a module reopened in many files is one module; bare method names and a bare new are calls', async () => {
     const module = (i: number) => `module Shop\n  def self.helper${i}\n    ${i}\n  end\nend\n`;
     const call = await make({

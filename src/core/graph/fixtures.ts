@@ -84,7 +84,7 @@ function findFixture(t: RepoTables, file: GFile, name: string, decorator: string
   const classes = view.scope.classesNamedIn(fn.sp);
   const uses = occ.filter(o => o.scope === fn.sp && !o.receiver);
   // the return annotation names what the value is, not a class handed out
-  const annotated = new Set(uses.filter(o => o.kind === 'returns').map(o => o.name));
+  const annotated = new Set(uses.filter(o => o.kind === 'returns').map(o => o.name.slice(o.name.lastIndexOf('.') + 1)));
   const factoryOf = classes.filter(c => !annotated.has(c.name) && !uses.some(o => o.name === c.name && o.kind === 'call')
     && uses.some(o => o.name === c.name && o.kind === 'identifier'));
   return { fn, classes, factoryOf };

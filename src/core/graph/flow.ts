@@ -38,6 +38,26 @@ export class Flow {
     const sources = NAME.test(receiver) ? this.localAssigns(receiver, scope, line) : this.attributeAssigns(receiver, scope);
     const out: GSymbol[] = [];
     for (const o of sources) for (const c of this.valueOf(o, depth)) if (!out.includes(c)) out.push(c);
+    return out.length || NAME.test(receiver) ? out : this.memberType(receiver, scope, line, depth);
+  }
+
+  /**
+   * `request.url`, `self.ctx.meta`: the type of an attribute of a value of known type, from the class's
+   * property (its return annotation) or its class-body annotation (`url: URL`, a dataclass field).
+   */
+  private memberType(receiver: string, scope: string | null, line: number, depth: number): GSymbol[] {
+    const dot = receiver.lastIndexOf('.');
+    const attr = receiver.slice(dot + 1);
+    if (dot <= 0 || !NAME.test(attr)) return [];
+    const base = receiver.slice(0, dot);
+    const own = this.f.L.selfReceivers.includes(base) ? this.f.classOf(scope) : undefined;
+    const owners = own ? [own] : this.typeOf(base, scope, line, depth + 1);
+    const out: GSymbol[] = [];
+    for (const cls of owners) {
+      const m = this.f.t.memberIn(cls, attr);
+      const types = m ? (m.kind === 'method' || m.kind === 'function' ? returnsOf(this.f, m) : []) : declaredIn(this.f, cls, attr);
+      for (const c of types) if (!out.includes(c)) out.push(c);
+    }
     return out;
   }
 
@@ -96,7 +116,7 @@ export class Flow {
     }
     if (o.source) return this.typeOf(o.source, o.scope, o.line - 1, depth + 1);
     if (o.alias) {
-      const t = this.f.resolveName(o.alias, o.scope, CLASSY);
+      const t = this.f.resolveType(o.alias, o.scope);
       if ('syms' in t && t.syms.length === 1) return t.syms;
     }
     return o.receiver ? this.callResult(o.receiver, o, depth) : [];
@@ -144,6 +164,23 @@ export function closuresOf(from: FileScope, fn: GSymbol): GSymbol[] {
   return out;
 }
 
+/** The class a class-body annotation gives an attribute (`url: URL`; memoised for the resolution pass). */
+function declaredIn(from: FileScope, cls: GSymbol, attr: string): GSymbol[] {
+  const t = from.t;
+  const key = `declared\0${cls.id}\0${attr}`;
+  const hit = t.passMemo.get(key) as GSymbol[] | undefined;
+  if (hit) return hit;
+  const view = passScope(t, cls.fileId);
+  const ann = view?.occ.find(o => o.kind === 'assign' && o.name === attr && o.scope === cls.sp && o.alias);
+  let out: GSymbol[] = [];
+  if (ann) {
+    const r = (cls.fileId === from.file.id ? from : view!.scope).resolveType(ann.alias!, cls.sp);
+    if ('syms' in r && r.syms.length === 1) out = r.syms;
+  }
+  t.passMemo.set(key, out);
+  return out;
+}
+
 /** The class a function's return annotation names (memoised for the resolution pass). */
 export function returnsOf(from: FileScope, fn: GSymbol): GSymbol[] {
   const t = from.t;
@@ -156,7 +193,7 @@ export function returnsOf(from: FileScope, fn: GSymbol): GSymbol[] {
   let out: GSymbol[] = [];
   if (ann) {
     const scope = fn.fileId === from.file.id ? from : view!.scope;
-    const r = scope?.resolveName(ann.name, fn.sp, CLASSY);
+    const r = scope?.resolveType(ann.name, fn.sp);
     if (r && 'syms' in r && r.syms.length === 1) out = r.syms;
   }
   t.passMemo.set(key, out);

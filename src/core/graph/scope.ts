@@ -128,6 +128,17 @@ export class FileScope {
     return files.length ? files : null;
   }
 
+  /**
+   * The class a type annotation names: `URL`, or `models.URL` through the repository (by its last
+   * segment); nothing for a package outside it (`httpx.Response` is not the repository's Response).
+   */
+  resolveType(name: string, scope: string | null): Resolution {
+    const dot = name.indexOf('.');
+    if (dot < 0) return this.resolveName(name, scope, CLASSY);
+    if (this.isExternal(name.slice(0, dot))) return { unbound: 0 };
+    return this.resolveName(name.slice(name.lastIndexOf('.') + 1), scope, CLASSY);
+  }
+
   /** Plain-name resolution of `name` from `scope` among definitions of the kinds in `filter`. */
   resolveName(name: string, scope: string | null, filter: ReadonlySet<string>): Resolution {
     // Only names of nested definitions depend on the scope (see resolveNameUncached).

@@ -83,7 +83,7 @@
 ; x: T = …, self.x: T
 (assignment
   left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
-  type: (type [(identifier) @assign.type (attribute attribute: (identifier) @assign.type)])) @reference.assign
+  type: (type [(identifier) @assign.type (attribute) @assign.type])) @reference.assign
 
 ; x = y, self.x = y, x = self.y, x = a or b, x = a if c else b: x holds what the operands hold
 (assignment
@@ -115,7 +115,7 @@
   left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
   type: (type (subscript
     value: [(identifier) (attribute attribute: (identifier))] @_wrap
-    subscript: [(identifier) @assign.type (attribute attribute: (identifier) @assign.type)
+    subscript: [(identifier) @assign.type (attribute) @assign.type
       (string (string_content) @assign.type)]))
   (#match? @_wrap "(^|[.])(Optional|Type|type|ClassVar)$")) @reference.assign
 
@@ -128,14 +128,14 @@
 ; typed parameters: def f(x: T), def f(x: T = …)
 (typed_parameter
   (identifier) @assign.target
-  type: (type [(identifier) @assign.type (attribute attribute: (identifier) @assign.type)])) @reference.assign
+  type: (type [(identifier) @assign.type (attribute) @assign.type])) @reference.assign
 (typed_default_parameter
   name: (identifier) @assign.target
-  type: (type [(identifier) @assign.type (attribute attribute: (identifier) @assign.type)])) @reference.assign
+  type: (type [(identifier) @assign.type (attribute) @assign.type])) @reference.assign
 
 ; def f(…) -> T
 (function_definition
-  return_type: (type [(identifier) @name (attribute attribute: (identifier) @name)]) @reference.returns)
+  return_type: (type [(identifier) @name (attribute) @name]) @reference.returns)
 
 ; a member read (`result.output`, `self.on_close` handed over): the identifier keeps its object as
 ; receiver, so that graph resolution binds it like a call (a called member is claimed by the call)
