@@ -127,17 +127,24 @@ describe('graph: resolution that follows what programs do', () => {
 
   it('pytest fixtures: a fixture returning a factory types what the test makes with it; fixtures may name each other', async () => {
     const call = await make({
-      'web/client.py': 'class TestClient:\n    def __init__(self, app):\n        self.app = app\n\n    def fetch(self, path):\n        return path\n',
+      'web/client.py': [
+        'class TestClient:', '    def __init__(self, app):', '        self.app = app', '', '    def fetch(self, path):', '        return path', '',
+        '    def __enter__(self):', '        return self', '', '    def __exit__(self, *args):', '        return None', '',
+      ].join('\n'),
       'tests/conftest.py': [
         'import functools', 'import pytest', 'from web.client import TestClient', '',
         '@pytest.fixture', 'def client_factory(backend) -> ClientFactory:', '    return functools.partial(TestClient, backend=backend)', '',
         'class ClientFactory:', '    def __call__(self, app) -> TestClient: ...', '',
         '@pytest.fixture', 'def backend(client_factory):', '    return "asyncio"', '',
       ].join('\n'),
-      'tests/test_web.py': 'def test_fetch(client_factory):\n    client = client_factory(object())\n    assert client.fetch("/") == "/"\n',
+      'tests/test_web.py': [
+        'def test_fetch(client_factory):', '    client = client_factory(object())', '    assert client.fetch("/") == "/"', '',
+        'def test_enter(client_factory):', '    with client_factory(object()):', '        pass', '',
+      ].join('\n'),
     });
+    assert.deepEqual(await users(call, 'TestClient.__enter__', undefined, ['calls']), ['tests/test_web.py:test_enter']);
     assert.deepEqual(await users(call, 'TestClient.fetch', undefined, ['calls']), ['tests/test_web.py:test_fetch']);
-    assert.deepEqual(await users(call, 'TestClient.__init__', undefined, ['calls']), ['tests/test_web.py:test_fetch']);
+    assert.deepEqual(await users(call, 'TestClient.__init__', undefined, ['calls']), ['tests/test_web.py:test_enter', 'tests/test_web.py:test_fetch']);
   });
 
   it('Python: calling an instance runs its __call__ (a local, a fixture\'s value)', async () => {
@@ -274,20 +281,27 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Build.Registry.[]'), ['lib/registry.rb:Build.Registry.fetch', 'lib/registry.rb:lookup']);
   });
 
-  it('Python: str(x), len(x), next(x) and for … in x run the operand\'s members when its type is known', async () => {
+  it('Python: str(x), len(x), next(x), for … in x, k in x and x == y run the operand\'s members when its type is known', async () => {
     const call = await make({
       'app/bag.py': [
         'class Bag:', '    def __str__(self):', '        return "bag"', '', '    def __len__(self):', '        return 0', '',
         '    def __iter__(self):', '        return iter([])', '', '    def __next__(self):', '        return 1', '',
+        '    def __contains__(self, k):', '        return False', '', '    def __eq__(self, o):', '        return False', '',
         'def show():', '    b = Bag()', '    return str(b)', '', 'def size():', '    b = Bag()', '    return len(b)', '',
         'def walk():', '    b = Bag()', '    for x in b:', '        print(x)', '', 'def step():', '    b = Bag()', '    return next(b)', '',
         'def names():', '    b = Bag()', '    return [x for x in b]', '', 'def other(data):', '    return str(data), len(data)', '',
+        'def has():', '    b = Bag()', '    return "k" in b or "j" not in b', '', 'def same():', '    b = Bag()', '    return b == 1', '',
       ].join('\n'),
+      'app/more.py': 'class Bag2:\n    def __contains__(self, k):\n        return False\n\n    def __eq__(self, o):\n        return False\n',
     });
+    assert.deepEqual(await users(call, 'Bag2.__contains__'), []);
+    assert.deepEqual(await users(call, 'Bag2.__eq__'), []);
     assert.deepEqual(await users(call, 'Bag.__str__'), ['app/bag.py:show'], 'str(data) on a parameter binds nothing');
     assert.deepEqual(await users(call, 'Bag.__len__'), ['app/bag.py:size']);
     assert.deepEqual(await users(call, 'Bag.__iter__'), ['app/bag.py:names', 'app/bag.py:walk']);
     assert.deepEqual(await users(call, 'Bag.__next__'), ['app/bag.py:step']);
+    assert.deepEqual(await users(call, 'Bag.__contains__'), ['app/bag.py:has']);
+    assert.deepEqual(await users(call, 'Bag.__eq__'), ['app/bag.py:same']);
   });
 
   it('Ruby: a bare call in a class body runs a class method, never the class\'s own instance method', async () => {

@@ -13,6 +13,7 @@ import type { Occurrence } from '../parse/occurrence';
 import { CLASSY, CALLABLE, type GSymbol } from './tables';
 import { CallSite, resolveCall } from './calls';
 import { passScope, parentScope, type FileScope } from './scope';
+import { fixtureNamed } from './fixtures';
 
 const FLOW_DEPTH = 3;
 const NAME = /^[A-Za-z_]\w*$/;
@@ -134,6 +135,9 @@ export class Flow {
     const dot = callee.lastIndexOf('.');
     if (dot < 0) {
       if (!NAME.test(callee)) return undefined;
+      // def test_x(client_factory): client_factory(app) makes what the fixture hands out
+      const fx = this.f.usesFixtures && !this.f.bindings.has(callee) ? fixtureNamed(this.f, callee) : null;
+      if (fx?.factoryOf.length === 1) return fx.factoryOf[0];
       const r = this.f.resolveName(callee, at.scope, CALLABLE);
       return 'syms' in r && r.syms.length === 1 ? r.syms[0] : undefined;
     }

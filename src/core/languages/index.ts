@@ -14,10 +14,11 @@ import {
   GO_GRAPH, JS_GRAPH, JS_TESTS, constructedCall, constructedParen, constructsNothing, firstSegment, includeCandidates, namedTests, pythonCandidates, pythonSuffixes, rustCandidates,
 } from './rules';
 
-/** What Python runs on an operand: `str(x)` its `__str__`, `for … in x` its `__iter__` (protocolCalls). */
+/** What Python runs on an operand: `str(x)` its `__str__`, `for … in x` its `__iter__`, `k in x` its `__contains__`. */
 const PYTHON_PROTOCOL_CALLS = {
   str: '__str__', repr: '__repr__', len: '__len__', iter: '__iter__', next: '__next__', hash: '__hash__',
   bool: '__bool__', reversed: '__reversed__', format: '__format__', for: '__iter__',
+  in: '__contains__', 'not in': '__contains__', '==': '__eq__',
 };
 
 // Lines that start a keyword declaration (first matching group = the name); see LanguageSpec.declarationLine.

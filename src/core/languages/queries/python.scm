@@ -164,3 +164,5 @@
   (#any-of? @name "str" "repr" "len" "iter" "next" "hash" "bool" "reversed" "format")) @reference.protocol
 (for_statement "for" @name right: (_) @receiver) @reference.protocol
 (for_in_clause "for" @name right: (_) @receiver) @reference.protocol
+(comparison_operator operators: ["in" "not in"] @name . (_) @receiver) @reference.protocol
+(comparison_operator . (_) @receiver . operators: "==" @name) @reference.protocol
