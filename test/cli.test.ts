@@ -55,6 +55,22 @@ describe('sightline CLI (dist/cli.js)', function () {
     assert.ok(existsSync(ws.db), 'the index file was written where --db says');
   });
 
+  it('index runs the bundled TypeScript service and pyright afterwards (not with --no-compiler-edges)', () => {
+    const own = tempWorkspace({ 'src/pay.py': 'def pay(o):\n    return o\n\ndef run():\n    return pay(1)\n', 'web/a.ts': 'export const a = () => 1;\n' });
+    try {
+      const servers = () => json<{ roots: { language_servers: { provider: string; symbols_current: number }[] }[] }>(
+        ok(cli(['status', '--db', own.db, '--json']))).roots[0]!.language_servers.map(l => `${l.provider}:${l.symbols_current}`).sort();
+      const off = ok(cli(['index', own.root, '--db', own.db, '--json', '--no-compiler-edges']));
+      assert.doesNotMatch(off.stderr, /compiler-grade edges/);
+      assert.deepEqual(servers(), []);
+      const on = ok(cli(['index', own.root, '--db', own.db, '--json']));
+      assert.match(on.stderr, /compiler-grade edges: python on .* started/);
+      assert.deepEqual(servers(), ['python:2', 'typescript:1']);
+      const again = ok(cli(['index', own.root, '--db', own.db, '--json']));
+      assert.doesNotMatch(again.stderr, /compiler-grade edges/, 'nothing unchecked: nothing runs');
+    } finally { own.remove(); }
+  });
+
   it('a second index run re-parses nothing', () => {
     const data = json<{ totals: Totals }>(ok(cli(['index', ws.root, '--db', ws.db, '--json'])));
     assert.equal(data.totals.files_parsed, 0);
@@ -74,7 +90,7 @@ describe('sightline CLI (dist/cli.js)', function () {
   it('search marks a listed file that changed on disk since indexing, and says so', () => {
     const own = tempWorkspace({ 'src/pay.py': 'def retry_failed_payment(order):\n    return order\n', 'src/other.py': 'def unrelated():\n    return 1\n' });
     try {
-      ok(cli(['index', own.root, '--db', own.db, '--json']));
+      ok(cli(['index', own.root, '--db', own.db, '--json', '--no-compiler-edges']));
       const fresh = json<{ files: { path: string; changed_on_disk?: boolean }[]; warnings: string[] }>(ok(cli(['search', 'retry', 'payment', '--db', own.db, '--json'])));
       assert.equal(fresh.files[0]!.path, 'src/pay.py');
       assert.equal(fresh.files[0]!.changed_on_disk, undefined);

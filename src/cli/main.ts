@@ -7,6 +7,7 @@
  * (src/bin/sightline.ts): surfaces never import each other.
  */
 import { openEngine, parse, WORKSPACE_OPTIONS, UsageError, intOption } from '../surface/options';
+import { CompilerEdges } from '../surface/compiler-edges';
 import { findTool, TOOL_LIST } from '../core/tools/registry';
 import { invokeTool, type ToolOutcome } from '../core/tools/contract';
 import { VERSION } from '../core/version';
@@ -18,7 +19,8 @@ import { resolve } from 'node:path';
 const USAGE = `sightline ${VERSION} — where to look and what is at stake, for coding agents
 
 usage:
-  sightline index DIR [--db FILE] [--force] [--json] [--exclude PATTERN]... [--max-file-bytes N] [--languages a,b]
+  sightline index DIR [--db FILE] [--force] [--json] [--no-compiler-edges] [--exclude PATTERN]... [--max-file-bytes N] [--languages a,b]
+                      (then runs the bundled TypeScript service and pyright on what they have not checked)
   sightline search QUERY [--db FILE] [--workspace DIR] [--limit N] [--offset N] [--vector] [--repo R] [--language L] [--json]
   sightline call TOOL --args JSON [--db FILE] [--workspace DIR] [--allow-reference-providers]
   sightline status [--db FILE] [--workspace DIR] [--json]
@@ -87,6 +89,12 @@ async function runTool(engine: Engine, name: string, args: unknown, json: boolea
 /** A verb another surface serves: its usage (for --help) and what runs it (it may keep the process running). */
 export interface ForeignVerb { usage: string; run(argv: string[]): Promise<void> }
 
+/** The bundled TypeScript service and pyright on what the index has not had checked (progress on stderr). */
+async function compilerEdges(engine: Engine): Promise<void> {
+  const progress = (level: string, msg: string) => process.stderr.write(`[sightline${level === 'info' ? '' : ` ${level}`}] ${msg}\n`);
+  await new CompilerEdges(engine, { log: progress }).runNow();
+}
+
 async function main(argv: string[], verbs: Readonly<Record<string, ForeignVerb>>): Promise<number> {
   const [command, ...rest] = argv;
   const log = (level: string, msg: string) => { if (level !== 'info') process.stderr.write(`[sightline ${level}] ${msg}\n`); };
@@ -96,10 +104,15 @@ async function main(argv: string[], verbs: Readonly<Record<string, ForeignVerb>>
     case '--version': case 'version':
       process.stdout.write(VERSION + '\n'); return EXIT.ok;
     case 'index': {
-      const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, force: { type: 'boolean' }, json: { type: 'boolean' } });
+      const flags = { force: { type: 'boolean' }, json: { type: 'boolean' }, 'no-compiler-edges': { type: 'boolean' } } as const;
+      const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, ...flags });
       if (positionals.length > 1) throw new UsageError('index takes one folder; use --workspace for more roots');
       const engine = await openEngine(values, positionals, log);
-      try { return await runTool(engine, 'index_repo', { force: !!values.force }, !!values.json, true); } finally { engine.close(); }
+      try {
+        const code = await runTool(engine, 'index_repo', { force: !!values.force }, !!values.json, true);
+        if (code === EXIT.ok && !values['no-compiler-edges']) await compilerEdges(engine);
+        return code;
+      } finally { engine.close(); }
     }
     case 'search': {
       const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, limit: { type: 'string' }, offset: { type: 'string' }, vector: { type: 'boolean' },

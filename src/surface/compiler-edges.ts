@@ -8,7 +8,8 @@
  * Later runs are incremental: per-symbol checks carry the file hashes a provider analysed, so after an
  * edit only the symbols not checked as they are now, and those their files use, are asked about (when
  * most of the code changed, everything is). Until then graph answers about an edited file's symbols say
- * they are unchecked. Off with `--no-compiler-edges`.
+ * they are unchecked. Off with `--no-compiler-edges`. The one-shot CLI runs them in the foreground after
+ * `sightline index` (runNow).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,6 +62,12 @@ export class CompilerEdges {
   }
 
   stop(): void { this.stopped = true; if (this.timer) clearInterval(this.timer); }
+
+  /** Runs what the index needs now, in the foreground (the one-shot CLI after `index`). */
+  async runNow(): Promise<void> {
+    if (!existsSync(this.cli)) { this.opts.log('warn', `compiler-grade edges off: ${this.cli} not found`); return; }
+    await this.runDue();
+  }
 
   /** One look at the index: once a new index state has been quiet long enough, runs what it needs. */
   async tick(): Promise<void> {
