@@ -235,6 +235,40 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path).sort(), ['home', 'show'], 'httpx.URL is not web.url.URL');
   });
 
+  it('Python: a visitor\'s getattr(self, f"visit_{…}") references each visit_ method of its class and derived classes', async () => {
+    const call = await make({
+      'tpl/visitor.py': [
+        'class NodeVisitor:', '    def get_visitor(self, node):', '        return getattr(self, f"visit_{type(node).__name__}", None)', '',
+        '    def visit(self, node):', '        f = self.get_visitor(node)', '        return f(node) if f else None', '',
+      ].join('\n'),
+      'tpl/compiler.py': [
+        'from tpl.visitor import NodeVisitor', '', 'class CodeGenerator(NodeVisitor):', '    def visit_Assign(self, node):',
+        '        return 1', '', '    def helper(self):', '        return 2', '', 'class Other:', '    def visit_Assign(self, node):',
+        '        return 3', '',
+      ].join('\n'),
+      'tests/test_compile.py': 'from tpl.compiler import CodeGenerator\n\ndef test_assign():\n    CodeGenerator().visit(object())\n',
+    });
+    assert.deepEqual(await users(call, 'CodeGenerator.visit_Assign'), ['tpl/visitor.py:NodeVisitor.get_visitor']);
+    assert.deepEqual(await users(call, 'CodeGenerator.helper'), []);
+    assert.deepEqual(await users(call, 'Other.visit_Assign'), [], 'not derived from the visitor');
+    const tests = await call('related_tests', { symbol: 'CodeGenerator.visit_Assign' });
+    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_assign']);
+  });
+
+  it('Python: parameters typed "T", Optional[T] or T | None, and calling an attribute that holds a class', async () => {
+    const call = await make({
+      'gen/code.py': 'class CodeGenerator:\n    def emit(self):\n        return 1\n\nclass Noise:\n    def emit(self):\n        return 2\n',
+      'gen/env.py': [
+        'from gen.code import CodeGenerator', '', 'class Environment:', '    code_generator_class: type["CodeGenerator"] = CodeGenerator', '',
+        'def generate(environment: "Environment"):', '    generator = environment.code_generator_class()', '    return generator.emit()', '',
+        'def quoted(g: "CodeGenerator"):', '    return g.emit()', '', 'def optional(g: Optional[CodeGenerator] = None):', '    return g.emit()', '',
+        'def union(g: CodeGenerator | None = None):', '    return g.emit()', '',
+      ].join('\n'),
+    });
+    const uses = await call('find_references', { symbol: 'CodeGenerator.emit', min_confidence: 0.7 });
+    assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path).sort(), ['generate', 'optional', 'quoted', 'union']);
+  });
+
   it('Ruby: a module reopened in many files is one module; bare method names and a bare new are calls', async () => {
     const module = (i: number) => `module Shop\n  def self.helper${i}\n    ${i}\n  end\nend\n`;
     const call = await make({

@@ -16,6 +16,8 @@ const FILES: Record<string, string> = {
   'py/pkg/util.py': 'def helper(x):\n    return x\n\ndef unique_name_here():\n    return helper(2)\n',
   'py/pkg/service.py': 'from pkg.model import Model\nfrom pkg import helper\n\ndef serve():\n    m = Model()\n    helper(m)\n    unique_name_here()\n    return m.load()\n',
   'py/tests/test_service.py': 'from pkg.service import serve\n\ndef test_serve():\n    assert serve()\n',
+  'py/pkg/visitor.py': 'class NodeVisitor:\n    def get_visitor(self, node):\n        return getattr(self, "visit_" + type(node).__name__)\n',
+  'py/pkg/gen.py': 'from pkg.visitor import NodeVisitor\n\nclass Gen(NodeVisitor):\n    def visit_Name(self, node):\n        return node\n',
   'ts/src/shape.ts': 'export class Shape {\n  area(): number { return 0; }\n}\nexport function make(): Shape { return new Shape(); }\n',
   'ts/src/circle.ts': 'import { Shape } from "./shape";\nexport class Circle extends Shape {\n  radius(): number { return this.area(); }\n}\n',
   'ts/src/index.ts': 'export * from "./shape";\nexport { Circle as Round } from "./circle";\n',
@@ -59,7 +61,7 @@ describe('graph: a new process resolves an edit reading definitions on demand', 
     const partial = await graphOf(ws.db); const rebuilt = await freshGraph(ws.root);
     for (const want of ['py/pkg/service.py#serve -> py/pkg/base.py#Base.save calls', 'py/pkg/model.py#Model.load -> py/pkg/base.py#Base.save calls',
       'ts/src/app.ts#run -> ts/src/circle.ts#Circle.radius calls', 'rs/src/main.rs#main -> rs/src/make.rs#Thing.make calls',
-      'go/store/use.go#Use -> go/store/ops.go#Store.Get calls', 'java/src/Dog.java#Dog -> java/src/Animal.java#Animal extends']) {
+      'go/store/use.go#Use -> go/store/ops.go#Store.Get calls', 'py/pkg/visitor.py#NodeVisitor.get_visitor -> py/pkg/gen.py#Gen.visit_Name references', 'java/src/Dog.java#Dog -> java/src/Animal.java#Animal extends']) {
       assert.ok(partial.edges.some(x => x.startsWith(want)), `${want}\n${partial.edges.join('\n')}`);
     }
     assert.deepEqual(partial.edges, rebuilt.edges);

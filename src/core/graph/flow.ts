@@ -145,7 +145,10 @@ export class Flow {
     if (!NAME.test(name)) return undefined;
     const site: Occurrence = { ...at, kind: 'call', name, receiver: callee.slice(0, dot), source: null, alias: null };
     const r = resolveCall(new CallSite(this.f, site, site.receiver, depth + 1));
-    return typeof r === 'object' && r.syms.length === 1 ? r.syms[0] : undefined;
+    if (typeof r === 'object' && (r.syms.length === 1 || r.tier === 'ambiguous')) return r.syms.length === 1 ? r.syms[0] : undefined;
+    // env.code_generator_class(…) with `code_generator_class: type[CodeGenerator]`: calling the class it holds
+    const held = depth < FLOW_DEPTH ? this.memberType(callee, at.scope, at.line, depth + 1) : [];
+    return held.length === 1 && CLASSY.has(held[0]!.kind) ? held[0] : undefined;
   }
 }
 

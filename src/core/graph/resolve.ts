@@ -23,6 +23,7 @@ import { CROSS_FILE_KINDS, type Occurrence } from '../parse/occurrence';
 import { CLASSY, REFERABLE, RepoTables, symbolKey, type GFile, type GSymbol, type RepoInput } from './tables';
 import { EdgeBuffer, type GEdge, type GraphStats } from './edges';
 import { FileScope } from './scope';
+import { isByPrefix, methodsByPrefix } from './dynamic';
 import { CallSite, resolveCall } from './calls';
 import { testsByNaming, testsFromCalls } from './test-edges';
 import { fixtureLabel, fixtureNamed } from './fixtures';
@@ -133,6 +134,12 @@ function resolveFile(t: RepoTables, file: GFile, out: EdgeBuffer): void {
 
 function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
   out.stats.calls++;
+  if (isByPrefix(o)) {
+    const from = scope.fromOf(o.scope);
+    // the site looks the method up (getattr); whoever it hands it to calls it: a reference
+    for (const m of methodsByPrefix(scope, o)) out.emit(from, m.id, 'references', 'by_prefix', o.name, scope.file.id, o.line);
+    return;
+  }
   const r = resolveCall(new CallSite(scope, o, o.receiver?.trim() ?? null));
   if (r === 'none' || (typeof r === 'object' && isSyntaxMember(scope, o) && !TYPED_TIERS.has(r.tier))) return;
   if (r === 'unbound') { out.countUnbound(scope.file.id, o.name); return; }

@@ -57,7 +57,7 @@ const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => { const l = m.get(k); if (l) 
 export const symbolKey = (fileId: number, sp: string) => `${fileId}\0${sp}`;
 
 /** A lookup met a class whose bases lead into a cycle: resolve with the whole tables (RepoTables.settleMembers). */
-export class CyclicBases extends Error { constructor() { super('base classes form a cycle'); } }
+export class CyclicBases extends Error { constructor(why = 'base classes form a cycle') { super(why); } }
 
 const isFunction = (s: GSymbol | undefined) => !!s && (s.kind === 'function' || s.kind === 'method');
 

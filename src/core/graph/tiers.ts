@@ -46,6 +46,7 @@ export const TIERS = {
   method_name: { confidence: 0.4, text: 'the only method with that name (receiver type unknown)' },
   ambiguous: { confidence: 0.25, text: 'one of several definitions sharing the name' },
   dispatch: { confidence: 0.5, text: 'a call of the base method it overrides' },
+  by_prefix: { confidence: 0.5, text: 'a method chosen at run time by its name:' },
   import_file: { confidence: 0.85, text: 'import of' },
   naming: { confidence: 0.5, text: 'test file named after' },
 } as const satisfies Record<string, { confidence: number; text: string }>;

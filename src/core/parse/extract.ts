@@ -14,6 +14,7 @@ import { CONTAINER_KINDS, DEFINITION_KINDS } from '../languages/types';
 import { LANGUAGES } from '../languages';
 import { loadLanguage } from './treesitter';
 import { repairSource } from './repair';
+import { syntaxMember } from './syntax-members';
 
 import type { Occurrence, OccurrenceKind } from './occurrence';
 
@@ -86,15 +87,6 @@ function cleanName(text: string): string {
   return text.replace(/^['"`]|['"`]$/g, '').trim();
 }
 
-/** The member a subscript runs: the language's element getter, or its setter when assigned to. */
-function subscriptMember(spec: LanguageSpec, node: Node): string | null {
-  const members = spec.graph?.subscriptMembers;
-  if (!members) return null;
-  const parent = node.parent;
-  const assigned = !!parent && /assignment$/.test(parent.type) && parent.childForFieldName('left')?.startIndex === node.startIndex;
-  return assigned ? members.set : members.get;
-}
-
 function stripQuotes(text: string): string {
   const t = text.trim();
   if (t.length >= 2 && /^['"`<]/.test(t) && /['"`>]$/.test(t)) return t.slice(1, -1);
@@ -143,7 +135,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
       let refKind: OccurrenceKind | null = null; let refNode: Node | null = null;
       let importSource: Node | null = null; let importName: Node | null = null; let importAlias: Node | null = null;
       let assignTarget: Node | null = null; let assignValue: Node | null = null; let assignType: Node | null = null; let assignCopy: Node | null = null;
-      let memberName: Node | null = null; let memberObject: Node | null = null; let protocol: Node | null = null;
+      let memberName: Node | null = null; let memberObject: Node | null = null; let protocol: Node | null = null; let syntax = '';
       for (const c of m.captures) {
         const n = c.name;
         if (n.startsWith('definition.')) { defNode = c.node; defKind = n.slice(11); }
@@ -168,7 +160,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         else if (n === 'assign.copy') assignCopy = c.node;
         else if (n === 'member.name') memberName = c.node;
         else if (n === 'member.object') memberObject = c.node;
-        else if (n === 'reference.subscript' || n === 'reference.protocol') protocol = c.node;
+        else if (n === 'reference.subscript' || n === 'reference.protocol' || n === 'reference.by_prefix') { protocol = c.node; syntax = n; }
       }
       if (defNode && defKind && KIND_SET.has(defKind)) {
         if (seenDefNodes.has(defNode.startIndex * 31 + defNode.endIndex)) continue;
@@ -182,8 +174,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
       }
       if (memberName && memberObject) { memberObjects.set(memberName.startIndex, memberObject); continue; }
       if (protocol && receiver) {
-        // syntax that runs a member of the receiver: x[k] (`__getitem__`, Ruby `[]`), str(x), for … in x
-        const name = nameNode ? spec.graph?.protocolCalls?.[textOf(nameNode)] ?? null : subscriptMember(spec, protocol);
+        const name = syntaxMember(spec, syntax, protocol, nameNode ? textOf(nameNode) : null);
         if (name) pending.push({ kind: 'call', node: protocol, name, receiver: textOf(receiver).slice(0, 200), source: null, alias: null });
         continue;
       }

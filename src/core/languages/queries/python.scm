@@ -133,6 +133,30 @@
   name: (identifier) @assign.target
   type: (type [(identifier) @assign.type (attribute) @assign.type])) @reference.assign
 
+; def f(x: "T"), def f(x: Optional[T] = None), def f(x: T | None = None)
+(typed_parameter (identifier) @assign.target
+  type: (type (string (string_content) @assign.type))) @reference.assign
+(typed_default_parameter name: (identifier) @assign.target
+  type: (type (string (string_content) @assign.type))) @reference.assign
+(typed_parameter (identifier) @assign.target
+  type: (type (generic_type (identifier) @_wrap
+    (type_parameter . (type [(identifier) @assign.type (string (string_content) @assign.type)]) .)))
+  (#any-of? @_wrap "Optional" "Type" "type")) @reference.assign
+(typed_default_parameter name: (identifier) @assign.target
+  type: (type (generic_type (identifier) @_wrap
+    (type_parameter . (type [(identifier) @assign.type (string (string_content) @assign.type)]) .)))
+  (#any-of? @_wrap "Optional" "Type" "type")) @reference.assign
+(typed_parameter (identifier) @assign.target
+  type: (type (union_type . (type [(identifier) @assign.type (attribute) @assign.type (string (string_content) @assign.type)])
+    . (type (none)) .))) @reference.assign
+(typed_default_parameter name: (identifier) @assign.target
+  type: (type (union_type . (type [(identifier) @assign.type (attribute) @assign.type (string (string_content) @assign.type)])
+    . (type (none)) .))) @reference.assign
+(typed_parameter (identifier) @assign.target
+  type: (type (binary_operator left: [(identifier) (attribute)] @assign.type operator: "|" right: (none)))) @reference.assign
+(typed_default_parameter name: (identifier) @assign.target
+  type: (type (binary_operator left: [(identifier) (attribute)] @assign.type operator: "|" right: (none)))) @reference.assign
+
 ; def f(…) -> T
 (function_definition
   return_type: (type [(identifier) @name (attribute) @name]) @reference.returns)
@@ -166,3 +190,9 @@
 (for_in_clause "for" @name right: (_) @receiver) @reference.protocol
 (comparison_operator operators: ["in" "not in"] @name . (_) @receiver) @reference.protocol
 (comparison_operator . (_) @receiver . operators: "==" @name) @reference.protocol
+
+; getattr(self, f"visit_{…}"), getattr(self, "do_" + name): a method of self's class chosen by its name prefix
+(call
+  function: (identifier) @_getattr
+  arguments: (argument_list . (identifier) @receiver . [(string) (binary_operator)] @name)
+  (#eq? @_getattr "getattr")) @reference.by_prefix

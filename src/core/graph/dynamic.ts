@@ -1,0 +1,53 @@
+/**
+ * Methods chosen by name at run time. A visitor's dispatch method (`getattr(self, f"visit_{type(node).__name__}")`,
+ * `getattr(self, "do_" + name)`) runs one of the methods whose names start with the prefix, of its own class
+ * or of any class derived from it: each is a possible target, referenced from the site that looks it up
+ * (tier by_prefix; the caller of what the site returns reaches it through that reference). The extractor records such a
+ * site as a call named `visit_*` (parse/syntax-members.ts).
+ */
+import type { Occurrence } from '../parse/occurrence';
+import type { FileScope } from './scope';
+import { CyclicBases, symbolKey, type GSymbol, type RepoTables } from './tables';
+
+/** At most this many methods per site (a prefix shared by hundreds of methods says little). */
+const MAX_METHODS = 200;
+
+export const isByPrefix = (o: Occurrence): boolean => o.name.endsWith('*');
+
+/** The methods a by-prefix site may run: self's class and the classes derived from it, by name prefix. */
+export function methodsByPrefix(f: FileScope, o: Occurrence): GSymbol[] {
+  const prefix = o.name.slice(0, -1);
+  const cls = prefix && f.L.selfReceivers.includes(o.receiver?.trim() ?? '') ? f.classOf(o.scope) : undefined;
+  if (!cls) return [];
+  const out = new Map<number, GSymbol>();
+  for (const c of [cls, ...derivedFrom(f.t, cls)]) {
+    for (const [name, m] of f.t.membersOf(c)) {
+      if (m.kind === 'method' && name.length > prefix.length && name.startsWith(prefix)) out.set(m.id, m);
+    }
+  }
+  return [...out.values()].slice(0, MAX_METHODS);
+}
+
+/** Classes derived from `cls`, all the way down (memoised for the pass; partial resolution falls back to the whole tables). */
+function derivedFrom(t: RepoTables, cls: GSymbol): GSymbol[] {
+  let index = t.passMemo.get('derived') as { subs: Map<string, number[]>; byId: Map<number, GSymbol> } | undefined;
+  if (!index) {
+    // partial resolution reads definitions as asked: the derived classes need the whole tables
+    if (t.input.lookup) throw new CyclicBases('a by-prefix site needs every derived class');
+    const subs = new Map<string, number[]>();
+    for (const [id, bases] of t.basesOf) for (const b of bases) (subs.get(b) ?? subs.set(b, []).get(b)!).push(id);
+    index = { subs, byId: new Map(t.input.symbols.map(s => [s.id, s])) };
+    t.passMemo.set('derived', index);
+  }
+  const out: GSymbol[] = [];
+  const seen = new Set<number>([cls.id]);
+  const queue = [cls];
+  while (queue.length) {
+    const c = queue.pop()!;
+    for (const id of index.subs.get(symbolKey(c.fileId, c.sp)) ?? []) {
+      const sub = index.byId.get(id);
+      if (sub && !seen.has(id)) { seen.add(id); out.push(sub); queue.push(sub); }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,31 @@
+/**
+ * Members that syntax runs without naming them, recorded as calls on the receiver (graph resolution binds
+ * them only when the receiver's type is known): a subscript (`x[k]`: `__getitem__`, Ruby `[]`; assigned
+ * to: the setter), a built-in or operator by the name the query captured (`str(x)`, `k in x`: the language
+ * table's protocolCalls), and a method chosen at run time by a name prefix
+ * (`getattr(self, f"visit_{…}")`), recorded as `visit_*`.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { LanguageSpec } from '../languages/types';
+
+/** The member a `capture` (reference.subscript, reference.protocol, reference.by_prefix) runs, if any. */
+export function syntaxMember(spec: LanguageSpec, capture: string, node: Node, name: string | null): string | null {
+  if (capture === 'reference.by_prefix') return name ? byPrefix(name) : null;
+  if (capture === 'reference.protocol') return name ? spec.graph?.protocolCalls?.[name] ?? null : null;
+  return subscriptMember(spec, node);
+}
+
+/** The member a subscript runs: the language's element getter, or its setter when assigned to. */
+function subscriptMember(spec: LanguageSpec, node: Node): string | null {
+  const members = spec.graph?.subscriptMembers;
+  if (!members) return null;
+  const parent = node.parent;
+  const assigned = !!parent && /assignment$/.test(parent.type) && parent.childForFieldName('left')?.startIndex === node.startIndex;
+  return assigned ? members.set : members.get;
+}
+
+/** `f"visit_{…}"`, `"do_" + name`: the literal prefix of a computed member name, as `visit_*`. */
+function byPrefix(text: string): string | null {
+  const m = /^f?(['"])([A-Za-z_]\w*?)(?:\{|\1\s*\+)/.exec(text.trim());
+  return m && m[2]!.length >= 2 ? `${m[2]}*` : null;
+}
