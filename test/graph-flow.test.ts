@@ -338,6 +338,18 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Bag.__eq__'), ['app/bag.py:same']);
   });
 
+  it('Ruby: types that flow: x = Foo.new, @x = Foo.new in another method, and copies', async () => {
+    const call = await make({
+      'lib/store.rb': 'module Shop\n  class Store\n    def save\n      1\n    end\n  end\n\n  class Cache\n    def save\n      2\n    end\n  end\nend\n',
+      'lib/app.rb': [
+        'class App', '  def initialize', '    @store = Shop::Store.new(1)', '  end', '', '  def run', '    @store.save', '  end', '',
+        '  def local', '    s = Shop::Store.new do |x|', '      x', '    end', '    t = s', '    t.save', '  end', 'end', '',
+      ].join('\n'),
+    });
+    const uses = await call('find_references', { symbol: 'Shop.Store.save', min_confidence: 0.7 });
+    assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path).sort(), ['App.local', 'App.run']);
+  });
+
   it('Ruby: a bare call in a class body runs a class method, never the class\'s own instance method', async () => {
     const call = await make({
       'lib/files.rb': [

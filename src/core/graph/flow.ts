@@ -96,6 +96,11 @@ export class Flow {
 
   /** `self.x`: the assignments of `self.x` in the methods of the class enclosing the call. */
   private attributeAssigns(receiver: string, scope: string | null): Occurrence[] {
+    // Ruby `@tasks`: the instance variable's assignments in the class's methods
+    if (/^@\w+$/.test(receiver)) {
+      const cls = this.f.classOf(scope);
+      return cls ? (this.assigns.get(receiver) ?? []).filter(o => o.scope?.startsWith(`${cls.sp}.`)) : [];
+    }
     const dot = receiver.indexOf('.');
     if (dot < 0 || !this.f.L.selfReceivers.includes(receiver.slice(0, dot)) || !NAME.test(receiver.slice(dot + 1))) return [];
     const cls = this.f.classOf(scope);

@@ -14,7 +14,7 @@ import { CONTAINER_KINDS, DEFINITION_KINDS } from '../languages/types';
 import { LANGUAGES } from '../languages';
 import { loadLanguage } from './treesitter';
 import { repairSource } from './repair';
-import { syntaxMember } from './syntax-members';
+import { calleeText, syntaxMember } from './syntax-members';
 
 import type { Occurrence, OccurrenceKind } from './occurrence';
 
@@ -206,7 +206,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         const name = refKind === 'assign' ? assignTarget : nameNode;
         if (!name || (refKind === 'assign' && !assignValue && !assignType && !assignCopy)) continue;
         pending.push({ kind: refKind, node: refKind === 'assign' ? name : refNode, name: textOf(name).slice(0, 200),
-          receiver: assignValue ? textOf(assignValue).slice(0, 200) : null, source: assignCopy ? textOf(assignCopy).slice(0, 200) : null,
+          receiver: assignValue ? calleeText(assignValue, textOf).slice(0, 200) : null, source: assignCopy ? textOf(assignCopy).slice(0, 200) : null,
           alias: assignType ? cleanName(textOf(assignType)).slice(0, 200) : null });
         continue;
       }

@@ -29,3 +29,9 @@ function byPrefix(text: string): string | null {
   const m = /^f?(['"])([A-Za-z_]\w*?)(?:\{|\1\s*\+)/.exec(text.trim());
   return m && m[2]!.length >= 2 ? `${m[2]}*` : null;
 }
+
+/** A call's callee without its arguments or block (Ruby `Foo.new(1) do … end` → `Foo.new`); other nodes as they are. */
+export function calleeText(node: Node, textOf: (n: Node) => string): string {
+  const method = node.type === 'call' ? node.childForFieldName('method') : null;
+  return method ? textOf(node).slice(0, method.endIndex - node.startIndex) : textOf(node);
+}

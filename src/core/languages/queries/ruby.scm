@@ -36,6 +36,16 @@
   receiver: _ @receiver
   method: [(identifier) (constant)] @name) @reference.call
 
+; ---------------------------------------------------------------- types that flow
+
+; x = Foo.new(…), @x = make(…): what the variable holds; x = y, @x = y: a copy
+(assignment
+  left: [(identifier) (instance_variable)] @assign.target
+  right: (call) @assign.value) @reference.assign
+(assignment
+  left: [(identifier) (instance_variable)] @assign.target
+  right: [(identifier) (instance_variable)] @assign.copy) @reference.assign
+
 ; x[k], x[k] = v: the receiver's [] / []= (bound only on a known receiver type)
 (element_reference object: (_) @receiver) @reference.subscript
 
