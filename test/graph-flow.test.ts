@@ -147,6 +147,20 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'TestClient.__init__', undefined, ['calls']), ['tests/test_web.py:test_enter', 'tests/test_web.py:test_fetch']);
   });
 
+  it('pytest fixtures: a fixture method of the test class (or its bases) types the parameter named after it', async () => {
+    const call = await make({
+      'lib/signer.py': 'class Signer:\n    def sign(self, v):\n        return v\n\nclass Other:\n    def sign(self, v):\n        return v\n',
+      'tests/test_signer.py': [
+        'import pytest', 'from functools import partial', 'from lib.signer import Signer', '', 'class TestBase:', '    @pytest.fixture()',
+        '    def signer_factory(self):', '        return partial(Signer, key="k")', '', '    @pytest.fixture()', '    def signer(self):',
+        '        return Signer()', '', 'class TestSigner(TestBase):', '    def test_made(self, signer_factory):',
+        '        s = signer_factory()', '        assert s.sign(1)', '', '    def test_given(self, signer):', '        assert signer.sign(2)', '',
+      ].join('\n'),
+    });
+    const uses = await call('find_references', { symbol: 'Signer.sign', min_confidence: 0.7 });
+    assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path).sort(), ['TestSigner.test_given', 'TestSigner.test_made']);
+  });
+
   it('Python: calling an instance runs its __call__ (a local, a fixture\'s value)', async () => {
     const call = await make({
       'web/app.py': 'class App:\n    def __call__(self, scope):\n        return scope\n\ndef serve():\n    app = App()\n    return app(1)\n\ndef other(app):\n    return app(2)\n',

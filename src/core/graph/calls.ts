@@ -127,7 +127,7 @@ export const CALL_RULES: readonly CallRule[] = [
     resolve: ({ f, o, receiver }) => {
       // def test_x(client_factory): client_factory(app) — the fixture's value is called
       if (receiver || !f.usesFixtures || f.bindings.has(o.name)) return undefined;
-      const fx = fixtureNamed(f, o.name);
+      const fx = fixtureNamed(f, o.name, o.scope);
       if (!fx || (fx.fn.fileId === f.file.id && fx.fn.sp === o.scope)) return undefined;
       if (fx.factoryOf.length === 1) return bound(fx.factoryOf, 'fixture', `${fixtureLabel(f, fx)} makes ${fx.factoryOf[0]!.sp}`);
       const runs = callMembers(f, fx.classes);
@@ -237,7 +237,7 @@ export const CALL_RULES: readonly CallRule[] = [
       // def test_x(runner): runner.invoke(…) — the receiver is the fixture's value
       const { named, constructed } = c.receiverName;
       if (!named || constructed || c.f.bindings.has(named) || !c.f.usesFixtures) return undefined;
-      const fx = fixtureNamed(c.f, named);
+      const fx = fixtureNamed(c.f, named, c.o.scope);
       const members = fx ? fx.classes.map(cls => c.f.t.memberIn(cls, c.o.name)).filter(m => m !== undefined) : [];
       return members.length === 1 ? bound(members, 'fixture', fixtureLabel(c.f, fx!)) : undefined;
     },

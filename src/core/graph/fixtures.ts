@@ -1,8 +1,8 @@
 /**
  * Test fixtures injected by name (pytest): a test's parameter named like a fixture receives what the
  * fixture returns. A fixture is a function decorated with the language's fixture decorator
- * (`@pytest.fixture`, `@fixture(scope=…)`) in the test's own file or in a fixture file (conftest.py) of
- * its folder or any folder above it, the nearest first, as pytest looks them up. Its type is what its
+ * (`@pytest.fixture`, `@fixture(scope=…)`) in the test's own class (or its bases), its own file or a fixture
+ * file (conftest.py) of its folder or any folder above it, the nearest first, as pytest looks them up. Its type is what its
  * body constructs or its signature names (`return CliRunner()`, `-> Starlette`): the classes its scope
  * names.
  *
@@ -24,11 +24,23 @@ export interface Fixture { fn: GSymbol; classes: GSymbol[]; factoryOf: GSymbol[]
 /** Lines above a definition where its decorators may sit. */
 const DECORATOR_LINES = 4;
 
-/** The fixture a name means in a file (null: none visible, or the language has no fixtures). */
-export function fixtureNamed(scope: FileScope, name: string): Fixture | null {
+/**
+ * The fixture a name means in a file, seen from scope `at` (null: none visible, or the language has no
+ * fixtures): a fixture method of the enclosing test class or its bases first, then the file's and the
+ * fixture files' functions.
+ */
+export function fixtureNamed(scope: FileScope, name: string, at: string | null = null): Fixture | null {
   const rules = scope.L.fixtures;
   if (!rules || !/^[a-z_]\w*$/.test(name)) return null;
   const t = scope.t;
+  const cls = at ? scope.classOf(at) : undefined;
+  const method = cls ? t.memberIn(cls, name) : undefined;
+  if (method?.kind === 'method') {
+    const key = `fixture\0${method.id}`;
+    let hit = t.passMemo.get(key) as Fixture | null | undefined;
+    if (hit === undefined) { t.passMemo.set(key, null); hit = fixtureOf(t, method, rules.decorator); t.passMemo.set(key, hit); }
+    if (hit) return hit;
+  }
   const asked = `fixture-of\0${scope.file.id}\0${name}`;
   const known = t.passMemo.get(asked) as Fixture | null | undefined;
   if (known !== undefined) return known;
@@ -73,11 +85,15 @@ function fixtureFiles(t: RepoTables, file: GFile, names: readonly string[]): GFi
 
 function findFixture(t: RepoTables, file: GFile, name: string, decorator: string): Fixture | null {
   const fn = t.topLevel(file.id, name).find(s => s.kind === 'function');
-  if (!fn) return null;
-  const view = passScope(t, file.id);
+  return fn ? fixtureOf(t, fn, decorator) : null;
+}
+
+/** A function or method as a fixture, when the fixture decorator sits above it. */
+function fixtureOf(t: RepoTables, fn: GSymbol, decorator: string): Fixture | null {
+  const view = passScope(t, fn.fileId);
   if (!view) return null;
   const occ = view.occ;
-  const decorated = occ.some(o => o.name === decorator && o.scope === null
+  const decorated = occ.some(o => o.name === decorator && o.scope === fn.parent
     && (o.kind === 'call' || o.kind === 'identifier') && o.line < fn.line && o.line >= fn.line - DECORATOR_LINES);
   if (!decorated) return null;
   view.scope.collectScopeClasses(occ);

@@ -141,7 +141,7 @@ export class Flow {
     if (dot < 0) {
       if (!NAME.test(callee)) return undefined;
       // def test_x(client_factory): client_factory(app) makes what the fixture hands out
-      const fx = this.f.usesFixtures && !this.f.bindings.has(callee) ? fixtureNamed(this.f, callee) : null;
+      const fx = this.f.usesFixtures && !this.f.bindings.has(callee) ? fixtureNamed(this.f, callee, at.scope) : null;
       if (fx?.factoryOf.length === 1) return fx.factoryOf[0];
       const r = this.f.resolveName(callee, at.scope, CALLABLE);
       return 'syms' in r && r.syms.length === 1 ? r.syms[0] : undefined;

@@ -215,7 +215,7 @@ function resolveMemberAccess(scope: FileScope, o: Occurrence, out: EdgeBuffer): 
 /** `def test_x(client)`: a test (or fixture) naming a visible fixture uses it (an edge to the fixture function). */
 function usesFixture(scope: FileScope, o: Occurrence, out: EdgeBuffer): boolean {
   if (!scope.usesFixtures || scope.bindings.has(o.name) || scope.t.topLevel(scope.file.id, o.name).length > 1) return false;
-  const fx = fixtureNamed(scope, o.name);
+  const fx = fixtureNamed(scope, o.name, o.scope);
   if (!fx || (fx.fn.fileId === scope.file.id && o.scope === fx.fn.sp)) return false;
   out.emit(scope.fromOf(o.scope), fx.fn.id, 'references', 'fixture', fixtureLabel(scope, fx), scope.file.id, o.line);
   return true;

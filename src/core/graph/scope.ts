@@ -204,7 +204,7 @@ export class FileScope {
       if (o.scope === null || (o.kind !== 'identifier' && o.kind !== 'call')) continue;
       if (!/^[A-Z]/.test(o.name)) {
         // a test's fixture parameter (`runner`) or a fixture factory it calls: what the fixture returns
-        const fx = fixtures && !o.receiver && !this.bindings.has(o.name) ? fixtureNamed(this, o.name) : null;
+        const fx = fixtures && !o.receiver && !this.bindings.has(o.name) ? fixtureNamed(this, o.name, o.scope) : null;
         for (const cls of fx && !(fx.fn.fileId === this.file.id && fx.fn.sp === o.scope) ? fx.classes : []) add(o.scope, cls);
         continue;
       }
