@@ -61,7 +61,8 @@ describe('graph: a new process resolves an edit reading definitions on demand', 
     const partial = await graphOf(ws.db); const rebuilt = await freshGraph(ws.root);
     for (const want of ['py/pkg/service.py#serve -> py/pkg/base.py#Base.save calls', 'py/pkg/model.py#Model.load -> py/pkg/base.py#Base.save calls',
       'ts/src/app.ts#run -> ts/src/circle.ts#Circle.radius calls', 'rs/src/main.rs#main -> rs/src/make.rs#Thing.make calls',
-      'go/store/use.go#Use -> go/store/ops.go#Store.Get calls', 'py/pkg/visitor.py#NodeVisitor.get_visitor -> py/pkg/gen.py#Gen.visit_Name references', 'java/src/Dog.java#Dog -> java/src/Animal.java#Animal extends']) {
+      'go/store/use.go#Use -> go/store/ops.go#Store.Get calls',
+      'py/pkg/visitor.py#NodeVisitor.get_visitor -> py/pkg/gen.py#Gen.visit_Name references', 'java/src/Dog.java#Dog -> java/src/Animal.java#Animal extends']) {
       assert.ok(partial.edges.some(x => x.startsWith(want)), `${want}\n${partial.edges.join('\n')}`);
     }
     assert.deepEqual(partial.edges, rebuilt.edges);

@@ -11,7 +11,8 @@
  */
 import { type LanguageId, type LanguageSpec, type TestNaming, LANGUAGE_IDS } from './types';
 import {
-  GO_GRAPH, JS_GRAPH, JS_TESTS, constructedCall, constructedParen, constructsNothing, firstSegment, includeCandidates, namedTests, pythonCandidates, pythonSuffixes, rustCandidates,
+  GO_GRAPH, JS_GRAPH, JS_TESTS, constructedCall, constructedParen, constructsNothing, firstSegment, includeCandidates, namedTests,
+  pythonCandidates, pythonSuffixes, rustCandidates,
 } from './rules';
 
 /** What Python runs on an operand: `str(x)` its `__str__`, `for … in x` its `__iter__`, `k in x` its `__contains__`. */
@@ -36,7 +37,8 @@ export const LANGUAGES = {
   python: { wasm: 'tree-sitter-python.wasm', extensions: ['.py', '.pyi'], query: 'python.scm',
     declarationLine: /^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/, family: 'python',
     graph: {
-      importCandidates: pythonCandidates, importSuffixes: pythonSuffixes, selfReceivers: ['self', 'cls'], constructed: constructedCall, moduleImport: firstSegment,
+      importCandidates: pythonCandidates, importSuffixes: pythonSuffixes, selfReceivers: ['self', 'cls'],
+      constructed: constructedCall, moduleImport: firstSegment,
       constructorMember: '__init__', lastDefinitionWins: true, contextMembers: ['__enter__', '__exit__'],
       callMember: '__call__', implicitMembers: /^__\w+__$/, subscriptMembers: { get: '__getitem__', set: '__setitem__' },
       protocolCalls: PYTHON_PROTOCOL_CALLS,
