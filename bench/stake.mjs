@@ -298,7 +298,8 @@ function report(results) {
   lines.push('', 'Confidence by tier against what runs: heuristic call edges between two functions that both ran, '
     + 'counted right when the traced caller called the callee (a lower bound: a call in a branch the tests never '
     + 'took counts as wrong).', '');
-  lines.push(calibrationTable(results.filter(x => !x.error).map(x => ({ ...x, language: x.kind })), core.TIERS));
+  lines.push(calibrationTable(results.filter(x => !x.error).map(x => ({ ...x, language: x.kind })), core.TIERS,
+    core.FAMILY_CONFIDENCE));
   lines.push('', 'Projects (public, at the commit shown):', '');
   for (const x of results) if (!x.error) lines.push(`- ${x.name}: ${PROJECTS.find(p => p.name === x.name).repo} \`${x.commit.slice(0, 12)}\``);
   return lines.join('\n');

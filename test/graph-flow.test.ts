@@ -468,6 +468,20 @@ describe('graph: resolution that follows what programs do', () => {
     assert.ok(runner.references.every((r: Json) => r.confidence < 0.5), 'data.invoke() binds to no class by a name it does not have');
   });
 
+  it('a tier\'s confidence follows its measured precision in the language family (Python scope_type and method_name)', async () => {
+    const call = await make({
+      'app/store.py': 'class Store:\n    def save(self):\n        return 1\n\n    def only_here(self):\n        return 3\n\nclass Cache:\n    def save(self):\n        return 2\n',
+      'app/use.py': 'from app.store import Store\n\ndef run(x):\n    y = Store()\n    return x.save()\n\ndef other(z):\n    return z.only_here()\n',
+      'web/store.ts': 'export class Store {\n  save() { return 1; }\n}\nexport class Cache {\n  save() { return 2; }\n}\n',
+      'web/use.ts': "import { Store } from './store';\nexport function run(x: any) {\n  const y = new Store();\n  return x.save();\n}\n",
+    });
+    const conf = async (symbol: string, path: string) => (await call('find_references', { symbol, path })).references
+      .map((r: Json) => `${r.from.path}:${r.confidence}`);
+    assert.deepEqual(await conf('Store.save', 'app/store.py'), ['app/use.py:0.45']);
+    assert.deepEqual(await conf('Store.only_here', 'app/store.py'), ['app/use.py:0.25']);
+    assert.deepEqual(await conf('Store.save', 'web/store.ts'), ['web/use.ts:0.65']);
+  });
+
   it('a receiver holding a value from outside the repository is not bound by its name (open(…) as file)', async () => {
     const call = await make({
       'web/upload.py': 'class UploadFile:\n    def write(self, data):\n        return data\n',

@@ -5,8 +5,12 @@ import { writeResults } from './results.mjs';
 
 const fmt = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');
 
-/** Markdown table: tier, stated confidence, then per repository "precision (edges)". */
-export function calibrationTable(results, tiers) {
+/** A tier's stated confidence, with the language families that state another (`0.65; python 0.45`). */
+const stated = (tiers, families, t) => [fmt(tiers[t]?.confidence),
+  ...Object.entries(families).filter(([, o]) => o[t] !== undefined).map(([f, o]) => `${f} ${fmt(o[t])}`)].join('; ');
+
+/** Markdown table: tier, stated confidence (per family where it differs), then per repository "precision (edges)". */
+export function calibrationTable(results, tiers, families = {}) {
   const ok = results.filter(r => !r.error && r.tiers);
   const names = new Set(ok.flatMap(r => Object.keys(r.tiers)));
   const order = [...names].sort((a, b) => (tiers[b]?.confidence ?? 0) - (tiers[a]?.confidence ?? 0) || a.localeCompare(b));
@@ -17,19 +21,19 @@ export function calibrationTable(results, tiers) {
       const x = r.tiers[t]?.merged;
       return x?.n ? `${fmt(x.tp / x.n)} (${x.n})` : '–';
     });
-    return `| ${t} | ${fmt(tiers[t]?.confidence)} | ${cells.join(' | ')} |`;
+    return `| ${t} | ${stated(tiers, families, t)} | ${cells.join(' | ')} |`;
   });
   return [head, rule, ...rows].join('\n');
 }
 
-export function writeCalibration(results, tiers, targetsNote) {
+export function writeCalibration(results, tiers, targetsNote, families = {}) {
   const body = [
     `Heuristic edges of sampled targets (${targetsNote}), calls and references, counted right when the`,
     'compiler-grade provider has an edge between the same two symbols. `dispatch` edges (a caller of the',
     'base method an override replaces) are never in a compiler\'s references of the override, so they',
     'read 0 here by construction: bench:stake measures them against what runs.',
     '',
-    calibrationTable(results, tiers),
+    calibrationTable(results, tiers, families),
   ].join('\n');
   return writeResults('graph-calibration', 'Confidence by tier (bench:graph)', body);
 }

@@ -19,7 +19,7 @@ export { loadLanguage } from './parse/treesitter';
 export { resolveGraph } from './graph/resolve';
 export { isTestPath } from './languages';
 export { isTestCase, TESTS_MAX_DEPTH } from './graph/tests';
-export { TIERS } from './graph/tiers';
+export { FAMILY_CONFIDENCE, TIERS } from './graph/tiers';
 export { toNodeRef } from './graph/query';
 export { mineRepository, buildCoChange } from './history';
 export { packShapes, shingleSet, MIN_SHINGLES, ENTRY_BYTES } from './similar/shape';

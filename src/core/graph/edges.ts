@@ -3,7 +3,7 @@
  * (every edge of a file starts in that file), one per (from, to, kind) keeping the most confident
  * (the first on a tie), then handed to the sink; plus the run's unbound call sites and counts.
  */
-import { TIERS, evidenceCode, type Tier } from './tiers';
+import { evidenceCode, tierConfidence, type Tier } from './tiers';
 
 export interface GEdge { from: number; to: number; kind: string; confidence: number; evidence: string; fileId: number; line: number }
 
@@ -22,7 +22,11 @@ export class EdgeBuffer {
 
   constructor(private readonly sink: ((edges: GEdge[]) => void) | undefined) {}
 
-  emit(from: number, to: number, kind: string, tier: Tier, detail: string, fileId: number, line: number, confidence: number = TIERS[tier].confidence): void {
+  /** the language family of the file being resolved (its tiers' confidences: tierConfidence) */
+  family: string | null = null;
+
+  emit(from: number, to: number, kind: string, tier: Tier, detail: string, fileId: number, line: number,
+    confidence: number = tierConfidence(tier, this.family)): void {
     if (from === to || this.muted) return;
     const key = `${from},${to},${kind}`;
     const i = this.best.get(key);

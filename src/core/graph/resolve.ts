@@ -116,6 +116,7 @@ function resolveFile(t: RepoTables, file: GFile, out: EdgeBuffer): void {
   const occ = t.input.occurrences(file.id);
   t.imports.noteImports(file.id, occ);
   const scope = new FileScope(t, file);
+  out.family = scope.family;
   scope.bindImports(occ, out, true);
   scope.collectScopeClasses(occ);
   for (const o of occ) {

@@ -23,6 +23,7 @@
  *   method_name 0.4   the only method with that name, called on a receiver of unknown type
  *   ambiguous   0.25  one of 2–3 definitions sharing the name (each gets an edge; never confident)
  *   dispatch    0.5   a call of a base method that this method overrides (read at query time, graph/dispatch.ts)
+ *   by_prefix   0.5   a method looked up by a computed name (getattr(self, f"visit_{…}"), graph/dynamic.ts)
  *   import_file 0.85  file → file import
  *   naming      0.5   a test file named after a source file
  *
@@ -52,6 +53,21 @@ export const TIERS = {
 } as const satisfies Record<string, { confidence: number; text: string }>;
 
 export type Tier = keyof typeof TIERS;
+
+/**
+ * Per language family, the tiers whose measured precision departs from the table (bench:stake's tier
+ * precision against what runs, bench:graph's against pyright): their edges get this confidence instead.
+ * Python: a class the scope names (httpx 0.41 against pyright, 0.23–0.65 against what runs) and a method
+ * name alone (0.00–0.41) are guesses; Ruby: a method every definition overrides (0.21).
+ */
+export const FAMILY_CONFIDENCE: Readonly<Record<string, Partial<Record<Tier, number>>>> = {
+  python: { scope_type: 0.45, method_name: 0.25 },
+  ruby: { hierarchy: 0.25 },
+};
+
+/** The confidence of an edge of `tier` in a file of language `family`. */
+export const tierConfidence = (tier: Tier, family: string | null): number =>
+  (family ? FAMILY_CONFIDENCE[family]?.[tier] : undefined) ?? TIERS[tier].confidence;
 
 /** A name shared by more than this many definitions gets no edge (the call site goes to unbound_calls). */
 export const AMBIGUOUS_MAX = 3;
