@@ -472,6 +472,7 @@ describe('graph: resolution that follows what programs do', () => {
     const call = await make({
       'app/store.py': 'class Store:\n    def save(self):\n        return 1\n\n    def only_here(self):\n        return 3\n\nclass Cache:\n    def save(self):\n        return 2\n',
       'app/use.py': 'from app.store import Store\n\ndef run(x):\n    y = Store()\n    return x.save()\n\ndef other(z):\n    return z.only_here()\n',
+      'tests/test_use.py': 'from app.use import run\n\ndef test_run():\n    assert run(None)\n',
       'web/store.ts': 'export class Store {\n  save() { return 1; }\n}\nexport class Cache {\n  save() { return 2; }\n}\n',
       'web/use.ts': "import { Store } from './store';\nexport function run(x: any) {\n  const y = new Store();\n  return x.save();\n}\n",
     });
@@ -480,6 +481,9 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await conf('Store.save', 'app/store.py'), ['app/use.py:0.45']);
     assert.deepEqual(await conf('Store.only_here', 'app/store.py'), ['app/use.py:0.25']);
     assert.deepEqual(await conf('Store.save', 'web/store.ts'), ['web/use.ts:0.65']);
+    // a weaker tier is still not a name-only binding: the tests of the target are found through it
+    const tests = await call('related_tests', { symbol: 'Store.save', path: 'app/store.py' });
+    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_run']);
   });
 
   it('a receiver holding a value from outside the repository is not bound by its name (open(…) as file)', async () => {

@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import type { NodeRow } from '../store/store';
 import { isTestPath } from '../languages';
 import { GraphReader, resolutionOf, type Boundary, type GraphEdge } from './query';
-import { testsOf, NAME_ONLY, type TestHit } from './tests';
+import { testsOf, isNameOnly, type TestHit } from './tests';
 
 export const DEPENDENT_KINDS = ['calls', 'references', 'imports', 'extends', 'implements'] as const;
 
@@ -93,7 +93,7 @@ class ImpactWalk {
 
   /** Record `n` reached from `f` over `edge` at distance `d`; queue it when this path is its best yet. */
   private reach(reached: Map<number, Affected>, next: Map<number, Step>, f: Step, n: NodeRow, edge: GraphEdge, d: number, viaContainer: boolean): void {
-    const edgeNameOnly = edge.confidence < NAME_ONLY;
+    const edgeNameOnly = isNameOnly(edge);
     if (edgeNameOnly) this.lowSeen++;
     const confidence = round(f.confidence * edge.confidence);
     const nameOnly = f.nameOnly || edgeNameOnly;

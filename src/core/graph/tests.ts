@@ -8,8 +8,8 @@
  * through them name them in `via`.
  *
  * Tests are found by walking incoming calls/references (every provider) from the targets through any
- * number of hops, nearest first, within a cost bound. Name-only bindings (confidence below 0.5: the
- * receiver's type was unknown) are not followed further, and a test reached through one counts only
+ * number of hops, nearest first, within a cost bound. Name-only bindings (`isNameOnly`: the receiver's type
+ * was unknown or the name shared) are not followed further, and a test reached through one counts only
  * when it also reaches the method's class. When the bound or the depth limit cuts the walk, the answer
  * carries a `depth_limit` boundary. A test that requests a route through a test client reaches its
  * handler (testClientEdges). Test files named after the target's file are the fallback when no test was found.
@@ -20,6 +20,10 @@ import type { Boundary, GraphEdge, GraphReader } from './query';
 
 /** Below this an edge was bound by a name only (receiver type unknown, or a shared name). */
 export const NAME_ONLY = 0.5;
+/** The heuristic tiers that bind by a name alone (their confidence may differ per language family). */
+const NAME_ONLY_TIERS = new Set<string>(['method_name', 'ambiguous']);
+/** Whether an edge was bound by a name only: by its tier, or (another provider's) by its confidence. */
+export const isNameOnly = (e: GraphEdge): boolean => (e.tier ? NAME_ONLY_TIERS.has(e.tier) : e.confidence < NAME_ONLY);
 const WALK_KINDS = ['calls', 'references', 'extends', 'implements'] as const;
 
 export interface TestHit {
@@ -88,7 +92,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
       for (const { neighbour, edge } of edgesOf.get(f.node.node) ?? []) {
         if (targetSet.has(neighbour.node)) continue;
         const confidence = Math.min(f.confidence, edge.confidence);
-        const nameOnly = f.nameOnly || edge.confidence < NAME_ONLY;
+        const nameOnly = f.nameOnly || isNameOnly(edge);
         const prev = seen.get(neighbour.node);
         if (prev && (prev.distance < d || prev.confidence >= confidence)) continue;
         const v: Visit = { node: neighbour, distance: d, confidence, weakest: edge.confidence <= (f.weakest?.confidence ?? 1) ? edge : f.weakest, parent: f, edge, nameOnly, root: f.root };
@@ -97,7 +101,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
           const cls = classes.get(v.root.node);
           if (nameOnly && cls && !reachesClass(g, neighbour, cls)) { lowConfidence++; continue; }
           found.set(neighbour.node, hit(v));
-        } else if (edge.confidence < NAME_ONLY) {
+        } else if (isNameOnly(edge)) {
           lowConfidence++; // listed nowhere, followed no further: a name-only binding does not carry reachability
         } else if (!prev) next.push(v);
       }
@@ -164,7 +168,7 @@ function reachesClass(g: GraphReader, test: NodeRow, cls: NodeRow): boolean {
   for (let d = 0; d < 3 && frontier.length; d++) {
     const next: NodeRow[] = [];
     for (const n of frontier) for (const { neighbour, edge } of g.edges(n, 'out', ['calls', 'references', 'imports'])) {
-      if (edge.confidence < NAME_ONLY) continue;
+      if (isNameOnly(edge)) continue;
       if (neighbour.node === cls.node) return true;
       if (!seen.has(neighbour.node)) { seen.add(neighbour.node); next.push(neighbour); }
     }

@@ -3,7 +3,7 @@ import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice } f
 import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved } from './shared';
 import { toNodeRef, type GraphEdge } from '../graph/query';
 import { isTestPath } from '../languages';
-import { NAME_ONLY } from '../graph/tests';
+import { isNameOnly } from '../graph/tests';
 import type { NodeRow } from '../store/store';
 
 /** Every stored kind of use; contains_test_for (a test's call) is folded into the call it duplicates. */
@@ -68,7 +68,7 @@ export const findReferences = defineTool({
       const hit = s.kinds.filter(k => wanted.has(k));
       if (!hit.length) { for (const k of s.kinds) other[k] = (other[k] ?? 0) + 1; continue; }
       for (const k of hit) counts[k] = (counts[k] ?? 0) + 1;
-      if (s.best.confidence < NAME_ONLY) low++;
+      if (isNameOnly(s.best)) low++;
       rows.push({ ...s, kinds: hit });
     }
     const boundaries = g.boundaries(r.group, low);
