@@ -14,9 +14,11 @@ interface NodeRef { id: string; repo_id: string; path: string; symbol_path: stri
 interface Affected { node: NodeRef; distance: number; resolution: 'exact' | 'best_effort'; confidence: number; via_container: boolean; name_only: boolean; via: string }
 interface ImpactData {
   resolved: NodeRef[]; ambiguous: NodeRef[]; affected: Affected[]; affected_by_module: Record<string, number>;
-  related_tests: { node: NodeRef; distance: number; resolution: string }[]; total_affected: number; total_direct: number; total_related_tests: number;
+  related_tests: RelatedTest[]; total_affected: number; total_direct: number; total_related_tests: number;
   complete: boolean; boundaries?: { kind: string; detail: string }[]; memories?: Memory[];
 }
+
+interface RelatedTest { node: NodeRef; distance: number; resolution: string; reason: string; confidence: number }
 
 type Node = { label: string; description?: string; tooltip?: string | vscode.MarkdownString; icon?: string; color?: string; children?: Node[]; open?: NodeRef; command?: vscode.Command; expanded?: boolean };
 
@@ -114,7 +116,7 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
     });
     out.push({
       label: 'Related tests', description: String(d.total_related_tests), icon: 'beaker', expanded: false,
-      children: d.related_tests.length ? d.related_tests.map(t => this.nodeItem(t.node, { icon: 'beaker', description: `${t.node.path}:${t.node.range.start_line} · ${t.resolution === 'exact' ? 'exact' : 'best effort'}` })) : [{ label: 'none found', icon: 'dash' }],
+      children: d.related_tests.length ? d.related_tests.map(t => this.testItem(t)) : [{ label: d.complete ? 'none' : 'none found (lower bound)', icon: 'dash' }],
     });
     const mems = (d.memories ?? this.memoriesOn(target, d.affected));
     if (mems.length) out.push({
@@ -133,6 +135,12 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
   }
 
   private set(nodes: Node[]): void { this.roots = nodes; this.emitter.fire(undefined); }
+
+  /** A related test: where it is, how sure, and (tooltip) how it reaches the target (a call, a fixture, a test client). */
+  private testItem(t: RelatedTest): Node {
+    const description = `${t.node.path}:${t.node.range.start_line} · ${t.resolution === 'exact' ? 'exact' : 'best effort'}`;
+    return this.nodeItem(t.node, { icon: 'beaker', description, tooltip: `${t.reason} (confidence ${t.confidence.toFixed(2)})` });
+  }
 
   getChildren(n?: Node): Node[] { return n ? n.children ?? [] : this.roots; }
   getTreeItem(n: Node): vscode.TreeItem {

@@ -252,6 +252,10 @@ describe('Sightline in VS Code', function () {
     await vscode.commands.executeCommand('sightline.impact.focus');
     const shown = await api.views.impact.showAtCursor();
     assert.equal(shown.resolved[0].symbol_path, 'placeOrder');
+    // no related test found is said as what it is: a lower bound unless every edge is known
+    const testsNode = api.views.impact.getChildren().find(n => n.label === 'Related tests');
+    assert.equal(shown.related_tests.length, 0);
+    assert.equal(testsNode.children[0].label, shown.complete ? 'none' : 'none found (lower bound)');
     await vscode.commands.executeCommand('sightline.showImpact', 'placeOrder', 'src/orders.ts');
     assert.equal(api.scheduler.snapshot.phase, 'ready');
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined); // the chat panel
