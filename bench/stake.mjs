@@ -244,7 +244,7 @@ async function measureOne(engine, truth, ids, isTest, t, m) {
   if (ran.size) m.withTests++;
   const hits = (got, want) => [...want].filter(x => got.has(x)).length;
   m.details.push({ id, callers: [hits(new Set(refs.items.map(r => r.from.id)), direct), direct.size],
-    tests: [hits(listed, ran), ran.size, listed.size] });
+    tests: [hits(listed, ran), ran.size, listed.size], complete: { refs: refs.first.complete, tests: tests.first.complete } });
   if (m.examples.length < 12 && direct.size && refs.items.length < direct.size) {
     const missed = [...direct].filter(x => !refs.items.some(r => r.from.id === x)).slice(0, 3);
     m.examples.push(`${id}: ${refs.items.length} reference(s) listed, ${direct.size} caller(s) ran; missed ${missed.join(', ')}`);
