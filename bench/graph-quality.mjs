@@ -530,6 +530,8 @@ if (opts.json) {
   writeFileSync(opts.json, JSON.stringify({ options: { ...opts, only: opts.only ? [...opts.only] : null }, results }, null, 1));
   log(`wrote ${opts.json}`);
 }
-if (opts.results) log(`wrote ${writeCalibration(results, core.TIERS, `${opts.targets} with ground truth and ${opts.none} without per repository, seed ${opts.seed}`,
-  core.FAMILY_CONFIDENCE)}`);
+if (opts.results) {
+  const sampled = `${opts.targets} with ground truth and ${opts.none} without per repository, seed ${opts.seed}`;
+  log(`wrote ${writeCalibration(results, core.TIERS, sampled, core.FAMILY_CONFIDENCE)}`);
+}
 process.exitCode = crashed ? 1 : 0;

@@ -27,6 +27,12 @@ describe('graph: resolution that follows what programs do', () => {
     };
   }
 
+  /** The definitions using a symbol through bindings of at least `min` confidence (typed, not guessed), sorted. */
+  async function typedUsers(call: Call, symbol: string, min = 0.7, path?: string): Promise<string[]> {
+    const r = await call('find_references', { symbol, min_confidence: min, ...(path ? { path } : {}) });
+    return r.references.map((x: Json) => x.from.symbol_path).sort();
+  }
+
   /** Uses of a symbol as "path:symbol_path", sorted. */
   async function users(call: Call, symbol: string, path?: string, kinds?: string[]): Promise<string[]> {
     const r = await call('find_references', { symbol, ...(path ? { path } : {}), ...(kinds ? { kinds } : {}), limit: 100 });
@@ -74,8 +80,7 @@ describe('graph: resolution that follows what programs do', () => {
     });
     const cycles = await call('analytics', { kind: 'cycles' });
     assert.deepEqual(cycles.results.map((c: Json) => c.members.map((m: Json) => m.path).sort()), [['api/shop/cart.py', 'api/shop/orders.py']]);
-    const checkout = await call('find_references', { symbol: 'checkout', path: 'api/shop/__init__.py', min_confidence: 0.8 });
-    assert.deepEqual(checkout.references.map((r: Json) => r.from.symbol_path), ['pay'], 'import shop from api/web.py');
+    assert.deepEqual(await typedUsers(call, 'checkout', 0.8, 'api/shop/__init__.py'), ['pay'], 'import shop from api/web.py');
     assert.deepEqual(await users(call, 'info'), [], 'import logging is the standard library, not the module beside it');
     const tests = await call('related_tests', { symbol: 'total', path: 'api/shop/cart.py' });
     assert.deepEqual(tests.tests.map((t: Json) => [t.node.symbol_path, t.confidence >= 0.8]), [['test_order', true]],
@@ -144,7 +149,8 @@ describe('graph: resolution that follows what programs do', () => {
     });
     assert.deepEqual(await users(call, 'TestClient.__enter__', undefined, ['calls']), ['tests/test_web.py:test_enter']);
     assert.deepEqual(await users(call, 'TestClient.fetch', undefined, ['calls']), ['tests/test_web.py:test_fetch']);
-    assert.deepEqual(await users(call, 'TestClient.__init__', undefined, ['calls']), ['tests/test_web.py:test_enter', 'tests/test_web.py:test_fetch']);
+    const builds = ['tests/test_web.py:test_enter', 'tests/test_web.py:test_fetch'];
+    assert.deepEqual(await users(call, 'TestClient.__init__', undefined, ['calls']), builds);
   });
 
   it('pytest fixtures: a fixture method of the test class (or its bases) types the parameter named after it', async () => {
@@ -157,8 +163,7 @@ describe('graph: resolution that follows what programs do', () => {
         '        s = signer_factory()', '        assert s.sign(1)', '', '    def test_given(self, signer):', '        assert signer.sign(2)', '',
       ].join('\n'),
     });
-    const uses = await call('find_references', { symbol: 'Signer.sign', min_confidence: 0.7 });
-    assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path).sort(), ['TestSigner.test_given', 'TestSigner.test_made']);
+    assert.deepEqual(await typedUsers(call, 'Signer.sign'), ['TestSigner.test_given', 'TestSigner.test_made']);
   });
 
   it('Python: calling an instance runs its __call__ (a local, a fixture\'s value)', async () => {
@@ -207,9 +212,8 @@ describe('graph: resolution that follows what programs do', () => {
         '    def fresh(self):', '        return self.kind.save(None)', '',
       ].join('\n'),
     });
-    const uses = await call('find_references', { symbol: 'Store.save', min_confidence: 0.7 }); // typed, not guessed from the scope
-    const from = uses.references.map((r: Json) => r.from.symbol_path).sort();
-    assert.deepEqual(from, ['Service.again', 'Service.fresh', 'Service.run']);
+    // typed, not guessed from the scope
+    assert.deepEqual(await typedUsers(call, 'Store.save'), ['Service.again', 'Service.fresh', 'Service.run']);
     assert.deepEqual(await users(call, 'Cache.save', undefined, ['calls']), []);
   });
 
@@ -224,8 +228,7 @@ describe('graph: resolution that follows what programs do', () => {
         'def later(given: Store, flag):', '    other = given if flag else fallback', '    return other.save()', '',
       ].join('\n'),
     });
-    const uses = await call('find_references', { symbol: 'Store.save', min_confidence: 0.7 });
-    assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path).sort(), ['Box.copy', 'Service.run', 'later', 'pick']);
+    assert.deepEqual(await typedUsers(call, 'Store.save'), ['Box.copy', 'Service.run', 'later', 'pick']);
     assert.deepEqual(await users(call, 'Cache.save', undefined, ['calls']), []);
   });
 
@@ -245,8 +248,7 @@ describe('graph: resolution that follows what programs do', () => {
         'def remote():', '    u = fetch()', '    return u.render()', '',
       ].join('\n'),
     });
-    const uses = await call('find_references', { symbol: 'URL.render', min_confidence: 0.7 });
-    assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path).sort(), ['home', 'show'], 'httpx.URL is not web.url.URL');
+    assert.deepEqual(await typedUsers(call, 'URL.render'), ['home', 'show'], 'httpx.URL is not web.url.URL');
   });
 
   it('Python: a visitor\'s getattr(self, f"visit_{…}") references each visit_ method of its class and derived classes', async () => {
@@ -279,8 +281,7 @@ describe('graph: resolution that follows what programs do', () => {
         'def union(g: CodeGenerator | None = None):', '    return g.emit()', '',
       ].join('\n'),
     });
-    const uses = await call('find_references', { symbol: 'CodeGenerator.emit', min_confidence: 0.7 });
-    assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path).sort(), ['generate', 'optional', 'quoted', 'union']);
+    assert.deepEqual(await typedUsers(call, 'CodeGenerator.emit'), ['generate', 'optional', 'quoted', 'union']);
   });
 
   it('Ruby: a module reopened in many files is one module; bare method names and a bare new are calls', async () => {
@@ -307,8 +308,7 @@ describe('graph: resolution that follows what programs do', () => {
       'test/helper.rb': 'class BuildCase\n  include Build::DSL\nend\n',
       'test/test_tasks.rb': 'class TestTasks < BuildCase\n  def test_define\n    task :compile\n  end\nend\n',
     });
-    const uses = await call('find_references', { symbol: 'Build.DSL.task', min_confidence: 0.8 });
-    assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path), ['TestTasks.test_define']);
+    assert.deepEqual(await typedUsers(call, 'Build.DSL.task', 0.8), ['TestTasks.test_define']);
   });
 
   it('a subscript runs the element members of a receiver of known type (__getitem__/__setitem__, Ruby [] and []=)', async () => {
@@ -360,8 +360,7 @@ describe('graph: resolution that follows what programs do', () => {
         '  def local', '    s = Shop::Store.new do |x|', '      x', '    end', '    t = s', '    t.save', '  end', 'end', '',
       ].join('\n'),
     });
-    const uses = await call('find_references', { symbol: 'Shop.Store.save', min_confidence: 0.7 });
-    assert.deepEqual(uses.references.map((r: Json) => r.from.symbol_path).sort(), ['App.local', 'App.run']);
+    assert.deepEqual(await typedUsers(call, 'Shop.Store.save'), ['App.local', 'App.run']);
   });
 
   it('Ruby: a bare call in a class body runs a class method, never the class\'s own instance method', async () => {
@@ -470,7 +469,10 @@ describe('graph: resolution that follows what programs do', () => {
 
   it('a tier\'s confidence follows its measured precision in the language family (Python scope_type and method_name)', async () => {
     const call = await make({
-      'app/store.py': 'class Store:\n    def save(self):\n        return 1\n\n    def only_here(self):\n        return 3\n\nclass Cache:\n    def save(self):\n        return 2\n',
+      'app/store.py': [
+        'class Store:', '    def save(self):', '        return 1', '', '    def only_here(self):', '        return 3', '',
+        'class Cache:', '    def save(self):', '        return 2', '',
+      ].join('\n'),
       'app/use.py': 'from app.store import Store\n\ndef run(x):\n    y = Store()\n    return x.save()\n\ndef other(z):\n    return z.only_here()\n',
       'tests/test_use.py': 'from app.use import run\n\ndef test_run():\n    assert run(None)\n',
       'web/store.ts': 'export class Store {\n  save() { return 1; }\n}\nexport class Cache {\n  save() { return 2; }\n}\n',

@@ -116,7 +116,8 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
     });
     out.push({
       label: 'Related tests', description: String(d.total_related_tests), icon: 'beaker', expanded: false,
-      children: d.related_tests.length ? d.related_tests.map(t => this.testItem(t)) : [{ label: d.complete ? 'none' : 'none found (lower bound)', icon: 'dash' }],
+      children: d.related_tests.length ? d.related_tests.map(t => this.testItem(t))
+        : [{ label: d.complete ? 'none' : 'none found (lower bound)', icon: 'dash' }],
     });
     const mems = (d.memories ?? this.memoriesOn(target, d.affected));
     if (mems.length) out.push({

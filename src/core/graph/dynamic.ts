@@ -1,9 +1,9 @@
 /**
- * Methods chosen by name at run time. A visitor's dispatch method (`getattr(self, f"visit_{type(node).__name__}")`,
- * `getattr(self, "do_" + name)`) runs one of the methods whose names start with the prefix, of its own class
- * or of any class derived from it: each is a possible target, referenced from the site that looks it up
- * (tier by_prefix; the caller of what the site returns reaches it through that reference). The extractor records such a
- * site as a call named `visit_*` (parse/syntax-members.ts).
+ * Methods chosen by name at run time. A visitor's dispatch method (`getattr(self, f"visit_{…}")`,
+ * `getattr(self, "do_" + name)`) runs one of the methods whose names start with the prefix, of its own
+ * class or of any class derived from it: each is a possible target, referenced from the site that looks
+ * it up (tier by_prefix; the caller of what the site returns reaches it through that reference). The
+ * extractor records such a site as a call named `visit_*` (parse/syntax-members.ts).
  */
 import type { Occurrence } from '../parse/occurrence';
 import type { FileScope } from './scope';

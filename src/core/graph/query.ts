@@ -255,7 +255,8 @@ export class GraphReader {
     if (asValue.length) {
       const at = asValue[0]!;
       const where = `${at.neighbour.path}${at.edge.line ? `:${at.edge.line}` : ''}`;
-      const detail = `handed over as a value in ${asValue.length} place(s) (e.g. ${where}: a callback, decorator or property): calls through that value are not edges`;
+      const how = `(e.g. ${where}: a callback, decorator or property)`;
+      const detail = `handed over as a value in ${asValue.length} place(s) ${how}: calls through that value are not edges`;
       out.push({ kind: 'implicit_calls', detail });
     }
     return out;

@@ -23,6 +23,7 @@ import { CROSS_FILE_KINDS, type Occurrence } from '../parse/occurrence';
 import { CLASSY, REFERABLE, RepoTables, symbolKey, type GFile, type GSymbol, type RepoInput } from './tables';
 import { EdgeBuffer, type GEdge, type GraphStats } from './edges';
 import { FileScope } from './scope';
+import { NAME_ONLY_TIERS, TYPED_TIERS } from './tiers';
 import { isByPrefix, methodsByPrefix } from './dynamic';
 import { CallSite, resolveCall } from './calls';
 import { testsByNaming, testsFromCalls } from './test-edges';
@@ -150,17 +151,22 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
     out.emit(from, ctor.id, 'calls', r.tier, `${r.detail ? `${r.detail} ` : ''}→ ${ctor.sp}`, scope.file.id, o.line);
   }
   out.stats.bound++;
-  if (r.tier === 'ambiguous' || r.tier === 'method_name') out.stats.ambiguous++;
+  if (NAME_ONLY_TIERS.has(r.tier)) out.stats.ambiguous++;
 }
 
-/** Tiers that know the receiver's type: the only ones a member run by syntax binds through (most operands are built-ins). */
-const TYPED_TIERS = new Set<string>(['receiver', 'self', 'self_chain', 'assigned', 'fixture']);
+/** Per language's graph rules: the member names syntax runs (subscriptMembers, protocolCalls), built once. */
+const syntaxNames = new WeakMap<object, ReadonlySet<string>>();
 
 /** A member run by syntax (a subscript, `str(x)`, `for … in x`) rather than named by the call. */
 function isSyntaxMember(scope: FileScope, o: Occurrence): boolean {
   const L = scope.L;
-  if (L.subscriptMembers && (o.name === L.subscriptMembers.get || o.name === L.subscriptMembers.set)) return true;
-  return !!L.protocolCalls && Object.values(L.protocolCalls).includes(o.name);
+  let names = syntaxNames.get(L);
+  if (!names) {
+    const subscript = L.subscriptMembers ? [L.subscriptMembers.get, L.subscriptMembers.set] : [];
+    names = new Set([...subscript, ...Object.values(L.protocolCalls ?? {})]);
+    syntaxNames.set(L, names);
+  }
+  return names.has(o.name);
 }
 
 /** `with make() as x:` / `with ctx:`: entering the object runs its class's __enter__ and __exit__. */
@@ -194,8 +200,8 @@ function bareMethodCall(scope: FileScope, o: Occurrence, out: EdgeBuffer): boole
   return true;
 }
 
-/** Tiers that bind a member access by its name alone: too weak for a use that is not even a call. */
-const NAME_ONLY_TIERS = new Set<string>(['method_name', 'ambiguous', 'hierarchy']);
+/** Bindings too weak for a use that is not even a call: by a name alone, or to the root of a hierarchy. */
+const tooWeakForARead = (tier: string) => NAME_ONLY_TIERS.has(tier) || tier === 'hierarchy';
 
 /**
  * A member read, not called (`result.output`, a property; `self.on_close` handed over as a callback):
@@ -205,7 +211,7 @@ function resolveMemberAccess(scope: FileScope, o: Occurrence, out: EdgeBuffer): 
   // most member reads are fields: no function of the repository has the name, nothing to bind
   if (!scope.t.byName.get(o.name)?.some(s => s.kind === 'method' || s.kind === 'function')) return;
   const r = resolveCall(new CallSite(scope, o, o.receiver!.trim()));
-  if (typeof r !== 'object' || NAME_ONLY_TIERS.has(r.tier)) return;
+  if (typeof r !== 'object' || tooWeakForARead(r.tier)) return;
   const from = scope.fromOf(o.scope);
   for (const s of r.syms) {
     if (s.kind !== 'method' && s.kind !== 'function') continue;

@@ -17,11 +17,10 @@
 import type { NodeRow } from '../store/store';
 import { isTestPath } from '../languages';
 import type { Boundary, GraphEdge, GraphReader } from './query';
+import { NAME_ONLY_TIERS } from './tiers';
 
 /** Below this an edge was bound by a name only (receiver type unknown, or a shared name). */
 export const NAME_ONLY = 0.5;
-/** The heuristic tiers that bind by a name alone (their confidence may differ per language family). */
-const NAME_ONLY_TIERS = new Set<string>(['method_name', 'ambiguous']);
 /** Whether an edge was bound by a name only: by its tier, or (another provider's) by its confidence. */
 export const isNameOnly = (e: GraphEdge): boolean => (e.tier ? NAME_ONLY_TIERS.has(e.tier) : e.confidence < NAME_ONLY);
 const WALK_KINDS = ['calls', 'references', 'extends', 'implements'] as const;

@@ -65,6 +65,12 @@ export const FAMILY_CONFIDENCE: Readonly<Record<string, Partial<Record<Tier, num
   ruby: { hierarchy: 0.25 },
 };
 
+/** Tiers that bind by a name alone (the receiver's type unknown, or the name shared), whatever their confidence. */
+export const NAME_ONLY_TIERS: ReadonlySet<string> = new Set<Tier>(['method_name', 'ambiguous']);
+
+/** Tiers that know the receiver's type (the only ones a member run by syntax, `x[k]` or `str(x)`, binds through). */
+export const TYPED_TIERS: ReadonlySet<string> = new Set<Tier>(['receiver', 'self', 'self_chain', 'assigned', 'fixture']);
+
 /** The confidence of an edge of `tier` in a file of language `family`. */
 export const tierConfidence = (tier: Tier, family: string | null): number =>
   (family ? FAMILY_CONFIDENCE[family]?.[tier] : undefined) ?? TIERS[tier].confidence;

@@ -104,7 +104,10 @@ export const indexStatus = defineTool({
     ];
     if (s.indexed_commit || s.branch) lines.push(`commit ${code(s.indexed_commit ?? '?')} on ${s.branch ?? '(detached)'}${s.dirty ? ' (dirty)' : s.dirty === false ? ' (clean)' : ''}`);
     lines.push(mdTable(['root', 'repo_id', 'files', 'chunks', 'indexed'], s.roots.map(r => [r.path, r.repo_id, String(r.file_count), String(r.chunk_count), r.indexed_at ?? 'never'])));
-    for (const r of s.roots) if (r.language_servers.length) lines.push(`language servers ${r.name}: ${r.language_servers.map(l => coverageText(l, r.symbol_count)).join('; ')}`);
+    for (const r of s.roots) {
+      const coverage = r.language_servers.map(l => coverageText(l, r.symbol_count)).join('; ');
+      if (coverage) lines.push(`language servers ${r.name}: ${coverage}`);
+    }
     for (const r of s.roots) for (const h of r.history) lines.push(`history ${r.name}${h.path ? '/' + h.path : ''}: ${h.status === 'ok' ? `${h.commits_counted} of ${h.commits_mined} commits counted, ${h.files} files, ${h.pairs} pairs, at ${code((h.last_mined_commit ?? '?').slice(0, 10))}${h.shallow ? ' (shallow)' : ''}` : h.status}`);
     if (s.languages.length) lines.push(`languages: ${s.languages.map(l => `${l.language} ${l.files}`).join(', ')}`);
     if (s.file_count === 0) lines.push('⚠ nothing is indexed yet: run index_repo.');
