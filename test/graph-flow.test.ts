@@ -114,8 +114,10 @@ describe('graph: resolution that follows what programs do', () => {
         'import pytest', 'from pkg.testing import CliRunner', 'from pkg.app import App', '',
         '@pytest.fixture(scope="function")', 'def runner():', '    return CliRunner()', '',
         '@pytest.fixture', 'def app():', '    return App("demo")', '',
+        // the second `@pytest.fixture` of a file is a fixture as well (its decorator is not deduplicated)
+        '@pytest.fixture', 'def other_app():', '    return App("other")', '',
       ].join('\n'),
-      'tests/unit/test_cli.py': 'def test_invoke(runner):\n    assert runner.invoke(1) == 1\n\n\ndef test_app(app):\n    assert app.name\n',
+      'tests/unit/test_cli.py': 'def test_invoke(runner):\n    assert runner.invoke(1) == 1\n\n\ndef test_app(app):\n    assert app.name\n\n\ndef test_other(other_app):\n    assert other_app.name\n',
       'tests/unit/test_local.py': 'import pytest\n\n@pytest.fixture\ndef runner():\n    return 1\n\ndef test_other(runner):\n    runner.invoke(2)\n',
     });
     const invoke = await call('find_references', { symbol: 'CliRunner.invoke' });
@@ -127,7 +129,10 @@ describe('graph: resolution that follows what programs do', () => {
     // test_app names the fixture `app`, whose body constructs App: changing App.__init__ reaches test_app
     assert.ok((await users(call, 'app', 'tests/conftest.py')).includes('tests/unit/test_cli.py:test_app'));
     const tests = await call('related_tests', { symbol: 'App.__init__' });
-    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_app']);
+    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path).sort(), ['test_app', 'test_other']);
+    // tests naming a fixture are bound uses, not a value handed over; a constructor runs through calls of its class
+    const implicit = tests.boundaries.filter((b: Json) => b.kind === 'implicit_calls');
+    assert.deepEqual(implicit, [], JSON.stringify(implicit));
   });
 
   it('pytest fixtures: a fixture returning a factory types what the test makes with it; fixtures may name each other', async () => {

@@ -426,6 +426,49 @@ describe('graph: heuristic provider', () => {
     assert.ok(len.boundaries.some((b: Json) => b.kind === 'implicit_calls' && /__len__/.test(b.detail)), JSON.stringify(len.boundaries));
   });
 
+  it('a walk is complete only when no function on the way is called without its name', async () => {
+    const { call } = await make({
+      'svc/app.py': [
+        'import textwrap', '',
+        'def plain():', '    return 2', '',
+        'def mid():', '    return plain()', '',
+        'def register(hooks):', '    hooks.append(mid)', '',
+        'class Wrapper(textwrap.TextWrapper):', '    def _wrap_chunks(self, chunks):', '        return plain()', '',
+        'class Failure(ValueError):', '    def describe(self):', '        return plain()', '',
+        'class Shape:', '    @property', '    def area(self):', '        return 1', '',
+        '    @staticmethod', '    def unit():', '        return 1', '',
+        '@stack.callback', 'def hooked():', '    return 1', '',
+      ].join('\n'),
+      'tests/test_app.py': 'from svc.app import mid\n\ndef test_mid():\n    assert mid() == 2\n',
+    }, { allowReferenceProviders: true });
+    const edges = ['mid=plain', 'test_mid=mid', 'Wrapper._wrap_chunks=plain', 'Failure.describe=plain'];
+    const provider = { name: 'testc', command: process.execPath, args: [join(__dirname, 'fixtures/providers/caller-edges.mjs'), ...edges], compiler_grade: true, strict: true, timeout_ms: 20000 };
+    assert.equal((await call('index_repo', { reference_providers: [provider] })).providers[0].ok, true);
+    // the target itself: nothing hides its callers
+    const refs = await call('find_references', { symbol: 'plain' });
+    assert.equal(refs.complete, true, JSON.stringify(refs.boundaries));
+    // but the test reaches it through mid, which is also handed over as a value: more tests may reach it that way
+    const tests = await call('related_tests', { symbol: 'plain' });
+    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_mid']);
+    assert.equal(tests.complete, false);
+    assert.ok(tests.boundaries.some((b: Json) => b.kind === 'implicit_calls' && /function\(s\) on the way are called where no edge shows it: mid handed over as a value/.test(b.detail)), JSON.stringify(tests.boundaries));
+    const impact = await call('impact', { symbol: 'plain', depth: 3 });
+    assert.ok(impact.boundaries.some((b: Json) => b.kind === 'implicit_calls' && /mid/.test(b.detail)), JSON.stringify(impact.boundaries));
+    // a method overriding one of a base outside the workspace may be called by that base's code; an exception's is not
+    const wrap = await call('find_references', { symbol: 'Wrapper._wrap_chunks' });
+    assert.equal(wrap.complete, false);
+    assert.ok(wrap.boundaries.some((b: Json) => b.kind === 'implicit_calls' && /base class outside the workspace \(TextWrapper\)/.test(b.detail)), JSON.stringify(wrap.boundaries));
+    const describe = await call('find_references', { symbol: 'Failure.describe' });
+    assert.equal(describe.complete, true, JSON.stringify(describe.boundaries));
+    // a property runs on attribute reads, a decorated function may be called by its decorator; a static method is called by name
+    const area = await call('find_references', { symbol: 'Shape.area' });
+    assert.ok(area.boundaries.some((b: Json) => b.kind === 'implicit_calls' && /Shape.area run\(s\) on an attribute read/.test(b.detail)), JSON.stringify(area.boundaries));
+    const hooked = await call('find_references', { symbol: 'hooked' });
+    assert.ok(hooked.boundaries.some((b: Json) => b.kind === 'implicit_calls' && /decorator \(@callback\)/.test(b.detail)), JSON.stringify(hooked.boundaries));
+    const unit = await call('find_references', { symbol: 'Shape.unit' });
+    assert.equal(unit.complete, true, JSON.stringify(unit.boundaries));
+  });
+
   it('reference providers are refused unless allowed', async () => {
     const { e } = await make({ 'a.py': 'def f():\n    return 1\n' });
     const out = await invokeTool(TOOLS.index_repo as never, { reference_providers: [{ name: 'x', command: process.execPath }] }, { engine: e });

@@ -53,6 +53,8 @@ interface Step { node: NodeRow; confidence: number; nameOnly: boolean }
 class ImpactWalk {
   readonly best = new Map<number, Affected>();
   lowSeen = 0;
+  /** The nodes whose dependents the walk read (not the starts): their boundaries bound the answer too. */
+  readonly walked = new Map<number, NodeRow>();
   cutAtDepth = false;
   cutAtCost = false;
 
@@ -70,6 +72,7 @@ class ImpactWalk {
     for (let d = 1; d <= this.depth && frontier.length; d++) {
       const next = new Map<number, Step>();
       const edgesOf = this.g.edgesOfMany(frontier.map(f => f.node), 'in', DEPENDENT_KINDS, this.links);
+      if (d > 1) for (const f of frontier) this.walked.set(f.node.node, f.node);
       for (const f of frontier) {
         for (const { neighbour, edge } of edgesOf.get(f.node.node) ?? []) {
           if (this.skip(neighbour, viaContainer)) continue;
@@ -147,6 +150,7 @@ export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number,
   const costDetail = `the walk stopped after ${IMPACT_MAX_NODES} dependents; narrow the target or lower depth`;
   if (walk.cutAtCost) boundaries.push({ kind: 'depth_limit', detail: costDetail });
   boundaries.push(...t.boundaries);
+  boundaries.push(...g.walkBoundaries([...new Map([...walk.walked, ...t.walked.map(n => [n.node, n] as const)]).values()], boundaries));
   return { seeds, affected, tests: t.tests, entryPoints, boundaries };
 }
 

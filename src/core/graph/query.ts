@@ -4,12 +4,12 @@
  * bound. One scoring concept: the per-edge confidence; `resolution` is its projection (exact ≥ 0.9).
  */
 import type { Store, NodeRow } from '../store/store';
+import type { Occurrence } from '../parse/occurrence';
 import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { AMBIGUOUS_MAX, TIERS, parseEvidence, type Tier } from './tiers';
 import { SymbolLookup, overloadBase, parseNodeId, type LookupOptions, type Resolved } from './lookup';
 import { dispatchCallers } from './dispatch';
-import { graphRules } from '../languages';
-import type { LanguageId } from '../languages/types';
+import { implicitCallBoundaries } from './unseen';
 
 export const EXACT_THRESHOLD = 0.9;
 export type Resolution = 'exact' | 'best_effort';
@@ -41,6 +41,10 @@ export const BOUNDARY_KINDS = [
   'heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit',
   'dynamic_names', 'stale_graph', 'graph_pending', 'stale_files', 'history_unavailable', 'unfollowed_links', 'implicit_calls',
 ] as const;
+const BASE_KINDS: ReadonlySet<string> = new Set(['extends', 'implements']);
+const DECORATOR_KINDS: ReadonlySet<string> = new Set(['call', 'identifier']);
+/** How far above a definition its decorators may start (stacked, with arguments over several lines). */
+const DECORATOR_LINES = 16;
 export type BoundaryKind = (typeof BOUNDARY_KINDS)[number];
 export interface Boundary { kind: BoundaryKind; detail: string }
 
@@ -59,10 +63,20 @@ export function toNodeRef(n: NodeRow): NodeRef {
   };
 }
 
+/** A file's call and identifier occurrences by line, and the lines where a definition ends. */
+interface DecoratorSites { byLine: Map<number, Occurrence[]>; ends: Set<number> }
+function decoratorSites(occurrences: Occurrence[], symbols: readonly NodeRow[]): DecoratorSites {
+  const byLine = new Map<number, Occurrence[]>();
+  for (const o of occurrences) { let l = byLine.get(o.line); if (!l) byLine.set(o.line, l = []); l.push(o); }
+  return { byLine, ends: new Set(symbols.map(d => d.end_line)) };
+}
+
 export class GraphReader {
   private nodeCache = new Map<number, NodeRow>();
   private readonly symbols: SymbolLookup;
   private staleCache = new Map<string, { paths: string[]; complete: boolean }>();
+  /** Per file, read once per reader: its definitions, its decorator sites, its classes' declared bases. */
+  private fileFacts = new Map<number, { symbols: NodeRow[]; decorators?: DecoratorSites; bases?: Map<string | null, string[]> }>();
   /** `staleFiles`: the engine's check of files changed on disk (none: the graph is taken as current) */
   /** `indexing`: whether an index run is under way in this engine (a pending graph is then being built, not left behind) */
   constructor(private readonly store: Store, private readonly staleFiles?: StaleFiles, private readonly indexing?: () => boolean) {
@@ -236,30 +250,81 @@ export class GraphReader {
     return out;
   }
 
+  /** Base-class names a class declares (last segments, as written: `textwrap.TextWrapper` → TextWrapper). */
+  declaredBases(cls: NodeRow): string[] {
+    const facts = this.factsOf(cls.file_id);
+    if (!facts.bases) {
+      facts.bases = new Map();
+      for (const o of this.store.files.occurrences(cls.file_id, BASE_KINDS)) {
+        let names = facts.bases.get(o.scope); if (!names) facts.bases.set(o.scope, names = []);
+        names.push(o.name);
+      }
+    }
+    return facts.bases.get(cls.symbol_path) ?? [];
+  }
+
+  /** The class (or other definition) a node is directly inside, null at the top of its file. */
+  parentOf(n: NodeRow): NodeRow | null {
+    return n.parent_path === null ? null : this.factsOf(n.file_id).symbols.find(s => s.symbol_path === n.parent_path) ?? null;
+  }
+
+  private factsOf(fileId: number) {
+    let facts = this.fileFacts.get(fileId);
+    if (!facts) this.fileFacts.set(fileId, facts = { symbols: this.symbolsIn(fileId) });
+    return facts;
+  }
+
   /**
-   * Functions called without their name at the call site, which no provider sees as calls: handed over as a
-   * value (a callback, a decorator, a handler table, a property read: an incoming `references` edge) or run
-   * by the language's syntax (`__getitem__`, `__iter__`: the language's `implicitMembers`).
+   * The decorators applied to a function (by name: `@app.route(…)` → route), from the lines above it: an
+   * occurrence that begins right after an `@` at the definition's column (`@stack.callback`: callback).
    */
-  private implicitCalls(symbols: NodeRow[]): Boundary[] {
-    const fns = symbols.filter(t => t.kind === 'function' || t.kind === 'method');
+  decoratorsOf(fn: NodeRow): string[] {
+    const facts = this.factsOf(fn.file_id);
+    const sites = facts.decorators ??= decoratorSites(this.store.files.occurrences(fn.file_id, DECORATOR_KINDS), facts.symbols);
+    const names: string[] = [];
+    // upwards from the definition, until the end of the definition before it (whose decorators are its own)
+    for (let line = fn.start_line - 1; line >= Math.max(1, fn.start_line - DECORATOR_LINES) && !sites.ends.has(line); line--) {
+      let best: Occurrence | undefined;
+      for (const o of sites.byLine.get(line) ?? []) {
+        if (o.scope !== fn.parent_path || o.col !== fn.start_col + 1 + (o.receiver ? o.receiver.length + 1 : 0)) continue;
+        if (!best || best.col < o.col) best = o;
+      }
+      if (best) names.push(best.name);
+    }
+    return names;
+  }
+
+  /**
+   * Boundaries a walk (impact, related tests) met in the functions it passed through, beyond those of its
+   * targets (`present`): one not checked by a compiler-grade provider has heuristic callers only; one
+   * called implicitly is reached through calls that are not edges.
+   */
+  walkBoundaries(walked: readonly NodeRow[], present: readonly Boundary[]): Boundary[] {
+    const fns = walked.filter(n => n.kind === 'function' || n.kind === 'method');
     if (!fns.length) return [];
-    const syntax = fns.filter(t => graphRules(t.language as LanguageId).implicitMembers?.test(t.name));
-    const asValue = [...this.edgesOfMany(fns, 'in', ['references'], { dispatch: false }).values()].flat();
     const out: Boundary[] = [];
-    if (syntax.length) {
-      const names = syntax.map(t => t.name).join(', ');
-      const detail = `${names} run(s) through the language's syntax (operators, iteration, attribute access…): those calls name no method and are not edges`;
-      out.push({ kind: 'implicit_calls', detail });
+    if (!present.some(b => b.kind === 'heuristic_only')) {
+      const unchecked = this.uncheckedByProviders(fns);
+      const names = unchecked.slice(0, 3).map(t => t.symbol_path ?? t.name).join(', ');
+      if (unchecked.length) out.push({ kind: 'heuristic_only', detail: `${unchecked.length} function(s) on the way (${names}${unchecked.length > 3 ? ', …' : ''}) were not checked by a compiler-grade provider: what reaches them comes from the heuristic graph` });
     }
-    if (asValue.length) {
-      const at = asValue[0]!;
-      const where = `${at.neighbour.path}${at.edge.line ? `:${at.edge.line}` : ''}`;
-      const how = `(e.g. ${where}: a callback, decorator or property)`;
-      const detail = `handed over as a value in ${asValue.length} place(s) ${how}: calls through that value are not edges`;
-      out.push({ kind: 'implicit_calls', detail });
+    return [...out, ...implicitCallBoundaries(this, fns, true)];
+  }
+
+  /** The symbols no compiler-grade provider checked completely against their file's current content. */
+  private uncheckedByProviders(symbols: readonly NodeRow[]): NodeRow[] {
+    const byId = new Map(symbols.map(t => [this.idOf(t), t]));
+    const hashes = new Map<number, string | undefined>();
+    const hashOf = (fileId: number) => {
+      if (!hashes.has(fileId)) hashes.set(fileId, this.store.files.fileById(fileId)?.hash);
+      return hashes.get(fileId);
+    };
+    const done = new Set<string>();
+    for (const c of this.store.providerEdges.providerChecks([...byId.keys()])) {
+      const t = byId.get(c.symbol_id);
+      if (t && c.complete === 1 && c.file_hash === hashOf(t.file_id)) done.add(c.symbol_id);
     }
-    return out;
+    return symbols.filter(t => !done.has(this.idOf(t)));
   }
 
   /** Boundaries that can hide dependents of the given targets. */
@@ -267,15 +332,12 @@ export class GraphReader {
     const out: Boundary[] = [];
     const symbols = targets.filter(t => t.kind !== 'file');
     const checks = this.store.providerEdges.providerChecks(symbols.map(t => this.idOf(t)));
-    const unchecked = symbols.filter(t => {
-      const file = this.store.files.fileById(t.file_id);
-      return !checks.some(c => c.symbol_id === this.idOf(t) && c.complete === 1 && c.file_hash === file?.hash);
-    });
+    const unchecked = this.uncheckedByProviders(symbols);
     if (unchecked.length) {
       const names = [...new Set(unchecked.map(t => overloadBase(t.symbol_path ?? t.path)))];
       out.push({ kind: 'heuristic_only', detail: `${names.length} target(s) not checked by a compiler-grade provider (language server or external provider): ${names.slice(0, 5).join(', ')}; dependents come from the heuristic graph` });
     }
-    out.push(...this.implicitCalls(symbols));
+    out.push(...implicitCallBoundaries(this, symbols));
     const incomplete = checks.filter(c => c.complete === 0);
     if (incomplete.length) out.push({ kind: 'provider_incomplete', detail: `${incomplete.length} provider check(s) timed out or answered partially (${[...new Set(incomplete.map(c => c.provider))].join(', ')})` });
     const repos = [...new Set(targets.map(t => t.repo_id))];

@@ -38,7 +38,11 @@ export interface TestHit {
   via: NodeRow[];
 }
 
-export interface TestsOf { tests: TestHit[]; boundaries: Boundary[]; lowConfidence: number; examined: number }
+export interface TestsOf {
+  tests: TestHit[]; boundaries: Boundary[]; lowConfidence: number; examined: number;
+  /** The nodes the walk went through (not the targets): their own boundaries bound the answer too (GraphReader.walkBoundaries). */
+  walked: NodeRow[];
+}
 
 export interface TestsOptions { maxDepth?: number; maxNodes?: number }
 export const TESTS_MAX_DEPTH = 32;
@@ -78,6 +82,8 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   const seen = new Map<number, Visit>();
   const found = new Map<number, TestHit>();
   let lowConfidence = 0; let examined = 0; let cut = false;
+  const walked: NodeRow[] = [];
+  const reachers = new Map<number, Set<number>>();
   let frontier: Visit[] = targets.map(t => ({ node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t }));
   for (const f of frontier) seen.set(f.node.node, f);
   for (let d = 1; frontier.length; d++) {
@@ -88,6 +94,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     for (const [node, list] of testClientEdges(g, frontier.map(f => f.node))) edgesOf.get(node)!.push(...list);
     for (const f of frontier) {
       examined++;
+      if (f.distance > 0) walked.push(f.node);
       for (const { neighbour, edge } of edgesOf.get(f.node.node) ?? []) {
         if (targetSet.has(neighbour.node)) continue;
         const confidence = Math.min(f.confidence, edge.confidence);
@@ -98,7 +105,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
         seen.set(neighbour.node, v);
         if (isTestCase(neighbour)) {
           const cls = classes.get(v.root.node);
-          if (nameOnly && cls && !reachesClass(g, neighbour, cls)) { lowConfidence++; continue; }
+          if (nameOnly && cls && !reachesClass(g, neighbour, cls, reachers)) { lowConfidence++; continue; }
           found.set(neighbour.node, hit(v));
         } else if (isNameOnly(edge)) {
           lowConfidence++; // listed nowhere, followed no further: a name-only binding does not carry reachability
@@ -126,7 +133,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   const tests = [...found.values()].sort((a, b) => a.distance - b.distance || b.confidence - a.confidence || a.node.path.localeCompare(b.node.path) || a.node.start_line - b.node.start_line);
   const boundaries: Boundary[] = [];
   if (cut) boundaries.push({ kind: 'depth_limit', detail: `the search for tests stopped after ${examined} node(s) and depth ${Math.min(maxDepth, TESTS_MAX_DEPTH)}; more tests may reach the target through longer paths` });
-  return { tests, boundaries, lowConfidence, examined };
+  return { tests, boundaries, lowConfidence, examined, walked };
 
   function hit(v: Visit): TestHit {
     const via: NodeRow[] = [];
@@ -139,6 +146,12 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
       reason: v.distance === 1 ? `${how} it directly (${v.edge!.provider}${v.edge!.line ? `, line ${v.edge!.line}` : ''})` : `reaches it in ${v.distance} hops: ${shown.join(' → ')}`,
     };
   }
+}
+
+/** Everything that bounds a tests answer: the targets' boundaries, the walk's cuts, and those of the functions it passed through. */
+export function testsBoundaries(g: GraphReader, targets: NodeRow[], t: TestsOf): Boundary[] {
+  const out = [...g.boundaries(targets, t.lowConfidence), ...t.boundaries];
+  return [...out, ...g.walkBoundaries(t.walked, out)];
 }
 
 /**
@@ -160,18 +173,31 @@ function testClientEdges(g: GraphReader, nodes: NodeRow[]): Map<number, { neighb
   return out;
 }
 
-/** Whether a test reaches a class (through calls, references or imports of enough confidence), within 3 hops. */
-function reachesClass(g: GraphReader, test: NodeRow, cls: NodeRow): boolean {
-  const seen = new Set<number>([test.node]);
-  let frontier = [test, ...(test.kind !== 'file' ? [g.nodes([-test.file_id]).get(-test.file_id)!].filter(Boolean) : [])];
-  for (let d = 0; d < 3 && frontier.length; d++) {
+/**
+ * Whether a test reaches a class (through calls, references or imports of enough confidence) within 3 hops,
+ * from itself or its file. `reachers` memoises, per class, what reaches it that way (one walk backwards
+ * from the class, a few batched reads, instead of a walk forwards from each of thousands of tests).
+ */
+function reachesClass(g: GraphReader, test: NodeRow, cls: NodeRow, reachers: Map<number, Set<number>>): boolean {
+  let set = reachers.get(cls.node);
+  if (!set) reachers.set(cls.node, set = reachersOf(g, cls));
+  return set.has(test.node) || (test.kind !== 'file' && set.has(-test.file_id));
+}
+
+const REACH_HOPS = 3;
+
+function reachersOf(g: GraphReader, cls: NodeRow): Set<number> {
+  const seen = new Set<number>();
+  let frontier = [cls];
+  for (let d = 0; d < REACH_HOPS && frontier.length; d++) {
     const next: NodeRow[] = [];
-    for (const n of frontier) for (const { neighbour, edge } of g.edges(n, 'out', ['calls', 'references', 'imports'])) {
-      if (isNameOnly(edge)) continue;
-      if (neighbour.node === cls.node) return true;
-      if (!seen.has(neighbour.node)) { seen.add(neighbour.node); next.push(neighbour); }
+    for (const list of g.edgesOfMany(frontier, 'in', ['calls', 'references', 'imports'], { dispatch: false }).values()) {
+      for (const { neighbour, edge } of list) {
+        if (isNameOnly(edge) || seen.has(neighbour.node) || neighbour.node === cls.node) continue;
+        seen.add(neighbour.node); next.push(neighbour);
+      }
     }
     frontier = next;
   }
-  return false;
+  return seen;
 }

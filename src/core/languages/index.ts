@@ -22,6 +22,19 @@ const PYTHON_PROTOCOL_CALLS = {
   in: '__contains__', 'not in': '__contains__', '==': '__eq__',
 };
 
+/**
+ * Python bases whose own code calls no method a subclass adds (beyond dunders): builtins, typing markers,
+ * the collections ABCs (their mixins call only the abstract dunders), enums, named tuples.
+ */
+const PYTHON_INERT_BASES = new RegExp('^(?:int|float|str|bytes|dict|list|set|frozenset|tuple|type|ABC|ABCMeta|Generic|Protocol'
+  + '|NamedTuple|TypedDict|Enum|IntEnum|StrEnum|Flag|IntFlag|Mapping|MutableMapping|Sequence|MutableSequence|Set|MutableSet'
+  + '|Iterable|Iterator|Collection|Container|Sized|Hashable|Callable|Awaitable|AsyncIterable|AsyncIterator)$');
+
+const PYTHON_DECORATORS = {
+  property: /^(?:property|cached_property|setter|getter|deleter)$/,
+  inert: /^(?:staticmethod|classmethod|abstractmethod|overload|override|final|no_type_check|total_ordering|dataclass)$/,
+};
+
 // Lines that start a keyword declaration (first matching group = the name); see LanguageSpec.declarationLine.
 const TS_DECL = /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|interface|type|enum|const\s+enum|namespace|module)\s+([A-Za-z_$][\w$]*)/;
 const JS_DECL = /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\s*\*?|class)\s+([A-Za-z_$][\w$]*)/;
@@ -41,7 +54,7 @@ export const LANGUAGES = {
       constructed: constructedCall, moduleImport: firstSegment,
       constructorMember: '__init__', lastDefinitionWins: true, contextMembers: ['__enter__', '__exit__'],
       callMember: '__call__', implicitMembers: /^__\w+__$/, subscriptMembers: { get: '__getitem__', set: '__setitem__' },
-      protocolCalls: PYTHON_PROTOCOL_CALLS,
+      protocolCalls: PYTHON_PROTOCOL_CALLS, inertBases: PYTHON_INERT_BASES, decorators: PYTHON_DECORATORS,
       fixtures: { decorator: 'fixture', files: ['conftest.py'] },
       submodule: (source, name) => (source.endsWith('.') ? `${source}${name}` : `${source}.${name}`),
     },

@@ -118,6 +118,17 @@ export interface GraphRules {
    * `Module#include`, never the class's own instance method `include`.
    */
   readonly classBodyIsClass?: boolean;
+  /**
+   * Base classes outside the workspace whose own code calls no member a subclass defines (typing markers,
+   * builtin containers): a method of a subclass is not called implicitly by them (graph/unseen.ts).
+   */
+  readonly inertBases?: RegExp;
+  /**
+   * Decorators by what they make of a function (graph/unseen.ts): `property` ones run it on an attribute
+   * read; `inert` ones leave it called by its name as before (`staticmethod`, `overload`); any other hands it
+   * to the decorator, which may call or register it (`@app.route`, `@stack.callback`, `@click.command()`).
+   */
+  readonly decorators?: { readonly property: RegExp; readonly inert: RegExp };
   /** Members the language's syntax runs without naming them (`__getitem__`, `__iter__`, Ruby's `[]`, `each`). */
   readonly implicitMembers?: RegExp;
   /**

@@ -93,6 +93,9 @@ function stripQuotes(text: string): string {
   return t;
 }
 
+/** Whether a name is (part of) a decorator's expression: `@property`, `@pytest.fixture`. */
+const inDecorator = (n: Node) => n.parent?.type === 'decorator' || n.parent?.parent?.type === 'decorator';
+
 export async function extractSource(language: LanguageId, source: string): Promise<Extraction> {
   const { parser, query } = await loadLanguage(language);
   const spec: LanguageSpec = LANGUAGES[language];
@@ -268,7 +271,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         const object = memberObjects.get(p.node.startIndex);
         const receiver = object ? textOf(object).slice(0, 200) : null;
         const key = `${scope ?? ''}\u0000${name}\u0000${receiver ?? ''}`;
-        if (identSeen.has(key)) continue;
+        if (identSeen.has(key) && !inDecorator(p.node)) continue; // each decorator tells of its own definition
         identSeen.add(key); identifiers++;
         const at = p.node.startPosition;
         occurrences.push({ kind: 'identifier', name, line: at.row + 1, col: at.column, scope, receiver, source: null, alias: null });

@@ -3,7 +3,7 @@ import { defineTool, code, budgeted } from './contract';
 import { completeness, repoParam } from './shared';
 import { toNodeRef } from '../graph/query';
 import { changedNodes } from '../graph/change';
-import { testsOf } from '../graph/tests';
+import { testsOf, testsBoundaries } from '../graph/tests';
 import { SightlineError } from '../errors';
 import { diffParam, filesOfDiff, knownPaths } from './post_change_impact';
 import type { NodeRow } from '../store/store';
@@ -85,7 +85,7 @@ export const contextForChange = defineTool({
     }
     const t = testsOf(g, seeds);
     // never complete on a graph no compiler-grade provider checked, nor when changed files are not indexed
-    const boundaries = [...g.boundaries(seeds, t.lowConfidence), ...t.boundaries];
+    const boundaries = testsBoundaries(g, seeds, t);
     const missing = `${unindexed.length} changed file(s) are not indexed: their symbols and neighbours are missing`;
     if (unindexed.length) boundaries.push({ kind: 'unparsed_files', detail: missing });
     for (const x of t.tests) add(x.node, 'test', seeds[0]!);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice } from './contract';
 import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved, testSchema, toTestRef } from './shared';
 import { toNodeRef } from '../graph/query';
-import { testsOf } from '../graph/tests';
+import { testsOf, testsBoundaries } from '../graph/tests';
 
 export const relatedTests = defineTool({
   name: 'related_tests',
@@ -32,7 +32,7 @@ export const relatedTests = defineTool({
     const r = g.resolveOne(symbol, { repo_id: ctx.engine.repoFilter(repo), path });
     if (!r.target) return { symbol, ...unresolvedAnswer(r, symbol), tests: [], ...page(0, offset, limit, 0) };
     const t = testsOf(g, r.group);
-    const boundaries = [...g.boundaries(r.group, t.lowConfidence), ...t.boundaries];
+    const boundaries = testsBoundaries(g, r.group, t);
     const slice = t.tests.slice(offset, offset + limit);
     return { symbol, resolved: [toNodeRef(r.target)], ambiguous: [], matched_by: r.matched_by, tests: slice.map(toTestRef),
       ...page(t.tests.length, offset, limit, slice.length), complete: boundaries.length === 0, boundaries };
