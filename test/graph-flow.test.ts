@@ -560,4 +560,36 @@ describe('graph: resolution that follows what programs do', () => {
     const py = await call('related_tests', { symbol: 'total' });
     assert.deepEqual(py.tests.map((t: Json) => t.node.symbol_path), ['test_total']);
   });
+  it('a call of a value of a callable type may run each function taking its parameter types (tier protocol)', async () => {
+    const call = await make({
+      'web/types.py': [
+        'import typing', 'from typing import Awaitable, Callable', '',
+        'Scope = typing.MutableMapping[str, typing.Any]',
+        'ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]', '',
+      ].join('\n'),
+      'web/router.py': [
+        'from web.types import Receive, Scope, Send', '', 'class Router:',
+        '    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:', '        return None', '',
+        '    async def handle(self, scope: Scope, receive) -> None:', '        return None', '',
+      ].join('\n'),
+      'web/middleware.py': [
+        'from web.types import ASGIApp, Receive, Scope, Send', '', 'class Middleware:',
+        '    def __init__(self, app: ASGIApp) -> None:', '        self.app = app', '',
+        '    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:', '        await self.app(scope, receive, send)', '',
+        'def wrap(app: ASGIApp) -> ASGIApp:',
+        '    async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:', '        await app(scope, receive, send)',
+        '    return wrapped', '',
+      ].join('\n'),
+    });
+    // both calls of a value typed ASGIApp are calls of the type
+    assert.deepEqual(await users(call, 'ASGIApp', undefined, ['calls']), ['web/middleware.py:Middleware.__call__', 'web/middleware.py:wrap.wrapped']);
+    // and possible calls of each function taking (Scope, Receive, Send), marked protocol
+    const refs = await call('find_references', { symbol: 'Router.__call__' });
+    assert.deepEqual(refs.references.map((r: Json) => r.from.symbol_path).sort(), ['Middleware.__call__', 'wrap.wrapped']);
+    assert.ok(refs.references.every((r: Json) => r.confidence <= 0.3 && /protocol: .*takes the parameters of ASGIApp/.test(r.evidence)), JSON.stringify(refs.references));
+    // a method whose parameters are not all of those types implements nothing
+    assert.deepEqual((await call('find_references', { symbol: 'Router.handle' })).references, []);
+    const impact = await call('impact', { symbol: 'Router.__call__', depth: 2 });
+    assert.ok(impact.affected.some((a: Json) => a.node.symbol_path === 'Middleware.__call__' && a.name_only), JSON.stringify(impact.affected));
+  });
 });

@@ -8,9 +8,11 @@
  *                 of a class with a call member (runs it)                                → fixture
  *   plain_name    f(): the name from the calling scope (local → same_file → import → same_dir → unique → ambiguous);
  *                 a local holding an instance of a class with a call member runs it       → assigned
+ *                 a local or parameter of a callable type (`app: ASGIApp`) calls a value of it → callable
  *   super         super.f(): a member of a base of the enclosing class                 → self
  *   self          this.f() / self.f(): a member of the enclosing class (bases included) → self
  *   self_chain    this.a().f(): fluent chains on the instance                           → self_chain
+ *   callable      self.f() where the attribute f holds a value of a callable type        → callable
  *   namespace     ns.f() where ns is imported from a barrel's `export * as ns`          → import
  *   module        mod.f() where mod is a module import (Go: any file of the package)    → import
  *                 (a package outside the repository: 'none')
@@ -104,6 +106,16 @@ function callMembers(f: FileScope, classes: readonly GSymbol[]): GSymbol[] {
   return out;
 }
 
+/**
+ * A call of a value whose declared type is a callable type (`ASGIApp = Callable[[Scope, Receive, Send], …]`):
+ * an edge to the type, whose implementations graph/protocol.ts finds at query time. Only a local, a
+ * parameter or an attribute of the instance: `x.make()` is a method, whatever `make` returns.
+ */
+function callableType(c: CallSite, callee: string): CallOutcome | undefined {
+  const types = c.f.flow.typeOf(callee, c.o.scope, c.o.line, c.depth).filter(t => t.kind === 'type');
+  return types.length === 1 ? bound(types, 'callable', `${callee} → ${types[0]!.sp}`) : undefined;
+}
+
 export const CALL_RULES: readonly CallRule[] = [
   {
     name: 'new_method',
@@ -136,11 +148,14 @@ export const CALL_RULES: readonly CallRule[] = [
   },
   {
     name: 'plain_name',
-    resolve: ({ f, o, receiver, depth }) => {
+    resolve: (c) => {
+      const { f, o, receiver, depth } = c;
       if (receiver) return undefined;
       // handler = Handler(…); handler(x): the instance's call member runs (the local shadows any def)
       const runs = f.L.callMember ? callMembers(f, f.flow.typeOf(o.name, o.scope, o.line, depth)) : [];
       if (runs.length === 1) return bound(runs, 'assigned', `${o.name} → ${runs[0]!.sp}`);
+      const typed = callableType(c, o.name);
+      if (typed) return typed;
       const res = f.resolveName(o.name, o.scope, CALLABLE);
       if ('syms' in res && res.tier !== 'unique' && res.tier !== 'ambiguous') return bound(res.syms, res.tier, res.detail);
       // Ruby `task :name do … end` in a test: a method of self's class, its bases or the modules it includes
@@ -177,6 +192,10 @@ export const CALL_RULES: readonly CallRule[] = [
       const m = cls ? f.t.memberIn(cls, o.name) : undefined;
       return m ? bound([m], 'self_chain', cls!.sp) : undefined;
     },
+  },
+  {
+    name: 'callable',
+    resolve: (c) => (c.f.L.selfReceivers.includes(c.receiver!) ? callableType(c, `${c.receiver}.${c.o.name}`) : undefined),
   },
   {
     name: 'namespace',

@@ -9,6 +9,9 @@ import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { AMBIGUOUS_MAX, TIERS, parseEvidence, type Tier } from './tiers';
 import { SymbolLookup, overloadBase, parseNodeId, type LookupOptions, type Resolved } from './lookup';
 import { dispatchCallers } from './dispatch';
+import { protocolCallers, callableParams, typeKey, type CallableType } from './protocol';
+import { graphRules } from '../languages';
+import { LANGUAGE_IDS, type LanguageId } from '../languages/types';
 import { implicitCallBoundaries } from './unseen';
 
 export const EXACT_THRESHOLD = 0.9;
@@ -43,6 +46,7 @@ export const BOUNDARY_KINDS = [
 ] as const;
 const BASE_KINDS: ReadonlySet<string> = new Set(['extends', 'implements']);
 const DECORATOR_KINDS: ReadonlySet<string> = new Set(['call', 'identifier']);
+const ASSIGN_KINDS: ReadonlySet<string> = new Set(['assign']);
 /** How far above a definition its decorators may start (stacked, with arguments over several lines). */
 const DECORATOR_LINES = 16;
 export type BoundaryKind = (typeof BOUNDARY_KINDS)[number];
@@ -76,7 +80,8 @@ export class GraphReader {
   private readonly symbols: SymbolLookup;
   private staleCache = new Map<string, { paths: string[]; complete: boolean }>();
   /** Per file, read once per reader: its definitions, its decorator sites, its classes' declared bases. */
-  private fileFacts = new Map<number, { symbols: NodeRow[]; decorators?: DecoratorSites; bases?: Map<string | null, string[]> }>();
+  private fileFacts = new Map<number, { symbols: NodeRow[]; decorators?: DecoratorSites; bases?: Map<string | null, string[]>; assigns?: Occurrence[] }>();
+  private callableTypeCache = new Map<string, CallableType[]>();
   /** `staleFiles`: the engine's check of files changed on disk (none: the graph is taken as current) */
   /** `indexing`: whether an index run is under way in this engine (a pending graph is then being built, not left behind) */
   constructor(private readonly store: Store, private readonly staleFiles?: StaleFiles, private readonly indexing?: () => boolean) {
@@ -190,6 +195,7 @@ export class GraphReader {
     if (opts.links) for (const [node, list] of this.linkEdgesOfMany(nodes, dir)) result.get(node)!.push(...list);
     if (dir === 'in' && kinds.includes('calls') && opts.dispatch !== false) {
       for (const [node, list] of dispatchCallers(this, nodes)) result.get(node)!.push(...list);
+      for (const [node, list] of protocolCallers(this, nodes)) result.get(node)!.push(...list);
     }
     for (const list of result.values()) list.sort((a, b) => b.edge.confidence - a.edge.confidence || a.neighbour.path.localeCompare(b.neighbour.path) || a.neighbour.start_line - b.neighbour.start_line);
     return result;
@@ -261,6 +267,34 @@ export class GraphReader {
       }
     }
     return facts.bases.get(cls.symbol_path) ?? [];
+  }
+
+  /** The callable types of a repository (graph/protocol.ts), with the parameter types each names. */
+  callableTypes(repoId: string): CallableType[] {
+    let types = this.callableTypeCache.get(repoId);
+    if (types) return types;
+    types = [];
+    const languages = LANGUAGE_IDS.filter(l => graphRules(l).callableType);
+    for (const node of this.store.symbols.symbolsOfKind(repoId, 'type', languages)) {
+      const declared = this.assignsIn(node.file_id).find(o => o.name === node.name && o.scope === node.symbol_path && o.alias);
+      const params = declared ? callableParams(node.language, declared.alias!) : null;
+      if (params?.length) types.push({ node, params });
+    }
+    this.callableTypeCache.set(repoId, types);
+    return types;
+  }
+
+  /** The types of a function's typed parameters in order (self aside), without module qualifiers. */
+  typedParams(fn: NodeRow): string[] {
+    const selves = graphRules(fn.language as LanguageId).selfReceivers;
+    return this.assignsIn(fn.file_id)
+      .filter(o => o.scope === fn.symbol_path && o.alias && o.line >= fn.start_line && !selves.includes(o.name))
+      .sort((a, b) => a.line - b.line || a.col - b.col).map(o => typeKey(o.alias!));
+  }
+
+  private assignsIn(fileId: number): Occurrence[] {
+    const facts = this.factsOf(fileId);
+    return facts.assigns ??= this.store.files.occurrences(fileId, ASSIGN_KINDS);
   }
 
   /** The class (or other definition) a node is directly inside, null at the top of its file. */

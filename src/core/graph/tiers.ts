@@ -24,6 +24,10 @@
  *   ambiguous   0.25  one of 2–3 definitions sharing the name (each gets an edge; never confident)
  *   dispatch    0.5   a call of a base method that this method overrides (read at query time, graph/dispatch.ts)
  *   by_prefix   0.5   a method looked up by a computed name (getattr(self, f"visit_{…}"), graph/dynamic.ts)
+ *   callable    0.7   a call of a value whose declared type is a callable type (`self.app(…)`, `app: ASGIApp`):
+ *                     an edge to the type itself
+ *   protocol    0.3   a call of a value of a callable type: a possible call of each function whose parameter
+ *                     types are the type's (read at query time, graph/protocol.ts)
  *   import_file 0.85  file → file import
  *   naming      0.5   a test file named after a source file
  *
@@ -48,6 +52,8 @@ export const TIERS = {
   ambiguous: { confidence: 0.25, text: 'one of several definitions sharing the name' },
   dispatch: { confidence: 0.5, text: 'a call of the base method it overrides' },
   by_prefix: { confidence: 0.5, text: 'a method chosen at run time by its name:' },
+  callable: { confidence: 0.7, text: 'a call of a value of the callable type' },
+  protocol: { confidence: 0.3, text: 'a call of a value of a callable type it implements:' },
   import_file: { confidence: 0.85, text: 'import of' },
   naming: { confidence: 0.5, text: 'test file named after' },
 } as const satisfies Record<string, { confidence: number; text: string }>;
@@ -65,8 +71,11 @@ export const FAMILY_CONFIDENCE: Readonly<Record<string, Partial<Record<Tier, num
   ruby: { hierarchy: 0.25 },
 };
 
-/** Tiers that bind by a name alone (the receiver's type unknown, or the name shared), whatever their confidence. */
-export const NAME_ONLY_TIERS: ReadonlySet<string> = new Set<Tier>(['method_name', 'ambiguous']);
+/**
+ * Tiers that bind by a name alone (the receiver's type unknown, or the name shared), or by a signature
+ * alone (protocol: any implementation may be the one called), whatever their confidence.
+ */
+export const NAME_ONLY_TIERS: ReadonlySet<string> = new Set<Tier>(['method_name', 'ambiguous', 'protocol']);
 
 /** Tiers that know the receiver's type (the only ones a member run by syntax, `x[k]` or `str(x)`, binds through). */
 export const TYPED_TIERS: ReadonlySet<string> = new Set<Tier>(['receiver', 'self', 'self_chain', 'assigned', 'fixture']);

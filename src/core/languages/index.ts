@@ -55,6 +55,7 @@ export const LANGUAGES = {
       constructorMember: '__init__', lastDefinitionWins: true, contextMembers: ['__enter__', '__exit__'],
       callMember: '__call__', implicitMembers: /^__\w+__$/, subscriptMembers: { get: '__getitem__', set: '__setitem__' },
       protocolCalls: PYTHON_PROTOCOL_CALLS, inertBases: PYTHON_INERT_BASES, decorators: PYTHON_DECORATORS,
+      callableType: /^(?:\w+\.)*Callable\[\[/,
       fixtures: { decorator: 'fixture', files: ['conftest.py'] },
       submodule: (source, name) => (source.endsWith('.') ? `${source}${name}` : `${source}.${name}`),
     },

@@ -129,6 +129,12 @@ export interface GraphRules {
    * to the decorator, which may call or register it (`@app.route`, `@stack.callback`, `@click.command()`).
    */
   readonly decorators?: { readonly property: RegExp; readonly inert: RegExp };
+  /**
+   * How a callable type's declared text starts (a `type` definition's annotation: `Callable[[Scope, Receive,
+   * Send], …]`; the bracketed list that follows names the parameter types): functions taking those types
+   * implement it (graph/protocol.ts).
+   */
+  readonly callableType?: RegExp;
   /** Members the language's syntax runs without naming them (`__getitem__`, `__iter__`, Ruby's `[]`, `each`). */
   readonly implicitMembers?: RegExp;
   /**

@@ -136,6 +136,14 @@ export class SymbolTables {
   }
 
   /** Every symbol of a repository as a graph node, by path then line (whole-repository views: analytics). */
+  /** The symbols of a kind in a repository's files of these languages. */
+  symbolsOfKind(repoId: string, kind: string, languages: readonly string[]): NodeRow[] {
+    if (!languages.length) return [];
+    return asNodes(this.db.all<NodeRow & { rowid: number }>(`SELECT ${NODE_COLS}
+      FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ? AND s.kind = ? AND f.language IN (${languages.map(() => '?').join(', ')})`,
+    [repoId, kind, ...languages]));
+  }
+
   repoNodes(repoId: string): NodeRow[] {
     return asNodes(this.db.all<NodeRow & { rowid: number }>(`SELECT ${NODE_COLS}
       FROM symbols s JOIN files f USING (file_id) WHERE f.repo_id = ? ORDER BY f.path, s.start_line, s.rowid`, [repoId]));

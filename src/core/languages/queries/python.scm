@@ -18,6 +18,22 @@
       left: (identifier) @name) @definition.constant)
   (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
 
+; a callable type alias (`ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]`): a type whose
+; values are called; the assignment below keeps its text, which names the parameter types (graph/protocol.ts)
+(module
+  (expression_statement
+    (assignment
+      left: (identifier) @name
+      right: (subscript value: [(identifier) (attribute)] @_callable)) @definition.type)
+  (#match? @_callable "(^|[.])Callable$"))
+
+(module
+  (expression_statement
+    (assignment
+      left: (identifier) @assign.target
+      right: (subscript value: [(identifier) (attribute)] @_callable) @assign.type) @reference.assign)
+  (#match? @_callable "(^|[.])Callable$"))
+
 ; ---------------------------------------------------------------- calls
 
 (call

@@ -1,0 +1,81 @@
+/**
+ * Callable types, read from the stored graph at query time: a value declared with a callable type
+ * (`app: ASGIApp` where `ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]`) may be any function
+ * that takes those parameter types. The graph stores each call of such a value as a call of the type
+ * (tier `callable`, calls.ts); here the callers of the type become possible callers of every function or
+ * method whose leading typed parameters are the type's (self aside), marked as such: tier `protocol`,
+ * confidence at most TIERS.protocol, never followed as proof that a test reaches a function (NAME_ONLY_TIERS).
+ *
+ * Read at query time, like base-class dispatch (dispatch.ts), so adding a middleware in one file never
+ * leaves another file's stored edges stale.
+ */
+import type { NodeRow } from '../store/store';
+import { graphRules } from '../languages';
+import type { LanguageId } from '../languages/types';
+import { TIERS } from './tiers';
+import { resolutionOf, type GraphEdge, type GraphReader } from './query';
+
+type Hit = { neighbour: NodeRow; edge: GraphEdge };
+export interface CallableType { node: NodeRow; params: string[] }
+
+/** For each function among `nodes` that implements a callable type: the calls of values of that type. */
+export function protocolCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
+  const out = new Map<number, Hit[]>();
+  const fns = nodes.filter(n => n.kind === 'function' || n.kind === 'method');
+  const types = [...new Set(fns.map(f => f.repo_id))].flatMap(repo => g.callableTypes(repo));
+  if (!types.length) return out;
+  const callers = g.edgesOfMany(types.map(t => t.node), 'in', ['calls'], { dispatch: false });
+  const cap = TIERS.protocol.confidence;
+  for (const fn of fns) {
+    const params = g.typedParams(fn);
+    const list: Hit[] = [];
+    for (const t of types) {
+      if (t.node.repo_id !== fn.repo_id || !implementsType(params, t.params)) continue;
+      for (const { neighbour, edge } of callers.get(t.node.node) ?? []) {
+        if (neighbour.node === fn.node) continue;
+        const confidence = Math.min(edge.confidence, cap);
+        list.push({ neighbour, edge: { ...edge, to: g.idOf(fn), confidence, resolution: resolutionOf(confidence), tier: 'protocol',
+          evidence: `protocol: ${edge.evidence}; ${fn.symbol_path} takes the parameters of ${t.node.symbol_path}` } });
+      }
+    }
+    if (list.length) out.set(fn.node, list);
+  }
+  return out;
+}
+
+const implementsType = (params: readonly string[], wanted: readonly string[]) =>
+  wanted.length > 0 && params.length >= wanted.length && wanted.every((w, i) => params[i] === w);
+
+/** The parameter types a callable type's declared text names (`Callable[[Scope, Receive, Send], …]`), or null. */
+export function callableParams(language: string, declared: string): string[] | null {
+  const start = graphRules(language as LanguageId).callableType?.exec(declared);
+  if (!start) return null;
+  const list = bracketed(declared, start[0].length - 1);
+  return list === null ? null : splitTopLevel(list).map(typeKey).filter(Boolean);
+}
+
+/** A type as written, without module qualifiers (`types.Scope` and `Scope` are one type here). */
+export const typeKey = (t: string) => t.trim().replace(/\b[A-Za-z_]\w*\./g, '');
+
+/** The text inside the bracket that opens at `open`, or null when it never closes. */
+function bracketed(text: string, open: number): string | null {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '[') depth++;
+    else if (text[i] === ']' && --depth === 0) return text.slice(open + 1, i);
+  }
+  return null;
+}
+
+function splitTopLevel(list: string): string[] {
+  const parts: string[] = [];
+  let depth = 0; let from = 0;
+  for (let i = 0; i < list.length; i++) {
+    const ch = list[i];
+    if (ch === '[' || ch === '(') depth++;
+    else if (ch === ']' || ch === ')') depth--;
+    else if (ch === ',' && depth === 0) { parts.push(list.slice(from, i)); from = i + 1; }
+  }
+  parts.push(list.slice(from));
+  return parts;
+}
