@@ -592,4 +592,16 @@ describe('graph: resolution that follows what programs do', () => {
     const impact = await call('impact', { symbol: 'Router.__call__', depth: 2 });
     assert.ok(impact.affected.some((a: Json) => a.node.symbol_path === 'Middleware.__call__' && a.name_only), JSON.stringify(impact.affected));
   });
+  it('a member of a class or module named outright has the type its method returns (Rake.application.lookup)', async () => {
+    const call = await make({
+      'lib/rake/rake_module.rb': 'module Rake\n  class << self\n    def application\n      @application ||= Rake::Application.new\n    end\n  end\nend\n',
+      'lib/rake/task_manager.rb': 'module Rake\n  module TaskManager\n    def lookup(name)\n      name\n    end\n  end\nend\n',
+      'lib/rake/application.rb': 'module Rake\n  class Application\n    include TaskManager\n  end\nend\n',
+      'lib/rake/other.rb': 'class Other\n  def lookup(name)\n    name\n  end\nend\n',
+      'lib/rake/task.rb': 'module Rake\n  class Task\n    def self.find(name)\n      Rake.application.lookup(name)\n    end\n  end\nend\n',
+    });
+    // the method's last expression constructs Application: the call is bound by type, not by a shared name
+    assert.deepEqual(await typedUsers(call, 'Rake.TaskManager.lookup'), ['Rake.Task.find']);
+    assert.deepEqual(await typedUsers(call, 'Other.lookup', 0.3), []);
+  });
 });

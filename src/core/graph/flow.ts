@@ -35,8 +35,8 @@ export class Flow {
 
   /** The classes a receiver expression holds at a call (`client`, `self.client`); empty when unknown. */
   typeOf(receiver: string, scope: string | null, line: number, depth = 0): GSymbol[] {
-    if (depth > FLOW_DEPTH || !this.assigns.size) return [];
-    const sources = NAME.test(receiver) ? this.localAssigns(receiver, scope, line) : this.attributeAssigns(receiver, scope);
+    if (depth > FLOW_DEPTH) return [];
+    const sources = !this.assigns.size ? [] : NAME.test(receiver) ? this.localAssigns(receiver, scope, line) : this.attributeAssigns(receiver, scope);
     const out: GSymbol[] = [];
     for (const o of sources) for (const c of this.valueOf(o, depth)) if (!out.includes(c)) out.push(c);
     return out.length || NAME.test(receiver) ? out : this.memberType(receiver, scope, line, depth);
@@ -53,6 +53,12 @@ export class Flow {
     const base = receiver.slice(0, dot);
     const own = this.f.L.selfReceivers.includes(base) ? this.f.classOf(scope) : undefined;
     const owners = own ? [own] : this.typeOf(base, scope, line, depth + 1);
+    // `Rake.application`: a member of a class or module named outright (a class method, a module function)
+    if (!owners.length && /^[A-Z]\w*$/.test(base)) {
+      const named = this.f.resolveName(base, scope, CLASSY);
+      // one class or module, perhaps reopened (Ruby): every definition of that one qualified name
+      if ('syms' in named && new Set(named.syms.map(c => c.sp)).size === 1) owners.push(...named.syms);
+    }
     const out: GSymbol[] = [];
     for (const cls of owners) {
       const m = this.f.t.memberIn(cls, attr);

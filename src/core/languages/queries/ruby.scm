@@ -46,6 +46,29 @@
   left: [(identifier) (instance_variable)] @assign.target
   right: [(identifier) (instance_variable)] @assign.copy) @reference.assign
 
+; @x ||= Foo.new: memoised, the same
+(operator_assignment
+  left: [(identifier) (instance_variable)] @assign.target
+  right: (call) @assign.value) @reference.assign
+
+; what a method returns: its last expression constructs a class (`Foo.new`, `@app ||= Rake::Application.new`)
+(method
+  body: (body_statement
+    [
+      (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new)
+      (operator_assignment right: (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new))
+      (assignment right: (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new))
+    ] @reference.returns .)
+  (#eq? @_new "new"))
+(singleton_method
+  body: (body_statement
+    [
+      (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new)
+      (operator_assignment right: (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new))
+      (assignment right: (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new))
+    ] @reference.returns .)
+  (#eq? @_new "new"))
+
 ; x[k], x[k] = v: the receiver's [] / []= (bound only on a known receiver type)
 (element_reference object: (_) @receiver) @reference.subscript
 
