@@ -604,4 +604,13 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'Rake.TaskManager.lookup'), ['Rake.Task.find']);
     assert.deepEqual(await typedUsers(call, 'Other.lookup', 0.3), []);
   });
+  it('an unannotated factory returns the class its return statement constructs (s = session(); s.send())', async () => {
+    const call = await make({
+      'pkg/sessions.py': 'class Session:\n    def send(self):\n        return 1\n\n\ndef session():\n    return Session()\n',
+      'pkg/other.py': 'class Transport:\n    def send(self):\n        return 2\n',
+      'pkg/api.py': 'from pkg.sessions import session\n\n\ndef get():\n    s = session()\n    return s.send()\n',
+    });
+    assert.deepEqual(await typedUsers(call, 'Session.send'), ['get']);
+    assert.deepEqual(await typedUsers(call, 'Transport.send', 0.2), []);
+  });
 });

@@ -177,6 +177,11 @@
 (function_definition
   return_type: (type [(identifier) @name (attribute) @name]) @reference.returns)
 
+; def f(…): … return T(…): what a factory returns, unannotated (a capitalised callee: a class, by convention)
+(return_statement
+  (call function: [(identifier) @name (attribute attribute: (identifier) @name)])
+  (#match? @name "^[A-Z]")) @reference.returns
+
 ; a member read (`result.output`, `self.on_close` handed over): the identifier keeps its object as
 ; receiver, so that graph resolution binds it like a call (a called member is claimed by the call)
 (attribute
