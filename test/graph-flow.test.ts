@@ -278,7 +278,7 @@ describe('graph: resolution that follows what programs do', () => {
 
   it('Python: parameters typed "T", Optional[T] or T | None, and calling an attribute that holds a class', async () => {
     const call = await make({
-      'gen/code.py': 'class CodeGenerator:\n    def emit(self):\n        return 1\n\nclass Noise:\n    def emit(self):\n        return 2\n',
+      'gen/code.py': 'class CodeGenerator:\n    def __init__(self):\n        self.n = 0\n\n    def emit(self):\n        return 1\n\nclass Noise:\n    def emit(self):\n        return 2\n',
       'gen/env.py': [
         'from gen.code import CodeGenerator', '', 'class Environment:', '    code_generator_class: type["CodeGenerator"] = CodeGenerator', '',
         'def generate(environment: "Environment"):', '    generator = environment.code_generator_class()', '    return generator.emit()', '',
@@ -287,6 +287,8 @@ describe('graph: resolution that follows what programs do', () => {
       ].join('\n'),
     });
     assert.deepEqual(await typedUsers(call, 'CodeGenerator.emit'), ['generate', 'optional', 'quoted', 'union']);
+    // the call of the attribute constructs the class it holds: its constructor runs there
+    assert.deepEqual(await typedUsers(call, 'CodeGenerator.__init__'), ['generate']);
   });
 
   it('Ruby: a module reopened in many files is one module; bare method names and a bare new are calls', async () => {

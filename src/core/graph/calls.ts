@@ -18,6 +18,7 @@
  *                 (a package outside the repository: 'none')
  *   receiver      new Worker().f(), Worker().f(), Worker.f(): a member of the named class → receiver
  *   assigned      x.f() where x holds a class by its assignment, declared type or a call's return type → assigned
+ *   held_class    x.f() where the attribute f holds a class (`f: type[Worker]`): constructs it → assigned
  *   fixture       runner.f() in a test whose fixture `runner` returns a class with a member f → fixture
  *   scope_type    x.f() where one class the calling scope names has a member f          → scope_type
  *                 (Type.f() on a capitalised type the repository does not define: unbound, 'none')
@@ -248,6 +249,18 @@ export const CALL_RULES: readonly CallRule[] = [
       const members = types.map(cls => c.f.t.memberIn(cls, c.o.name)).filter(m => m !== undefined);
       if (members.length !== 1) return undefined;
       return bound(members, 'assigned', `${c.receiver} → ${members[0]!.sp.slice(0, members[0]!.sp.lastIndexOf('.'))}`);
+    },
+  },
+  {
+    name: 'held_class',
+    resolve: (c) => {
+      // env.code_generator_class(…) with `code_generator_class: type[CodeGenerator]`: an attribute holding a
+      // class constructs it (or, holding an instance of a class with a call member, runs that)
+      const callee = `${c.receiver}.${c.o.name}`;
+      const held = c.f.flow.typeOf(callee, c.o.scope, c.o.line, c.depth).filter(t => CLASSY.has(t.kind) && t.kind !== 'type');
+      if (held.length !== 1) return undefined;
+      const runs = callMembers(c.f, held);
+      return bound(runs.length === 1 ? runs : held, 'assigned', `${callee} → ${held[0]!.sp}`);
     },
   },
   {
