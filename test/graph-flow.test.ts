@@ -201,8 +201,8 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Runner.invoke', undefined, ['calls']), ['app/use.py:Service.go', 'app/use.py:run_all', 'app/use.py:typed']);
     const invoke = await call('find_references', { symbol: 'Runner.invoke', kinds: ['calls'] });
     assert.ok(invoke.references.every((x: Json) => x.confidence >= 0.7), JSON.stringify(invoke.references.map((x: Json) => x.evidence)));
-    // a property read and a method handed over as a value are references
-    assert.deepEqual(await users(call, 'Result.exit_code', undefined, ['references']), ['app/use.py:run_all']);
+    // a property read runs it (a call); a method handed over as a value is a reference
+    assert.deepEqual(await users(call, 'Result.exit_code', undefined, ['calls']), ['app/use.py:run_all']);
     assert.deepEqual(await users(call, 'Runner.invoke', undefined, ['references']), ['app/use.py:callback_user']);
   });
 
@@ -614,5 +614,19 @@ describe('graph: resolution that follows what programs do', () => {
     });
     assert.deepEqual(await typedUsers(call, 'Session.send'), ['get']);
     assert.deepEqual(await typedUsers(call, 'Transport.send', 0.2), []);
+  });
+  it('a property read on a value of unknown type is its call, bound by name and marked so', async () => {
+    const call = await make({
+      'auth/users.py': [
+        'class SimpleUser:', '    @property', '    def display_name(self) -> str:', '        return "x"', '',
+        '    def greeting(self) -> str:', '        return "hi"', '',
+      ].join('\n'),
+      'auth/views.py': 'def homepage(request):\n    name = request.scope_owner.display_name\n    hello = request.scope_owner.greeting\n    return name, hello\n',
+    });
+    const refs = await call('find_references', { symbol: 'SimpleUser.display_name' });
+    assert.deepEqual(refs.references.map((r: Json) => r.from.symbol_path), ['homepage']);
+    assert.ok(refs.references[0].confidence < 0.5, JSON.stringify(refs.references[0]));
+    // a method read by name is no call: nothing binds it
+    assert.deepEqual((await call('find_references', { symbol: 'SimpleUser.greeting' })).references, []);
   });
 });

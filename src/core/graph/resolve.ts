@@ -22,7 +22,7 @@
 import { CROSS_FILE_KINDS, type Occurrence } from '../parse/occurrence';
 import { CLASSY, REFERABLE, RepoTables, symbolKey, type GFile, type GSymbol, type RepoInput } from './tables';
 import { EdgeBuffer, type GEdge, type GraphStats } from './edges';
-import { FileScope } from './scope';
+import { FileScope, passScope } from './scope';
 import { NAME_ONLY_TIERS, TYPED_TIERS } from './tiers';
 import { isByPrefix, methodsByPrefix } from './dynamic';
 import { CallSite, resolveCall } from './calls';
@@ -205,18 +205,35 @@ const tooWeakForARead = (tier: string) => NAME_ONLY_TIERS.has(tier) || tier === 
 
 /**
  * A member read, not called (`result.output`, a property; `self.on_close` handed over as a callback):
- * bound like a call on that receiver, as a reference to a method or function, unless only by its name.
+ * bound like a call on that receiver, as a reference to a method or function, unless only by its name;
+ * a property's read is a call of it, bound by a name alone too.
  */
 function resolveMemberAccess(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
   // most member reads are fields: no function of the repository has the name, nothing to bind
   if (!scope.t.byName.get(o.name)?.some(s => s.kind === 'method' || s.kind === 'function')) return;
   const r = resolveCall(new CallSite(scope, o, o.receiver!.trim()));
-  if (typeof r !== 'object' || tooWeakForARead(r.tier)) return;
+  // a property's read is its call: bound like one, by a name alone too (marked name-only)
+  if (typeof r !== 'object' || (tooWeakForARead(r.tier) && !r.syms.every(s => isProperty(scope, s)))) return;
   const from = scope.fromOf(o.scope);
   for (const s of r.syms) {
     if (s.kind !== 'method' && s.kind !== 'function') continue;
-    out.emit(from, s.id, 'references', r.tier, r.detail, scope.file.id, o.line);
+    // a property's read runs it (a call, which base-class dispatch also follows to its overrides)
+    out.emit(from, s.id, isProperty(scope, s) ? 'calls' : 'references', r.tier, r.detail, scope.file.id, o.line);
   }
+}
+
+/** Whether a method is read as an attribute (a property): its language's property decorator is on a line above it. */
+function isProperty(scope: FileScope, s: GSymbol): boolean {
+  const property = scope.L.decorators?.property;
+  if (!property || s.kind !== 'method') return false;
+  const key = `property\0${s.id}`;
+  let hit = scope.t.passMemo.get(key) as boolean | undefined;
+  if (hit === undefined) {
+    const occ = passScope(scope.t, s.fileId)?.occ ?? [];
+    hit = occ.some(o => o.kind === 'identifier' && o.scope === s.parent && o.line < s.line && o.line >= s.line - 3 && property.test(o.name));
+    scope.t.passMemo.set(key, hit);
+  }
+  return hit;
 }
 
 /** `def test_x(client)`: a test (or fixture) naming a visible fixture uses it (an edge to the fixture function). */
