@@ -213,7 +213,7 @@ function resolveMemberAccess(scope: FileScope, o: Occurrence, out: EdgeBuffer): 
   if (!scope.t.byName.get(o.name)?.some(s => s.kind === 'method' || s.kind === 'function')) return;
   const r = resolveCall(new CallSite(scope, o, o.receiver!.trim()));
   // a property's read is its call: bound like one, by a name alone too (marked name-only)
-  if (typeof r !== 'object' || (tooWeakForARead(r.tier) && !r.syms.every(s => isProperty(scope, s)))) return;
+  if (typeof r !== 'object' || (tooWeakForARead(r.tier) && !propertyByName(scope, r))) return;
   const from = scope.fromOf(o.scope);
   for (const s of r.syms) {
     if (s.kind !== 'method' && s.kind !== 'function') continue;
@@ -221,6 +221,10 @@ function resolveMemberAccess(scope: FileScope, o: Occurrence, out: EdgeBuffer): 
     out.emit(from, s.id, isProperty(scope, s) ? 'calls' : 'references', r.tier, r.detail, scope.file.id, o.line);
   }
 }
+
+/** A read bound by a name alone counts for a property with one definition, or one all others override (not a shared name). */
+const propertyByName = (scope: FileScope, r: { syms: GSymbol[]; tier: string }) =>
+  r.tier === 'hierarchy' && r.syms.every(s => isProperty(scope, s));
 
 /** Whether a method is read as an attribute (a property): its language's property decorator is on a line above it. */
 function isProperty(scope: FileScope, s: GSymbol): boolean {

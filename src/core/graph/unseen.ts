@@ -56,7 +56,7 @@ function implicitWays(g: GraphReader, fns: readonly NodeRow[]): Way[] {
     const handed = fns.filter(f => asValue.some(([node]) => node === f.node));
     ways.push({ fns: handed, how: `handed over as a value in ${count} place(s) (e.g. ${where}: a callback, decorator or property): calls through that value are not edges` });
   }
-  if (properties.length) ways.push({ fns: properties, how: 'run(s) on an attribute read (a property): a read on a value of unknown type binds by its name only, and not at all when many definitions share it' });
+  if (properties.length) ways.push({ fns: properties, how: 'run(s) on an attribute read (a property): a read on a value of unknown type binds only when every definition of the name overrides one property' });
   if (decorated.length) {
     const decorators = list([...new Set(decorated.map(d => `@${d.decorator}`))]);
     ways.push({ fns: decorated.map(d => d.fn), how: `handed to a decorator (${decorators}) that may call or register it: those calls are not edges` });
