@@ -67,6 +67,9 @@ export function toNodeRef(n: NodeRow): NodeRef {
   };
 }
 
+/** What graph answers read of one file, once per reader (GraphReader.factsOf). */
+interface FileFacts { symbols: NodeRow[]; decorators?: DecoratorSites; bases?: Map<string | null, string[]>; assigns?: Occurrence[] }
+
 /** A file's call and identifier occurrences by line, and the lines where a definition ends. */
 interface DecoratorSites { byLine: Map<number, Occurrence[]>; ends: Set<number> }
 function decoratorSites(occurrences: Occurrence[], symbols: readonly NodeRow[]): DecoratorSites {
@@ -80,7 +83,7 @@ export class GraphReader {
   private readonly symbols: SymbolLookup;
   private staleCache = new Map<string, { paths: string[]; complete: boolean }>();
   /** Per file, read once per reader: its definitions, its decorator sites, its classes' declared bases. */
-  private fileFacts = new Map<number, { symbols: NodeRow[]; decorators?: DecoratorSites; bases?: Map<string | null, string[]>; assigns?: Occurrence[] }>();
+  private fileFacts = new Map<number, FileFacts>();
   private callableTypeCache = new Map<string, CallableType[]>();
   /** `staleFiles`: the engine's check of files changed on disk (none: the graph is taken as current) */
   /** `indexing`: whether an index run is under way in this engine (a pending graph is then being built, not left behind) */
@@ -339,8 +342,10 @@ export class GraphReader {
     const out: Boundary[] = [];
     if (!present.some(b => b.kind === 'heuristic_only')) {
       const unchecked = this.uncheckedByProviders(fns);
-      const names = unchecked.slice(0, 3).map(t => t.symbol_path ?? t.name).join(', ');
-      if (unchecked.length) out.push({ kind: 'heuristic_only', detail: `${unchecked.length} function(s) on the way (${names}${unchecked.length > 3 ? ', …' : ''}) were not checked by a compiler-grade provider: what reaches them comes from the heuristic graph` });
+      const names = `${unchecked.slice(0, 3).map(t => t.symbol_path ?? t.name).join(', ')}${unchecked.length > 3 ? ', …' : ''}`;
+      const detail = `${unchecked.length} function(s) on the way (${names}) were not checked by a compiler-grade provider: `
+        + 'what reaches them comes from the heuristic graph';
+      if (unchecked.length) out.push({ kind: 'heuristic_only', detail });
     }
     return [...out, ...implicitCallBoundaries(this, fns, true)];
   }

@@ -1,8 +1,9 @@
 /**
  * Calls no provider sees as calls: a function run without its name at the call site. It is handed over
  * as a value (a callback, a decorator, a handler table, a property read: an incoming `references` edge,
- * but not a test naming a fixture, which the graph binds as the fixture's call), run by the language's syntax (`__getitem__`, `__iter__`: the language's `implicitMembers`), read as a
- * property, handed to a decorator (which may register it: `@app.route`, `@stack.callback`), or it
+ * but not a test naming a fixture, which the graph binds as the fixture's call), run by the language's
+ * syntax (`__getitem__`, `__iter__`: the language's `implicitMembers`), read as a property, handed to a
+ * decorator (which may register it: `@app.route`, `@stack.callback`), or it
  * overrides a method of a base class outside the workspace, whose own code may call it (a
  * `textwrap.TextWrapper` subclass's `_wrap_chunks`, an HTTP transport's `handle_request`).
  *
@@ -39,6 +40,20 @@ export function implicitCallBoundaries(g: GraphReader, nodes: readonly NodeRow[]
 
 interface Way { fns: NodeRow[]; how: string }
 
+/** How each way is said, after the functions' names. */
+const HOW = {
+  syntax: "run(s) through the language's syntax (operators, iteration, attribute access…): "
+    + 'those calls name no method and are not edges',
+  asValue: (count: number, where: string) => `handed over as a value in ${count} place(s) `
+    + `(e.g. ${where}: a callback, decorator or property): calls through that value are not edges`,
+  property: 'run(s) on an attribute read (a property): a read on a value of unknown type binds only '
+    + 'when every definition of the name overrides one property',
+  decorated: (decorators: string) => `handed to a decorator (${decorators}) that may call or register it: `
+    + 'those calls are not edges',
+  override: (bases: string) => `override(s) a method of a base class outside the workspace (${bases}): `
+    + "that base's code may call it, and those calls are not edges",
+};
+
 function implicitWays(g: GraphReader, fns: readonly NodeRow[]): Way[] {
   const rules = (n: NodeRow) => graphRules(n.language as LanguageId);
   // a constructor runs through calls that construct its class: edges of their own
@@ -48,22 +63,22 @@ function implicitWays(g: GraphReader, fns: readonly NodeRow[]): Way[] {
   const { properties, decorated } = byDecorators(g, fns);
   const overrides = overridesOfOutsideBases(g, fns.filter(t => t.kind === 'method' && !syntax.includes(t)));
   const ways: Way[] = [];
-  if (syntax.length) ways.push({ fns: syntax, how: "run(s) through the language's syntax (operators, iteration, attribute access…): those calls name no method and are not edges" });
+  if (syntax.length) ways.push({ fns: syntax, how: HOW.syntax });
   if (asValue.length) {
     const at = asValue[0]![1][0]!;
     const where = `${at.neighbour.path}${at.edge.line ? `:${at.edge.line}` : ''}`;
     const count = asValue.reduce((n, [, uses]) => n + uses.length, 0);
     const handed = fns.filter(f => asValue.some(([node]) => node === f.node));
-    ways.push({ fns: handed, how: `handed over as a value in ${count} place(s) (e.g. ${where}: a callback, decorator or property): calls through that value are not edges` });
+    ways.push({ fns: handed, how: HOW.asValue(count, where) });
   }
-  if (properties.length) ways.push({ fns: properties, how: 'run(s) on an attribute read (a property): a read on a value of unknown type binds only when every definition of the name overrides one property' });
+  if (properties.length) ways.push({ fns: properties, how: HOW.property });
   if (decorated.length) {
     const decorators = list([...new Set(decorated.map(d => `@${d.decorator}`))]);
-    ways.push({ fns: decorated.map(d => d.fn), how: `handed to a decorator (${decorators}) that may call or register it: those calls are not edges` });
+    ways.push({ fns: decorated.map(d => d.fn), how: HOW.decorated(decorators) });
   }
   if (overrides.length) {
     const bases = list([...new Set(overrides.map(o => o.base))]);
-    ways.push({ fns: overrides.map(o => o.method), how: `override(s) a method of a base class outside the workspace (${bases}): that base's code may call it, and those calls are not edges` });
+    ways.push({ fns: overrides.map(o => o.method), how: HOW.override(bases) });
   }
   return ways;
 }
