@@ -34,8 +34,8 @@ describe('adapters', function () {
   };
 
   it('the Index view lists a repository adapter as untrusted; trusting makes it active and search_code fuses its results', async () => {
-    await api.views.status.refresh();
-    const before = notesRow();
+    // the engine reads the repository's adapter tables when it sees the file: wait for the row, do not race it
+    const before = await until('the adapter listed in the Index view', async () => { await api.views.status.refresh(); return notesRow(); }, 30000);
     assert.ok(before, JSON.stringify(api.views.status.snapshot()));
     assert.equal(before.description, 'untrusted');
     const untrusted = await api.call('search_code', { query: 'retry' });
