@@ -12,13 +12,13 @@
  *   super         super.f(): a member of a base of the enclosing class                 → self
  *   self          this.f() / self.f(): a member of the enclosing class (bases included) → self
  *   self_chain    this.a().f(): fluent chains on the instance                           → self_chain
- *   callable      self.f() where the attribute f holds a value of a callable type        → callable
  *   namespace     ns.f() where ns is imported from a barrel's `export * as ns`          → import
  *   module        mod.f() where mod is a module import (Go: any file of the package)    → import
  *                 (a package outside the repository: 'none')
  *   receiver      new Worker().f(), Worker().f(), Worker.f(): a member of the named class → receiver
  *   assigned      x.f() where x holds a class by its assignment, declared type or a call's return type → assigned
- *   held_class    x.f() where the attribute f holds a class (`f: type[Worker]`): constructs it → assigned
+ *   held_value    x.f() where the attribute f holds a value of a callable type          → callable
+ *                 or a class (`f: type[Worker]`): constructs it                           → assigned
  *   fixture       runner.f() in a test whose fixture `runner` returns a class with a member f → fixture
  *   scope_type    x.f() where one class the calling scope names has a member f          → scope_type
  *                 (Type.f() on a capitalised type the repository does not define: unbound, 'none')
@@ -109,11 +109,10 @@ function callMembers(f: FileScope, classes: readonly GSymbol[]): GSymbol[] {
 
 /**
  * A call of a value whose declared type is a callable type (`ASGIApp = Callable[[Scope, Receive, Send], …]`):
- * an edge to the type, whose implementations graph/protocol.ts finds at query time. Only a local, a
- * parameter or an attribute of the instance: `x.make()` is a method, whatever `make` returns.
+ * an edge to the type, whose implementations graph/protocol.ts finds at query time.
  */
-function callableType(c: CallSite, callee: string): CallOutcome | undefined {
-  const types = c.f.flow.typeOf(callee, c.o.scope, c.o.line, c.depth).filter(t => t.kind === 'type');
+function heldCallableType(held: readonly GSymbol[], callee: string): CallOutcome | undefined {
+  const types = held.filter(t => t.kind === 'type');
   return types.length === 1 ? bound(types, 'callable', `${callee} → ${types[0]!.sp}`) : undefined;
 }
 
@@ -149,13 +148,13 @@ export const CALL_RULES: readonly CallRule[] = [
   },
   {
     name: 'plain_name',
-    resolve: (c) => {
-      const { f, o, receiver, depth } = c;
+    resolve: ({ f, o, receiver, depth }) => {
       if (receiver) return undefined;
       // handler = Handler(…); handler(x): the instance's call member runs (the local shadows any def)
-      const runs = f.L.callMember ? callMembers(f, f.flow.typeOf(o.name, o.scope, o.line, depth)) : [];
+      const held = f.flow.typeOf(o.name, o.scope, o.line, depth);
+      const runs = f.L.callMember ? callMembers(f, held) : [];
       if (runs.length === 1) return bound(runs, 'assigned', `${o.name} → ${runs[0]!.sp}`);
-      const typed = callableType(c, o.name);
+      const typed = heldCallableType(held, o.name);
       if (typed) return typed;
       const res = f.resolveName(o.name, o.scope, CALLABLE);
       if ('syms' in res && res.tier !== 'unique' && res.tier !== 'ambiguous') return bound(res.syms, res.tier, res.detail);
@@ -193,10 +192,6 @@ export const CALL_RULES: readonly CallRule[] = [
       const m = cls ? f.t.memberIn(cls, o.name) : undefined;
       return m ? bound([m], 'self_chain', cls!.sp) : undefined;
     },
-  },
-  {
-    name: 'callable',
-    resolve: (c) => (c.f.L.selfReceivers.includes(c.receiver!) ? callableType(c, `${c.receiver}.${c.o.name}`) : undefined),
   },
   {
     name: 'namespace',
@@ -252,15 +247,19 @@ export const CALL_RULES: readonly CallRule[] = [
     },
   },
   {
-    name: 'held_class',
+    name: 'held_value',
     resolve: (c) => {
-      // env.code_generator_class(…) with `code_generator_class: type[CodeGenerator]`: an attribute holding a
-      // class constructs it (or, holding an instance of a class with a call member, runs that)
+      // an attribute holding a value of a callable type (`self.app(…)`, `app: ASGIApp`) calls the type;
+      // one holding a class (`code_generator_class: type[CodeGenerator]`) constructs it (or, holding an
+      // instance of a class with a call member, runs that)
       const callee = `${c.receiver}.${c.o.name}`;
-      const held = c.f.flow.typeOf(callee, c.o.scope, c.o.line, c.depth).filter(t => CLASSY.has(t.kind) && t.kind !== 'type');
-      if (held.length !== 1) return undefined;
-      const runs = callMembers(c.f, held);
-      return bound(runs.length === 1 ? runs : held, 'assigned', `${callee} → ${held[0]!.sp}`);
+      const held = c.f.flow.typeOf(callee, c.o.scope, c.o.line, c.depth);
+      const typed = heldCallableType(held, callee);
+      if (typed) return typed;
+      const classes = held.filter(t => CLASSY.has(t.kind) && t.kind !== 'type');
+      if (classes.length !== 1) return undefined;
+      const runs = callMembers(c.f, classes);
+      return bound(runs.length === 1 ? runs : classes, 'assigned', `${callee} → ${classes[0]!.sp}`);
     },
   },
   {

@@ -22,16 +22,15 @@ export interface CallableType { node: NodeRow; params: string[] }
 export function protocolCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
   const out = new Map<number, Hit[]>();
   const fns = nodes.filter(n => n.kind === 'function' || n.kind === 'method');
-  const types = [...new Set(fns.map(f => f.repo_id))].flatMap(repo => g.callableTypes(repo));
-  if (!types.length) return out;
-  const callers = g.edgesOfMany(types.map(t => t.node), 'in', ['calls'], { dispatch: false });
   const cap = TIERS.protocol.confidence;
   for (const fn of fns) {
+    const types = g.callableTypes(fn.repo_id);
+    if (!types.length) continue;
     const params = g.typedParams(fn);
     const list: Hit[] = [];
     for (const t of types) {
-      if (t.node.repo_id !== fn.repo_id || !implementsType(params, t.params)) continue;
-      for (const { neighbour, edge } of callers.get(t.node.node) ?? []) {
+      if (!implementsType(params, t.params)) continue;
+      for (const { neighbour, edge } of callersOf(g, t)) {
         if (neighbour.node === fn.node) continue;
         const confidence = Math.min(edge.confidence, cap);
         list.push({ neighbour, edge: { ...edge, to: g.idOf(fn), confidence, resolution: resolutionOf(confidence), tier: 'protocol',
@@ -41,6 +40,14 @@ export function protocolCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<
     if (list.length) out.set(fn.node, list);
   }
   return out;
+}
+
+/** The calls of values of a callable type, read once per reader (a walk asks at every layer). */
+const typeCallers = new WeakMap<CallableType, Hit[]>();
+function callersOf(g: GraphReader, t: CallableType): Hit[] {
+  let hits = typeCallers.get(t);
+  if (!hits) typeCallers.set(t, hits = g.edgesOfMany([t.node], 'in', ['calls'], { dispatch: false }).get(t.node.node) ?? []);
+  return hits;
 }
 
 const implementsType = (params: readonly string[], wanted: readonly string[]) =>

@@ -3,7 +3,7 @@
  * graph plus language-server and external providers), and the boundaries that make an answer a lower
  * bound. One scoring concept: the per-edge confidence; `resolution` is its projection (exact ≥ 0.9).
  */
-import type { Store, NodeRow } from '../store/store';
+import type { Store, NodeRow, ProviderCheckRow } from '../store/store';
 import type { Occurrence } from '../parse/occurrence';
 import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { AMBIGUOUS_MAX, TIERS, parseEvidence, type Tier } from './tiers';
@@ -248,9 +248,9 @@ export class GraphReader {
   /** Containers of a node: its class/module chain, then its file. */
   containers(n: NodeRow): NodeRow[] {
     const out: NodeRow[] = [];
-    let p = n.parent_path;
-    while (p) {
-      const c = this.store.symbols.findSymbols({ repo_id: n.repo_id, path: n.path, symbol_path: p }, 1)[0];
+    const symbols = n.kind === 'file' ? [] : this.factsOf(n.file_id).symbols;
+    for (let p = n.parent_path; p;) {
+      const c = symbols.find(s => s.symbol_path === p);
       if (!c) break;
       out.push(c);
       p = c.parent_path;
@@ -300,12 +300,7 @@ export class GraphReader {
     return facts.assigns ??= this.store.files.occurrences(fileId, ASSIGN_KINDS);
   }
 
-  /** The class (or other definition) a node is directly inside, null at the top of its file. */
-  parentOf(n: NodeRow): NodeRow | null {
-    return n.parent_path === null ? null : this.factsOf(n.file_id).symbols.find(s => s.symbol_path === n.parent_path) ?? null;
-  }
-
-  private factsOf(fileId: number) {
+  private factsOf(fileId: number): FileFacts {
     let facts = this.fileFacts.get(fileId);
     if (!facts) this.fileFacts.set(fileId, facts = { symbols: this.symbolsIn(fileId) });
     return facts;
@@ -351,7 +346,7 @@ export class GraphReader {
   }
 
   /** The symbols no compiler-grade provider checked completely against their file's current content. */
-  private uncheckedByProviders(symbols: readonly NodeRow[]): NodeRow[] {
+  private uncheckedByProviders(symbols: readonly NodeRow[], checks?: readonly ProviderCheckRow[]): NodeRow[] {
     const byId = new Map(symbols.map(t => [this.idOf(t), t]));
     const hashes = new Map<number, string | undefined>();
     const hashOf = (fileId: number) => {
@@ -359,7 +354,7 @@ export class GraphReader {
       return hashes.get(fileId);
     };
     const done = new Set<string>();
-    for (const c of this.store.providerEdges.providerChecks([...byId.keys()])) {
+    for (const c of checks ?? this.store.providerEdges.providerChecks([...byId.keys()])) {
       const t = byId.get(c.symbol_id);
       if (t && c.complete === 1 && c.file_hash === hashOf(t.file_id)) done.add(c.symbol_id);
     }
@@ -371,7 +366,7 @@ export class GraphReader {
     const out: Boundary[] = [];
     const symbols = targets.filter(t => t.kind !== 'file');
     const checks = this.store.providerEdges.providerChecks(symbols.map(t => this.idOf(t)));
-    const unchecked = this.uncheckedByProviders(symbols);
+    const unchecked = this.uncheckedByProviders(symbols, checks);
     if (unchecked.length) {
       const names = [...new Set(unchecked.map(t => overloadBase(t.symbol_path ?? t.path)))];
       out.push({ kind: 'heuristic_only', detail: `${names.length} target(s) not checked by a compiler-grade provider (language server or external provider): ${names.slice(0, 5).join(', ')}; dependents come from the heuristic graph` });

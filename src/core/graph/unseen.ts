@@ -110,8 +110,8 @@ function overridesOfOutsideBases(g: GraphReader, methods: readonly NodeRow[]): {
   for (const m of methods) {
     const rules = graphRules(m.language as LanguageId);
     if (m.name === rules.constructorMember) continue; // run by constructing the class: a call edge of its own
-    const cls = g.parentOf(m);
-    if (!cls || cls.kind === 'function' || cls.kind === 'method') continue;
+    const cls = g.containers(m)[0];
+    if (!cls || cls.kind === 'file' || cls.kind === 'function' || cls.kind === 'method') continue;
     const base = outsideBase(g, cls, rules.inertBases, memo, 0);
     if (base) out.push({ method: m, base });
   }

@@ -51,22 +51,19 @@
   left: [(identifier) (instance_variable)] @assign.target
   right: (call) @assign.value) @reference.assign
 
-; what a method returns: its last expression constructs a class (`Foo.new`, `@app ||= Rake::Application.new`)
+; what a method returns: its last expression constructs a class (`Foo.new`, `@app ||= Rake::Application.new`,
+; `x = Foo.new`); a query names one node type, so methods and singleton methods each have their pattern
 (method
   body: (body_statement
-    [
-      (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new)
-      (operator_assignment right: (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new))
-      (assignment right: (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new))
-    ] @reference.returns .)
+    [(call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new)
+     (_ right: (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new))]
+    @reference.returns .)
   (#eq? @_new "new"))
 (singleton_method
   body: (body_statement
-    [
-      (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new)
-      (operator_assignment right: (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new))
-      (assignment right: (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new))
-    ] @reference.returns .)
+    [(call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new)
+     (_ right: (call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new))]
+    @reference.returns .)
   (#eq? @_new "new"))
 
 ; x[k], x[k] = v: the receiver's [] / []= (bound only on a known receiver type)
