@@ -37,6 +37,7 @@ if (build.code === 0) {
   const p = Number(/(\d+) passing/.exec(mocha.out)?.[1] ?? 0);
   const f = Number(/(\d+) failing/.exec(mocha.out)?.[1] ?? (mocha.code === 0 ? 0 : 1));
   record(mocha, p, mocha.code !== 0 && f === 0 ? 1 : f);
+  if (mocha.code !== 0) stages.at(-1).detail = failureDetail(mocha.out);
 
   const conf = await run('mcp conformance', process.execPath, ['test/conformance/run.mjs']);
   const cp = Number(/Total: (\d+) passed/.exec(conf.out)?.[1] ?? 0);
@@ -49,7 +50,16 @@ if (build.code === 0) {
   }
 }
 
+// The failing tests again, where a log's tail will show them (the full report is far above).
+function failureDetail(out) {
+  const at = out.search(/\n\s*\d+ failing/);
+  return at < 0 ? '' : out.slice(at, at + 4000).replace(/\n+$/, '');
+}
+
 process.stdout.write('\n=== summary\n');
-for (const s of stages) process.stdout.write(`${s.code === 0 ? 'ok  ' : 'FAIL'} ${s.name}: ${s.p} passed, ${s.f} failed\n`);
+for (const s of stages) {
+  process.stdout.write(`${s.code === 0 ? 'ok  ' : 'FAIL'} ${s.name}: ${s.p} passed, ${s.f} failed\n`);
+  if (s.detail) process.stdout.write(`${s.detail}\n\n`);
+}
 process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
 process.exit(failed ? 1 : 0);

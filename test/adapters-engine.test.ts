@@ -73,6 +73,8 @@ let root: string;
 let trustFile: string;
 let http: Server;
 let httpUrl: string;
+/** Requests the never-answering endpoint received (a cooling adapter must not add to them). */
+let hangRequests = 0;
 const sockets = new Set<Socket>();
 let mcpHttp: Server;
 let mcpHttpUrl: string;
@@ -104,7 +106,7 @@ async function httpHandler(req: IncomingMessage, res: ServerResponse) {
     return json({ results: [{ title: 'echo', method: req.method, ct: req.headers['content-type'], body: b }] });
   }
   if (u.pathname === '/notes/1') { res.writeHead(200, { 'content-type': 'application/json' }); return res.end(JSON.stringify({ note: { markdown: '# Decision 1\nUse Postgres.' } })); }
-  if (u.pathname === '/hang') return; // never answers
+  if (u.pathname === '/hang') { hangRequests++; return; } // never answers
   if (u.pathname === '/bad-json') { res.writeHead(200, { 'content-type': 'application/json' }); return res.end('{"results": [oops'); }
   if (u.pathname === '/status500') { res.writeHead(500); return res.end('database down'); }
   if (u.pathname === '/logs') { res.writeHead(200, { 'content-type': 'text/plain' }); return res.end('INFO booting\nWARN slow disk\n{"items": [{"title": "after logs"}]}\n'); }
@@ -522,9 +524,11 @@ describe('adapters engine: service', () => {
     assert.deepEqual(a.merged.map(i => i.adapter), ['tickets', 'fast', 'fast']);
     assert.ok(a.notices.some(n => /^slow: timeout/.test(n)));
     assert.ok(a.notices.some(n => /^off: disabled/.test(n)));
+    const asked = hangRequests;
+    assert.ok(asked >= 1, 'the first call asked the hung peer');
     const b = await s.search('cache', 5);
     assert.ok(b.notices.some(n => /^slow: cooling_down: cooling down for \d+ s/.test(n)), b.notices.join('\n'));
-    assert.ok(b.ms < 300, 'a cooling adapter is skipped at once');
+    assert.equal(hangRequests, asked, 'a cooling adapter is skipped at once: the hung peer is not asked again');
   });
   it('cool-down doubles with each failure in a row, is capped, and a success ends it', async () => {
     let up = false;

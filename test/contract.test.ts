@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { TOOL_LIST, TOOL_NAMES } from '../src/core/tools/registry';
 import { invokeTool, jsonSchema, parameterReads, fitJson } from '../src/core/tools/contract';
 import { toolsList } from '../src/core/tools/golden';
+import { publishedOutputSchema } from '../src/core/tools/wire_schema';
+import Ajv from 'ajv';
 import { Engine } from '../src/core/engine';
 import { VERSION } from '../src/core/version';
 import { manifestTools, lmToolName } from '../src/core/tools/manifest';
@@ -141,6 +143,8 @@ describe('tool contract', () => {
           if (out.ok) {
             const parsed = tool.output.strict().safeParse(out.data);
             assert.ok(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues.slice(0, 3)));
+            const published = new Ajv({ strict: false }).compile(publishedOutputSchema(tool.output));
+            assert.ok(published(out.data), `published output schema: ${JSON.stringify(published.errors?.slice(0, 3))}`);
             assert.ok(out.markdown.length > 10 && out.markdown.startsWith('**'), 'compact Markdown rendering');
           }
         }
@@ -177,6 +181,30 @@ describe('tool contract', () => {
     const sizes = TOOL_LIST.map(t => t.name.length + t.description.length + JSON.stringify(jsonSchema(t.input, 'input')).length);
     const avg = sizes.reduce((a, b) => a + b, 0) / sizes.length;
     assert.ok(avg <= 1000, `average ${Math.round(avg)} characters a tool: ${TOOL_LIST.map((t, i) => `${t.name} ${sizes[i]}`).join(', ')}`);
+  });
+
+  it('published output schemas: every top-level field typed and required as in the full schema; 40,000 characters for all', () => {
+    let total = 0;
+    for (const tool of TOOL_LIST) {
+      const full = jsonSchema(tool.output, 'output') as Json;
+      const wire = publishedOutputSchema(tool.output);
+      total += JSON.stringify(wire).length;
+      assert.deepEqual(Object.keys(wire.properties as Json), Object.keys(full.properties as Json), tool.name);
+      assert.deepEqual(wire.required, full.required, `${tool.name}: required`);
+      for (const [name, p] of Object.entries(wire.properties as Record<string, Json>)) {
+        assert.ok(typed(p) || typeof p.$ref === 'string', `${tool.name}.${name} has no type`);
+      }
+      const refs = JSON.stringify(wire).match(/#\/\$defs\/[a-z_0-9]+/g) ?? [];
+      for (const r of refs) assert.ok((wire.$defs as Json)[r.slice(8)], `${tool.name}: ${r} is defined`);
+    }
+    assert.ok(total <= 40_000, `published output schemas take ${total} characters`);
+  });
+
+  it('a published output schema refuses what the tool would never answer', () => {
+    const impact = TOOL_LIST.find(t => t.name === 'impact')!;
+    const validate = new Ajv({ strict: false }).compile(publishedOutputSchema(impact.output));
+    assert.equal(validate({ target: 'x' }), false, 'missing required fields');
+    assert.equal(validate({}), false);
   });
 
   it('structured answers are trimmed to the budget from the end of their lists, with paging that resumes exactly', () => {

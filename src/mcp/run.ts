@@ -4,7 +4,7 @@ import { serveHttp, serveStdio } from './server';
 import { readFile } from 'node:fs/promises';
 import { loadArtifact } from '../core/services/portable';
 import type { Engine } from '../core/engine';
-import { constants as perf, PerformanceObserver } from 'node:perf_hooks';
+import { constants as perf, performance, PerformanceObserver } from 'node:perf_hooks';
 import { CompilerEdges } from '../surface/compiler-edges';
 
 /** A garbage collection that paused the engine's thread this long is logged. */
@@ -81,7 +81,9 @@ export async function runMcp(argv: string[]): Promise<void> {
   }
   const log = (level: string, msg: string) => process.stderr.write(`[sightline ${level}] ${msg}\n`);
   logLongPauses(log);
+  const loadedAt = performance.now(); // since the process started: node and the bundle
   const engine = await openEngine(values, positionals, log);
+  const startup = () => `ready ${Math.round(performance.now())} ms after start (bundle ${Math.round(loadedAt)} ms, index open ${Math.round(performance.now() - loadedAt)} ms)`;
   if (values['import-from']) await adoptPrebuilt(engine, values['import-from'], log);
   // The editor's engine process hears of changes from the editor (index_repo with paths); a standalone server watches.
   if (!values['no-watch'] && !values.editor) {
@@ -99,10 +101,10 @@ export async function runMcp(argv: string[]): Promise<void> {
     const server = await serveHttp(engine, { host, port: Number(m[2]), token, sessionIdleMs, log: msg => log('error', msg) });
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : Number(m[2]);
-    log('info', `MCP over Streamable HTTP at http://${m[1]}:${port}/mcp${token ? ' (bearer token required)' : ''}; index ${engine.dbPath}`);
+    log('info', `MCP over Streamable HTTP at http://${m[1]}:${port}/mcp${token ? ' (bearer token required)' : ''}; index ${engine.dbPath}; ${startup()}`);
     return;
   }
   process.stdin.on('end', shutdown);
   await serveStdio(engine, { editor: !!values.editor, unsavedFile: values['unsaved-buffers'], log: msg => log('error', msg) });
-  log('info', `MCP over stdio; workspace ${engine.roots.map(r => r.root).join(', ')}; index ${engine.dbPath}`);
+  log('info', `MCP over stdio; workspace ${engine.roots.map(r => r.root).join(', ')}; index ${engine.dbPath}; ${startup()}`);
 }

@@ -12,6 +12,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_LIST, findTool } from '../core/tools/registry';
 import { invokeTool, jsonSchema } from '../core/tools/contract';
+import { publishedOutputSchema } from '../core/tools/wire_schema';
 import type { Engine } from '../core/engine';
 import { VERSION } from '../core/version';
 import { z } from 'zod';
@@ -92,7 +93,7 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
       title: t.title,
       description: t.description,
       inputSchema: jsonSchema(t.input, 'input') as { type: 'object' },
-      outputSchema: jsonSchema(t.output, 'output') as { type: 'object' },
+      outputSchema: publishedOutputSchema(t.output) as { type: 'object' },
       annotations: { title: t.title, readOnlyHint: t.annotations.read_only, destructiveHint: t.annotations.destructive, idempotentHint: t.annotations.idempotent, openWorldHint: t.annotations.open_world },
     })),
     // then the tools the workspace's adapters publish (declared or exposed), in their own order

@@ -1,6 +1,7 @@
 /** The tools list as every surface publishes it; compared byte for byte with test/golden/tools_list.json. */
 import { TOOL_LIST } from './registry';
 import { jsonSchema } from './contract';
+import { publishedOutputSchema } from './wire_schema';
 
 export function toolsList(): unknown[] {
   return TOOL_LIST.map(t => ({
@@ -9,6 +10,6 @@ export function toolsList(): unknown[] {
     description: t.description,
     annotations: t.annotations,
     input_schema: jsonSchema(t.input, 'input'),
-    output_schema: jsonSchema(t.output, 'output'),
+    output_schema: publishedOutputSchema(t.output),
   }));
 }
