@@ -101,7 +101,7 @@ describe('analytics', function () {
     assert.ok(sym.data.total >= 2);
   });
 
-  it('dead_code: finds an unexported uncalled function, not an exported one, an entry point, a test or one named in a string', async () => {
+  it('dead_code: finds an unexported uncalled function; an exported one after it, lower, with the reason; not an entry point, a test or one named in a string', async () => {
     const { engine } = await open({
       'src/lib.ts': `export function exportedUnused(): number { return 1; }\n\nfunction unusedHelper(x: number): number {\n  if (x > 1) { return x; }\n  return 0;\n}\n\nfunction usedHelper(): number { return 2; }\nexport const value = usedHelper();\n\nfunction namedInString(): number { return 3; }\n\nfunction main(): void { console.log(value); }\n`,
       'src/registry.ts': `export const handlers = ['namedInString'];\n`,
@@ -109,8 +109,12 @@ describe('analytics', function () {
       'py/mod.py': `def public_api():\n    return 1\n\n\ndef _private_unused():\n    return 2\n\n\n@app.route("/x")\ndef _route_handler():\n    return 3\n`,
     });
     const { data, markdown } = await call(engine, { kind: 'dead_code' });
-    const found = data.results.map((d: Json) => d.node.symbol_path).sort();
-    assert.deepEqual(found, ['_private_unused', 'unusedHelper'], markdown);
+    const found = data.results.map((d: Json) => d.node.symbol_path);
+    assert.deepEqual(found.slice(0, 2).sort(), ['_private_unused', 'unusedHelper'], markdown);
+    assert.deepEqual(found.slice(2).sort(), ['exportedUnused', 'public_api'], 'exported ones come after, never left out');
+    const ex = data.results.find((x: Json) => x.node.symbol_path === 'exportedUnused');
+    assert.ok(ex.confidence < 0.5, String(ex.confidence));
+    assert.ok(ex.reasons.some((r: string) => /exported \(export\): it may be used from outside the workspace/.test(r)), JSON.stringify(ex.reasons));
     const d = data.results.find((x: Json) => x.node.symbol_path === 'unusedHelper');
     assert.ok(d.reasons.some((r: string) => /no incoming edge/.test(r)) && d.reasons.some((r: string) => /not exported/.test(r)), JSON.stringify(d.reasons));
     assert.ok(d.confidence > 0 && d.confidence < 0.9 && d.resolution === 'best_effort');
@@ -118,7 +122,7 @@ describe('analytics', function () {
     assert.ok(data.boundaries.some((b: Json) => b.kind === 'dynamic_names' && /reflection/.test(b.detail)));
     assert.equal(data.complete, false);
     const scoped = await call(engine, { kind: 'dead_code', path: 'py' });
-    assert.deepEqual(scoped.data.results.map((x: Json) => x.node.symbol_path), ['_private_unused']);
+    assert.deepEqual(scoped.data.results.map((x: Json) => x.node.symbol_path), ['_private_unused', 'public_api']);
   });
 
   it('hotspots: a big, much-changed function ranks first in a git repository; outside git it says churn is unavailable', async () => {

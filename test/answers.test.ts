@@ -350,14 +350,14 @@ describe('answers: every answer fits its budget', () => {
 });
 
 describe('answers: get_chunk on a long chunk', () => {
-  it('returns at most max_tokens of whole lines, numbered in the Markdown, and says how to read on', async () => {
-    // One function of 140 lines (generated data): with max_tokens 500 it takes several answers.
+  it('returns at most token_budget of whole lines, numbered in the Markdown, and says how to read on', async () => {
+    // One function of 140 lines (generated data): with token_budget 500 it takes several answers.
     const body = Array.from({ length: 140 }, (_, i) => `    value_${i} = compute(${i}, "${'x'.repeat(30)}")`).join('\n');
     const t = await open({ 'big.py': `def huge():\n${body}\n    return 1\n`, 'min.js': `var minified_values = [${Array.from({ length: 20000 }, (_, i) => i).join(',')}];\n` });
     try {
-      const hits = await t.call('search_code', { query: 'huge', limit: 1 });
+      const hits = await t.call('search_code', { query: 'huge', limit: 1, group: 'chunk' });
       const id = hits.results[0].chunk_id;
-      const r = await t.call('get_chunk', { chunk_id: id, max_tokens: 500 });
+      const r = await t.call('get_chunk', { chunk_id: id, token_budget: 500 });
       assert.equal(r.truncated, true);
       assert.ok(r.text.length <= 500 * 4, `text ${r.text.length} characters`);
       assert.ok(r.estimated_tokens <= 500);
@@ -369,7 +369,7 @@ describe('answers: get_chunk on a long chunk', () => {
       // Reading on covers the chunk exactly once, in order.
       let seen = r.text.split('\n').length; let next = r.next_start_line; let pages = 1;
       while (next !== null && pages < 20) {
-        const more = await t.call('get_chunk', { chunk_id: id, start_line: next, max_tokens: 500 });
+        const more = await t.call('get_chunk', { chunk_id: id, start_line: next, token_budget: 500 });
         assert.equal(more.text_range.start_line, next);
         seen += more.text.split('\n').length; next = more.next_start_line; pages++;
       }
@@ -378,7 +378,7 @@ describe('answers: get_chunk on a long chunk', () => {
       const bad = await t.fail('get_chunk', { chunk_id: id, start_line: 999999 });
       assert.equal(bad.error.code, 'invalid_arguments');
       // A minified line longer than the whole default budget is cut, not returned whole.
-      const minHit = (await t.call('search_code', { query: 'minified_values', limit: 5 })).results.find((h: Json) => h.path === 'min.js');
+      const minHit = (await t.call('search_code', { query: 'minified_values', limit: 5, group: 'chunk' })).results.find((h: Json) => h.path === 'min.js');
       const min = await t.call('get_chunk', { chunk_id: minHit.chunk_id });
       assert.ok(min.text.length <= 8000 * 4, `${min.text.length} ${min.text.split('\n').length} lines ${min.text.slice(-80)}`);
       assert.match(min.text, /line cut at \d+ characters/);

@@ -79,11 +79,11 @@ describe('sightline CLI (dist/cli.js)', function () {
   });
 
   it('search QUERY --json puts the expected file first', () => {
-    const users = json<{ results: Hit[] }>(ok(cli(['search', 'getUserName', '--db', ws.db, '--json'])));
+    const users = json<{ results: Hit[] }>(ok(cli(['search', 'getUserName', '--db', ws.db, '--json', '--group', 'chunk'])));
     assert.ok(Array.isArray(users.results) && users.results.length > 0);
     assert.equal(users.results[0]!.path, 'src/users.ts');
     assert.equal(users.results[0]!.symbol_path, 'UserService.getUserName');
-    const retry = json<{ results: Hit[] }>(ok(cli(['search', 'retry', 'payment', '--db', ws.db, '--json'])));
+    const retry = json<{ results: Hit[] }>(ok(cli(['search', 'retry', 'payment', '--db', ws.db, '--json', '--group', 'chunk'])));
     assert.equal(retry.results[0]!.path, 'src/payments/retry.py');
   });
 
@@ -104,14 +104,15 @@ describe('sightline CLI (dist/cli.js)', function () {
   });
 
   it('search honours --limit and --language', () => {
-    const data = json<{ files: { path: string }[]; results: Hit[]; limit: number }>(ok(cli(['search', 'name', '--db', ws.db, '--json', '--limit', '1'])));
+    const data = json<{ files: { path: string; chunks: Hit[] }[]; results: Hit[]; limit: number }>(ok(cli(['search', 'name', '--db', ws.db, '--json', '--limit', '1'])));
     assert.equal(data.files.length, 1, 'limit counts files');
-    assert.ok(data.results.every(h => h.path === data.files[0]!.path), 'the chunks listed are that file\'s');
+    assert.ok(data.files[0]!.chunks.length > 0 && data.files[0]!.chunks.every(h => h.path === data.files[0]!.path), 'the chunks listed are that file\'s');
+    assert.deepEqual(data.results, [], 'group=file: the chunks are in their files, not repeated');
     assert.equal(data.limit, 1);
     const chunks = json<{ files: unknown[]; results: Hit[] }>(ok(cli(['search', 'name', '--db', ws.db, '--json', '--limit', '1', '--group', 'chunk'])));
     assert.equal(chunks.results.length, 1);
     assert.equal(chunks.files.length, 0);
-    const py = json<{ results: (Hit & { language: string })[] }>(ok(cli(['search', 'retry', '--language', 'python', '--db', ws.db, '--json'])));
+    const py = json<{ results: (Hit & { language: string })[] }>(ok(cli(['search', 'retry', '--language', 'python', '--db', ws.db, '--json', '--group', 'chunk'])));
     assert.ok(py.results.length > 0);
     assert.ok(py.results.every(h => h.language === 'python'), JSON.stringify(py.results.map(h => h.language)));
   });
@@ -124,7 +125,7 @@ describe('sightline CLI (dist/cli.js)', function () {
   });
 
   it('call search_code --args JSON prints the structured result', () => {
-    const r = ok(cli(['call', 'search_code', '--args', '{"query":"retry payment"}', '--db', ws.db]));
+    const r = ok(cli(['call', 'search_code', '--args', '{"query":"retry payment","group":"chunk"}', '--db', ws.db]));
     const data = json<{ query: string; results: Hit[] }>(r);
     assert.doesNotThrow(() => searchCodeOutput.strict().parse(data));
     assert.equal(data.query, 'retry payment');
@@ -132,7 +133,7 @@ describe('sightline CLI (dist/cli.js)', function () {
   });
 
   it('call get_chunk returns the real lines of a search hit', () => {
-    const hit = json<{ results: Hit[] }>(ok(cli(['search', 'getUserName', '--db', ws.db, '--json']))).results[0]!;
+    const hit = json<{ results: Hit[] }>(ok(cli(['search', 'getUserName', '--db', ws.db, '--json', '--group', 'chunk']))).results[0]!;
     const data = json<{ text: string; path: string; start_line: number; end_line: number }>(ok(cli(['call', 'get_chunk', '--args', JSON.stringify({ chunk_id: hit.chunk_id }), '--db', ws.db])));
     const lines = readFileSync(join(ws.root, hit.path), 'utf8').split('\n').slice(data.start_line - 1, data.end_line).join('\n');
     assert.equal(data.path, hit.path);
@@ -159,6 +160,16 @@ describe('sightline CLI (dist/cli.js)', function () {
     const r = cli(['call', 'search_code', '--args', '{"query":"x","limit":"ten"}', '--db', ws.db]);
     assert.equal(r.status, 2, r.stderr);
     assert.equal(json<{ error: { code: string } }>(r).error.code, 'invalid_arguments');
+  });
+
+  it('--untrusted-workspace wins over --allow-reference-providers: no provider command runs, and it says why', () => {
+    const marker = join(ws.root, 'provider-ran');
+    const provider = { name: 'evil', command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); process.stdout.write('{"edges":[]}')`] };
+    const args = JSON.stringify({ reference_providers: [provider] });
+    const r = cli(['call', 'index_repo', '--args', args, '--db', ws.db, '--workspace', ws.root, '--allow-reference-providers', '--untrusted-workspace']);
+    assert.equal(json<{ error: { code: string } }>(r).error.code, 'providers_not_allowed', r.stderr);
+    assert.match(r.stderr, /--allow-reference-providers is ignored: the workspace is untrusted/);
+    assert.ok(!existsSync(marker), 'the provider command ran');
   });
 
   it('call with a repo outside the workspace exits 2 with path_outside_workspace', () => {
@@ -224,12 +235,12 @@ describe('sightline CLI incremental indexing', function () {
     assert.equal(data.totals.files_parsed, 1);
     assert.equal(data.totals.files_deleted, 1);
     assert.equal(data.totals.files_unchanged, SOURCE_FILES.length - 2);
-    const hits = json<{ results: Hit[] }>(ok(cli(['search', 'reconcileLedgerBalance', '--db', ws.db, '--json']))).results;
+    const hits = json<{ results: Hit[] }>(ok(cli(['search', 'reconcileLedgerBalance', '--db', ws.db, '--json', '--group', 'chunk']))).results;
     assert.equal(hits[0]?.path, 'src/db.ts');
     assert.equal(hits[0]?.symbol_path, 'reconcileLedgerBalance');
     const status = json<{ file_count: number }>(ok(cli(['status', '--db', ws.db, '--json'])));
     assert.equal(status.file_count, SOURCE_FILES.length - 1);
-    const go = json<{ results: Hit[] }>(ok(cli(['search', 'Worker', '--language', 'go', '--db', ws.db, '--json']))).results;
+    const go = json<{ results: Hit[] }>(ok(cli(['search', 'Worker', '--language', 'go', '--db', ws.db, '--json', '--group', 'chunk']))).results;
     assert.deepEqual(go, []);
   });
 

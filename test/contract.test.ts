@@ -5,10 +5,11 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { TOOL_LIST, TOOL_NAMES } from '../src/core/tools/registry';
-import { invokeTool, jsonSchema, parameterReads, fitJson } from '../src/core/tools/contract';
+import { invokeTool, jsonSchema, parameterReads, fitJson, PAGE_MAX_LIMIT } from '../src/core/tools/contract';
+import { TOKEN_BUDGET_MIN, TOKEN_BUDGET_MAX } from '../src/core/tools/shared';
 import { toolsList } from '../src/core/tools/golden';
 import { publishedOutputSchema } from '../src/core/tools/wire_schema';
 import Ajv from 'ajv';
@@ -151,6 +152,67 @@ describe('tool contract', () => {
       });
     });
   }
+
+  it('an unknown repo is an error in every tool that takes one, never "all repositories"', async () => {
+    for (const tool of TOOL_LIST.filter(t => 'repo' in t.input.shape)) {
+      for (const bad of ['no_such_repo', 'src/no/such/folder']) {
+        const args = JSON.parse(JSON.stringify(tool.examples[0])) as Json;
+        await withRealIds(args);
+        args.repo = bad;
+        const out = await invokeTool(tool, args, { engine });
+        assert.equal(out.ok, false, `${tool.name} accepted repo ${bad}`);
+        if (!out.ok) assert.equal(out.error.code, 'not_found', `${tool.name}: ${out.error.message}`);
+      }
+      const args = JSON.parse(JSON.stringify(tool.examples[0])) as Json;
+      await withRealIds(args);
+      args.repo = basename(ws.root);
+      const byName = await invokeTool(tool, args, { engine });
+      assert.ok(byName.ok || byName.error.code !== 'not_found' || !/no repository/.test(byName.error.message), `${tool.name}: a root's name is a repo`);
+    }
+  });
+
+  it('search_code: a path outside the workspace is an error; a path that keeps no file says so', async () => {
+    const search = TOOL_LIST.find(t => t.name === 'search_code')!;
+    const outside = await invokeTool(search, { query: 'user', path: '/etc/**' }, { engine });
+    assert.equal(outside.ok, false);
+    if (!outside.ok) assert.equal(outside.error.code, 'path_outside_workspace');
+    const none = await invokeTool(search, { query: 'user', path: 'no/such/dir/**' }, { engine });
+    assert.ok(none.ok);
+    if (none.ok) assert.deepEqual(none.data.warnings, ['no indexed file matches path no/such/dir/**']);
+    const absolute = await invokeTool(search, { query: 'user', path: `${ws.root}/src/**` }, { engine });
+    assert.ok(absolute.ok && (absolute.data.total as number) > 0, 'an absolute glob inside a root is made relative to it');
+  });
+
+  it('one name and one policy per concept: limit up to PAGE_MAX_LIMIT, token budgets 100–100,000 tokens', () => {
+    for (const tool of TOOL_LIST) {
+      const props = (jsonSchema(tool.input, 'input') as Json).properties as Record<string, Json>;
+      if (props.limit) assert.equal(props.limit.maximum, PAGE_MAX_LIMIT, `${tool.name}.limit`);
+      for (const name of ['max_tokens', 'max_chars', 'tokens', 'max_results']) assert.ok(!props[name], `${tool.name} uses ${name}`);
+      const budget = props.token_budget ?? (tool.name === 'overview' ? props.budget : undefined);
+      if (tool.name === 'overview') assert.ok(props.budget && !props.token_budget, 'overview keeps budget (its contract names it so)');
+      else assert.ok(!props.budget, `${tool.name}: the token budget is token_budget`);
+      if (budget) assert.deepEqual([budget.minimum, budget.maximum], [TOKEN_BUDGET_MIN, TOKEN_BUDGET_MAX], tool.name);
+    }
+  });
+
+  it('a former parameter name is accepted for one release, with a notice; both names at once are invalid', async () => {
+    const getChunk = TOOL_LIST.find(t => t.name === 'get_chunk')!;
+    const search = await invokeTool(TOOL_LIST.find(t => t.name === 'search_code')!, { query: 'getUserName', limit: 1 }, { engine });
+    assert.ok(search.ok);
+    const id = ((search.data.files as Json[])[0]!.chunks as Json[])[0]!.chunk_id as string;
+    const old = await invokeTool(getChunk, { chunk_id: id, max_tokens: 100 }, { engine });
+    assert.ok(old.ok, JSON.stringify(old));
+    const now = await invokeTool(getChunk, { chunk_id: id, token_budget: 100 }, { engine });
+    assert.ok(now.ok);
+    if (old.ok && now.ok) {
+      assert.deepEqual(old.data, now.data);
+      assert.match(old.markdown, /`max_tokens` is the former name of `token_budget`/);
+      assert.doesNotMatch(now.markdown, /former name/);
+    }
+    const both = await invokeTool(getChunk, { chunk_id: id, max_tokens: 100, token_budget: 100 }, { engine });
+    assert.equal(both.ok, false);
+    if (!both.ok) assert.equal(both.error.code, 'invalid_arguments');
+  });
 
   it('every paged tool uses the shared limit/offset and page fields', () => {
     for (const tool of TOOL_LIST) {

@@ -481,7 +481,7 @@ describe('graph: heuristic provider', () => {
       'src/db.ts': 'export class Db {\n  find(id: string) { return id; }\n}\n',
       'src/repo.ts': "import { Db } from './db';\nexport class Repo {\n  constructor(private db: Db) {}\n  get(id: string) { return this.db.find(id); }\n}\nexport function load(r: Repo) { return r.get('1'); }\n",
     });
-    const seed = (await call('search_code', { query: 'Repo get', limit: 5 })).results.find((h: Json) => h.symbol_path === 'Repo.get');
+    const seed = (await call('search_code', { query: 'Repo get', limit: 5, group: 'chunk' })).results.find((h: Json) => h.symbol_path === 'Repo.get');
     const ctx = await call('expand_context', { chunk_ids: [seed.chunk_id], depth: 1, token_budget: 4000 });
     const names = ctx.chunks.map((c: Json) => `${c.distance}:${c.symbol_path}`);
     assert.ok(names.includes('0:Repo.get'));

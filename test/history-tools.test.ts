@@ -87,6 +87,14 @@ describe('history phase and the change-loop tools (real git repositories)', func
     assert.match(markdown, /Usually changes with/);
     const c = await call(e, 'history', { path: 'src/c.ts' });
     assert.equal(c.data.churn, 1);
+    // a path where a symbol is expected is understood as the file
+    const asSymbol = await call(e, 'history', { symbol: 'src/a.ts' });
+    assert.match(asSymbol.data.matched_by, /the file src\/a\.ts/);
+    assert.deepEqual(asSymbol.data.commits.map((x: Json) => x.subject), data.commits.map((x: Json) => x.subject));
+    // an answer over a window says so: none of the mined commits is not "no commits"
+    const windowed = findTool('history')!.render({ ...c.data, commits: [], total: 0, churn: 0,
+      history: { ...c.data.history, truncated: true } } as never, {});
+    assert.match(windowed, /0 commits in the last 500 commits of this repository \(older ones are not mined\)/);
     // symbol commits: hunks over the symbol's range
     const alpha = await call(e, 'history', { symbol: 'alpha', path: 'src/a.ts' });
     assert.deepEqual(alpha.data.commits.map((x: Json) => x.subject), ['a and b 2', 'a and readme', 'a and b 1', 'start']);

@@ -285,6 +285,35 @@ describe('links: incremental matching equals a full match', function () {
 });
 
 describe('links: path normalisation and extraction rules', () => {
+  it('readers of one key that nothing defines are linked through the key (two languages); a lone reader stays unmatched; a bare key name is understood', async () => {
+    const own = tempWorkspace({
+      'app/pay.py': 'import os\n\ndef charge():\n    key = os.environ["SHOP_PAYMENT_KEY"]\n    return key\n\ndef lonely():\n    return os.environ["LONELY_KEY"]\n',
+      'web/key.ts': 'export function clientKey(): string {\n  return process.env.SHOP_PAYMENT_KEY ?? "";\n}\n',
+      'app/q.py': 'def orders_query(db):\n    return db.execute("SELECT * FROM orders WHERE id = 1")\n',
+      'web/orders.ts': 'export async function listOrders(knex: any) {\n  return knex("orders").select("*");\n}\n',
+    });
+    const e = await Engine.open({ roots: [own.root], dbPath: own.db, threads: 0 });
+    try {
+      await e.index({});
+      const { data } = await call(e, { limit: 50 });
+      const L = data.links as Json[];
+      const shared = L.filter(l => l.kind === 'env' && l.key === 'SHOP_PAYMENT_KEY');
+      assert.deepEqual(shared.map(l => l.path).sort(), ['app/pay.py', 'web/key.ts']);
+      for (const l of shared) {
+        assert.equal(l.matched, true); assert.equal(l.to, 'env:SHOP_PAYMENT_KEY'); assert.equal(l.resolution, 'best_effort');
+        assert.match(l.evidence, /shares the key with 1 other site\(s\) \(.*\); nothing in the workspace defines it/);
+      }
+      const tables = L.filter(l => l.kind === 'sql' && l.key === 'orders');
+      assert.deepEqual(tables.map(l => [l.path, l.matched]).sort(), [['app/q.py', true], ['web/orders.ts', true]]);
+      const lone = L.find(l => l.kind === 'env' && l.key === 'LONELY_KEY')!;
+      assert.equal(lone.matched, false, 'one reader alone has no counterpart');
+      // the key by its bare name: both readers
+      const bare = await call(e, { symbol: 'SHOP_PAYMENT_KEY' });
+      assert.match(bare.data.matched_by as string, /the key env:SHOP_PAYMENT_KEY/);
+      assert.deepEqual((bare.data.links as Json[]).map(l => l.path).sort(), ['app/pay.py', 'web/key.ts']);
+    } finally { e.close(); own.remove(); }
+  });
+
   it('one placeholder for every style', () => {
     const keys = ['/users/:id', '/users/{id}', '/users/{id:int}', '/users/<int:id>', '/users/<id>', 'users/[id]', '/users/{user_id}/'].map(p => normalisePath(p, true)?.key);
     assert.deepEqual(new Set(keys), new Set(['/users/{}']));
@@ -318,6 +347,11 @@ describe('links: path normalisation and extraction rules', () => {
     assert.deepEqual(sites('java', 'C.java', 'HttpRequest r = HttpRequest.newBuilder(URI.create("http://x/api/a")).DELETE().build();\n'), ['http:consumer:DELETE /api/a']);
     assert.deepEqual(sites('csharp', 'C.cs', 'var r = await client.GetAsync($"/api/orders/{id}");\n'), ['http:consumer:GET /api/orders/{}']);
     assert.deepEqual(sites('typescript', 'sdk.gen.ts', "return __request(OpenAPI, { method: 'GET', url: '/api/v1/items/{id}', path: { id } });\n"), ['http:consumer:GET /api/v1/items/{}']);
+    // a route registered on a sub-app named like a client, and a request mock, are not client calls
+    const registrations = "api.get('/users', (c) => c.json([]));\napi.post('/users', async (c) => c.text('ok'));\nhttp.get('/mock/users', () => HttpResponse.json([]));\napi.get('/x', getUsersHandler);\n";
+    assert.deepEqual(sites('typescript', 'routes.ts', registrations), []);
+    assert.deepEqual(sites('typescript', 'calls.ts', "api.get('/one');\napi.get('/two', { params: { a: 1 } });\nclient.get('/three', config);\naxios.get('/four', cfg);\n"),
+      ['http:consumer:GET /one', 'http:consumer:GET /two', 'http:consumer:GET /three', 'http:consumer:GET /four']);
     assert.deepEqual(sites('rust', 'main.rs', 'let k = std::env::var("API_KEY").unwrap();\n'), ['env:consumer:API_KEY']);
     assert.deepEqual(sites('ruby', 'a.rb', "x = ENV.fetch('REDIS_URL')\n"), ['env:consumer:REDIS_URL']);
     assert.deepEqual(sites('python', 'q.py', 'cur.execute("""\n  SELECT o.id FROM orders o JOIN customers c ON c.id = o.cid\n""")\n'), ['sql:consumer:customers', 'sql:consumer:orders']);

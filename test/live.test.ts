@@ -3,7 +3,7 @@
  * file watcher of the MCP server, and every index run of an engine serialised.
  */
 import { strict as assert } from 'node:assert';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -61,6 +61,22 @@ describe('live index', () => {
     assert.equal(w.totals.files_parsed, 1);
     assert.equal(w.totals.files_seen, 3);
     assert.ok(await finds(e, 'never_named_fn', 'src/unnamed.py'));
+  });
+
+  it('a file that became a link out of the workspace is applied as a removal, said once, not retried forever', async () => {
+    const ws = make();
+    const e = await open(ws);
+    await e.index();
+    const outside = tempWorkspace({ 'secret.py': 'def outside_secret_fn():\n    return 0\n' }, 'outside'); cleanup.push(outside.remove);
+    rmSync(join(ws.root, 'lib/gamma.py'));
+    symlinkSync(join(outside.root, 'secret.py'), join(ws.root, 'lib/gamma.py'));
+    const r = await e.index({ paths: [join(ws.root, 'lib/gamma.py')] });
+    assert.equal(r.totals.files_deleted, 1, 'the indexed file is gone from the index');
+    assert.ok(r.diagnostics.some(d => d.path === 'lib/gamma.py' && d.code === 'outside_workspace'), JSON.stringify(r.diagnostics));
+    assert.ok(!(await finds(e, 'gamma', 'lib/gamma.py')));
+    assert.ok(!(await finds(e, 'outside_secret_fn', 'lib/gamma.py')), 'nothing outside the workspace is read');
+    const again = await e.index({ paths: [join(ws.root, 'lib/gamma.py')] });
+    assert.equal(again.totals.files_deleted, 0, 'applied once');
   });
 
   it('what search keeps of the index is patched after each targeted run: answers equal a fresh engine\'s on the same index', async () => {

@@ -103,7 +103,7 @@ describe('MCP server over stdio (dist/mcp.js)', function () {
   let userHit: Hit | undefined;
 
   it('search_code "user name" finds UserService.getUserName in src/users.ts', async () => {
-    const r = await call(client, 'search_code', { query: 'user name' });
+    const r = await call(client, 'search_code', { query: 'user name', group: 'chunk' });
     const data = structured<SearchResult>(r);
     // structuredContent conforms to the tool's output schema (the SDK client also validates it)
     assert.doesNotThrow(() => searchCodeOutput.strict().parse(data));
@@ -223,8 +223,20 @@ describe('MCP server over stdio (dist/mcp.js)', function () {
       assert.match(textOf(r), /no_such_tool/);
     });
 
+    it('arguments that are not an object (null, a number, an array) → JSON-RPC -32602 with the one error shape', async () => {
+      for (const args of [null, 42, [1, 2], 'query']) {
+        const e = await client.request({ method: 'tools/call', params: { name: 'search_code', arguments: args as never } }, z.object({}).passthrough())
+          .then(() => null, (err: { code?: number; message?: string; data?: { error?: { code?: string; message?: string } } }) => err);
+        assert.ok(e, `arguments ${JSON.stringify(args)} were accepted`);
+        assert.equal(e.code, -32602, `${JSON.stringify(args)}: ${e.message}`);
+        assert.equal(e.data?.error?.code, 'invalid_arguments');
+        assert.match(e.data?.error?.message ?? '', /arguments/);
+        assert.ok((e.message ?? '').length < 400, 'no raw schema dump');
+      }
+    });
+
     it('the server still answers afterwards', async () => {
-      const data = structured<SearchResult>(await call(client, 'search_code', { query: 'getUserName' }));
+      const data = structured<SearchResult>(await call(client, 'search_code', { query: 'getUserName', group: 'chunk' }));
       assert.equal(data.results[0]!.path, 'src/users.ts');
       assert.equal(transport.pid !== null && isAlive(transport.pid), true, 'server process alive');
     });
@@ -306,13 +318,17 @@ describe('MCP server over Streamable HTTP (dist/mcp.js --http)', function () {
     assert.equal(u.pathname, '/mcp');
   });
 
+  it('without --token it warns that any local process can call it', () => {
+    assert.match(server.stderr(), /no --token .*any local process can call this server/);
+  });
+
   it('lists the tools and serves index_repo then search_code', async () => {
     const c = await connect();
     const { tools } = await c.listTools();
     assert.deepEqual(tools.map(t => t.name), [...TOOL_NAMES]);
     const idx = structured<{ totals: { files_parsed: number } }>(await call(c, 'index_repo'));
     assert.equal(idx.totals.files_parsed, SOURCE_FILES.length);
-    const s = await call(c, 'search_code', { query: 'user name' });
+    const s = await call(c, 'search_code', { query: 'user name', group: 'chunk' });
     const data = structured<SearchResult>(s);
     assert.ok(data.results.some(h => h.path === 'src/users.ts' && h.symbol_path === 'UserService.getUserName'));
     assert.ok(textOf(s).includes('src/users.ts'));
@@ -320,7 +336,7 @@ describe('MCP server over Streamable HTTP (dist/mcp.js --http)', function () {
 
   it('a second session shares the same index', async () => {
     const c = await connect();
-    const data = structured<SearchResult>(await call(c, 'search_code', { query: 'retry payment' }));
+    const data = structured<SearchResult>(await call(c, 'search_code', { query: 'retry payment', group: 'chunk' }));
     assert.equal(data.results[0]!.path, 'src/payments/retry.py');
     const e = errorOf(await call(c, 'get_chunk', { chunk_id: 'nope' }));
     assert.equal(e.code, 'not_found');
@@ -395,6 +411,7 @@ describe('MCP server over Streamable HTTP with --token', function () {
 
   it('says on stderr that a token is required', () => {
     assert.match(server.stderr(), /bearer token required/);
+    assert.doesNotMatch(server.stderr(), /no --token/);
   });
 
   it('answers 401 with WWW-Authenticate to a request without the token', async () => {
@@ -534,11 +551,11 @@ describe('MCP server: editor-only requests (--editor)', function () {
     // and an answer right after a hand-over reflects it: the call settles what it was told first
     writeFileSync(file, 'export function reconcileLedgerAfterClose(amount: number): number {\n  return amount;\n}\n');
     await request('sightline/changed_paths', { paths: [file] });
-    const hits = structured<{ results: { path: string; symbol_path: string | null }[] }>(await call(client, 'search_code', { query: 'reconcileLedgerAfterClose', limit: 3 }));
+    const hits = structured<{ results: { path: string; symbol_path: string | null }[] }>(await call(client, 'search_code', { query: 'reconcileLedgerAfterClose', limit: 3, group: 'chunk' }));
     assert.equal(hits.results[0]?.symbol_path, 'reconcileLedgerAfterClose');
     rmSync(file);
     await request('sightline/changed_paths', { paths: [file] });
-    const gone = structured<{ results: { path: string }[] }>(await call(client, 'search_code', { query: 'reconcileLedgerAfterClose', limit: 3 }));
+    const gone = structured<{ results: { path: string }[] }>(await call(client, 'search_code', { query: 'reconcileLedgerAfterClose', limit: 3, group: 'chunk' }));
     assert.ok(!gone.results.some(r => r.path === 'src/ledger.ts'), 'a deleted file leaves the index');
   });
 
@@ -593,11 +610,11 @@ describe('MCP server started on an index older than the files on disk', function
     rmSync(join(ws.root, 'src', 'db.ts'));
     const next = await server();
     try {
-      const appended = structured<{ results: { path: string; symbol_path: string | null }[] }>(await call(next.client, 'search_code', { query: 'archiveDormantAccounts', limit: 3 }));
+      const appended = structured<{ results: { path: string; symbol_path: string | null }[] }>(await call(next.client, 'search_code', { query: 'archiveDormantAccounts', limit: 3, group: 'chunk' }));
       assert.equal(appended.results[0]?.symbol_path, 'archiveDormantAccounts', JSON.stringify(appended.results));
-      const added = structured<{ results: { path: string }[] }>(await call(next.client, 'search_code', { query: 'reissueVoidedInvoice', limit: 3 }));
+      const added = structured<{ results: { path: string }[] }>(await call(next.client, 'search_code', { query: 'reissueVoidedInvoice', limit: 3, group: 'chunk' }));
       assert.equal(added.results[0]?.path, 'src/invoices.ts');
-      const gone = await call(next.client, 'search_code', { query: 'MAX_RETRY_COUNT', path: 'src/db.ts', limit: 3 });
+      const gone = await call(next.client, 'search_code', { query: 'MAX_RETRY_COUNT', path: 'src/db.ts', limit: 3, group: 'chunk' });
       assert.equal(structured<{ results: unknown[] }>(gone).results.length, 0, 'the deleted file is gone from the index');
     } finally { await closeStdio(next.client, next.transport); }
   });

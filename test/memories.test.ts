@@ -52,12 +52,15 @@ describe('memories: reconcile (pure)', () => {
   it('gone: the file is no longer indexed', () => {
     assert.equal(reconcile(memory({}), null).status, 'gone');
   });
-  it('symbols: the exact id resolves (current), moved lines (relocated), renamed with the same code (relocated, new id), removed (stale)', () => {
+  it('symbols: the exact id resolves (current, also when it moved or was relocated before), renamed with the same code (relocated, new id), removed (stale)', () => {
     const m = memory({ anchor_kind: 'symbol', anchor_id: 'total', start_line: 2, end_line: 6 });
     assert.equal(reconcile(m, { text: FILE, symbols: syms(FILE) }).status, 'current');
     const shifted = `\n\n${FILE}`;
     const r1 = reconcile(m, { text: shifted, symbols: syms(shifted) });
-    assert.deepEqual([r1.status, r1.start_line], ['relocated', 4]);
+    assert.deepEqual([r1.status, r1.start_line], ['current', 4], 'the exact anchor resolves: current, its lines follow it');
+    assert.equal(r1.code_change, null, 'moved, not changed');
+    const wasRelocated = reconcile({ ...m, status: 'relocated' }, { text: shifted, symbols: syms(shifted) });
+    assert.equal(wasRelocated.status, 'current', 'relocated is not sticky for a symbol that resolves');
     const renamed = FILE.replace('function total', 'function sum');
     const r2 = reconcile(m, { text: renamed, symbols: syms(renamed) });
     // the declaration line changed, so the fingerprint of the whole span differs: no rename found by fingerprint
@@ -67,6 +70,27 @@ describe('memories: reconcile (pure)', () => {
     assert.deepEqual([r3.status, r3.anchor_id], ['relocated', 'sum']);
     const removed = FILE.split('\n').slice(6).join('\n');
     assert.equal(reconcile(m, { text: removed, symbols: syms(removed) }).status, 'stale');
+  });
+  it('code_change: an edit inside the anchored lines is flagged with a line diff, whatever the status; a move is not', () => {
+    const m = memory({ anchor_kind: 'symbol', anchor_id: 'total', start_line: 2, end_line: 6, created_at_ms: Date.UTC(2026, 10, 1) });
+    const edited = FILE.replace('  let t = 0;', '  let t = 0;\n  if (!xs.length) return 0;').replace('  return Math.round(t);', '  return t;');
+    const r = reconcile(m, { text: edited, symbols: syms(edited) });
+    assert.equal(r.status, 'current', 'the symbol still resolves');
+    assert.ok(r.code_change, 'the anchored code changed');
+    assert.deepEqual([r.code_change!.lines_added, r.code_change!.lines_removed], [2, 1]);
+    assert.equal(r.code_change!.since_ms, Date.UTC(2026, 10, 1));
+    assert.match(r.code_change!.summary, /2 lines added, 1 removed/);
+    // confirmed after the edit: compared with the confirmed code, nothing changed
+    const confirmed = { ...m, confirmed_fingerprint: r.fingerprint, confirmed_at_ms: 5 };
+    assert.equal(reconcile(confirmed, { text: edited, symbols: syms(edited) }).code_change, null);
+    // a span edited in place stays current and is flagged; whitespace alone is not a change
+    const span = reconcile(memory({}), { text: FILE.replace('  for (const x of xs) t += x;', '  for (const x of xs) t -= x;'), symbols: null });
+    assert.ok(span.code_change && span.code_change.lines_added === 1 && span.code_change.lines_removed === 1, JSON.stringify(span));
+    assert.equal(reconcile(memory({}), { text: FILE.replace('  let t = 0;', '    let t = 0;'), symbols: null }).code_change, null);
+    // a file anchor: the file's text differs from the confirmed one
+    const file = memory({ anchor_kind: 'file', start_line: null, end_line: null, fingerprint: null });
+    assert.equal(reconcile(file, { text: FILE, symbols: [] }).code_change, null);
+    assert.match(reconcile(file, { text: `${FILE}\n// more`, symbols: [] }).code_change?.summary ?? '', /file changed/);
   });
   it('repo and file anchors: current while they are indexed, gone after', () => {
     assert.equal(reconcile(memory({ anchor_kind: 'file', start_line: null, end_line: null, fingerprint: null }), { text: 'x', symbols: [] }).status, 'current');
@@ -165,7 +189,7 @@ describe('memories: service, phase and tools', () => {
     const report = await engine.index();
     assert.ok('memories_ms' in report.timings);
     const doc = JSON.parse(readFileSync(engine.memories.document('user').path, 'utf8')) as { memories: MemoryRecord[] };
-    assert.deepEqual([doc.memories[0]!.status, doc.memories[0]!.start_line], ['relocated', 4]);
+    assert.deepEqual([doc.memories[0]!.status, doc.memories[0]!.start_line], ['current', 4]);
   });
 
   it('memories survive force, a schema rebuild and a deleted index file', async () => {

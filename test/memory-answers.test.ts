@@ -91,6 +91,37 @@ describe('memories in answers, memory_update and the export', () => {
     assert.match(after.md, /⚠ \*\*stale: needs a look\*\*/);
   });
 
+  it('an edit inside the anchored code: still current, flagged as changed (with the diff) in every answer and the list; confirming clears it', async () => {
+    const id = await add({ text: 'totals are rounded once', anchor_kind: 'symbol', path: 'src/total.ts', symbol: 'total' });
+    const edited = TOTAL.replace('  return Math.round(t);', '  const rounded = Math.round(t);\n  return rounded;');
+    ws.write('src/total.ts', edited);
+    const listed = async () => ((await call('memory_list', {})).data as { memories: { id: string; status: string; code_change: { lines_added: number; lines_removed: number; summary: string } | null }[] }).memories.find(m => m.id === id)!;
+    const onRead = await listed();
+    assert.equal(onRead.status, 'current', 'the anchor still resolves: the status says where, not whether it holds');
+    assert.ok(onRead.code_change, 'flagged on read, before any index run');
+    await engine.index();
+    const changed = await listed();
+    assert.equal(changed.status, 'current');
+    assert.deepEqual([changed.code_change?.lines_added, changed.code_change?.lines_removed], [2, 1], 'the symbol\'s lines now: the exact diff');
+    const list = await call('memory_list', {});
+    assert.match(list.md, /code changed/);
+    const imp = await call('impact', { symbol: 'total', path: 'src/total.ts' });
+    const note = notes(imp.data).find(n => n.id === id) as Note & { code_change: string | null };
+    assert.match(note.code_change ?? '', /2 lines added, 1 removed/);
+    assert.match(imp.md, /code changed since it was confirmed/);
+    const search = await call('search_code', { query: 'total rounded', limit: 3 });
+    const file = (search.data.files as { path: string; memories?: Marker & { code_changed: number } }[]).find(f => f.path === 'src/total.ts');
+    assert.equal(file?.memories?.code_changed, 1);
+    // confirmed: the flag is cleared, and stays cleared until the code changes again
+    const confirmed = await call('memory_update', { id, confirm: true });
+    assert.equal((confirmed.data as { memory: { code_change: unknown } }).memory.code_change, null);
+    assert.equal((await listed()).code_change, null);
+    await engine.index();
+    assert.equal((await listed()).code_change, null, 'an index run does not bring it back');
+    ws.write('src/total.ts', edited.replace('  let t = 0;', '  let t = 0.0;'));
+    assert.ok((await listed()).code_change, 'a new change after the confirmation is flagged again');
+  });
+
   it('post_change_impact: memories on the changed code and its dependents; stale ones become evidence', async () => {
     const ids = await seed();
     const r = await call('post_change_impact', { changed_symbols: ['UserService.lookup'] });
@@ -129,15 +160,15 @@ describe('memories in answers, memory_update and the export', () => {
     const r = await call('search_code', { query: 'user name' });
     const files = r.data.files as { path: string; memories?: Marker; chunks: { symbol_path: string | null; memories?: Marker }[] }[];
     const users = files.find(f => f.path === 'src/users.ts')!;
-    assert.deepEqual(users.memories, { count: 2, needs_look: 0, worst_status: 'current' });
+    assert.deepEqual(users.memories, { count: 2, needs_look: 0, worst_status: 'current', code_changed: 0 });
     const chunk = users.chunks.find(c => c.symbol_path === 'UserService.getUserName');
-    assert.deepEqual(chunk?.memories, { count: 1, needs_look: 0, worst_status: 'current' });
+    assert.deepEqual(chunk?.memories, { count: 1, needs_look: 0, worst_status: 'current', code_changed: 0 });
     assert.match(r.md, /\[📝 2 memories\]/);
     assert.match(r.md, /\[📝 1 memory\]/);
     ws.write('src/users.ts', EDITED_USERS);
     const after = await call('search_code', { query: 'user name' });
     const u2 = (after.data.files as typeof files).find(f => f.path === 'src/users.ts')!;
-    assert.deepEqual(u2.memories, { count: 2, needs_look: 1, worst_status: 'stale' });
+    assert.deepEqual(u2.memories, { count: 2, needs_look: 1, worst_status: 'stale', code_changed: 0 });
     assert.match(after.md, /\[📝 2 memories, ⚠ 1 stale\]/);
   });
 

@@ -9,6 +9,8 @@ import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import initSqlJs from 'sql.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Engine } from '../src/core/engine';
 import { SightlineError } from '../src/core/errors';
@@ -18,6 +20,8 @@ import { readArtifact } from '../src/core/services/portable';
 import { SAMPLE_FILES, tempWorkspace, type TempWorkspace } from './helpers/workspace';
 import { CLI_JS, requireBuilt, stdioTransport, textOf } from './helpers/mcp';
 
+/** `SIGHTLINE-INDEX\n`: the artifact's magic line, before the manifest's length. */
+const MAGIC_LEN = 16;
 const has = (bytes: Uint8Array, s: string) => Buffer.from(bytes).includes(Buffer.from(s, 'utf8'));
 
 describe('portable index: export and import across folders', function () {
@@ -108,8 +112,45 @@ describe('portable index: export and import across folders', function () {
     ] as const) {
       await assert.rejects(e.importIndex(bad), (err: unknown) => err instanceof SightlineError && err.code === 'invalid_arguments' && re.test(err.message), what);
     }
-    assert.throws(() => readArtifact(gzipSync(flipped)), /damaged/);
+    await assert.rejects(readArtifact(gzipSync(flipped)), /damaged/);
     assert.equal((await e.status()).file_count, before);
+  });
+
+  it('an artifact that inflates beyond what its manifest declares is refused as it inflates (a gzip bomb)', async () => {
+    const ws = source();
+    const { bytes } = await exported(ws);
+    const raw = gunzipSync(bytes);
+    const n = raw.readUInt32BE(MAGIC_LEN);
+    const head = raw.subarray(0, MAGIC_LEN + 4 + n);
+    // the declared image, then 100 MB of zeros (a hundred KB compressed): refused when it outgrows the
+    // declared length, not inflated whole and then found damaged
+    const bomb = gzipSync(Buffer.concat([head, raw.subarray(MAGIC_LEN + 4 + n), Buffer.alloc(100 * 2 ** 20)]), { level: 9 });
+    assert.ok(bomb.length < 2 ** 20, `${bomb.length} bytes compressed`);
+    await assert.rejects(readArtifact(bomb), (err: unknown) => err instanceof SightlineError && err.code === 'invalid_arguments' && /inflates beyond/.test(err.message));
+    // a manifest that claims to be huge is refused before it is read
+    const lying = Buffer.from(head); lying.writeUInt32BE(2 ** 31, MAGIC_LEN);
+    await assert.rejects(readArtifact(gzipSync(Buffer.concat([lying, Buffer.alloc(64)]))), /manifest claims/);
+  });
+
+  it('an artifact whose file paths leave the workspace is refused whole, even with a recomputed checksum', async () => {
+    const ws = source();
+    const { bytes } = await exported(ws);
+    const raw = gunzipSync(bytes);
+    const n = raw.readUInt32BE(MAGIC_LEN);
+    const manifest = JSON.parse(raw.subarray(MAGIC_LEN + 4, MAGIC_LEN + 4 + n).toString('utf8')) as { image_bytes: number; image_sha256: string };
+    const SQL = await initSqlJs();
+    const db = new SQL.Database(raw.subarray(MAGIC_LEN + 4 + n));
+    db.run("UPDATE files SET path = '../../outside/secret.py' WHERE path = (SELECT path FROM files ORDER BY path LIMIT 1)");
+    const image = Buffer.from(db.export()); db.close();
+    manifest.image_bytes = image.length;
+    manifest.image_sha256 = createHash('sha256').update(image).digest('hex');
+    const head = Buffer.from(JSON.stringify(manifest), 'utf8');
+    const len = Buffer.alloc(4); len.writeUInt32BE(head.length);
+    const forged = gzipSync(Buffer.concat([raw.subarray(0, MAGIC_LEN), len, head, image]));
+    const b = copyOf(ws.root, 'other');
+    const e = await open([b.root], b.db);
+    await assert.rejects(e.importIndex(forged), (err: unknown) => err instanceof SightlineError && err.code === 'invalid_arguments' && /outside their root/.test(err.message));
+    assert.equal((await e.status()).file_count, 0, 'nothing of it was adopted');
   });
 
   it('a multi-root artifact: roots match by folder name, the others are left out or indexed from scratch', async () => {

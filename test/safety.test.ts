@@ -77,6 +77,20 @@ describe('safety', () => {
       await assert.rejects(e.getChunk(hit.chunk_id), (err: SightlineError) => err.code === 'not_found' && /not a regular file/.test(err.message));
     });
 
+    it('the walk says why it skips a FIFO and a file whose name is not valid UTF-8 (not silence, not ENOENT)', async () => {
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      assert.equal(spawnSync('mkfifo', [join(ws.root, 'pipe.py')]).status, 0);
+      writeFileSync(Buffer.concat([Buffer.from(`${ws.root}/bad`), Buffer.from([0xff, 0xfe]), Buffer.from('.py')]), 'def bad():\n    return 0\n');
+      const e = await open(ws); cleanup.push(() => e.close());
+      const r = await e.index();
+      assert.equal(r.totals.files_parsed, 1);
+      const codes = Object.fromEntries(r.diagnostics.map(d => [d.path, d.code]));
+      assert.equal(codes['pipe.py'], 'not_a_file', JSON.stringify(r.diagnostics));
+      const bad = r.diagnostics.find(d => d.path.startsWith('bad'))!;
+      assert.equal(bad.code, 'invalid_file_name', JSON.stringify(r.diagnostics));
+      assert.match(bad.message, /not valid UTF-8/);
+    });
+
     it('a parser worker refuses a file swapped for a link out between the walk and the read', async () => {
       const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
       const outside = join(dirname(ws.root), 'secret.py');
@@ -122,6 +136,17 @@ describe('safety', () => {
       assert.equal(r.totals.files_parsed, 1);
       assert.ok(!existsSync(lock));
       assert.equal((await e.status()).writer, null);
+    });
+
+    it('an empty lock file (a crash between creating and writing it, or a stray touch) does not hold writers off', async () => {
+      const ws = make({ 'a.py': 'def alpha():\n    return 1\n' });
+      const e = await open(ws); cleanup.push(() => e.close());
+      const lock = `${ws.db}.lock`;
+      writeFileSync(lock, '');
+      ago(lock, 1000); // a second old: long past any writer's open-then-write
+      const r = await e.index();
+      assert.equal(r.totals.files_parsed, 1, 'taken over at once (it held writers off for seconds)');
+      assert.ok(!existsSync(lock));
     });
 
     it('a lock of another host blocks while its heartbeat is fresh, and is taken over once it is stale', async () => {

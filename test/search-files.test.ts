@@ -125,6 +125,17 @@ describe('search_code: where to look', () => {
     assert.ok(!r.terms.includes('the') && !r.terms.includes('users'), 'prose stop words are not searched');
   });
 
+  it('a query that is one word a million characters long is bounded: read in part, answered at once, never stalling the engine', async () => {
+    const t0 = Date.now();
+    const r = await call({ query: 'a'.repeat(1_000_000) });
+    // (it took 32 s: a pattern that rescanned the rest of the word at every character)
+    assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0} ms`);
+    assert.equal(r.total, 0);
+    assert.ok(r.warnings.some((w: string) => /only the first \d+ characters of the query were read/.test(w)), JSON.stringify(r.warnings));
+    const after = await call({ query: 'discount total' });
+    assert.ok(after.files.length > 0, 'the next call is answered as usual');
+  });
+
   it('chunk results stay available with group=chunk (the seed\'s shape, signals named)', async () => {
     const r = await call({ query: 'apply discount', path: 'shop/**', group: 'chunk', limit: 3 });
     assert.equal(r.files.length, 0);

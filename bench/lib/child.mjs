@@ -69,7 +69,7 @@ async function queryJob() {
     const t = performance.now();
     const out = await core.invokeTool(core.TOOLS.search_code, { query, limit: 10 }, ctx);
     const ms = performance.now() - t;
-    return { ms, ok: out.ok, hits: out.ok ? out.data.results.length : 0, total: out.ok ? out.data.total : 0, error: out.ok ? null : out.error?.message ?? out.markdown };
+    return { ms, ok: out.ok, hits: out.ok ? out.data.files.length : 0, total: out.ok ? out.data.total : 0, error: out.ok ? null : out.error?.message ?? out.markdown };
   };
   const warm = queries.slice(0, cfg.warmup);
   const measured = queries.slice(cfg.warmup);

@@ -118,7 +118,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
     vscode.commands.registerCommand('sightline.search', async (query?: string) => {
       const q = query ?? await vscode.window.showInputBox({ prompt: 'Search the Sightline index', placeHolder: 'words, identifiers or a question' });
       if (!q) return undefined;
-      const r = await engine.call('search_code', { query: q, limit: 30 });
+      const r = await engine.call('search_code', { query: q, limit: 30, group: 'chunk' });
       if (!r.ok) { void vscode.window.showErrorMessage(`Sightline search failed: ${r.error?.message}`); return undefined; }
       const results = (r.data?.results ?? []) as { path: string; repo_id: string; start_line: number; end_line: number; symbol_path: string | null; kind: string; language: string; chunk_id: string }[];
       if (query !== undefined) return results; // programmatic use: no UI

@@ -12,6 +12,8 @@ export interface Memory {
   id: string; repo_id: string; anchor_kind: 'repo' | 'file' | 'symbol' | 'span'; anchor_id: string; anchor_path: string | null;
   start_line: number | null; end_line: number | null; text: string; source: string; confidence: number; status: MemoryStatus;
   created_at_ms: number; updated_at_ms: number; scope: 'user' | 'repo'; created_by: string;
+  /** the anchored code changed since the memory was written or last confirmed (null: it did not) */
+  code_change?: { since_ms: number; lines_added: number | null; lines_removed: number | null; summary: string } | null;
 }
 export interface RootRef { repo_id: string; path: string }
 
@@ -20,12 +22,20 @@ export const STATUS_ORDER: MemoryStatus[] = ['gone', 'stale', 'relocated', 'curr
 const STATUS_ICON: Record<MemoryStatus, string> = { current: 'pass', relocated: 'arrow-swap', stale: 'warning', gone: 'error' };
 const STATUS_HELP: Record<MemoryStatus, string> = {
   current: 'the anchored code is where it was',
-  relocated: 'the code moved; the memory follows it (re-anchor to confirm)',
+  relocated: 'the anchor moved (renamed, or its lines found elsewhere); the memory follows it (re-anchor to confirm)',
   stale: 'the file remains but the anchored code no longer resolves',
   gone: 'the anchored file is no longer indexed',
 };
 /** The most memories the editor loads (memory_list pages of 100). */
 const MAX_MEMORIES = 5000;
+
+/** `code changed since 2026-12-01 (+2 −1 lines)`, or '' when it did not. */
+export function codeChangeLabel(m: Memory): string {
+  const c = m.code_change;
+  if (!c) return '';
+  const lines = [c.lines_added ? `+${c.lines_added}` : '', c.lines_removed ? `−${c.lines_removed}` : ''].filter(Boolean).join(' ');
+  return `code changed since ${new Date(c.since_ms).toISOString().slice(0, 10)}${lines ? ` (${lines} lines)` : ''}`;
+}
 
 const firstLine = (t: string, n = 80) => { const l = t.split(/\r?\n/).find(x => x.trim()) ?? ''; return l.length > n ? `${l.slice(0, n - 1)}…` : l; };
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -113,9 +123,15 @@ export function memoryWhere(m: Memory): string {
   return `${m.anchor_path}${lines}${m.anchor_kind === 'symbol' ? ` · ${m.anchor_id}` : ''}`;
 }
 
+/** A row's description: where, and whether its code changed since it was confirmed. */
+function memoryDescription(m: Memory): string {
+  return m.code_change ? `✎ ${codeChangeLabel(m)} · ${memoryWhere(m)}` : memoryWhere(m);
+}
+
 function memoryTooltip(m: Memory): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${m.status}** — ${STATUS_HELP[m.status]}\n\n`);
+  if (m.code_change) md.appendMarkdown(`$(edit) **${codeChangeLabel(m)}**: ${m.code_change.summary}; check it still holds, then confirm.\n\n`);
   md.appendText(m.text);
   md.appendMarkdown(`\n\n---\n\n`);
   md.appendText(`${memoryWhere(m)} · ${m.source} · ${m.scope === 'repo' ? 'shared (.sightline/memories.json)' : 'private'} · ${new Date(m.updated_at_ms).toLocaleString()}`);
@@ -160,10 +176,11 @@ export class MemoryTree implements vscode.TreeDataProvider<MemoryNode>, vscode.D
     const m = n.memory;
     const t = new vscode.TreeItem(firstLine(m.text));
     t.id = m.id;
-    t.description = memoryWhere(m);
+    t.description = memoryDescription(m);
     t.tooltip = memoryTooltip(m);
-    t.iconPath = new vscode.ThemeIcon(STATUS_ICON[m.status], m.status === 'stale' || m.status === 'gone' ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined);
-    t.contextValue = `memory.${m.status}`;
+    const warn = m.status === 'stale' || m.status === 'gone' || !!m.code_change;
+    t.iconPath = new vscode.ThemeIcon(m.code_change && m.status === 'current' ? 'edit' : STATUS_ICON[m.status], warn ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined);
+    t.contextValue = `memory.${m.status}${m.code_change ? '.changed' : ''}`;
     t.command = { command: 'sightline.revealMemory', title: 'Reveal Anchor', arguments: [m.id] };
     return t;
   }
@@ -172,7 +189,7 @@ export class MemoryTree implements vscode.TreeDataProvider<MemoryNode>, vscode.D
   snapshot(): { status: MemoryStatus; count: number; items: { id: string; label: string; description: string }[] }[] {
     return STATUS_ORDER.map(status => {
       const items = this.model.all.filter(m => m.status === status);
-      return { status, count: items.length, items: items.map(m => ({ id: m.id, label: firstLine(m.text), description: memoryWhere(m) })) };
+      return { status, count: items.length, items: items.map(m => ({ id: m.id, label: firstLine(m.text), description: memoryDescription(m) })) };
     }).filter(g => g.count);
   }
 
@@ -204,9 +221,11 @@ export class MemoryLenses implements vscode.CodeLensProvider, vscode.HoverProvid
     for (const [line, ms] of byLine) {
       const range = new vscode.Range(line, 0, line, 0);
       const warn = ms.filter(m => m.status === 'stale').length;
+      const changed = ms.filter(m => m.code_change).length;
+      const flag = (m: Memory) => `${m.status === 'current' ? '' : `${m.status}: `}${m.code_change ? 'code changed: ' : ''}`;
       const title = ms.length === 1
-        ? `$(note) ${ms[0]!.status === 'current' ? '' : `${ms[0]!.status}: `}${firstLine(ms[0]!.text, 70)}`
-        : `$(note) ${plural(ms.length, 'memory', 'memories')}${warn ? ` (${warn} stale)` : ''}: ${firstLine(ms[0]!.text, 50)}`;
+        ? `$(note) ${flag(ms[0]!)}${firstLine(ms[0]!.text, 70)}`
+        : `$(note) ${plural(ms.length, 'memory', 'memories')}${warn ? ` (${warn} stale)` : ''}${changed ? ` (${changed} on changed code)` : ''}: ${firstLine(ms[0]!.text, 50)}`;
       lenses.push(new vscode.CodeLens(range, { title, command: ms.length === 1 ? 'sightline.editMemory' : 'sightline.pickMemory', arguments: ms.length === 1 ? [ms[0]!.id] : [ms.map(m => m.id)], tooltip: 'Sightline memory: click to open it' }));
     }
     return lenses;
@@ -216,14 +235,16 @@ export class MemoryLenses implements vscode.CodeLensProvider, vscode.HoverProvid
     const ms = this.model.inFile(doc.uri).filter(m => m.status !== 'gone' && (m.anchor_kind === 'file' ? pos.line === 0 : rangeOf(m).contains(pos)));
     if (!ms.length) return undefined;
     const md = new vscode.MarkdownString(undefined, true);
-    md.isTrusted = { enabledCommands: ['sightline.editMemory', 'sightline.reanchorMemory'] };
+    md.isTrusted = { enabledCommands: ['sightline.editMemory', 'sightline.reanchorMemory', 'sightline.confirmMemory'] };
     md.appendMarkdown(`**Sightline: ${plural(ms.length, 'memory', 'memories')}**\n\n`);
     if (doc.isDirty) md.appendMarkdown('_This file has unsaved changes: the lines are those of the saved file._\n\n');
     for (const m of ms) {
       md.appendMarkdown(m.status === 'stale' ? '$(warning) **stale** — the anchored code no longer resolves; check it still holds.\n\n' : m.status === 'relocated' ? '$(arrow-swap) **relocated** — the code moved; re-anchor to confirm.\n\n' : '');
-      md.appendMarkdown(m.text); // Markdown; only the two commands above may run from links
+      if (m.code_change) md.appendMarkdown(`$(edit) **${codeChangeLabel(m)}** — ${m.code_change.summary}; check it still holds.\n\n`);
+      md.appendMarkdown(m.text); // Markdown; only the commands above may run from links
       const args = encodeURIComponent(JSON.stringify([m.id]));
-      md.appendMarkdown(`\n\n_${m.source} · ${memoryWhere(m)}_ · [Edit](command:sightline.editMemory?${args})${m.status === 'relocated' ? ` · [Re-anchor](command:sightline.reanchorMemory?${args})` : ''}\n\n---\n\n`);
+      const confirm = m.code_change ? ` · [Still holds](command:sightline.confirmMemory?${args})` : '';
+      md.appendMarkdown(`\n\n_${m.source} · ${memoryWhere(m)}_ · [Edit](command:sightline.editMemory?${args})${m.status === 'relocated' ? ` · [Re-anchor](command:sightline.reanchorMemory?${args})` : ''}${confirm}\n\n---\n\n`);
     }
     return new vscode.Hover(md);
   }
@@ -319,6 +340,14 @@ export function registerMemoryCommands(deps: MemoryCommandsDeps): vscode.Disposa
       if (!id) return undefined;
       const r = await engine.call('memory_update', { id, reanchor: true });
       if (!r.ok) { fail('re-anchoring failed', r.error?.message); return r.error; }
+      await model.refresh();
+      return r.data;
+    }),
+    vscode.commands.registerCommand('sightline.confirmMemory', async (arg?: string | { memory?: Memory }) => {
+      const id = typeof arg === 'string' ? arg : arg?.memory?.id;
+      if (!id) return undefined;
+      const r = await engine.call('memory_update', { id, confirm: true });
+      if (!r.ok) { fail('confirming failed', r.error?.message); return r.error; }
       await model.refresh();
       return r.data;
     }),

@@ -102,6 +102,7 @@ export async function runMcp(argv: string[]): Promise<void> {
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : Number(m[2]);
     log('info', `MCP over Streamable HTTP at http://${m[1]}:${port}/mcp${token ? ' (bearer token required)' : ''}; index ${engine.dbPath}; ${startup()}`);
+    if (!token) log('warn', 'no --token (or SIGHTLINE_MCP_TOKEN): any local process can call this server; give one to require "Authorization: Bearer TOKEN"');
     return;
   }
   process.stdin.on('end', shutdown);

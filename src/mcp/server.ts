@@ -9,7 +9,9 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode as RpcError, ListToolsRequestSchema, McpError, isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_LIST, findTool } from '../core/tools/registry';
 import { invokeTool, jsonSchema } from '../core/tools/contract';
 import { publishedOutputSchema } from '../core/tools/wire_schema';
@@ -18,6 +20,35 @@ import { VERSION } from '../core/version';
 import { z } from 'zod';
 import { BoundedStdioTransport } from './stdio';
 import { publishedTools, callPublished, type PublishedTool } from '../core/adapters/published';
+
+/**
+ * Invalid params are a JSON-RPC error -32602 carrying the one error shape in its data (the SDK would
+ * answer -32603 "Internal error" with a raw schema dump).
+ */
+function invalidParams(message: string, details?: Record<string, unknown>): McpError {
+  return new McpError(RpcError.InvalidParams, message, { error: { code: 'invalid_arguments', message, ...(details ? { details } : {}) } });
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string> }>;
+
+/** Registers a handler whose request is validated here, so that malformed params are invalid params. */
+function handle<S extends RequestSchema, R extends Record<string, unknown>>(
+  server: Server, schema: S, handler: (req: z.output<S>, extra: Extra) => Promise<R>,
+): void {
+  const method = schema.shape.method.value;
+  // The SDK's Server validates tools/call itself and answers a malformed one with a raw schema dump and
+  // no data; the base Protocol's registration leaves the validation (the same schema) to this function.
+  const register = method === 'tools/call' ? Protocol.prototype.setRequestHandler : server.setRequestHandler;
+  register.call(server, z.object({ method: z.literal(method) }).passthrough(), async (req: unknown, extra: Extra) => {
+    const parsed = schema.safeParse(req);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map(i => ({ path: i.path.join('.') || '(params)', message: i.message }));
+      throw invalidParams(`invalid params for ${method}: ${issues.map(i => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+    }
+    return handler(parsed.data, extra) as never;
+  });
+}
 
 /**
  * Requests only the editor's own engine process accepts (started with --editor): the extension hands
@@ -87,7 +118,7 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
     capabilities: { tools: { listChanged: false } },
     instructions: 'Sightline indexes this workspace. overview gives the repo map; search_code finds where to look (paste the task, issue or traceback as is); get_chunk gives source text; before changing code, pre_change_context or impact say what is at stake (with project memories); after, post_change_impact. index_status checks freshness, index_repo refreshes.',
   });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  handle(server, ListToolsRequestSchema, async () => ({
     tools: [...TOOL_LIST.map(t => ({
       name: t.name,
       title: t.title,
@@ -100,7 +131,7 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
     ...(await adapterTools(engine)).map(t => ({ name: t.name, description: t.description, inputSchema: t.input_schema as { type: 'object' }, annotations: { openWorldHint: true } }))],
   }));
   const syncUnsaved = opts.unsavedFile ? unsavedFileWatcher(engine, opts.unsavedFile) : () => undefined;
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+  handle(server, CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
     syncUnsaved();
     const def = findTool(req.params.name);
     if (!def && (await adapterTools(engine)).some(t => t.name === req.params.name)) {
@@ -144,33 +175,33 @@ export function createMcpServer(engine: Engine, opts: McpServerOptions = {}): Se
     return { content: [{ type: 'text', text: outcome.markdown }], structuredContent: outcome.data };
   });
   if (opts.editor) {
-    server.setRequestHandler(RecordReferencesRequest, async req => {
+    handle(server, RecordReferencesRequest, async req => {
       const p = req.params;
       return await engine.recordEditorReferences(p.target_id, p.provider, p.locations, p.complete);
     });
-    server.setRequestHandler(EnrichmentTargetsRequest, async req => ({ targets: await engine.enrichmentTargets(req.params) }));
-    server.setRequestHandler(SymbolAtRequest, async req => ({ symbol: await engine.symbolAt(req.params.path, req.params.line) }));
-    server.setRequestHandler(UnsavedBuffersRequest, async req => ({ paths: engine.setUnsaved(req.params.paths) }));
+    handle(server, EnrichmentTargetsRequest, async req => ({ targets: await engine.enrichmentTargets(req.params) }));
+    handle(server, SymbolAtRequest, async req => ({ symbol: await engine.symbolAt(req.params.path, req.params.line) }));
+    handle(server, UnsavedBuffersRequest, async req => ({ paths: engine.setUnsaved(req.params.paths) }));
     // applied in the background within the live index's debounce; a tool call settles them first (above)
-    server.setRequestHandler(ChangedPathsRequest, async req => ({ accepted: engine.live.notify(req.params.paths) }));
+    handle(server, ChangedPathsRequest, async req => ({ accepted: engine.live.notify(req.params.paths) }));
     // the Index view and the adapter commands: what the adapters service sees, and trusting after review
-    server.setRequestHandler(AdaptersRequest, async () => {
+    handle(server, AdaptersRequest, async () => {
       const a = await engine.adapters();
       await a.reload(); // the config files may have changed since the last look
       return { adapters: a.list(), config_errors: a.configErrors().map(e => e.message), repo_files: a.repoConfigFiles() };
     });
-    server.setRequestHandler(AdaptersTestRequest, async req => {
+    handle(server, AdaptersTestRequest, async req => {
       const a = await engine.adapters();
       const q = req.params.query;
       return { result: await a.call(req.params.name, req.params.op, { query: q, target: q, uri: q, content: q, prompt: q, limit: 5 }) };
     });
-    server.setRequestHandler(AdaptersInspectRequest, async req => ({ result: await (await engine.adapters()).inspect(req.params.name) }));
-    server.setRequestHandler(AdaptersSyncRequest, async () => {
+    handle(server, AdaptersInspectRequest, async req => ({ result: await (await engine.adapters()).inspect(req.params.name) }));
+    handle(server, AdaptersSyncRequest, async () => {
       const a = await engine.adapters();
       const r = await a.sync(await engine.memories.list({}), { flush: false });
       return { queued: r.queued.length, skipped: r.skipped, flush: await a.flushOutbox() };
     });
-    server.setRequestHandler(AdaptersTrustRequest, async req => {
+    handle(server, AdaptersTrustRequest, async req => {
       const a = await engine.adapters();
       const r = a.trust({ root: req.params?.root });
       await a.reload();

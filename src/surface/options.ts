@@ -71,8 +71,11 @@ export async function openEngine(values: WorkspaceValues, extraRoots: string[] =
     // read once: the processes adapters start (another Sightline server among them) must not inherit it
     delete process.env.SIGHTLINE_ADAPTERS_SETTINGS;
   }
+  // an untrusted workspace runs nothing a repository or a caller declares: untrusted wins over the allow flag
+  const untrusted = !!values['untrusted-workspace'];
+  if (untrusted && values['allow-reference-providers']) log?.('warn', '--allow-reference-providers is ignored: the workspace is untrusted (--untrusted-workspace)');
   try {
-    return await Engine.open({ roots, dbPath: db, settings, threads: intOption(values.threads, 'threads'), log, allowReferenceProviders: !!values['allow-reference-providers'],
+    return await Engine.open({ roots, dbPath: db, settings, threads: intOption(values.threads, 'threads'), log, allowReferenceProviders: !!values['allow-reference-providers'] && !untrusted,
       memoriesExport: exp.targets, adapters: { settings: adapterSettings, workspaceTrusted: !values['untrusted-workspace'] } });
   } catch (e) {
     if (e instanceof SightlineError && e.code === 'not_found') throw new UsageError(e.message);

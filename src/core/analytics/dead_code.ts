@@ -4,7 +4,8 @@
  *
  *   1. no incoming edge of any kind from any provider (a class: nor into any of its members; a
  *      function calling only itself still counts as unused), and no call site of its name left unbound;
- *   2. not exported, by its language's rule (EXPORT_RULES): TypeScript/JavaScript `export` (or named
+ *   2. exported or not, by its language's rule (an exported one is listed at a lower confidence, with
+ *      the reason: code outside the workspace may use it): TypeScript/JavaScript `export` (or named
  *      in an `export {…}` / `module.exports` line), Python a leading underscore or, when the module has
  *      `__all__`, not named at its top level, Go a lower-case name, Rust no `pub`, Java/C# neither
  *      `public` nor `protected`, C/C++ `static`, PHP `private`; Ruby has no rule (never a candidate);
@@ -25,6 +26,8 @@ import { tokenize, ftsFromTokens } from '../util/tokens';
 import type { Occurrence } from '../parse/occurrence';
 
 export const DEAD_BASE = 0.7;
+/** An exported definition nothing in the workspace uses may be used by code outside it: listed, lower. */
+export const EXPORTED_PENALTY = 0.3;
 const CANDIDATE_KINDS = new Set(['function', 'method', 'class']);
 const ENTRY_NAMES = new Set(['main', 'init', 'constructor', 'new', 'setup', 'teardown', 'activate', 'deactivate']);
 
@@ -123,7 +126,7 @@ export function findDeadCode(src: AnalyticsSource, m: RepoModel, keep: (path: st
     if (entryPoint(n, mods, parent, head)) continue;
     const parentExported = parent && parent.kind !== 'function' && parent.kind !== 'method' ? exported(parent, modifiers(parent, ft), ft, undefined, null)?.yes ?? null : null;
     const ex = exported(n, mods, ft, parent, parentExported);
-    if (!ex || ex.yes) continue;
+    if (!ex) continue;
     // a decorator on the line above (Python, TypeScript): registered by it (route, command, fixture, DI)
     const occ = occurrences(n.file_id);
     if (occ.some(o => o.line === n.start_line - 1 && o.scope === n.parent_path && (o.kind === 'call' || o.kind === 'identifier'))) continue;
@@ -134,9 +137,10 @@ export function findDeadCode(src: AnalyticsSource, m: RepoModel, keep: (path: st
     const hits = src.chunksWithTerm(`body:${term}`, ownKeys.size + 1);
     if (hits.some(h => h.file_id !== n.file_id || !ownKeys.has(h.key))) continue;
     const reasons = ['no incoming edge of any kind (calls, references, imports, inheritance) from any provider',
-      `not exported: ${ex.rule}`, 'not an entry point, constructor, special method or decorated definition', 'not a test',
+      ex.yes ? `exported (${ex.rule}): it may be used from outside the workspace` : `not exported: ${ex.rule}`,
+      'not an entry point, constructor, special method or decorated definition', 'not a test',
       'its name appears in no other code (strings and comments included)'];
-    let confidence = DEAD_BASE;
+    let confidence = ex.yes ? DEAD_BASE - EXPORTED_PENALTY : DEAD_BASE;
     if (n.kind === 'method' && (n.language === 'rust' || m.edges.some(e => e.from === parent?.node && (e.kind === 'extends' || e.kind === 'implements')))) {
       confidence -= 0.2; reasons.push('a method of a class with bases or a trait impl: it may be called through dispatch');
     }

@@ -109,7 +109,25 @@ export class SymbolLookup {
         if (rows.length) matched_by = `inherited: ${parts.slice(0, -1).join('.')} gets ${last} from ${rows.map(r => r.symbol_path).join(', ')}`;
       }
     }
+    if (!rows.length) {
+      const files = this.filesNamed(symbol, q);
+      if (files.length) {
+        tried.push('an indexed file with that path');
+        return { rows: files, matched_by: `the file ${files.length === 1 ? files[0]!.path : symbol} (a path, not a symbol)`, tried };
+      }
+    }
     return { rows: collapseOverloads(rows), matched_by, tried };
+  }
+
+  /** The file nodes of indexed files a path-like argument names (`src/app.py`, or its tail `app.py`). */
+  private filesNamed(symbol: string, q: { repo_id?: string; path?: string }): NodeRow[] {
+    const path = symbol.trim().replace(/\\/g, '/').replace(/^\.\//, '');
+    const ext = /\.[A-Za-z0-9]{1,8}$/.exec(path);
+    if (!ext || path.includes(' ')) return [];
+    const hits = this.store.files.filesByStem(path.slice(0, -ext[0].length), 20)
+      .filter(f => (f.path === path || f.path.endsWith(`/${path}`)) && (!q.repo_id || f.repo_id === q.repo_id));
+    if (!hits.length) return [];
+    return [...this.store.symbols.nodes(hits.map(f => -f.file_id)).values()];
   }
 
   /** Resolves to exactly one node (with its overload set), or returns the candidates; throws not_found with what was tried. */

@@ -59,6 +59,19 @@ function isIgnored(base: Ignore, levels: readonly Level[], rel: string, isDir: b
  * A synchronous check for a file watcher: the root's rules without `.gitignore` files (those are applied
  * to each changed path by `walkPaths`), so excluded folders (dependencies, build output) are never watched.
  */
+/** What a special file is, for its diagnostic. */
+function specialKind(e: Dirent): string {
+  return e.isFIFO() ? 'a FIFO (named pipe)' : e.isSocket() ? 'a socket' : 'a device';
+}
+
+/** A file that cannot be stat-ed; a name that is not valid UTF-8 reads back with U+FFFD and is not found. */
+function unreadable(rel: string, err: Error): { path: string; code: string; message: string } {
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT' && rel.includes('\uFFFD')) {
+    return { path: rel, code: 'invalid_file_name', message: 'the file name is not valid UTF-8 (shown with \uFFFD); rename it to index it' };
+  }
+  return { path: rel, code: 'unreadable', message: err.message };
+}
+
 export async function watchRules(root: string, excludes: readonly string[]): Promise<(rel: string, isDir: boolean) => boolean> {
   const base = rootRules(root, excludes);
   return (rel, isDir) => rel === '.git' || rel.startsWith('.git/') || isIgnored(base, [], rel, isDir);
@@ -115,6 +128,11 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
           continue;
         }
       }
+      if (!isDir && !isFile && (e.isFIFO() || e.isSocket() || e.isCharacterDevice() || e.isBlockDevice())) {
+        // reading one would block or never end: said, never read
+        if (languageForPath(rel) && !ignored(here, rel, false)) diagnostics.push({ path: rel, code: 'not_a_file', message: `${specialKind(e)}, not a regular file; skipped` });
+        continue;
+      }
       if (isDir) {
         if (ignored(here, rel, true)) continue;
         subdirs.push([abs, rel]);
@@ -132,7 +150,7 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
     const stats = await Promise.all(candidates.map(c => fs.stat(c.abs).then(st => st, (err: Error) => err)));
     candidates.forEach((c, i) => {
       const st = stats[i]!;
-      if (st instanceof Error) { diagnostics.push({ path: c.rel, code: 'unreadable', message: st.message }); return; }
+      if (st instanceof Error) { diagnostics.push(unreadable(c.rel, st)); return; }
       if (st.size > opts.maxFileBytes) {
         diagnostics.push({ path: c.rel, code: 'too_large', message: `${st.size} bytes is over the ${opts.maxFileBytes}-byte limit; not indexed` });
         return;

@@ -14,10 +14,18 @@
  * 0.95 or a base it did not spell 0.9, a client path that only ends with the route (or the route with
  * the client path: an unseen mount prefix) 0.75, never when the shorter side is placeholders only; config: a key path that ends with the read key 0.8;
  * several equally good providers: at most 0.6.
+ *
+ * Readers of one key in different files (two readers of `SHOP_PAYMENT_KEY`, in two languages; two queries
+ * of table `orders`; a topic's consumers) are linked through the key node even when nothing in the
+ * workspace defines it: matched, to the key node, at most SHARED_KEY_MAX (the key may be set elsewhere,
+ * but these sites change together). HTTP calls are not: a shared URL says nothing about the server.
  */
 import type { LinkKind, LinkSite } from './types';
 import { MOUNT } from './rules';
 import { normalisePath, joinRoute } from './paths';
+
+/** The confidence of a link between readers of one key that nothing in the workspace defines. */
+export const SHARED_KEY_MAX = 0.7;
 
 export interface PlacedSite extends LinkSite { repo_id: string; path: string }
 
@@ -161,6 +169,9 @@ export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) =>
   for (const [kind, { providers, consumers }] of byKind) {
     const byKey = new Map<string, PlacedSite[]>();
     for (const p of providers) { const l = byKey.get(p.key); if (l) l.push(p); else byKey.set(p.key, [p]); }
+    // the sites that read (query, consume, check) each key: two of them in different files share it
+    const readersByKey = new Map<string, PlacedSite[]>();
+    for (const c of consumers) { const l = readersByKey.get(c.key); if (l) l.push(c); else readersByKey.set(c.key, [c]); }
     const used = new Set<PlacedSite>();
     const byLast = new Map<string, PlacedSite[]>(); const loose: PlacedSite[] = [];
     if (kind === 'http') for (const p of providers) {
@@ -188,6 +199,13 @@ export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) =>
       } else for (const p of byKey.get(c.key) ?? []) consider(p, 1, 'same key');
       if (!best.length) {
         if (kind === 'topic' && c.key.startsWith('event:')) continue; // a library event, not a link
+        const peers = kind === 'http' ? [] : (readersByKey.get(c.key) ?? []).filter(o => o !== c && (o.repo_id !== c.repo_id || o.path !== c.path));
+        if (peers.length) {
+          // readers of one key in other files: linked through the key, though nothing here defines it
+          const others = peers.slice(0, 3).map(where).join(', ') + (peers.length > 3 ? ', …' : '');
+          out.push({ ...row(kind, c, null, Math.min(c.confidence, SHARED_KEY_MAX), `${c.rule} ${c.label} at ${where(c)} shares the key with ${peers.length} other site(s) (${others}); nothing in the workspace defines it`, c.label), matched: true, confidence: round(Math.min(c.confidence, SHARED_KEY_MAX)) });
+          continue;
+        }
         out.push(row(kind, c, null, c.confidence, `${c.rule}: ${c.label} at ${where(c)}; nothing in the workspace provides it (unmatched)`, c.label));
         continue;
       }

@@ -86,6 +86,18 @@ function starletteRoute(m: RegExpExecArray, c: Parameters<LinkRule['make']>[1]):
   return methods.map(x => http(x, l.value, 0.9, { server: true, lit: l, handler })).filter((d): d is Draft => !!d);
 }
 
+/**
+ * Whether the arguments after a URL hand over a function: an arrow or function expression, or a
+ * handler-like name (`handler`, `getUser`, `ctrl.list`), as route registrations and request mocks do.
+ * A client call's further arguments are data: an object, a config variable, a body.
+ */
+export function registersHandler(rest: string): boolean {
+  const next = /^\s*,\s*([\s\S]*)$/.exec(rest)?.[1] ?? '';
+  if (/^(?:async\s+)?(?:function\b|\([^()]*\)\s*(?::[^=]*)?=>|\w+\s*=>)/.test(next)) return true;
+  const name = /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?:[,)]|$)/.exec(next)?.[1];
+  return !!name && /(?:handler|Handler|controller|Controller|middleware|Middleware|resolver|Resolver)$|^(?:get|list|create|update|delete|handle)[A-Z]/.test(name.split('.').pop()!);
+}
+
 const key = (v: string, re: RegExp) => (re.test(v) ? v : null);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CONFIG_KEY = /^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*$/;
@@ -230,7 +242,12 @@ const CLIENT: LinkRule[] = [
     make: (m, c) => { const l = c.lit(end(m)); return l ? http(methodIn(c.args(l.end), 'GET'), l.value, 0.95, { server: false, lit: l }) : null; } },
   { id: 'axios', api: 'axios.get/post/… and clients named *client, api, http, $http, ky, got', kind: 'http', role: 'consumer', languages: JS,
     re: /\b(axios|\w*[aA]xios|\w*[cC]lient|http|api|\w*Api|request|instance|ky|got|superagent|\$http)\.(get|post|put|patch|delete|head|options)(?:<[^>()]*>)?\(/g,
-    make: (m, c) => { const l = c.lit(end(m)); return l ? http(m[2]!, l.value, m[1]!.toLowerCase().includes('axios') ? 0.95 : 0.9, { server: false, lit: l }) : null; } },
+    make: (m, c) => {
+      const l = c.lit(end(m));
+      // `api.get('/x', (c) => …)`, `http.get('/x', handler)` of a request mock: a route or a mock, not a call
+      if (!l || (!/axios/i.test(m[1]!) && registersHandler(c.args(l.end)))) return null;
+      return http(m[2]!, l.value, m[1]!.toLowerCase().includes('axios') ? 0.95 : 0.9, { server: false, lit: l });
+    } },
   { id: 'request-object', api: "axios({method, url}) and generated clients' {method: 'GET', url: '/x'}", kind: 'http', role: 'consumer', languages: JS,
     re: /\bmethod\s*:\s*['"]([A-Za-z]+)['"]\s*,/g,
     make: (m, c) => { if (!METHOD_RE.test(m[1]!)) return null; const w = c.text.slice(end(m), end(m) + 300); const u = /^[^{}]*?\burl\s*:\s*/.exec(w); if (!u) return null;

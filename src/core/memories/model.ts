@@ -2,10 +2,15 @@
  * Project memories: the record (the seed's shape plus what reconciling needs), fingerprints of the
  * anchored code and of its surroundings, and the pure reconcile function over (memory, the file now).
  *
- * Statuses: `current` (the exact anchor still resolves), `relocated` (the anchor moved: found again
- * nearby by fingerprint, else by best context match; the new location is recorded, and the status stays
- * until the memory is re-anchored), `stale` (the file
- * remains, the symbol/span no longer resolves), `gone` (the file is no longer indexed).
+ * Statuses say where the anchor is: `current` (the exact anchor still resolves: a symbol by its
+ * qualified path, wherever it now is in the file), `relocated` (the exact id moved: a renamed symbol found
+ * by its code, or a span found again by fingerprint, else by best context match; the new location is
+ * recorded, and a span stays relocated until it is re-anchored), `stale` (the file remains, the
+ * symbol/span no longer resolves), `gone` (the file is no longer indexed).
+ *
+ * Apart from the status, `code_change` says whether the anchored code changed since the memory was
+ * written or last confirmed (a line diff of the anchored lines; for a file anchor, the file's text):
+ * a memory about code that changed may no longer hold. Confirming (or editing) the memory clears it.
  */
 import { sha1 } from '../util/hash';
 
@@ -58,6 +63,23 @@ export interface MemoryRecord {
   /** sha1 of the anchored file's text at the last check (null: not checked, or no file) */
   checked_file_hash: string | null;
   checked_at_ms: number;
+  // ---- confirmation (absent in documents written before it: the first check sets it) -------------
+  /** the anchored lines as they were when the memory was written or last confirmed */
+  confirmed_fingerprint?: MemoryFingerprint | null;
+  /** the anchored file's hash then (file anchors) */
+  confirmed_file_hash?: string | null;
+  confirmed_at_ms?: number;
+  /** the anchored code changed since it was confirmed (null: it did not, or it cannot be told) */
+  code_change?: CodeChange | null;
+}
+
+/** How the anchored code differs from when the memory was written or last confirmed. */
+export interface CodeChange {
+  since_ms: number;
+  /** lines added and removed in the anchored code (null for a file anchor: the file's text differs) */
+  lines_added: number | null;
+  lines_removed: number | null;
+  summary: string;
 }
 
 export interface MemoryDocument { version: 1; memories: MemoryRecord[] }
@@ -100,6 +122,7 @@ export interface FileNow {
 
 export interface Reconciled {
   status: MemoryStatus;
+  code_change: CodeChange | null;
   anchor_id: string;
   start_line: number | null;
   end_line: number | null;
@@ -137,6 +160,44 @@ export function locate(fp: MemoryFingerprint, lines: readonly string[], oldStart
  * reads the file and the index.
  */
 export function reconcile(m: MemoryRecord, file: FileNow | null, repoIndexed = true): Reconciled {
+  const r = locateAnchor(m, file, repoIndexed);
+  return { ...r, code_change: codeChange(m, r, file) };
+}
+
+/** What a memory's confirmed code and the code at its anchor now differ by (null: nothing, or unknown). */
+export function codeChange(m: MemoryRecord, now: Omit<Reconciled, 'code_change'>, file: FileNow | null): CodeChange | null {
+  if (now.status === 'stale' || now.status === 'gone' || !file) return null;
+  const since_ms = m.confirmed_at_ms ?? m.created_at_ms;
+  if (m.anchor_kind === 'file') {
+    const then = m.confirmed_file_hash ?? m.checked_file_hash;
+    return then && now.checked_file_hash && then !== now.checked_file_hash
+      ? { since_ms, lines_added: null, lines_removed: null, summary: 'the file changed since the memory was confirmed' } : null;
+  }
+  const then = m.confirmed_fingerprint ?? m.fingerprint;
+  if (!then || !now.fingerprint || then.anchor === now.fingerprint.anchor) return null;
+  const { added, removed } = lineDiff(then.lines, now.fingerprint.lines);
+  if (!added && !removed) return null; // whitespace only
+  const parts = [added ? `${added} line${added === 1 ? '' : 's'} added` : '', removed ? `${removed} removed` : ''].filter(Boolean);
+  return { since_ms, lines_added: added, lines_removed: removed, summary: `the anchored code changed: ${parts.join(', ')}` };
+}
+
+/** Lines added and removed between two lists of line hashes (blank lines aside), by longest common subsequence. */
+function lineDiff(before: readonly string[], after: readonly string[]): { added: number; removed: number } {
+  const blank = lineHash('');
+  const a = before.filter(h => h !== blank); const b = after.filter(h => h !== blank);
+  if (a.length * b.length > 4_000_000) return { added: b.length, removed: a.length }; // too long to align: all of it
+  let prev = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    const row = new Array<number>(b.length + 1).fill(0);
+    for (let j = 1; j <= b.length; j++) row[j] = a[i - 1] === b[j - 1] ? prev[j - 1]! + 1 : Math.max(prev[j]!, row[j - 1]!);
+    prev = row;
+  }
+  const common = prev[b.length]!;
+  return { added: b.length - common, removed: a.length - common };
+}
+
+/** Where the anchor is now and its status (model of the seed's four statuses). */
+function locateAnchor(m: MemoryRecord, file: FileNow | null, repoIndexed: boolean): Omit<Reconciled, 'code_change'> {
   const keep = { anchor_id: m.anchor_id, start_line: m.start_line, end_line: m.end_line, fingerprint: m.fingerprint };
   if (m.anchor_kind === 'repo') return { ...keep, status: repoIndexed ? 'current' : 'gone', checked_file_hash: null };
   if (!file) return { ...keep, status: 'gone', checked_file_hash: null };
@@ -144,15 +205,15 @@ export function reconcile(m: MemoryRecord, file: FileNow | null, repoIndexed = t
   const hash = fileHash(file.text);
   if (m.anchor_kind === 'file') return { ...keep, status: 'current', checked_file_hash: hash };
   const start = m.start_line ?? 1, end = m.end_line ?? start, len = end - start + 1;
-  // once relocated, a memory says so until it is re-anchored (found again at its new place: still relocated)
-  const exact: MemoryStatus = m.status === 'relocated' ? 'relocated' : 'current';
-  const moved = (s: number, l: number, status: MemoryStatus, anchor_id = m.anchor_id): Reconciled =>
+  // once relocated, a span says so until it is re-anchored (found again at its new place: still relocated)
+  const exact: MemoryStatus = m.status === 'relocated' && m.anchor_kind === 'span' ? 'relocated' : 'current';
+  const moved = (s: number, l: number, status: MemoryStatus, anchor_id = m.anchor_id): Omit<Reconciled, 'code_change'> =>
     ({ status, anchor_id, start_line: s, end_line: s + l - 1, fingerprint: fingerprint(lines, s, s + l - 1), checked_file_hash: hash });
   if (m.anchor_kind === 'symbol') {
     if (file.symbols) {
       const same = file.symbols.find(s => s.symbol_path === m.anchor_id);
-      // the exact id resolves: current (its recorded lines follow it)
-      if (same) return moved(same.start_line, same.end_line - same.start_line + 1, same.start_line === start && same.end_line === end ? exact : 'relocated');
+      // the exact id resolves: current, wherever it now is (its recorded lines follow it)
+      if (same) return moved(same.start_line, same.end_line - same.start_line + 1, 'current');
       // renamed: a definition whose code has the anchored fingerprint
       if (m.fingerprint) {
         const renamed = file.symbols.filter(s => fingerprint(lines, s.start_line, s.end_line).anchor === m.fingerprint!.anchor)
@@ -169,6 +230,7 @@ export function reconcile(m: MemoryRecord, file: FileNow | null, repoIndexed = t
     return { ...moved(start, len, exact), fingerprint: ctxSame ? m.fingerprint : fingerprint(lines, start, end) };
   }
   const found = locate(m.fingerprint, lines, start, len);
-  if (found) return moved(found.start, len, 'relocated');
+  // found where it was (its code edited: see code_change), else moved
+  if (found) return moved(found.start, len, found.start === start ? exact : 'relocated');
   return { ...keep, status: 'stale', checked_file_hash: hash };
 }

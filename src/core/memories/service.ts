@@ -41,6 +41,8 @@ export interface MemoryAddRequest {
 /** memory_update: new text/confidence/source, and either `reanchor` (at its place now) or a new anchor. */
 export interface MemoryUpdateRequest {
   id: string; text?: string; confidence?: number; source?: string; reanchor?: boolean;
+  /** the memory still holds for the code as it is now: clears code_change (an edit of text or anchor does too) */
+  confirm?: boolean;
   /** moves it to the other store: `repo` shares it with the team (a promotion), `user` keeps it private */
   scope?: MemoryScope;
   /** the new anchor, in the memory's repository (`repo_id`, when given, must be that one) */
@@ -142,6 +144,7 @@ export class MemoryService {
       id: memoryId(base), ...base, start_line: start, end_line: end, source: req.source ?? 'agent', confidence: req.confidence ?? 1,
       status: 'current', updated_at_ms: now, scope, fingerprint: fp, created_commit: head?.head ?? null, created_by: req.created_by ?? req.source ?? 'agent',
       checked_file_hash: checked, checked_at_ms: now,
+      confirmed_fingerprint: fp, confirmed_file_hash: checked, confirmed_at_ms: now, code_change: null,
     };
     let duplicates: MemoryRecord[] = [];
     this.document(scope, root).update(d => {
@@ -181,6 +184,7 @@ export class MemoryService {
     if (req.confidence !== undefined) patch.confidence = req.confidence;
     if (req.source !== undefined) patch.source = req.source;
     let reanchored = false;
+    if (req.confirm || req.text !== undefined) Object.assign(patch, await this.confirmation(m));
     if (req.anchor || req.reanchor) {
       const root = this.root(m.repo_id);
       if (!root) throw new SightlineError('not_found', `memory anchor does not resolve: ${m.repo_id} is not a root of this workspace`, { reason: 'anchor_unresolved', anchor_kind: m.anchor_kind, path: m.anchor_path, symbol: null });
@@ -201,7 +205,8 @@ export class MemoryService {
         a = { anchor_kind: m.anchor_kind, anchor_id: r.anchor_id, anchor_path: m.anchor_path, start_line: r.start_line, end_line: r.end_line,
           fingerprint: r.start_line !== null && r.end_line !== null && file ? fingerprint(lines, r.start_line, r.end_line) : null, checked_file_hash: r.checked_file_hash };
       }
-      Object.assign(patch, a, { status: 'current' as const, checked_at_ms: Date.now() });
+      Object.assign(patch, a, { status: 'current' as const, checked_at_ms: Date.now() },
+        { confirmed_fingerprint: a.fingerprint, confirmed_file_hash: a.checked_file_hash, confirmed_at_ms: Date.now(), code_change: null });
       reanchored = true;
     }
     let out: MemoryRecord | null = null;
@@ -228,6 +233,17 @@ export class MemoryService {
     const memory = out as MemoryRecord;
     if ((moving && memory.scope === 'repo') || (req.source === 'human' && m.source !== 'human')) this.event('promote', memory);
     return { memory, reanchored };
+  }
+
+  /** The fields that confirm a memory for its code as it is now (reconciled first: its lines may have moved). */
+  private async confirmation(m: MemoryRecord): Promise<Partial<MemoryRecord>> {
+    const now = Date.now();
+    if (m.anchor_kind === 'repo') return { confirmed_at_ms: now, code_change: null };
+    const store = await this.currentStore();
+    const file = this.fileNow(store, m);
+    const r = reconcile(m, file, true);
+    if (r.status === 'stale' || r.status === 'gone') return { confirmed_at_ms: now, code_change: null };
+    return { ...r, checked_at_ms: now, confirmed_fingerprint: r.fingerprint, confirmed_file_hash: r.checked_file_hash, confirmed_at_ms: now, code_change: null };
   }
 
   private event(event: 'capture' | 'promote', memory: MemoryRecord): void {
@@ -282,9 +298,13 @@ export class MemoryService {
         if (opts.onlyChanged && m.anchor_kind !== 'repo' && hash === m.checked_file_hash && (file !== null) === (m.status !== 'gone')) continue;
         summary.checked++;
         const r = reconcile(m, file, !!this.root(m.repo_id));
-        const moved = r.status !== m.status || r.start_line !== m.start_line || r.end_line !== m.end_line || r.anchor_id !== m.anchor_id;
+        const moved = r.status !== m.status || r.start_line !== m.start_line || r.end_line !== m.end_line || r.anchor_id !== m.anchor_id
+          || JSON.stringify(r.code_change ?? null) !== JSON.stringify(m.code_change ?? null);
         const now = Date.now();
-        updates.set(m.id, { ...m, ...r, checked_at_ms: now, updated_at_ms: moved ? now : m.updated_at_ms });
+        // a memory written before confirmations were kept: as confirmed when it was last written
+        const baseline = m.confirmed_at_ms === undefined
+          ? { confirmed_fingerprint: m.fingerprint, confirmed_file_hash: m.checked_file_hash, confirmed_at_ms: m.updated_at_ms } : {};
+        updates.set(m.id, { ...m, ...baseline, ...r, checked_at_ms: now, updated_at_ms: moved ? now : m.updated_at_ms });
         if (moved) { summary.changed++; changedRepos.add(m.repo_id); }
       }
       if (updates.size) {
@@ -338,6 +358,8 @@ function nearestSymbols(symbols: readonly { symbol_path: string }[], wanted: str
 const STATUS_ORDER: Record<MemoryStatus, number> = { gone: 0, stale: 1, relocated: 2, current: 3 };
 
 function pickReconciled(u: MemoryRecord): Partial<MemoryRecord> {
-  const { status, anchor_id, start_line, end_line, fingerprint: fp, checked_file_hash, checked_at_ms, updated_at_ms } = u;
-  return { status, anchor_id, start_line, end_line, fingerprint: fp, checked_file_hash, checked_at_ms, updated_at_ms };
+  const { status, anchor_id, start_line, end_line, fingerprint: fp, checked_file_hash, checked_at_ms, updated_at_ms, code_change } = u;
+  const { confirmed_fingerprint, confirmed_file_hash, confirmed_at_ms } = u;
+  return { status, anchor_id, start_line, end_line, fingerprint: fp, checked_file_hash, checked_at_ms, updated_at_ms, code_change,
+    confirmed_fingerprint, confirmed_file_hash, confirmed_at_ms };
 }

@@ -80,7 +80,7 @@ export async function runIndex(d: IndexingDeps, opts: IndexRequest = {}): Promis
   if (opts.paths) {
     paths = new Map();
     for (const p of opts.paths) {
-      const { root, rel } = d.workspace.relativeToRoot(p);
+      const { root, rel } = d.workspace.changedPath(p);
       if (!rel || rel === '..' || rel.startsWith('../')) continue;
       if (!paths.has(root.repo_id)) paths.set(root.repo_id, []);
       paths.get(root.repo_id)!.push(rel);

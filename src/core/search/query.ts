@@ -121,7 +121,9 @@ export function analyseQuery(query: string, df: (terms: string[], cap: number) =
       words.push({ text: part, code: looksCode || inCode(m.index), frame: frameWords.has(part), pos: m.index });
     }
   }
-  const wantsTests = /\btests?\b|\bspec\b|\bpytest\b|\bunittest\b|\bfixture/i.test(text.replace(/\btest_\w+|\w+_test\b/g, ''));
+  // test words, not identifiers that hold one (`test_parse`, `parse_test`); one pass over the words (linear)
+  const testWording = text.replace(/\w+/g, w => (/^test_|_test$/.test(w) ? '' : w));
+  const wantsTests = /\btests?\b|\bspec\b|\bpytest\b|\bunittest\b|\bfixture/i.test(testWording);
 
   // Candidate terms: whole identifiers (lower-cased, separators dropped) and their sub-words.
   interface Cand { term: string; tf: number; code: boolean; frame: boolean; compound: boolean; part: boolean; first: number; exception: boolean }

@@ -70,6 +70,8 @@ export interface CodeSearchPage {
   files: FileHit[]; results: SearchHit[]; total: number; terms: string[]; plan: QueryPlan;
   /** files in the index (within no filter): 0 means nothing was indexed yet */
   indexed_files: number;
+  /** with a path glob and no hit: how many indexed files the glob (and the other filters) keeps */
+  path_matches?: number;
 }
 
 /**

@@ -15,7 +15,7 @@
  * size or time differs is hashed, and one whose content hash matches keeps its rows (no parse).
  */
 import { createHash } from 'node:crypto';
-import { gzipSync, gunzipSync } from 'node:zlib';
+import { gzipSync, createGunzip } from 'node:zlib';
 import { homedir } from 'node:os';
 import { Store } from '../store/store';
 import { atomicWrite } from '../store/persist';
@@ -94,15 +94,60 @@ export async function exportArtifact(image: Uint8Array, roots: readonly Root[]):
   } finally { store.close(); }
 }
 
-/** Reads and checks an artifact: its manifest and the SQLite image it carries. */
-export function readArtifact(bytes: Uint8Array): { manifest: ArtifactManifest; image: Uint8Array } {
-  let raw: Buffer;
-  try { raw = gunzipSync(bytes); } catch (e) { throw invalid(`not a Sightline index artifact: ${(e as Error).message}`); }
+/** The largest manifest an artifact may carry (it names roots and a checksum: a few hundred bytes). */
+const MAX_MANIFEST_BYTES = 1 << 20;
+
+/**
+ * Inflates an artifact without trusting its size: the manifest must come within MAX_MANIFEST_BYTES, and
+ * then the whole stream within the length the manifest declares. A small file that inflates to gigabytes
+ * is refused as soon as it outgrows that, holding no more than it in memory.
+ */
+export function inflateArtifact(bytes: Uint8Array): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const gunzip = createGunzip();
+    const parts: Buffer[] = [];
+    let size = 0;
+    let limit = MAGIC.length + 4 + MAX_MANIFEST_BYTES;
+    let declared = false;
+    const fail = (e: Error) => { gunzip.destroy(); reject(e); };
+    gunzip.on('data', (chunk: Buffer) => {
+      parts.push(chunk);
+      size += chunk.length;
+      if (!declared && size >= MAGIC.length + 4) {
+        const head = Buffer.concat(parts);
+        const n = head.readUInt32BE(MAGIC.length);
+        if (!head.subarray(0, MAGIC.length).equals(MAGIC)) return fail(invalid('not a Sightline index artifact (no SIGHTLINE-INDEX header)'));
+        if (n > MAX_MANIFEST_BYTES) return fail(invalid(`the artifact's manifest claims ${n} bytes; a manifest is at most ${MAX_MANIFEST_BYTES}`));
+        if (size >= MAGIC.length + 4 + n) {
+          declared = true;
+          const m = parseManifest(head.subarray(MAGIC.length + 4, MAGIC.length + 4 + n));
+          if (m instanceof Error) return fail(m);
+          limit = MAGIC.length + 4 + n + m.image_bytes;
+        }
+      }
+      if (size > limit) fail(invalid(`the artifact inflates beyond the ${limit} bytes its manifest declares: refused`, { declared_bytes: limit }));
+    });
+    gunzip.on('error', e => reject(invalid(`not a Sightline index artifact: ${e.message}`)));
+    gunzip.on('end', () => resolve(Buffer.concat(parts, size)));
+    gunzip.end(bytes);
+  });
+}
+
+function parseManifest(bytes: Buffer): ArtifactManifest | SightlineError {
+  try {
+    const m = JSON.parse(bytes.toString('utf8')) as ArtifactManifest;
+    if (!Number.isSafeInteger(m.image_bytes) || m.image_bytes < 0) return invalid('the artifact\'s manifest has no valid image_bytes');
+    return m;
+  } catch (e) { return invalid(`the artifact's manifest is not readable: ${(e as Error).message}`); }
+}
+
+/** Reads and checks an artifact: its manifest and the SQLite image it carries (inflated within what it declares). */
+export async function readArtifact(bytes: Uint8Array): Promise<{ manifest: ArtifactManifest; image: Uint8Array }> {
+  const raw = await inflateArtifact(bytes);
   if (raw.length < MAGIC.length + 4 || !raw.subarray(0, MAGIC.length).equals(MAGIC)) throw invalid('not a Sightline index artifact (no SIGHTLINE-INDEX header)');
   const n = raw.readUInt32BE(MAGIC.length);
-  let manifest: ArtifactManifest;
-  try { manifest = JSON.parse(raw.subarray(MAGIC.length + 4, MAGIC.length + 4 + n).toString('utf8')) as ArtifactManifest; }
-  catch (e) { throw invalid(`the artifact's manifest is not readable: ${(e as Error).message}`); }
+  const manifest = parseManifest(raw.subarray(MAGIC.length + 4, MAGIC.length + 4 + n));
+  if (manifest instanceof Error) throw manifest;
   if (manifest.format !== ARTIFACT_FORMAT) throw invalid(`artifact format ${manifest.format}; this version of Sightline reads format ${ARTIFACT_FORMAT}`);
   if (manifest.schema_version !== SCHEMA_VERSION) {
     throw invalid(`the artifact was built by Sightline ${manifest.sightline_version} (index schema ${manifest.schema_version}); this version uses schema ${SCHEMA_VERSION}: rebuild it with this version`,
@@ -127,7 +172,7 @@ function matchRoots(manifest: ArtifactManifest, roots: readonly Root[]): Map<Art
 
 /** The index to adopt for this workspace's roots (a store the caller owns), and what it holds for them. */
 export async function relocateArtifact(bytes: Uint8Array, roots: readonly Root[]): Promise<{ store: Store; report: ImportReport }> {
-  const { manifest, image } = readArtifact(bytes);
+  const { manifest, image } = await readArtifact(bytes);
   const match = matchRoots(manifest, roots);
   if (!match.size) {
     throw invalid(`the artifact holds ${manifest.roots.map(r => r.name).join(', ')}; no root of this workspace (${roots.map(r => r.name).join(', ')}) matches by folder name`);
@@ -141,10 +186,25 @@ export async function relocateArtifact(bytes: Uint8Array, roots: readonly Root[]
     for (const [a, r] of match) pairs.push([a.root_token, r.root], [a.repo_token, r.repo_id]);
     store.relocate(pairs, false); // the export rewrote code snippets too; what they name stays a placeholder
     for (const [, r] of match) { const row = store.meta.repo(r.repo_id); if (row) store.meta.upsertRepo({ ...row, name: r.name }); }
+    for (const [, r] of match) refuseEscapingPaths(store, r.repo_id);
     const adopted = [...match].map(([a, r]) => ({ artifact_root: a.name, root: r.root, repo_id: r.repo_id, files: a.files, indexed_commit: a.indexed_commit }));
     const notIn = roots.filter(r => ![...match.values()].includes(r)).map(r => r.root);
     return { store, report: { manifest, adopted, dropped: dropped.map(a => a.name), not_in_artifact: notIn } };
   } catch (e) { store.close(); throw e; }
+}
+
+/** A stored path must stay inside its root: relative, `/`-separated, no `..` segment, no NUL. */
+export function safeRelativePath(path: string): boolean {
+  if (!path || path.includes('\0') || path.includes('\\') || path.startsWith('/') || /^[A-Za-z]:/.test(path)) return false;
+  return !path.split('/').some(seg => seg === '..' || seg === '');
+}
+
+/** An artifact whose file paths would leave the workspace is refused whole (nothing of it is adopted). */
+function refuseEscapingPaths(store: Store, repoId: string): void {
+  const bad = store.files.graphFiles(repoId).map(f => f.path).filter(p => !safeRelativePath(p));
+  if (bad.length) {
+    throw invalid(`the artifact names ${bad.length} file path(s) outside their root (${bad.slice(0, 3).map(p => JSON.stringify(p)).join(', ')}): refused`, { paths: bad.slice(0, 20) });
+  }
 }
 
 /** Writes an artifact where the user asked, atomically (a reader never sees half of one). */

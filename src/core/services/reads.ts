@@ -3,6 +3,7 @@
  * the walk's containment rules) and what search caches of the index (vectors, the file table) until
  * the next write or reload.
  */
+import picomatch from 'picomatch';
 import { realpathSync } from 'node:fs';
 import { searchCode, vectorSearch, type SearchFilter, type SearchPage, type VectorIndex, type CodeSearchPage } from '../search/search';
 import { HASH_VECTOR_DIMS } from '../search/hashvec';
@@ -96,8 +97,18 @@ export class ReadService {
 
   async search(q: SearchRequest): Promise<CodeSearchPage> {
     await this.file.refresh();
-    return searchCode(this.file.store, this.vectors, this.fileIndex, q.query, { limit: q.limit, offset: q.offset, vector: q.vector, filter: this.filter(q.repo, q.language),
-      group: q.group ?? 'chunk', include_tests: q.include_tests ?? true, path_glob: q.path, chunks_per_file: q.chunks_per_file ?? 3 });
+    const filter = this.filter(q.repo, q.language);
+    const pathGlob = q.path === undefined ? undefined : this.workspace.relativeGlob(q.path);
+    const page = searchCode(this.file.store, this.vectors, this.fileIndex, q.query, { limit: q.limit, offset: q.offset, vector: q.vector, filter,
+      group: q.group ?? 'chunk', include_tests: q.include_tests ?? true, path_glob: pathGlob, chunks_per_file: q.chunks_per_file ?? 3 });
+    if (pathGlob === undefined || page.total > 0) return page;
+    // nothing found under a path: say whether the path keeps any file at all
+    const keep = picomatch(pathGlob, { dot: true });
+    let path_matches = 0;
+    for (const f of this.fileIndex().files.values()) {
+      if ((!filter.repo_id || f.repo_id === filter.repo_id) && (!filter.language || f.language === filter.language) && keep(f.path)) path_matches++;
+    }
+    return { ...page, path_matches };
   }
 
   async vectorSearch(q: { query: string; limit: number; offset: number; repo?: string; language?: string }): Promise<SearchPage> {

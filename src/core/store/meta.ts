@@ -13,7 +13,7 @@ export const REPO_TABLES: TableSpec[] = [
 ];
 
 /** Diagnostics of the walk and the parse that mean a file was not indexed. */
-const SKIP_CODES = "('too_large','binary','unreadable','parse_failed','worker_crashed','broken_symlink','symlink_loop')";
+const SKIP_CODES = "('too_large','binary','unreadable','parse_failed','worker_crashed','broken_symlink','symlink_loop','not_a_file','invalid_file_name')";
 
 export class MetaTables {
   constructor(private readonly db: Db) {}

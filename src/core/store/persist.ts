@@ -25,6 +25,8 @@ import { Worker } from 'node:worker_threads';
 
 /** The holder refreshes the lock's mtime this often. */
 export const LOCK_HEARTBEAT_MS = 5_000;
+/** A lock file without its holder's pid (empty, half-written) this long after it was made is taken over. */
+export const UNWRITTEN_LOCK_MS = 250;
 /** A lock without a heartbeat for this long is stale and taken over. */
 export const LOCK_STALE_MS = 30_000;
 /** A temp file not written to for this long is a leftover, whoever wrote it. */
@@ -134,8 +136,9 @@ export function inspectLock(lockPath: string, staleMs = LOCK_STALE_MS): LockHold
   if (!r) return null;
   const age = Date.now() - r.mtimeMs;
   if (!r.info) {
-    // created a moment ago by a writer that has not written its pid yet, or left half-written
-    return { pid: -1, host: 'unknown', since: r.mtimeMs, heartbeat_at: r.mtimeMs, state: age < 2000 ? 'active' : 'stale', this_process: false };
+    // created a moment ago by a writer that has not written its pid yet (it writes it at once), or left
+    // empty or half-written: taken over once UNWRITTEN_LOCK_MS passed
+    return { pid: -1, host: 'unknown', since: r.mtimeMs, heartbeat_at: r.mtimeMs, state: age < UNWRITTEN_LOCK_MS ? 'active' : 'stale', this_process: false };
   }
   const h = r.info;
   const mine = !!h.token && heldTokens.has(h.token);

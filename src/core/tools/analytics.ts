@@ -76,14 +76,14 @@ type Out = z.infer<typeof outputSchema>;
 export const analytics = defineTool({
   name: 'analytics',
   title: 'Whole-repository analytics',
-  description: 'Structural views for planning and review. kind=cycles: import (level=file) or call (level=symbol) cycles, only binds at confidence ≥ 0.7, never guessed or name-only; communities: Louvain clusters, modularity; dead_code: unexported, unused, unnamed definitions with reasons; hotspots: complexity × git churn.',
+  description: 'Structural views for planning and review. kind=cycles: import (level=file) or call (level=symbol) cycles, only binds at confidence ≥ 0.7, never guessed or name-only; communities: Louvain clusters, modularity; dead_code: unused, unnamed definitions with reasons (exported ones after, lower); hotspots: complexity × git churn.',
   input: z.object({
     kind: z.enum(KINDS).describe('Which view.'),
     level: z.enum(['file', 'symbol']).optional().describe('Graph level: file (default; hotspots: symbol) or symbol. dead_code is per symbol.'),
     repo: repoParam,
     path: z.string().min(1).optional().describe('Folder/file prefix or glob the nodes must match.'),
     min_size: z.number().int().min(1).max(10_000).default(2).describe('cycles/communities: smallest size listed (1: self-recursion).'),
-    ...pageInput(10, 100),
+    ...pageInput(10),
   }),
   output: outputSchema,
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
@@ -159,7 +159,7 @@ export const analytics = defineTool({
         lines.push(`- #${c.community_id} ${code(c.label)} · ${c.size} member(s) in ${c.file_count} file(s) · top: ${c.top_members.slice(0, 3).map(n => code(n.symbol_path ?? n.path)).join(', ')}`);
       }
     } else if (r.kind === 'dead_code') {
-      head = `**analytics dead_code** — ${plural(r.total, 'candidate', 'candidates')} (unused, unexported, not entry points or tests, name not found elsewhere); ${sure}`;
+      head = `**analytics dead_code** — ${plural(r.total, 'candidate', 'candidates')} (unused, not entry points or tests, name not found elsewhere; exported ones last, lower: code outside may use them); ${sure}`;
       for (const d of r.results as z.infer<typeof deadSchema>[]) {
         const caveat = d.reasons.length > 5 ? ` · ${d.reasons.slice(5).join('; ')}` : '';
         lines.push(`- ${code(d.node.symbol_path ?? d.node.name)} (${d.node.kind}) ${d.node.path}:${d.node.range.start_line} · ${d.lines} lines · conf ${d.confidence} · ${d.reasons[1]}${caveat}`);

@@ -42,6 +42,8 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   /** Example arguments (documentation and contract tests; together they read every parameter). */
   examples: z.input<I>[];
   run(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
+  /** Former parameter names still accepted for one release (old → new); an answer using one says so. */
+  renamed?: Readonly<Record<string, string>>;
   /** The output field holding the paged list (offset/next_offset apply to it), if any. */
   paged?: (keyof z.output<O> & string) | ((out: z.output<O>) => keyof z.output<O> & string);
   render(result: z.output<O>, budget: RenderBudget): string;
@@ -53,10 +55,12 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: To
 
 // ---- pagination ------------------------------------------------------------------------------------
 export const PAGE_DEFAULT_LIMIT = 10;
+/** The one limit policy: any tool pages up to this many items; each picks its default page size. */
+export const PAGE_MAX_LIMIT = 500;
 
-export function pageInput(defaultLimit = PAGE_DEFAULT_LIMIT, maxLimit = 100) {
+export function pageInput(defaultLimit = PAGE_DEFAULT_LIMIT) {
   return {
-    limit: z.number().int().min(1).max(maxLimit).default(defaultLimit).describe('Page size.'),
+    limit: z.number().int().min(1).max(PAGE_MAX_LIMIT).default(defaultLimit).describe('Page size.'),
     offset: z.number().int().min(0).max(1_000_000).default(0).describe('Items to skip: the previous answer\'s next_offset.'),
   };
 }
@@ -158,24 +162,47 @@ export function renderError(tool: string, e: ErrorShape): string {
   return `**${tool} failed** (${e.error.code}): ${e.error.message}`;
 }
 
+/** Arguments under a former name moved to the current one (both given: invalid), with a notice each. */
+function applyRenames(def: ToolDef, args: Record<string, unknown>): { args: Record<string, unknown>; notices: string[] } {
+  const notices: string[] = [];
+  if (!def.renamed) return { args, notices };
+  const out = { ...args };
+  for (const [old, now] of Object.entries(def.renamed)) {
+    if (!(old in out)) continue;
+    if (now in out) throw new SightlineError('invalid_arguments', `give ${now} only: ${old} is its former name`);
+    out[now] = out[old];
+    delete out[old];
+    notices.push(`⚠ \`${old}\` is the former name of \`${now}\`; it is accepted in this release only.`);
+  }
+  return { args: out, notices };
+}
+
 export async function invokeTool(def: ToolDef, rawArgs: unknown, ctx: ToolContext, budget: RenderBudget = {}): Promise<ToolOutcome> {
   try {
     if (rawArgs !== undefined && rawArgs !== null && (typeof rawArgs !== 'object' || Array.isArray(rawArgs))) {
       throw new SightlineError('invalid_arguments', `arguments of ${def.name} must be a JSON object`);
     }
-    const parsed = def.input.strict().safeParse(rawArgs ?? {});
+    const { args, notices } = applyRenames(def, (rawArgs ?? {}) as Record<string, unknown>);
+    const parsed = def.input.strict().safeParse(args);
     if (!parsed.success) {
       const f = formatIssues(parsed.error);
       throw new SightlineError('invalid_arguments', `invalid arguments for ${def.name}: ${f.message}`, { issues: f.issues });
     }
     const declared = Object.keys(def.input.shape);
     const full = await def.run(accessor(def.name, declared, parsed.data as object) as never, { ...ctx, max_chars: budget.max_chars ?? DEFAULT_MAX_CHARS }) as Record<string, unknown>;
-    const data = fitJson(full, jsonBudget(budget), typeof def.paged === 'function' ? def.paged(full as never) : def.paged);
-    return { ok: true, data, markdown: def.render(data as never, { max_chars: budget.max_chars ?? DEFAULT_MAX_CHARS }) };
+    const { data, markdown } = fitAnswer(def, full, budget);
+    return { ok: true, data, markdown: notices.length ? `${markdown}\n${notices.join('\n')}` : markdown };
   } catch (e) {
     const shape = toErrorShape(e);
     return { ok: false, ...shape, markdown: renderError(def.name, shape) };
   }
+}
+
+/** The structured answer within its budget and the Markdown rendered from it (so paging agrees). */
+function fitAnswer(def: ToolDef, full: Record<string, unknown>, budget: RenderBudget): { data: Record<string, unknown>; markdown: string } {
+  const paged = typeof def.paged === 'function' ? def.paged(full as never) : def.paged;
+  const data = fitJson(full, jsonBudget(budget), paged);
+  return { data, markdown: def.render(data as never, { max_chars: budget.max_chars ?? DEFAULT_MAX_CHARS }) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, code, budgeted } from './contract';
-import { completeness } from './shared';
+import { completeness, tokenBudgetParam } from './shared';
 import { toNodeRef } from '../graph/query';
 import type { NodeRow } from '../store/store';
 import { SightlineError } from '../errors';
@@ -26,7 +26,7 @@ export const expandContext = defineTool({
   input: z.object({
     chunk_ids: z.array(z.string().min(1)).min(1).max(50).describe('Seed chunk ids (from search_code or another tool).'),
     depth: z.number().int().min(1).max(3).default(1).describe('Edges to follow.'),
-    token_budget: z.number().int().min(100).max(100000).default(4000).describe('Budget for the summed estimated_metadata_tokens.'),
+    token_budget: tokenBudgetParam(4000, 'Budget for the summed estimated_metadata_tokens.'),
   }),
   output: z.object({
     chunks: z.array(itemSchema).describe('The context pack: seeds first, then by distance.'),

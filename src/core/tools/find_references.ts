@@ -34,7 +34,7 @@ export const findReferences = defineTool({
     kinds: z.array(z.enum(USAGE_KINDS)).min(1).optional()
       .describe('Only these kinds (default all; others counted in other_kinds).'),
     min_confidence: z.number().min(0).max(1).default(0).describe('Drop uses below this confidence.'),
-    ...pageInput(50, 500),
+    ...pageInput(50),
   }),
   output: z.object({
     target: z.string().describe('The symbol argument as given.'),

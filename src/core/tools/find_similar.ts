@@ -45,7 +45,7 @@ export const findSimilar = defineTool({
     language: languageParam,
     include_tests: z.boolean().default(true).describe('false: test code is left out (counted in tests_left_out).'),
     min_score: z.number().min(0).max(1).default(0.3).describe('Lowest score returned.'),
-    ...pageInput(10, 100),
+    ...pageInput(10),
   }),
   output: z.object({
     query: z.string().describe('The symbol argument, or the snippet\'s first line.'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, code, CHARS_PER_TOKEN, estimateTokens } from './contract';
-import { searchHitSchema, rangeSchema, nodeLabel } from './shared';
+import { searchHitSchema, rangeSchema, nodeLabel, tokenBudgetParam } from './shared';
 import { SightlineError } from '../errors';
 
 /** The longest text one get_chunk answer returns by default, in estimated tokens (4 characters each). */
@@ -10,16 +10,16 @@ export const getChunk = defineTool({
   name: 'get_chunk',
   title: 'Get chunk source',
   description: 'The source text of one chunk by chunk_id, read from the file now (stale=true: the file changed since indexing, lines may have shifted). '
-    + 'A long chunk is returned up to max_tokens; next_start_line says where to read on.',
+    + 'A long chunk is returned up to token_budget; next_start_line says where to read on.',
   input: z.object({
     chunk_id: z.string().min(1).describe('Chunk id (or a symbol id) from another tool.'),
-    max_tokens: z.number().int().min(100).max(100_000).default(DEFAULT_MAX_TOKENS).describe('Most text to return, in tokens (~4 characters).'),
+    token_budget: tokenBudgetParam(DEFAULT_MAX_TOKENS, 'Most text to return, in tokens (~4 characters).'),
     start_line: z.number().int().min(1).optional().describe('Read on from this line (a previous next_start_line).'),
   }),
   // The location fields are a search hit's (minus its ranking), plus the text itself.
   output: searchHitSchema.omit({ score: true, signals: true, qualified_name: true, snippet: true }).extend({
     text: z.string().describe('Source text of text_range (whole lines).'),
-    text_range: rangeSchema.describe('File lines the text covers: the whole chunk unless max_tokens or start_line cut it.'),
+    text_range: rangeSchema.describe('File lines the text covers: the whole chunk unless token_budget or start_line cut it.'),
     truncated: z.boolean().describe('True when the chunk goes on after text_range.'),
     next_chunk_id: z.string().nullable().describe('The next part of the same definition (a long one is split into chunks), or null.'),
     next_start_line: z.number().int().nullable().describe('Pass as start_line to read on, or null.'),
@@ -29,16 +29,17 @@ export const getChunk = defineTool({
     file_hash: z.string().describe('Content hash of the file when it was indexed.'),
   }),
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
-  examples: [{ chunk_id: 'chunk:demo-0123abcd:src/users.ts:UserService.getUserName', max_tokens: 8000, start_line: 1 }],
+  examples: [{ chunk_id: 'chunk:demo-0123abcd:src/users.ts:UserService.getUserName', token_budget: 8000, start_line: 1 }],
+  renamed: { max_tokens: 'token_budget' },
   async run(args, ctx) {
-    const { chunk_id, max_tokens, start_line } = args;
+    const { chunk_id, token_budget, start_line } = args;
     const c = await ctx.engine.getChunk(chunk_id);
     const from = Math.min(Math.max(start_line ?? c.start_line, c.start_line), c.end_line);
     if (start_line !== undefined && start_line > c.end_line) {
       throw new SightlineError('invalid_arguments', `start_line ${start_line} is outside the chunk (lines ${c.start_line}-${c.end_line})`);
     }
     const lines = c.text.split('\n');
-    const budget = max_tokens * CHARS_PER_TOKEN;
+    const budget = token_budget * CHARS_PER_TOKEN;
     const out: string[] = [];
     let used = 0;
     for (let i = from - c.start_line; i < lines.length; i++) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ToolServices } from './services';
 import { peerNotices } from './external';
-import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice } from './contract';
+import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice, plural } from './contract';
 import { nodeSchema, pathParam, repoParam, symbolParam, matchedBySchema, nodeLabel, renderUnresolved } from './shared';
 import { toNodeRef } from '../graph/query';
 import { SightlineError } from '../errors';
@@ -31,7 +31,7 @@ export const history = defineTool({
     symbol: symbolParam.optional(),
     path: pathParam.describe('A file, or the file narrowing symbol.'),
     repo: repoParam,
-    ...pageInput(20, 200),
+    ...pageInput(20),
   }),
   output: z.object({
     symbol: z.string().nullable().describe('The symbol argument as given.'),
@@ -87,7 +87,9 @@ export const history = defineTool({
     if (r.symbol && !r.resolved.length && r.ambiguous.length) return renderUnresolved('history', r.symbol, r.ambiguous);
     const what = r.resolved[0] ? code(nodeLabel(r.resolved[0])) : code(r.path ?? r.symbol ?? '');
     if (!r.history.available) return `**history** of ${what}: no history — ${r.history.reason}.`;
-    const head = `**history** of ${what} — ${r.total} commit(s); churn ${r.churn}${r.history.shallow ? ' (shallow clone: lower bound)' : r.history.truncated ? ' (last 500 commits)' : ''}`;
+    const window = r.history.shallow ? ' (shallow clone: a lower bound)'
+      : r.history.truncated ? ' in the last 500 commits of this repository (older ones are not mined)' : '';
+    const head = `**history** of ${what} — ${plural(r.total, 'commit', 'commits')}${window}; churn ${r.churn}`;
     const items = r.commits.map(c => `- ${c.sha.slice(0, 10)} ${c.date.slice(0, 10)} ${c.author}: ${c.subject}`);
     const partners = r.co_change.length ? `Usually changes with: ${r.co_change.map(p => `${code(p.path)} ×${p.together_count}`).join(', ')}` : '';
     const ext = r.external.map(x => `- [${x.source}] ${x.uri ? `[${x.title}](${x.uri})` : x.title}${x.date ? ` · ${x.date.slice(0, 10)}` : ''}`);

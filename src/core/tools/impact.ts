@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, code, budgeted } from './contract';
+import { defineTool, code, budgeted, pageInput } from './contract';
 import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved, testSchema, toTestRef } from './shared';
 import { computeImpact, moduleOf } from '../graph/impact';
 import { toNodeRef, resolutionOf } from '../graph/query';
@@ -26,8 +26,7 @@ export const impact = defineTool({
     path: pathParam,
     repo: repoParam,
     depth: z.number().int().min(1).max(6).default(3).describe('Edges to follow from the target.'),
-    limit: z.number().int().min(1).max(500).default(50).describe('Cap on each list.'),
-    offset: z.number().int().min(0).max(1_000_000).default(0).describe('Affected items to skip: the previous answer\'s next_offset.'),
+    ...pageInput(50),
     follow_links: z.boolean().default(false).describe('Also follow cross-boundary links (see links): a route handler\'s clients in any language, a model\'s queries, a topic\'s consumers; best effort, provider links.'),
   }),
   output: z.object({

@@ -7,7 +7,7 @@ import { SAVE_DELAY_MS } from '../services/live';
 const diagnosticSchema = z.object({
   repo_id: z.string().describe('Repository of the file.'),
   path: z.string().describe('Repository-relative path.'),
-  code: z.string().describe('Machine-readable reason: too_large, binary, invalid_utf8, syntax_errors, unreadable, symlink_loop, outside_workspace, broken_symlink, parse_failed, worker_crashed.'),
+  code: z.string().describe('Machine-readable reason: too_large, binary, invalid_utf8, syntax_errors, unreadable, symlink_loop, outside_workspace, broken_symlink, parse_failed, worker_crashed, not_a_file (a FIFO, socket or device), invalid_file_name (not valid UTF-8).'),
   message: z.string().describe('What happened and what was done about it.'),
 });
 export { diagnosticSchema };

@@ -18,7 +18,7 @@ export const indexStatus = defineTool({
   title: 'Index status',
   description: 'Freshness and size of the index: indexed commit, branch, dirty flag, when, files changed on disk since, node and edge counts, per-root counts, the writer, the last run and its diagnostics (paged). '
     + 'Call it before trusting an empty answer.',
-  input: z.object({ ...pageInput(20, 200) }),
+  input: z.object({ ...pageInput(20) }),
   output: z.object({
     indexed_commit: z.string().nullable().describe('Commit indexed (single-root workspace), null when unknown or multi-root.'),
     branch: z.string().nullable().describe('Branch indexed (single-root workspace), null when detached, unknown or multi-root.'),

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice, plural } from './contract';
 import { completeness, nodeSchema, pathParam, repoParam, matchedBySchema, nodeLabel, renderUnresolved } from './shared';
 import { toNodeRef, resolutionOf, type Boundary } from '../graph/query';
+import { SightlineError } from '../errors';
+import type { ToolServices } from './services';
 import { RECOGNISED_IDS, LINK_KINDS, parseKeyNode, type LinkKind, type LinkRow } from '../services/links';
 
 const siteRange = z.object({
@@ -18,7 +20,7 @@ const linkSchema = z.object({
   range: siteRange.describe('The site: the call, read, query or declaration.'),
   to_repo_id: z.string().nullable().describe('Repository of the provider site (another repository is normal), null when unmatched.'),
   to_path: z.string().nullable().describe('File of the provider site, null when unmatched.'),
-  to_range: siteRange.nullable().describe('The provider site, null when unmatched.'),
+  to_range: siteRange.nullable().describe('The provider site; null when unmatched, or matched through a shared key nothing defines (to is the key node).'),
   key: z.string().describe('The key as the provider spells it (GET /users/{id}, DATABASE_URL, users, kafka:orders).'),
   matched: z.boolean().describe('False: nothing in the workspace answers it (external service, prefix set elsewhere, unrecognised API).'),
   resolution: z.enum(['exact', 'best_effort']).describe('exact when confidence ≥ 0.9.'),
@@ -33,6 +35,30 @@ function toLink(l: LinkRow): z.infer<typeof linkSchema> {
     key: l.key, matched: l.matched, resolution: resolutionOf(l.confidence), confidence: l.confidence, evidence: l.evidence };
 }
 
+/** Key nodes a bare name may stand for (`SHOP_PAYMENT_KEY` → `env:SHOP_PAYMENT_KEY`, `orders` → `table:orders`). */
+const KEY_PREFIXES = ['env', 'config', 'table', 'flag', 'topic'] as const;
+
+/** The links of the key node a bare name names, when it names no symbol (null: none does, or a symbol does). */
+type LinkReaderLike = Awaited<ReturnType<ToolServices['links']>>;
+function keyRows(reader: LinkReaderLike, name: string, repo_id: string | undefined, matched: boolean | undefined): { node: string; rows: LinkRow[] } | null {
+  if (/\s/.test(name) || name.includes(':')) return null;
+  for (const prefix of KEY_PREFIXES) {
+    const node = `${prefix}:${name}`;
+    const rows = reader.query({ keyNode: node, repo_id, matched });
+    if (rows.length) return { node, rows };
+  }
+  return null;
+}
+
+/** What limits a links answer: always heuristic; sites with no counterpart; nothing stored at all. */
+function linkBoundaries(reader: LinkReaderLike, rows: readonly LinkRow[], kind: LinkKind | undefined, unmatched: number): Boundary[] {
+  const kinds = [...new Set(kind ? [kind] : rows.length ? rows.map(l => l.kind) : LINK_KINDS)] as LinkKind[];
+  const boundaries: Boundary[] = [{ kind: 'heuristic_only', detail: `links are read from source text by recognising these APIs (rule ids; the README's Cross-boundary links section spells them out) — ${kinds.map(k => `${k}: ${RECOGNISED_IDS[k].join(', ')}`).join(' | ')}. Wrappers, names built at run time and other frameworks are not seen` }];
+  if (unmatched) boundaries.push({ kind: 'dynamic_names', detail: `${plural(unmatched, 'site has', 'sites have')} no counterpart in the workspace (matched=false): an external service, a mount prefix or base URL set elsewhere, or an API not recognised` });
+  if (!reader.count()) boundaries.push({ kind: 'unparsed_files', detail: 'no links are stored: index the workspace (index_repo) first, or it recognises none of the APIs above' });
+  return boundaries;
+}
+
 export const links = defineTool({
   name: 'links',
   title: 'Cross-boundary links',
@@ -43,7 +69,7 @@ export const links = defineTool({
     repo: repoParam,
     kind: z.enum(LINK_KINDS).optional().describe('Only this kind.'),
     matched: z.boolean().optional().describe('Only matched (true) or unmatched (false) links.'),
-    ...pageInput(20, 200),
+    ...pageInput(20),
   }),
   output: z.object({
     symbol: z.string().nullable().describe('The symbol argument as given.'),
@@ -64,13 +90,26 @@ export const links = defineTool({
   async run(args, ctx) {
     const { symbol, path, repo, kind, matched, limit, offset } = args;
     const reader = await ctx.engine.links();
+    const answer = (found: LinkRow[], matchedBy: string | null, resolvedTo: ReturnType<typeof toNodeRef>[]) => {
+      const all = kind ? found.filter(l => l.kind === kind) : found;
+      const slice = all.slice(offset, offset + limit);
+      const unmatched = all.filter(l => !l.matched).length;
+      return { symbol: symbol ?? null, resolved: resolvedTo, ambiguous: [], matched_by: matchedBy, links: slice.map(toLink), total_unmatched: unmatched,
+        ...page(all.length, offset, limit, slice.length), complete: false, boundaries: linkBoundaries(reader, all, kind, unmatched) };
+    };
     const repo_id = ctx.engine.repoFilter(repo);
     let resolved: ReturnType<typeof toNodeRef>[] = []; let matched_by: string | null = null;
     let rows: LinkRow[];
     if (symbol && parseKeyNode(symbol)) rows = reader.query({ keyNode: symbol, repo_id, matched });
     else if (symbol) {
       const g = await ctx.engine.graph();
-      const r = g.resolveOne(symbol, { repo_id, path });
+      let r: ReturnType<typeof g.resolveOne>;
+      try { r = g.resolveOne(symbol, { repo_id, path }); } catch (e) {
+        // no symbol has that name: the key of that name, if some site reads or defines it
+        const found = e instanceof SightlineError && e.code === 'not_found' && !path ? keyRows(reader, symbol, repo_id, matched) : null;
+        if (!found) throw e;
+        return answer(found.rows, `the key ${found.node} (no symbol is named ${symbol})`, []);
+      }
       if (!r.target) {
         return { symbol, resolved: [], ambiguous: r.ambiguous.map(toNodeRef), matched_by: r.matched_by, links: [], total_unmatched: 0, ...page(0, offset, limit, 0), complete: false,
           boundaries: [{ kind: 'ambiguous_target' as const, detail: `${r.ambiguous.length} definitions match ${symbol}; call again with one of their ids (or add path)` }] };
@@ -83,20 +122,15 @@ export const links = defineTool({
       const { root, rel } = ctx.engine.relativeToRoot(path);
       rows = reader.query({ at: { repo_id: root.repo_id, path: rel, start_line: 1, end_line: 1e9 }, kind, matched });
     } else rows = reader.query({ repo_id, kind, matched });
-    if (kind) rows = rows.filter(l => l.kind === kind);
-    const slice = rows.slice(offset, offset + limit);
-    const unmatched = rows.filter(l => !l.matched).length;
-    const kinds = [...new Set(kind ? [kind] : rows.length ? rows.map(l => l.kind) : LINK_KINDS)] as LinkKind[];
-    const boundaries: Boundary[] = [{ kind: 'heuristic_only', detail: `links are read from source text by recognising these APIs (rule ids; the README's Cross-boundary links section spells them out) — ${kinds.map(k => `${k}: ${RECOGNISED_IDS[k].join(', ')}`).join(' | ')}. Wrappers, names built at run time and other frameworks are not seen` }];
-    if (unmatched) boundaries.push({ kind: 'dynamic_names', detail: `${plural(unmatched, 'site has', 'sites have')} no counterpart in the workspace (matched=false): an external service, a mount prefix or base URL set elsewhere, or an API not recognised` });
-    if (!reader.count()) boundaries.push({ kind: 'unparsed_files', detail: 'no links are stored: index the workspace (index_repo) first, or it recognises none of the APIs above' });
-    return { symbol: symbol ?? null, resolved, ambiguous: [], matched_by, links: slice.map(toLink), total_unmatched: unmatched, ...page(rows.length, offset, limit, slice.length), complete: false, boundaries };
+    return answer(rows, matched_by, resolved);
   },
   render(r, budget) {
     if (r.symbol && !r.resolved.length && r.ambiguous.length) return renderUnresolved('links', r.symbol, r.ambiguous);
     const what = r.resolved[0] ? ` of ${code(nodeLabel(r.resolved[0]))}` : r.symbol ? ` of ${code(r.symbol)}` : '';
     const head = `**links**${what} — ${plural(r.total, 'link', 'links')} (${r.total - r.total_unmatched} matched); lower bound`;
-    const items = r.links.map(l => `- ${l.kind} ${code(l.key)} ${l.path}:${l.range.start_line} → ${l.matched ? `${l.to_path}:${l.to_range!.start_line} ${code(l.to)}` : `_unmatched_ ${code(l.to)}`} · ${l.resolution} ${l.confidence}`);
+    const other = (l: (typeof r.links)[number]) => (l.to_range ? `${l.to_path}:${l.to_range.start_line} ${code(l.to)}`
+      : l.matched ? `${code(l.to)} (shared key: read elsewhere too)` : `_unmatched_ ${code(l.to)}`);
+    const items = r.links.map(l => `- ${l.kind} ${code(l.key)} ${l.path}:${l.range.start_line} → ${other(l)} · ${l.resolution} ${l.confidence}`);
     const footer = [pageNotice(r, 'links'), ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`)].filter(Boolean).join('\n');
     return budgeted(head, items, footer, budget);
   },

@@ -40,6 +40,7 @@ export const memoryNoteSchema = z.object({
   text: z.string().describe(`The memory, cut at ${NOTE_TEXT_CHARS} characters (memory_list has it whole).`),
   text_truncated: z.boolean().describe('True when text was cut.'),
   source: z.string().describe('human, agent, …'),
+  code_change: z.string().nullable().describe('How its anchored code changed since it was written or last confirmed (null: it did not): it may no longer hold.'),
   on: z.string().describe('What in this answer it is anchored on: a node id, chunk id or file path.'),
 });
 export type MemoryNote = z.infer<typeof memoryNoteSchema>;
@@ -56,6 +57,7 @@ export const memoryMarkerSchema = z.object({
   count: z.number().int().describe('Memories on it.'),
   needs_look: z.number().int().describe('Of which stale or gone.'),
   worst_status: z.enum(STATUSES).describe('Worst status among them (gone, stale, relocated, current).'),
+  code_changed: z.number().int().describe('Of which the anchored code changed since they were confirmed.'),
 }).optional().describe('Project memories anchored on it (absent: none); memory_list path=… lists them.');
 export type MemoryMarker = z.infer<typeof memoryMarkerSchema>;
 
@@ -104,7 +106,7 @@ export class MemoryNotes {
   static marker(ms: readonly MemoryRecord[]): MemoryMarker {
     if (!ms.length) return undefined;
     const worst = ms.reduce((w, m) => (SEVERITY[m.status] > SEVERITY[w] ? m.status : w), 'current' as MemoryStatus);
-    return { count: ms.length, needs_look: ms.filter(m => needsLook(m.status)).length, worst_status: worst };
+    return { count: ms.length, needs_look: ms.filter(m => needsLook(m.status)).length, worst_status: worst, code_changed: ms.filter(m => m.code_change).length };
   }
 }
 
@@ -116,7 +118,8 @@ export class NoteCollector {
   }
   /** The memories, most urgent first, at most NOTES_CAP (and, given maxTokens, those that fit in it; at least one). */
   result(maxTokens = Infinity): { memories: MemoryNote[]; total_memories: number } {
-    const all = [...this.found.values()].sort((a, b) => SEVERITY[b.m.status] - SEVERITY[a.m.status] || a.rank - b.rank
+    const urgency = (m: MemoryRecord) => SEVERITY[m.status] * 2 + (m.code_change ? 1 : 0);
+    const all = [...this.found.values()].sort((a, b) => urgency(b.m) - urgency(a.m) || a.rank - b.rank
       || (a.m.anchor_path ?? '').localeCompare(b.m.anchor_path ?? '') || (a.m.start_line ?? 0) - (b.m.start_line ?? 0) || a.m.id.localeCompare(b.m.id));
     const memories: MemoryNote[] = [];
     let tokens = 0;
@@ -133,7 +136,8 @@ export class NoteCollector {
 export function toNote(m: MemoryRecord, on: string): MemoryNote {
   const cut = m.text.length > NOTE_TEXT_CHARS;
   return { id: m.id, anchor_kind: m.anchor_kind, anchor_path: m.anchor_path, anchor_id: m.anchor_id, start_line: m.start_line, end_line: m.end_line,
-    status: m.status, text: cut ? `${m.text.slice(0, NOTE_TEXT_CHARS - 1)}…` : m.text, text_truncated: cut, source: m.source, on };
+    status: m.status, text: cut ? `${m.text.slice(0, NOTE_TEXT_CHARS - 1)}…` : m.text, text_truncated: cut, source: m.source,
+    code_change: m.code_change ? `${m.code_change.summary} (since ${new Date(m.code_change.since_ms).toISOString().slice(0, 10)})` : null, on };
 }
 
 // ---- Markdown ---------------------------------------------------------------------------------------
@@ -141,14 +145,17 @@ export function toNote(m: MemoryRecord, on: string): MemoryNote {
 export function notesSummary(r: { memories: MemoryNote[]; total_memories: number }): string {
   if (!r.total_memories) return '';
   const look = r.memories.filter(m => needsLook(m.status)).length;
-  return `; 📝 ${plural(r.total_memories, 'memory', 'memories')}${look ? ` (**${look} stale or gone: needs a look**)` : ''}`;
+  const changed = r.memories.filter(m => m.code_change).length;
+  const flags = [look ? `**${look} stale or gone: needs a look**` : '', changed ? `**${changed} on code changed since confirmed**` : ''].filter(Boolean);
+  return `; 📝 ${plural(r.total_memories, 'memory', 'memories')}${flags.length ? ` (${flags.join('; ')})` : ''}`;
 }
 
 /** One line a memory (the first MD_NOTES), stale and gone flagged; then how many more. */
 export function noteLines(r: { memories: MemoryNote[]; total_memories: number }): string[] {
   const lines = r.memories.slice(0, MD_NOTES).map(m => {
     const where = m.anchor_kind === 'file' ? m.anchor_path! : `${m.anchor_path}:${m.start_line}${m.end_line !== m.start_line ? `-${m.end_line}` : ''}${m.anchor_kind === 'symbol' ? ` ${m.anchor_id}` : ''}`;
-    const flag = needsLook(m.status) ? `⚠ **${m.status}: needs a look** ` : m.status === 'relocated' ? '↪ relocated ' : '';
+    const flag = (needsLook(m.status) ? `⚠ **${m.status}: needs a look** ` : m.status === 'relocated' ? '↪ relocated ' : '')
+      + (m.code_change ? '✎ **code changed since it was confirmed** ' : '');
     const text = m.text.replace(/\s*\r?\n\s*/g, ' ');
     return `- 📝 ${flag}${code(where)} — ${text.length > MD_TEXT_CHARS ? `${text.slice(0, MD_TEXT_CHARS - 1)}…` : text} · ${code(m.id)}`;
   });
@@ -160,5 +167,6 @@ export function noteLines(r: { memories: MemoryNote[]; total_memories: number })
 /** ` · [📝 2 memories, ⚠ 1 stale or gone]` after a search hit, '' without memories. */
 export function markerText(m: MemoryMarker): string {
   if (!m) return '';
-  return ` · [📝 ${plural(m.count, 'memory', 'memories')}${m.needs_look ? `, ⚠ ${m.needs_look} ${m.needs_look === 1 ? m.worst_status : 'stale or gone'}` : ''}]`;
+  const changed = m.code_changed ? `, ✎ ${m.code_changed} on changed code` : '';
+  return ` · [📝 ${plural(m.count, 'memory', 'memories')}${m.needs_look ? `, ⚠ ${m.needs_look} ${m.needs_look === 1 ? m.worst_status : 'stale or gone'}` : ''}${changed}]`;
 }

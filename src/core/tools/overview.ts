@@ -13,13 +13,12 @@
  */
 import { z } from 'zod';
 import { defineTool, code, estimateTokens, jsonBudget, CHARS_PER_TOKEN, DEFAULT_MAX_CHARS, plural } from './contract';
-import { boundarySchema, nodeLabel, repoParam } from './shared';
+import { boundarySchema, nodeLabel, repoParam, tokenBudgetParam } from './shared';
 import { emptyIndexWarnings } from './search_code';
 import { ENTRY_KINDS } from '../overview/entries';
 import type { OverviewData } from '../services/overview';
 
 export const DEFAULT_BUDGET = 2000;
-export const MAX_BUDGET = 16000;
 export const MIN_BUDGET = 200;
 /** One round of the priority order (m module, e entry point, c central symbol, t test suite). */
 const ROUND = ['m', 'e', 'c', 'c', 'm', 'e', 'c', 't'] as const;
@@ -102,7 +101,7 @@ export const overview = defineTool({
   input: z.object({
     focus: z.string().min(1).max(2000).optional().describe('Rank toward this: a file or folder path, a symbol (id or name), or free text (via search).'),
     repo: repoParam,
-    budget: z.number().int().min(MIN_BUDGET).max(MAX_BUDGET).default(DEFAULT_BUDGET).describe('Token budget of the answer (chars/4).'),
+    budget: tokenBudgetParam(DEFAULT_BUDGET, 'Token budget of the answer (chars/4).'),
   }),
   output: overviewOutput,
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },

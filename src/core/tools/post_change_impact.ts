@@ -39,7 +39,7 @@ export const diffParam = z.string().min(1).max(20_000_000).optional().describe('
  */
 export function filesOfDiff(engine: ToolServices, diff: string, repo: string | undefined, known: { indexed(repoId: string, path: string): boolean; nested(repoId: string): string[] }) {
   const parsed = parseDiff(diff);
-  const base = repo ? engine.relativeToRoot(repo).root : undefined;
+  const base = repo ? engine.resolveRepo(repo) : undefined;
   const files = parsed.files.map(f => {
     const { root, rel } = base ? engine.relativeToRoot(join(base.root, f.path)) : engine.relativeToRoot(f.path);
     let path = rel;

@@ -8,7 +8,7 @@ function withinTokens<T>(items: T[], tokens: number): T[] {
   return out;
 }
 import { defineTool, code, budgeted, estimateTokens } from './contract';
-import { queryParam, repoParam } from './shared';
+import { queryParam, repoParam, tokenBudgetParam } from './shared';
 import { toNodeRef } from '../graph/query';
 import { partnerSchema } from './history';
 import type { NodeRow } from '../store/store';
@@ -30,7 +30,7 @@ export const preChangeContext = defineTool({
   input: z.object({
     query: queryParam,
     repo: repoParam,
-    token_budget: z.number().int().min(100).max(200_000).default(4000).describe('Tokens the context pack may use.'),
+    token_budget: tokenBudgetParam(4000, 'Tokens the context pack may use.'),
   }),
   output: z.object({
     results: z.array(z.object({ chunk_id: z.string().describe('Chunk id.'), path: z.string().describe('Path.'), start_line: z.number().int().describe('First line.'), end_line: z.number().int().describe('Last line.'),

@@ -12,7 +12,7 @@ export const relatedTests = defineTool({
     symbol: symbolParam,
     path: pathParam,
     repo: repoParam,
-    ...pageInput(20, 200),
+    ...pageInput(20),
   }),
   output: z.object({
     symbol: z.string().describe('The symbol argument as given.'),

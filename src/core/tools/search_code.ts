@@ -64,7 +64,7 @@ export const searchCodeOutput = z.object({
     terms: z.array(z.string()).describe('The terms searched, most informative first.'),
     paths_named: z.array(z.string()).describe('File paths the query names (traceback frames, file names).'),
     files: z.array(fileSchema).describe('Files, best first (group=file).'),
-    results: z.array(codeHitSchema).describe('Chunks: the listed files\' best chunks (group=file), or the ranked chunks (group=chunk).'),
+    results: z.array(codeHitSchema).describe('The ranked chunks (group=chunk); empty with group=file, whose chunks are in files.'),
     external: z.array(externalSchema).describe('Results of the configured adapters (first page only), each with its place in the fused order; local files fill the other places in their own order.'),
     sources: z.array(sourceSchema).describe('The adapters asked and how each answered (empty: none configured, or external=false).'),
     ...pageOutput,
@@ -84,7 +84,7 @@ export const searchCode = defineTool({
     group: z.enum(['file', 'chunk']).default('file').describe('Rank files or chunks.'),
     vector: z.boolean().default(false).describe('Add the hash-vector signal for ties.'),
     external: z.boolean().default(true).describe('Also ask the configured adapters (team notes, other repositories); first page only.'),
-    ...pageInput(10, 100),
+    ...pageInput(10),
   }),
   output: searchCodeOutput,
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
@@ -106,10 +106,12 @@ export const searchCode = defineTool({
       const m = MemoryNotes.marker(notes.inFile(f.repo_id, f.path));
       return { ...f, chunks: f.chunks.map(mark), ...(m ? { memories: m } : {}) };
     });
-    const results = notes.empty ? r.results : r.results.map(mark);
+    // group=file: the chunks are in their files (not repeated as results)
+    const results = group === 'file' ? [] : notes.empty ? r.results : r.results.map(mark);
     const changed = changedOnDisk(ctx.engine, [...files, ...results]);
     const flagged = files.map(f => (changed.has(`${f.repo_id}\0${f.path}`) ? { ...f, changed_on_disk: true as const } : f));
     const warnings = r.total === 0 && r.indexed_files === 0 ? await emptyIndexWarnings(ctx.engine) : [];
+    if (r.total === 0 && !warnings.length && r.path_matches === 0) warnings.push(`no indexed file matches path ${path}${repo || language ? ' (with the repo and language asked)' : ''}`);
     if (r.total === 0 && !warnings.length) warnings.push(r.terms.length ? 'no indexed file contains any of the search terms'
       : r.plan.unknown.length ? `no indexed file contains any of the query's words (${r.plan.unknown.slice(0, 8).join(', ')})` : 'the query has no searchable words');
     if (r.plan.chars_read < query.length) warnings.push(`only the first ${r.plan.chars_read} characters of the query were read`);

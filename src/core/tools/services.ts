@@ -47,6 +47,8 @@ export interface ToolServices {
   staleIndexedFiles(repoId: string, budgetMs?: number, only?: readonly string[]): { paths: string[]; complete: boolean };
   /** a `repo` argument as a repo_id filter (undefined: every repository) */
   repoFilter(repo?: string): string | undefined;
+  /** a `repo` argument as its root (undefined when none is given; an unknown one is an error) */
+  resolveRepo(repo: string | undefined): Root | undefined;
   /** a path argument as (root, path relative to it) */
   relativeToRoot(path: string): { root: Root; rel: string };
   /** the repo map (overview): modules, entry points, central symbols and test suites, ranked; unbudgeted lists */

@@ -8,6 +8,12 @@ import { readableName, type Resolved } from '../graph/lookup';
 
 export const repoParam = z.string().min(1).optional()
   .describe('One repository (repo_id or a path in a root; default: all).');
+/** The one token-budget policy: 100 to 100,000 tokens (characters / 4); each tool picks its default. */
+export const TOKEN_BUDGET_MIN = 100;
+export const TOKEN_BUDGET_MAX = 100_000;
+export function tokenBudgetParam(defaultTokens: number, what: string) {
+  return z.number().int().min(TOKEN_BUDGET_MIN).max(TOKEN_BUDGET_MAX).default(defaultTokens).describe(what);
+}
 export const languageParam = z.enum(LANGUAGE_IDS).optional().describe('Only this language.');
 export const queryParam = z.string().min(1).max(1_000_000).describe('Words, identifiers or a question; you may paste a whole issue, stack trace or log.');
 
@@ -105,6 +111,21 @@ export function toTestRef(t: TestHit): z.infer<typeof testSchema> {
 }
 
 // ---- project memories ----------------------------------------------------------------------------
+/** The memory's anchored code changed since it was written or last confirmed (apart from its status). */
+export const codeChangeSchema = z.object({
+  since_ms: z.number().int().describe('When the memory was written or last confirmed.'),
+  lines_added: z.number().int().nullable().describe('Lines added to the anchored code (null: a file anchor).'),
+  lines_removed: z.number().int().nullable().describe('Lines removed from it.'),
+  summary: z.string().describe('What changed, in a sentence.'),
+}).nullable().describe('Set when the anchored code changed since the memory was written or last confirmed: it may no longer hold (memory_update confirm=true clears it).');
+export type CodeChangeOut = z.infer<typeof codeChangeSchema>;
+/** `✎ code changed since 2026-12-01 (3 lines added)` or ''. */
+export function codeChangeText(c: CodeChangeOut | undefined): string {
+  if (!c) return '';
+  const lines = [c.lines_added ? `+${c.lines_added}` : '', c.lines_removed ? `−${c.lines_removed}` : ''].filter(Boolean).join(' ');
+  return `✎ **code changed** since ${new Date(c.since_ms).toISOString().slice(0, 10)}${lines ? ` (${lines} lines)` : ''}: check it still holds, then confirm`;
+}
+
 export const memorySchema = z.object({
   id: z.string().describe('memory:<repo_id>:<hash>'),
   repo_id: z.string(),
@@ -123,14 +144,17 @@ export const memorySchema = z.object({
   created_commit: z.string().nullable(),
   created_by: z.string(),
   checked_at_ms: z.number().int().describe('Last check against the file.'),
+  code_change: codeChangeSchema,
 });
 export type MemoryOut = z.infer<typeof memorySchema>;
-export function toMemoryOut(m: MemoryOut): MemoryOut {
+export function toMemoryOut(m: Omit<MemoryOut, 'code_change'> & { code_change?: MemoryOut['code_change'] }): MemoryOut {
   const { id, repo_id, anchor_kind, anchor_id, anchor_path, start_line, end_line, text, source, confidence, status, created_at_ms, updated_at_ms, scope, created_commit, created_by, checked_at_ms } = m;
-  return { id, repo_id, anchor_kind, anchor_id, anchor_path, start_line, end_line, text, source, confidence, status, created_at_ms, updated_at_ms, scope, created_commit, created_by, checked_at_ms };
+  return { id, repo_id, anchor_kind, anchor_id, anchor_path, start_line, end_line, text, source, confidence, status, created_at_ms, updated_at_ms, scope, created_commit, created_by, checked_at_ms,
+    code_change: m.code_change ?? null };
 }
 const STATUS_MARK: Record<string, string> = { current: '✓', relocated: '↪', stale: '⚠', gone: '✗' };
 export function memoryLine(m: MemoryOut): string {
   const where = m.anchor_kind === 'repo' ? `repo ${m.repo_id}` : m.anchor_kind === 'file' ? m.anchor_path! : `${m.anchor_path}${m.anchor_kind === 'symbol' ? ` ${m.anchor_id}` : ''}:${m.start_line}-${m.end_line}`;
-  return `- ${STATUS_MARK[m.status]} **${m.status}** ${code(where)} — ${m.text.replace(/\r?\n/g, ' ')} _(${m.source}, ${code(m.id)})_`;
+  const changed = m.code_change ? ` ${codeChangeText(m.code_change)}.` : '';
+  return `- ${STATUS_MARK[m.status]} **${m.status}**${changed} ${code(where)} — ${m.text.replace(/\r?\n/g, ' ')} _(${m.source}, ${code(m.id)})_`;
 }

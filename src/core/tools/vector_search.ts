@@ -12,7 +12,7 @@ export const vectorSearch = defineTool({
     query: queryParam,
     repo: repoParam,
     language: languageParam,
-    ...pageInput(10, 100),
+    ...pageInput(10),
   }),
   output: searchOutput,
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },

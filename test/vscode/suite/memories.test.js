@@ -42,7 +42,7 @@ describe('Sightline memories and views in VS Code', function () {
     fs.writeFileSync(file, LEDGER);
     await until('ledger.ts indexed', async () => {
       const r = await api.call('search_code', { query: 'roundTotal', limit: 3 });
-      return r.ok && r.data.results.some(h => h.path === 'src/ledger.ts');
+      return r.ok && r.data.files.some(f => f.path === 'src/ledger.ts');
     }, 60000, 500);
   });
 
@@ -83,14 +83,17 @@ describe('Sightline memories and views in VS Code', function () {
     assert.match(hoverText, /parsed by the nightly report/);
   });
 
-  it('memories follow the code: relocated when it moves, current again after re-anchoring', async () => {
+  it('memories follow the code: a symbol that moved is current at its new lines; a span is relocated, current again after re-anchoring', async () => {
     const doc = await vscode.workspace.openTextDocument(uri);
     const edit = new vscode.WorkspaceEdit();
     edit.insert(uri, new vscode.Position(0, 0), 'import { strict } from "assert";\n\n// helpers\nexport const LEDGER_VERSION = 2;\n\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
     assert.ok(await doc.save());
     await reindexed();
-    await until('both memories relocated', async () => { await api.memories.refresh(); return statusOf(symbolMemory.id) === 'relocated' && statusOf(spanMemory.id) === 'relocated'; }, 30000, 500);
+    await until('the span relocated, the symbol followed', async () => {
+      await api.memories.refresh();
+      return statusOf(symbolMemory.id) === 'current' && statusOf(spanMemory.id) === 'relocated' && api.memories.all.find(m => m.id === symbolMemory.id).start_line === 7;
+    }, 30000, 500);
     const moved = api.memories.all.find(m => m.id === spanMemory.id);
     assert.deepEqual([moved.start_line, moved.end_line], [14, 15]);
     assert.ok(group('relocated').some(i => i.id === spanMemory.id));
@@ -101,6 +104,30 @@ describe('Sightline memories and views in VS Code', function () {
     const r = await vscode.commands.executeCommand('sightline.reanchorMemory', spanMemory.id);
     assert.ok(r && !r.code, JSON.stringify(r));
     assert.equal(statusOf(spanMemory.id), 'current');
+  });
+
+  it('an edit inside the anchored code is flagged in the view, the lens and the hover; "still holds" clears it', async () => {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const body = doc.getText().split('\n').findIndex(l => l.includes('function roundTotal'));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(body + 1, 0), '  if (!Number.isFinite(total)) return 0;\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await doc.save());
+    await reindexed();
+    const changed = () => api.memories.all.find(m => m.id === symbolMemory.id);
+    await until('the symbol memory flagged as on changed code', async () => { await api.memories.refresh(); return changed() && changed().code_change; }, 30000, 500);
+    assert.equal(changed().status, 'current', 'the anchor resolves: the status says where, the flag says it changed');
+    const row = group('current').find(i => i.id === symbolMemory.id);
+    assert.match(row.description, /code changed since \d{4}-\d\d-\d\d \(\+1 lines\)/);
+    const lenses = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', uri);
+    assert.ok(lenses.some(l => /code changed: Totals are rounded once/.test(l.command.title)), JSON.stringify(lenses.map(l => l.command && l.command.title)));
+    const hovers = await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, new vscode.Position(body + 1, 4));
+    const hoverText = hovers.flatMap(h => h.contents.map(c => c.value || String(c))).join('\n');
+    assert.match(hoverText, /Still holds\]\(command:sightline\.confirmMemory/);
+    const r = await vscode.commands.executeCommand('sightline.confirmMemory', symbolMemory.id);
+    assert.ok(r && !r.code, JSON.stringify(r));
+    assert.equal(changed().code_change, null);
+    assert.doesNotMatch(group('current').find(i => i.id === symbolMemory.id).description, /code changed/);
   });
 
   it('a memory turns stale when its code is deleted and gone when its file is; the view shows them first, with a badge', async () => {

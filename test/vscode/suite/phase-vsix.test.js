@@ -26,7 +26,7 @@ describe('the packaged extension', function () {
     assert.ok(status.data.file_count > 5, `${status.data.file_count} files indexed`);
     assert.ok(first.totals.files_parsed <= 1, `the first index after adopting the artifact parsed ${first.totals.files_parsed} of ${status.data.file_count} files`);
     // The file that differs from the artifact's copy was parsed again: its CI-only function is gone.
-    const ci = await ext.exports.call('search_code', { query: 'onlyInTheCiCheckout', limit: 3 });
+    const ci = await ext.exports.call('search_code', { query: 'onlyInTheCiCheckout', limit: 3, group: 'chunk' });
     assert.ok(ci.ok && !ci.data.results.some(h => h.symbol_path === 'onlyInTheCiCheckout'), JSON.stringify(ci.data.results.slice(0, 2)));
     const res = await vscode.lm.invokeTool('sightline_search_code', { input: { query: 'orderTotal', limit: 3 }, toolInvocationToken: undefined });
     const text = res.content.map(p => p.value || '').join('');

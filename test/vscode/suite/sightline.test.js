@@ -123,7 +123,7 @@ describe('Sightline in VS Code', function () {
     assert.ok(await doc.save());
     const t0 = Date.now();
     const hit = await until('the new function in search_code', async () => {
-      const r = await api.call('search_code', { query: 'convertCurrencyWithFreshRates', limit: 3 });
+      const r = await api.call('search_code', { query: 'convertCurrencyWithFreshRates', limit: 3, group: 'chunk' });
       return r.ok && r.data.results.find(h => h.symbol_path === 'convertCurrencyWithFreshRates');
     }, 15000, 200);
     assert.equal(hit.path, 'src/money.ts');
@@ -190,7 +190,7 @@ describe('Sightline in VS Code', function () {
     const mcpAnswer = text(await vscode.lm.invokeTool(mcpTool.name, { input: { query: 'orderTotal', limit: 3 }, toolInvocationToken: undefined }));
     // VS Code hands the model the structured result of an MCP tool with an output schema: the same answer as JSON.
     const data = JSON.parse(mcpAnswer);
-    assert.deepEqual(data.results.map(r => r.chunk_id), lmChunks);
+    assert.deepEqual(data.files.flatMap(f => f.chunks.map(c => c.chunk_id)), lmChunks);
     assert.equal(data.total, Number(/— (\d+) file/.exec(lmAnswer)[1]));
     // The agent must not see every tool twice: once VS Code runs our server, the language-model tools
     // step aside (their `when` clause reads this context key).
