@@ -37,6 +37,30 @@ function assertPositionsExact(source: string, ex: Extraction) {
 }
 
 describe('parse repairs: generic call signatures without semicolons (TypeScript)', () => {
+  it('a generic call signature whose type parameters span lines (with a trailing comma) loses nothing after it', async () => {
+    const source = [
+      'export interface Handler<E> {',
+      '  (path: string): Handler<E>',
+      '  <',
+      '    P extends string = string,',
+      '    R = any,',
+      '  >(path: P, r: R): Handler<E>',
+      '  <P extends string>(path: P): Handler<E>',
+      '}',
+      '',
+      'export type Schema = { [k: string]: number }',
+      '',
+      'export function useSchema(s: Schema): number { return 1; }',
+      '',
+    ].join('\n');
+    const ex = await extractSource('typescript', source);
+    assert.equal(ex.syntax_errors, 0);
+    assert.equal(ex.repaired, true);
+    assert.deepEqual(ex.lost_declarations, []);
+    assert.deepEqual(defs(ex), [['interface', 'Handler', 1, 8], ['type', 'Schema', 10, 10], ['function', 'useSchema', 12, 12]]);
+    assertPositionsExact(source, ex);
+  });
+
   it('extracts every declaration of interfaces and type literals made of generic call signatures, with their lines', async () => {
     const source = read('parse/call-signatures.ts');
     const ex = await extractSource('typescript', source);

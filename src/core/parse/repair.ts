@@ -32,7 +32,7 @@ const CONTINUES = new Set(['extends', 'keyof', 'typeof', 'infer', 'new', 'in', '
 /** Bodies whose own error flag decides whether a `<` inside them needs looking at. */
 const BODIES = new Set(['program', 'statement_block', 'interface_body', 'object_type', 'class_body']);
 const JSX = new Set(['jsx_element', 'jsx_self_closing_element', 'jsx_fragment', 'jsx_expression']);
-const LINE_START_ANGLE = /\n[ \t]*<[ \t]*[A-Za-z_$]/g;
+const LINE_START_ANGLE = /\n[ \t]*<\s*[A-Za-z_$]/g;
 
 /** The repaired source (same length as `source`), or null when nothing applies. */
 export function repairSource(id: RepairId, root: Node, source: string): string | null {
