@@ -54,9 +54,18 @@ async function connect(dist, db) {
     args: [join(dist, 'mcp.js'), '--workspace', o.workspace, '--db', db, '--no-watch', '--no-compiler-edges'],
     stderr: 'pipe',
   });
+  let err = '';
+  transport.stderr?.on('data', d => { err += d; });
   const client = new Client({ name: 'bench-first-contact', version: '1' });
   await client.connect(transport);
+  client.serverLog = () => err;
   return client;
+}
+
+/** The server's own account of its start (`ready N ms after start (bundle B ms, index open O ms)`), when it gives one. */
+function phases(log) {
+  const m = /ready (\d+) ms after start \(bundle (\d+) ms, index open (\d+) ms\)/.exec(log);
+  return m ? { ready: Number(m[1]), bundle: Number(m[2]), open: Number(m[3]) } : null;
 }
 
 /** One cold start: spawn + initialize, tools/list (in the client), the first search_code answer. */
@@ -68,8 +77,10 @@ async function startOnce(dist, db) {
   const t2 = performance.now();
   await client.callTool({ name: 'search_code', arguments: { query: 'timeout' } });
   const t3 = performance.now();
+  const p = phases(client.serverLog());
   await client.close();
-  return { initialize: t1 - t0, list: t2 - t1, first: t3 - t2, total: t3 - t0, tools: listed.tools };
+  return { initialize: t1 - t0, list: t2 - t1, first: t3 - t2, total: t3 - t0, tools: listed.tools,
+    bundle: p?.bundle ?? NaN, open: p?.open ?? NaN, ready: p?.ready ?? NaN };
 }
 
 function sizes(tools) {
@@ -106,7 +117,8 @@ async function measure(dist) {
     const runs = [];
     for (let i = 0; i < o.runs; i++) runs.push(await startOnce(dist, db));
     const p50 = k => round(percentile(runs.map(r => r[k]).sort((a, b) => a - b), 50), 0);
-    return { initialize: p50('initialize'), list: p50('list'), first: p50('first'), total: p50('total'), ...sizes(runs[0].tools), ratios: await ratios(dist, db) };
+    return { initialize: p50('initialize'), list: p50('list'), first: p50('first'), total: p50('total'), bundle: p50('bundle'), open: p50('open'),
+      ...sizes(runs[0].tools), ratios: await ratios(dist, db) };
   } finally { rmSync(dir, { recursive: true, force: true }); }
 }
 
@@ -129,6 +141,8 @@ const body = [
   '',
   head,
   row('spawn + initialize', r => `${r.initialize} ms`),
+  row('… of which node and the bundle loaded (server log)', r => (Number.isFinite(r.bundle) ? `${r.bundle} ms` : 'not logged')),
+  row('… of which the index opened (server log)', r => (Number.isFinite(r.open) ? `${r.open} ms` : 'not logged')),
   row('tools/list in the client', r => `${r.list} ms`),
   row('first search_code answer', r => `${r.first} ms`),
   row('**spawn → first answer**', r => `**${r.total} ms**`),

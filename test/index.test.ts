@@ -153,6 +153,26 @@ describe('indexing', () => {
     assert.ok((await e.search({ query: 'shiny new thing', limit: 5, offset: 0, vector: false })).results.some(h => h.path === 'src/extra.ts'));
   });
 
+  it('a definition added above the others, then a body edit: every definition keeps its own id and its own lines', async () => {
+    const fn = (extra = '') => `export function roundTotal(values: number[]): number {\n${extra}  return values.length;\n}\n\nexport function describeTotal(values: number[]): string {\n  return String(roundTotal(values));\n}\n`;
+    const ws = make({ 'src/ledger.ts': fn() });
+    const e = await open(ws); cleanup.push(() => e.close());
+    await e.index();
+    const where = async () => {
+      const g = await e.graph();
+      return Object.fromEntries(['VERSION', 'roundTotal', 'describeTotal'].map(n => [n, g.lookup(n).map(x => [x.node, x.start_line, x.end_line])[0] ?? null]));
+    };
+    ws.write('src/ledger.ts', `export const VERSION = 2;\n\n${fn()}`);
+    await e.index();
+    const added = await where();
+    assert.deepEqual([added.VERSION?.[1], added.roundTotal?.[1], added.describeTotal?.[1]], [1, 3, 7]);
+    // the same definitions, one body longer (same shape): each keeps its row and gets its own new lines
+    ws.write('src/ledger.ts', `export const VERSION = 2;\n\n${fn('  if (!values.length) return 0;\n')}`);
+    await e.index();
+    const edited = await where();
+    assert.deepEqual(edited, { VERSION: [added.VERSION![0], 1, 1], roundTotal: [added.roundTotal![0], 3, 6], describeTotal: [added.describeTotal![0], 8, 10] });
+  });
+
   it('the full-text index stays exact across edits, deletions and forced rebuilds (same as a fresh index of the same tree)', async () => {
     const ws = make(SAMPLE_FILES);
     const e = await open(ws);

@@ -126,13 +126,12 @@ export class FileTables {
     const insSym = db.stmt(`INSERT INTO symbols (file_id, name, symbol_path, kind, start_line, start_col, end_line, end_col, parent_path, chunk_key)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const upd = db.stmt('UPDATE symbols SET start_line = ?, start_col = ?, end_line = ?, end_col = ?, chunk_key = ?, parent_path = ? WHERE rowid = ?');
-    if (sameShape) {
-      const ids = db.all<{ rowid: number }>('SELECT rowid FROM symbols WHERE file_id = ? ORDER BY rowid', [fileId]);
-      f.symbols.forEach((s, i) => upd.run([s.start_line, s.start_col, s.end_line, s.end_col, s.chunk_key, s.parent_path, ids[i]!.rowid]));
-    } else {
+    {
       // Definitions that stay keep their row ids (other files' edges into them stay valid), when that keeps
       // the parser's order among definitions of one name (the graph takes the first of tied candidates);
-      // otherwise every definition of the file is numbered again.
+      // otherwise every definition of the file is numbered again. Matched by qualified path and kind, never
+      // by position: row ids follow the order definitions were first stored in, not the file's order (a
+      // definition added above the others is stored after them), so a file of the same shape is matched too.
       const old = existing ? db.all<{ rowid: number; symbol_path: string; kind: string }>('SELECT rowid, symbol_path, kind FROM symbols WHERE file_id = ? ORDER BY rowid', [fileId]) : [];
       const ids = keptSymbolIds(old, f.symbols);
       const keep = new Set(ids.filter((x): x is number => x !== null));
