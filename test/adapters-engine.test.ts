@@ -54,7 +54,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
@@ -430,6 +430,16 @@ describe('adapters engine: mcp driver over stdio', () => {
     const cg = tools.filter(t => t.adapter === 'cg');
     assert.ok(cg.length >= 10 && cg.every(t => t.name.startsWith('cg_')) && cg.some(t => t.name === 'cg_search_notes' && t.tool === 'search_notes'));
     assert.equal(tools.filter(t => t.adapter === 'quiet').length, 0);
+  });
+  it('a server slower to start than one call (a loaded machine) still publishes its tools: its start has a window of its own', async () => {
+    const slow = join(dirname(mcpScript), 'mcp-slow-start.cjs');
+    writeFileSync(slow, `const { server } = require(${JSON.stringify(mcpScript)});\nconst { StdioServerTransport } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/stdio.js'))});\nsetTimeout(() => server.connect(new StdioServerTransport()), 1500);\n`);
+    const s = await svc({ slow: { driver: 'mcp', command: [NODE, slow], expose: ['whoami'], timeout_ms: 500 } });
+    const { tools, notices } = await s.exposedTools();
+    assert.deepEqual(tools.map(t => t.name), ['slow_whoami'], notices.join('\n'));
+    // once running, a call is bounded by its own timeout again
+    const who = await s.callExposed('slow_whoami', {});
+    assert.ok(who.ok, JSON.stringify(who));
   });
 });
 

@@ -92,6 +92,13 @@ interface Cooldown { failures: number; until: number; last: CallFailure }
 
 const COOLING_CODES = new Set<AdapterFailureCode>(['timeout', 'unreachable', 'spawn_failed', 'http_status', 'peer_error', 'command_failed', 'malformed', 'internal']);
 
+/**
+ * How long listing the tools of an MCP server that is not running yet may take: its start (spawn,
+ * initialize, tools/list) on a loaded machine can take longer than one call (a Sightline server as a peer
+ * took over 10 s, and its tools vanished from the list).
+ */
+export const MCP_START_WINDOW_MS = 30_000;
+
 export class AdapterService {
   private loaded!: LoadedConfig;
   private repos = new Map<string, RepoVars>();
@@ -379,7 +386,8 @@ export class AdapterService {
     if ('fail' in u) return u.fail as Extract<CallResult, { ok: false }>;
     if (u.a.config.driver !== 'mcp') return this.failure(name, 'inspect', started, 'unsupported', `\`${name}\` is a ${u.a.config.driver} adapter; only mcp adapters list tools`) as Extract<CallResult, { ok: false }>;
     const d = this.driverFor(u.a) as McpDriver;
-    const timeoutMs = u.a.config.timeout_ms;
+    // listing a server that is not running yet starts it first (spawn, initialize): that gets a window of its own
+    const timeoutMs = d.running ? u.a.config.timeout_ms : Math.max(u.a.config.timeout_ms, MCP_START_WINDOW_MS);
     try {
       const tools = await this.bounded(timeoutMs, opts.signal, signal => d.inspect(signal, timeoutMs));
       this.record(name, { ok: true, adapter: name, op: 'search', ms: 0 });

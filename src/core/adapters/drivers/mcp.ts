@@ -84,6 +84,9 @@ export class McpDriver implements Driver {
     return this.starting;
   }
 
+  /** Whether the server is running (started and not closed): a call then pays no start-up. */
+  get running(): boolean { return !!this.live && !this.live.closed; }
+
   async inspect(signal: AbortSignal, timeoutMs = this.cfg.timeout_ms): Promise<PeerTool[]> {
     if (this.tools && this.live && !this.live.closed) return this.tools;
     const live = await this.connect(signal, timeoutMs);
