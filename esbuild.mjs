@@ -3,7 +3,7 @@
 // language table, the query files and sql.js. The webview scripts (src/webview, browser code) are
 // bundled apart into dist/webview/ with their style sheets.
 import { build } from 'esbuild';
-import { cpSync, mkdirSync, readdirSync, existsSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, existsSync, writeFileSync, chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -24,14 +24,26 @@ const common = {
 await Promise.all([
   build({ ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: out, external: ['vscode'] }),
   // typescript and pyright are loaded at run time by `sightline provider` (the analysed repo's copy first).
-  build({ ...common, entryPoints: { cli: 'src/bin/sightline.ts' }, outdir: out, external: ['typescript', 'pyright'], banner: { js: '#!/usr/bin/env node\n' + common.banner.js } }),
-  build({ ...common, entryPoints: { mcp: 'src/bin/mcp.ts' }, outdir: out }),
+  build({ ...common, entryPoints: { 'cli-main': 'src/bin/sightline.ts' }, outdir: out, external: ['typescript', 'pyright'] }),
+  build({ ...common, entryPoints: { 'mcp-main': 'src/bin/mcp.ts' }, outdir: out }),
   build({ ...common, entryPoints: { worker: 'src/core/index/worker.ts' }, outdir: out }),
   build({ ...common, entryPoints: { core: 'src/core/index.ts' }, outdir: out }),
   // The webviews: browser scripts, one IIFE each, no source map (nothing loads from outside dist/webview).
   build({ entryPoints: { impact: 'src/webview/impact.ts', memory: 'src/webview/memory.ts' }, outdir: join(out, 'webview'), bundle: true, platform: 'browser', format: 'iife',
     target: 'es2022', tsconfig: 'src/webview/tsconfig.json', logLevel: 'warning', legalComments: 'none', minify: false }),
 ]);
+
+// The commands people and editors run (dist/cli.js, dist/mcp.js) are small entries that turn on V8's
+// compile cache where Node has one (22.1+) before loading their bundle: a later start skips compiling it.
+const entry = (bundle, what) => `#!/usr/bin/env node
+// ${what}: loads ${bundle} with V8's compile cache on (Node 22.1+; older Node has none and compiles it).
+try { require('node:module').enableCompileCache?.(); } catch { /* no cache: compiled as usual */ }
+require('./${bundle}');
+`;
+for (const [name, bundle, what] of [['cli.js', 'cli-main.js', 'The sightline command'], ['mcp.js', 'mcp-main.js', 'The MCP server']]) {
+  writeFileSync(join(out, name), entry(bundle, what));
+  chmodSync(join(out, name), 0o755);
+}
 for (const css of readdirSync('src/webview').filter(f => f.endsWith('.css'))) cpSync(join('src/webview', css), join(out, 'webview', css));
 
 // Runtime assets: only what the language table names.

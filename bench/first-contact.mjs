@@ -4,7 +4,7 @@
 // one search_code question. Also: what the tools list weighs, and how much structured JSON each answer
 // carries next to its Markdown (VS Code hands both to the model).
 //
-//   npm run bench:first-contact -- [--workspace DIR] [--symbol S] [--runs N] [--baseline-dist DIR] [--no-write]
+//   npm run bench:first-contact -- [--workspace DIR] [--symbol S] [--runs N] [--baseline-dist DIR] [--node PATH] [--no-write]
 //
 // --baseline-dist measures another build (a dist/ folder of an earlier commit) in the same run, as the
 // "before" column. Targets: tools/list output schemas ≤ 40 KB in all; spawn → first answer ≤ 1 s (p50);
@@ -23,7 +23,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
 const argv = process.argv.slice(2);
-const o = { workspace: resolve(PROJECT_DIR, '..', 'benchdata', 'httpx'), symbol: 'Client.send', runs: 10, baseline: null, write: true };
+const o = { workspace: resolve(PROJECT_DIR, '..', 'benchdata', 'httpx'), symbol: 'Client.send', runs: 10, baseline: null, write: true, node: process.execPath };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   const val = () => argv[++i];
@@ -32,6 +32,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--runs') o.runs = Number(val());
   else if (a === '--baseline-dist') o.baseline = resolve(val());
   else if (a === '--no-write') o.write = false;
+  else if (a === '--node') o.node = resolve(val());
   else { console.error(`bench:first-contact: unknown option ${a}`); process.exit(2); }
 }
 if (!existsSync(o.workspace)) { console.error(`bench:first-contact: no workspace at ${o.workspace}`); process.exit(2); }
@@ -50,7 +51,7 @@ const QUESTIONS = [
 
 async function connect(dist, db) {
   const transport = new StdioClientTransport({
-    command: process.execPath,
+    command: o.node,
     args: [join(dist, 'mcp.js'), '--workspace', o.workspace, '--db', db, '--no-watch', '--no-compiler-edges'],
     stderr: 'pipe',
   });
@@ -137,7 +138,7 @@ const ratioRows = QUESTIONS.map(([name], i) => row(`\`${name}\` JSON / Markdown`
   return q.error ? 'error' : `${round(q.json / Math.max(1, q.text), 1)}× (${kb(q.json)} / ${kb(q.text)})`;
 }));
 const body = [
-  `Workspace: ${basename(o.workspace)}; warm index; the SDK client over stdio; p50 of ${o.runs} starts (after one unmeasured).`,
+  `Workspace: ${basename(o.workspace)}; warm index; the SDK client over stdio; the server on Node ${execFileSync(o.node, ['--version'], { encoding: 'utf8' }).trim()}; p50 of ${o.runs} starts (after one unmeasured).`,
   '',
   head,
   row('spawn + initialize', r => `${r.initialize} ms`),

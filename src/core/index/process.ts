@@ -22,6 +22,11 @@ export interface FileTask {
   /** hash already stored for this path: when the content still has it, nothing is parsed */
   known_hash: string | null;
   max_file_bytes: number;
+  /**
+   * After an imported index: the stored chunks' lines and first lines, checked against the file even when
+   * its hash matches (an artifact's rows are not trusted for being named with the right hash).
+   */
+  verify_chunks?: [start_line: number, end_line: number, head: string | null][];
 }
 
 export type FileOutcome =
@@ -50,7 +55,7 @@ export async function processFile(task: FileTask): Promise<FileOutcome> {
   const bytes: Uint8Array = read.bytes;
   if (looksBinary(bytes)) return { status: 'skipped', diagnostics: [{ code: 'binary', message: 'binary content (NUL bytes); not indexed' }] };
   const hash = sha1(bytes);
-  if (task.known_hash === hash) return { status: 'unchanged', hash, size: bytes.length, mtime_ms: task.mtime_ms };
+  if (task.known_hash === hash && (!task.verify_chunks || chunksMatch(bytes, task.verify_chunks))) return { status: 'unchanged', hash, size: bytes.length, mtime_ms: task.mtime_ms };
   const diagnostics: { code: string; message: string }[] = [];
   let text: string;
   try { text = strict.decode(bytes); }
@@ -123,6 +128,13 @@ function shapeHash(symbols: readonly NewSymbol[], ex: Extraction): string {
   const defs = symbols.map(s => [s.symbol_path, s.name, s.kind, s.parent_path]);
   const refs = ex.occurrences.filter(o => CROSS_FILE_KINDS.has(o.kind)).map(o => [o.kind, o.name, o.scope, o.receiver, o.source, o.alias]);
   return sha1(JSON.stringify([defs, refs]));
+}
+
+/** Whether stored chunks (lines, first line) are what the file's text says: else its rows are derived again. */
+function chunksMatch(bytes: Uint8Array, chunks: readonly [number, number, string | null][]): boolean {
+  const lines = lenient.decode(bytes).split('\n');
+  return chunks.every(([start, end, head]) => start >= 1 && end >= start && end <= lines.length
+    && (head === null || firstLine(lines.slice(start - 1, end).join('\n').replace(/\r/g, '')) === head));
 }
 
 /** A chunk's first non-blank line (its signature, usually), trimmed and at most 160 characters: search hits show it. */

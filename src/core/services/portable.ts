@@ -23,6 +23,7 @@ import { SCHEMA_VERSION } from '../store/schema';
 import { VERSION } from '../version';
 import { SightlineError } from '../errors';
 import type { Root } from '../workspace';
+import { verifyKey } from '../pipeline/phases/scan';
 
 const MAGIC = Buffer.from('SIGHTLINE-INDEX\n', 'latin1');
 export const ARTIFACT_FORMAT = 1;
@@ -187,6 +188,8 @@ export async function relocateArtifact(bytes: Uint8Array, roots: readonly Root[]
     store.relocate(pairs, false); // the export rewrote code snippets too; what they name stays a placeholder
     for (const [, r] of match) { const row = store.meta.repo(r.repo_id); if (row) store.meta.upsertRepo({ ...row, name: r.name }); }
     for (const [, r] of match) refuseEscapingPaths(store, r.repo_id);
+    // the next whole index run checks every file's rows against its text before they are trusted
+    for (const [, r] of match) store.meta.setMeta(verifyKey(r.repo_id), '1');
     const adopted = [...match].map(([a, r]) => ({ artifact_root: a.name, root: r.root, repo_id: r.repo_id, files: a.files, indexed_commit: a.indexed_commit }));
     const notIn = roots.filter(r => ![...match.values()].includes(r)).map(r => r.root);
     return { store, report: { manifest, adopted, dropped: dropped.map(a => a.name), not_in_artifact: notIn } };

@@ -9,7 +9,7 @@
  * Output: per repository, the run report (what the graph phase must do: `graph_update`) and the files
  * whose bodies alone changed (a partial graph update resolves them again); the run's diagnostics.
  */
-import type { FileMeta, Diagnostic } from '../../store/store';
+import type { FileMeta, Diagnostic, Store } from '../../store/store';
 import { walk, walkPaths, type WalkedFile, type WalkedExtra, type WalkResult } from '../../index/walker';
 import { readHeadNoSpawn } from '../../history/git';
 import { join } from 'node:path';
@@ -108,6 +108,9 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
 
     const seen = new Set<string>();
     const tasks: FileTask[] = [];
+    // after an import: each file's stored chunks, checked against its text by the first whole run
+    let imported: Map<number, [number, number, string | null][]> | null = null;
+    let rederived = 0;
     // Parse diagnostics of files that are not parsed again this run carry over from the last run.
     const carried = new Set<string>();
 
@@ -142,6 +145,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
             else if (before) reshapes.push({ file_id: w.file_id, ...before });
             else reshaped = true;
             report.files_parsed++;
+            if (task.verify_chunks && task.known_hash === outcome.content.hash) rederived++;
             report.chunks_written += outcome.content.chunks.length;
             report.symbols_written += outcome.content.symbols.length;
             for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
@@ -199,9 +203,10 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     const onFile = (f: WalkedFile) => {
       seen.add(f.path);
       const m = metas.get(f.path);
-      if (m && m.size === f.size && m.mtime_ms === f.mtime_ms) { report.files_unchanged++; carried.add(f.path); return; }
+      const check = m && imported ? imported.get(m.file_id) ?? [] : undefined;
+      if (m && !check && m.size === f.size && m.mtime_ms === f.mtime_ms) { report.files_unchanged++; carried.add(f.path); return; }
       tasks.push({ root: r.root, repo_id: r.repo_id, abs: f.abs, path: f.path, language: f.language, size: f.size, mtime_ms: f.mtime_ms,
-        known_hash: m?.hash ?? null, max_file_bytes: env.settings.max_file_bytes });
+        known_hash: m?.hash ?? null, max_file_bytes: env.settings.max_file_bytes, ...(check ? { verify_chunks: check } : {}) });
       launch();
     };
 
@@ -224,6 +229,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
       countBefore = store.files.fileCount(r.repo_id);
       metas = store.files.fileMetas(r.repo_id, { paths: [...targeted.files, ...targeted.extras].map(f => f.path).concat(targeted.absent), folders: targeted.absent });
     } else if (!force) metas = store.files.fileMetas(r.repo_id);
+    imported = !targeted && !force && store.meta.getMeta(verifyKey(r.repo_id)) === '1' ? importedChunks(store, r.repo_id) : null;
     try {
       if (targeted) {
         for (const f of targeted.files) onFile(f);
@@ -257,6 +263,11 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
       // graph-pending mark says, rebuilds the graph.
       env.indexFile.save({ collect: true });
       throw new SightlineError('cancelled', `indexing of ${r.name} was cancelled after ${done} of ${tasks.length} files; completed files were kept`);
+    }
+    if (imported) {
+      // every file of the imported index was checked against its text; a mismatch was parsed again
+      if (rederived) env.log('warn', `${r.name}: ${rederived} file(s) of the imported index did not match their text (their chunks' lines or first lines): parsed again`);
+      store.transaction(() => store.meta.setMeta(verifyKey(r.repo_id), ''));
     }
     ctx.time('parse', performance.now() - walkEnd - (writeMs - writesDuringWalk));
     const tdel = performance.now();
@@ -316,4 +327,17 @@ function targetedResult(t: Awaited<ReturnType<typeof walkPaths>>, metas: Map<str
   let nested: string[] = [];
   try { nested = nestedJson ? JSON.parse(nestedJson) as string[] : []; } catch { /* none */ }
   return { files: [], diagnostics: t.diagnostics, nested_repos: nested, extras };
+}
+
+/** The meta key that asks the next whole run of a repository to check its imported rows against its files. */
+export const verifyKey = (repoId: string) => `verify_imported:${repoId}`;
+
+/** Each file's stored chunks (lines, first line) of a repository whose rows came from an imported index. */
+function importedChunks(store: Store, repoId: string): Map<number, [number, number, string | null][]> {
+  const out = new Map<number, [number, number, string | null][]>();
+  for (const c of store.files.repoChunks(repoId)) {
+    let l = out.get(c.file_id); if (!l) out.set(c.file_id, l = []);
+    l.push([c.start_line, c.end_line, c.head]);
+  }
+  return out;
 }
