@@ -252,6 +252,7 @@ describe('reference provider adapters (dist/cli.js provider …)', function () {
       const dir = tempDir();
       try {
         copyFileSync(CLI_JS, join(dir, 'cli.js'));
+        copyFileSync(join(dirname(CLI_JS), 'cli-main.js'), join(dir, 'cli-main.js')); // the bundle the entry loads
         mkdirSync(join(dir, 'repo'));
         writeFileSync(join(dir, 'repo', 'a.ts'), 'export function a() { return 1; }\n');
         const built = await buildInput(join(dir, 'repo'), 'typescript');

@@ -42,6 +42,12 @@ export type PayloadFormat = (typeof FORMATS)[number];
 export const EVENTS = ['capture', 'promote', 'sync'] as const;
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/**
+ * How long listing the tools of an MCP server that is not running yet may take: its start (spawn,
+ * initialize, tools/list) on a loaded machine can take longer than one call (a Sightline server as a peer
+ * took over 10 s, and its tools vanished from the list).
+ */
+export const MCP_START_WINDOW_MS = 30_000;
 export const DEFAULT_WEIGHT = 0.9;
 export const LOCAL_WEIGHT = 1.0;
 

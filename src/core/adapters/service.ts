@@ -62,7 +62,7 @@ import { basename, resolve } from 'node:path';
 import { JsonDocument, durablePath } from '../durable/store';
 import type { MemoryRecord } from '../memories/model';
 import { repoIdFor } from '../util/ids';
-import { ITEM_OPS, loadAdapterConfig, OP_NAMES, type AdapterConfigError, type LayerSource, type LoadedAdapter, type LoadedConfig, type OpConfig, type OpName } from './config';
+import { ITEM_OPS, loadAdapterConfig, MCP_START_WINDOW_MS, OP_NAMES, type AdapterConfigError, type LayerSource, type LoadedAdapter, type LoadedConfig, type OpConfig, type OpName } from './config';
 import { createDriver, AdapterCallError, McpDriver, type AdapterFailureCode, type Driver, type PeerTool } from './drivers/index';
 import { mapItems, mapText, MappingError } from './mapping';
 import { baseContext, extend, slugify, TemplateError, type RepoVars, type TemplateContext } from './templates';
@@ -91,13 +91,6 @@ export const CALL_SLACK_MS = 250;
 interface Cooldown { failures: number; until: number; last: CallFailure }
 
 const COOLING_CODES = new Set<AdapterFailureCode>(['timeout', 'unreachable', 'spawn_failed', 'http_status', 'peer_error', 'command_failed', 'malformed', 'internal']);
-
-/**
- * How long listing the tools of an MCP server that is not running yet may take: its start (spawn,
- * initialize, tools/list) on a loaded machine can take longer than one call (a Sightline server as a peer
- * took over 10 s, and its tools vanished from the list).
- */
-export const MCP_START_WINDOW_MS = 30_000;
 
 export class AdapterService {
   private loaded!: LoadedConfig;
@@ -386,7 +379,7 @@ export class AdapterService {
     if ('fail' in u) return u.fail as Extract<CallResult, { ok: false }>;
     if (u.a.config.driver !== 'mcp') return this.failure(name, 'inspect', started, 'unsupported', `\`${name}\` is a ${u.a.config.driver} adapter; only mcp adapters list tools`) as Extract<CallResult, { ok: false }>;
     const d = this.driverFor(u.a) as McpDriver;
-    // listing a server that is not running yet starts it first (spawn, initialize): that gets a window of its own
+    // listing a server that is not running yet starts it first (spawn, initialize): a window of its own
     const timeoutMs = d.running ? u.a.config.timeout_ms : Math.max(u.a.config.timeout_ms, MCP_START_WINDOW_MS);
     try {
       const tools = await this.bounded(timeoutMs, opts.signal, signal => d.inspect(signal, timeoutMs));
