@@ -352,6 +352,9 @@ describe('links: path normalisation and extraction rules', () => {
     assert.deepEqual(sites('typescript', 'routes.ts', registrations), []);
     assert.deepEqual(sites('typescript', 'calls.ts', "api.get('/one');\napi.get('/two', { params: { a: 1 } });\nclient.get('/three', config);\naxios.get('/four', cfg);\n"),
       ['http:consumer:GET /one', 'http:consumer:GET /two', 'http:consumer:GET /three', 'http:consumer:GET /four']);
+    // setting a variable is not reading it; comparing it is
+    assert.deepEqual(sites('python', 'conftest.py', 'os.environ["PREFER_ANYIO"] = "0"\nif os.environ["MODE"] == "1":\n    pass\n'), ['env:consumer:MODE']);
+    assert.deepEqual(sites('typescript', 'setup.ts', 'process.env.SET_ME = "1";\nconst y = process.env.READ_TS;\n'), ['env:consumer:READ_TS']);
     assert.deepEqual(sites('rust', 'main.rs', 'let k = std::env::var("API_KEY").unwrap();\n'), ['env:consumer:API_KEY']);
     assert.deepEqual(sites('ruby', 'a.rb', "x = ENV.fetch('REDIS_URL')\n"), ['env:consumer:REDIS_URL']);
     assert.deepEqual(sites('python', 'q.py', 'cur.execute("""\n  SELECT o.id FROM orders o JOIN customers c ON c.id = o.cid\n""")\n'), ['sql:consumer:customers', 'sql:consumer:orders']);

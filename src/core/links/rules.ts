@@ -117,12 +117,21 @@ function litRule(r: Omit<LinkRule, 'make'> & { confidence: number; valid: RegExp
     const l = c.lit(end(m));
     if (!l || l.dynamic) return null;
     const v = key(l.value, r.valid);
+    // `os.environ['X'] = v`, `ENV['X'] = v`: the code sets the variable, it does not read it
+    if (r.kind === 'env' && ASSIGNED_INDEX.test(c.text.slice(l.end, l.end + 12))) return null;
     return v ? { key: `${r.prefix ?? ''}${v}`, label: `${r.prefix ?? ''}${v}`, confidence: r.confidence, at: l.start, end: l.end } : null;
   } };
 }
+/** After a key literal: the index it closes is assigned to (`] = v`, not `] == v`). */
+const ASSIGNED_INDEX = /^\s*\]\s*=(?!=)/;
 /** A site whose key is the regex's first group. */
 function groupRule(r: Omit<LinkRule, 'make'> & { confidence: number; prefix?: string; map?: (g: string) => string }): LinkRule {
-  return { ...r, make: m => { const v = r.map ? r.map(m[1]!) : m[1]!; return { key: `${r.prefix ?? ''}${v}`, label: `${r.prefix ?? ''}${v}`, confidence: r.confidence, at: m.index, end: end(m) }; } };
+  return { ...r, make: (m, c) => {
+    // `process.env.X = v` sets the variable, it does not read it
+    if (r.kind === 'env' && /^\s*=(?!=)/.test(c.text.slice(end(m), end(m) + 4))) return null;
+    const v = r.map ? r.map(m[1]!) : m[1]!;
+    return { key: `${r.prefix ?? ''}${v}`, label: `${r.prefix ?? ''}${v}`, confidence: r.confidence, at: m.index, end: end(m) };
+  } };
 }
 
 // ---- HTTP: server routes -------------------------------------------------------------------------
