@@ -79,7 +79,8 @@ export class Workspace {
     const unix = glob.split(sep).join('/');
     if (!isAbsolute(glob)) return unix.replace(/^\.\//, '');
     const root = this.roots.find(r => unix === r.root || unix.startsWith(r.root.split(sep).join('/') + '/'));
-    if (!root) throw new SightlineError('path_outside_workspace', `path ${glob} is not inside the workspace (paths are relative to a root, like src/**)`, { roots: this.roots.map(r => r.root) });
+    const roots = { roots: this.roots.map(r => r.root) };
+    if (!root) throw new SightlineError('path_outside_workspace', `path ${glob} is not inside the workspace (paths are relative to a root, like src/**)`, roots);
     return unix.slice(root.root.length + 1) || '**';
   }
 

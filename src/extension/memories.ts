@@ -179,7 +179,8 @@ export class MemoryTree implements vscode.TreeDataProvider<MemoryNode>, vscode.D
     t.description = memoryDescription(m);
     t.tooltip = memoryTooltip(m);
     const warn = m.status === 'stale' || m.status === 'gone' || !!m.code_change;
-    t.iconPath = new vscode.ThemeIcon(m.code_change && m.status === 'current' ? 'edit' : STATUS_ICON[m.status], warn ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined);
+    const icon = m.code_change && m.status === 'current' ? 'edit' : STATUS_ICON[m.status];
+    t.iconPath = new vscode.ThemeIcon(icon, warn ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined);
     t.contextValue = `memory.${m.status}${m.code_change ? '.changed' : ''}`;
     t.command = { command: 'sightline.revealMemory', title: 'Reveal Anchor', arguments: [m.id] };
     return t;

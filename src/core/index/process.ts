@@ -55,7 +55,8 @@ export async function processFile(task: FileTask): Promise<FileOutcome> {
   const bytes: Uint8Array = read.bytes;
   if (looksBinary(bytes)) return { status: 'skipped', diagnostics: [{ code: 'binary', message: 'binary content (NUL bytes); not indexed' }] };
   const hash = sha1(bytes);
-  if (task.known_hash === hash && (!task.verify_chunks || chunksMatch(bytes, task.verify_chunks))) return { status: 'unchanged', hash, size: bytes.length, mtime_ms: task.mtime_ms };
+  const same = task.known_hash === hash && (!task.verify_chunks || chunksMatch(bytes, task.verify_chunks));
+  if (same) return { status: 'unchanged', hash, size: bytes.length, mtime_ms: task.mtime_ms };
   const diagnostics: { code: string; message: string }[] = [];
   let text: string;
   try { text = strict.decode(bytes); }

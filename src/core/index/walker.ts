@@ -130,7 +130,9 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
       }
       if (!isDir && !isFile && (e.isFIFO() || e.isSocket() || e.isCharacterDevice() || e.isBlockDevice())) {
         // reading one would block or never end: said, never read
-        if (languageForPath(rel) && !ignored(here, rel, false)) diagnostics.push({ path: rel, code: 'not_a_file', message: `${specialKind(e)}, not a regular file; skipped` });
+        if (languageForPath(rel) && !ignored(here, rel, false)) {
+          diagnostics.push({ path: rel, code: 'not_a_file', message: `${specialKind(e)}, not a regular file; skipped` });
+        }
         continue;
       }
       if (isDir) {

@@ -203,7 +203,9 @@ export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) =>
         if (peers.length) {
           // readers of one key in other files: linked through the key, though nothing here defines it
           const others = peers.slice(0, 3).map(where).join(', ') + (peers.length > 3 ? ', …' : '');
-          out.push({ ...row(kind, c, null, Math.min(c.confidence, SHARED_KEY_MAX), `${c.rule} ${c.label} at ${where(c)} shares the key with ${peers.length} other site(s) (${others}); nothing in the workspace defines it`, c.label), matched: true, confidence: round(Math.min(c.confidence, SHARED_KEY_MAX)) });
+          const conf = Math.min(c.confidence, SHARED_KEY_MAX);
+          const why = `${c.rule} ${c.label} at ${where(c)} shares the key with ${peers.length} other site(s) (${others}); nothing in the workspace defines it`;
+          out.push({ ...row(kind, c, null, conf, why, c.label), matched: true, confidence: round(conf) });
           continue;
         }
         out.push(row(kind, c, null, c.confidence, `${c.rule}: ${c.label} at ${where(c)}; nothing in the workspace provides it (unmatched)`, c.label));

@@ -95,8 +95,10 @@ export function registersHandler(rest: string): boolean {
   const next = /^\s*,\s*([\s\S]*)$/.exec(rest)?.[1] ?? '';
   if (/^(?:async\s+)?(?:function\b|\([^()]*\)\s*(?::[^=]*)?=>|\w+\s*=>)/.test(next)) return true;
   const name = /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?:[,)]|$)/.exec(next)?.[1];
-  return !!name && /(?:handler|Handler|controller|Controller|middleware|Middleware|resolver|Resolver)$|^(?:get|list|create|update|delete|handle)[A-Z]/.test(name.split('.').pop()!);
+  return !!name && HANDLER_NAME.test(name.split('.').pop()!);
 }
+/** A name that says it is a handler: `…Handler`, `…Controller`, `getUser`, `handleLogin`. */
+const HANDLER_NAME = /(?:[hH]andler|[cC]ontroller|[mM]iddleware|[rR]esolver)$|^(?:get|list|create|update|delete|handle)[A-Z]/;
 
 const key = (v: string, re: RegExp) => (re.test(v) ? v : null);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -243,7 +243,8 @@ export class MemoryService {
     const file = this.fileNow(store, m);
     const r = reconcile(m, file, true);
     if (r.status === 'stale' || r.status === 'gone') return { confirmed_at_ms: now, code_change: null };
-    return { ...r, checked_at_ms: now, confirmed_fingerprint: r.fingerprint, confirmed_file_hash: r.checked_file_hash, confirmed_at_ms: now, code_change: null };
+    const confirmed = { confirmed_fingerprint: r.fingerprint, confirmed_file_hash: r.checked_file_hash, confirmed_at_ms: now };
+    return { ...r, checked_at_ms: now, ...confirmed, code_change: null };
   }
 
   private event(event: 'capture' | 'promote', memory: MemoryRecord): void {

@@ -206,7 +206,8 @@ export function safeRelativePath(path: string): boolean {
 function refuseEscapingPaths(store: Store, repoId: string): void {
   const bad = store.files.graphFiles(repoId).map(f => f.path).filter(p => !safeRelativePath(p));
   if (bad.length) {
-    throw invalid(`the artifact names ${bad.length} file path(s) outside their root (${bad.slice(0, 3).map(p => JSON.stringify(p)).join(', ')}): refused`, { paths: bad.slice(0, 20) });
+    const shown = bad.slice(0, 3).map(p => JSON.stringify(p)).join(', ');
+    throw invalid(`the artifact names ${bad.length} file path(s) outside their root (${shown}): refused`, { paths: bad.slice(0, 20) });
   }
 }
 

@@ -106,7 +106,8 @@ export class MemoryNotes {
   static marker(ms: readonly MemoryRecord[]): MemoryMarker {
     if (!ms.length) return undefined;
     const worst = ms.reduce((w, m) => (SEVERITY[m.status] > SEVERITY[w] ? m.status : w), 'current' as MemoryStatus);
-    return { count: ms.length, needs_look: ms.filter(m => needsLook(m.status)).length, worst_status: worst, code_changed: ms.filter(m => m.code_change).length };
+    const needs_look = ms.filter(m => needsLook(m.status)).length;
+    return { count: ms.length, needs_look, worst_status: worst, code_changed: ms.filter(m => m.code_change).length };
   }
 }
 

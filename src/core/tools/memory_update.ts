@@ -40,7 +40,8 @@ export const memoryUpdate = defineTool({
     if (anchor_kind && reanchor) throw new SightlineError('invalid_arguments', 'give reanchor or a new anchor, not both');
     let path = given, repo_id: string | undefined;
     if (path && isAbsolute(path)) { const r = ctx.engine.relativeToRoot(path); path = r.rel; repo_id = r.root.repo_id; }
-    const r = await ctx.engine.memories.update({ id, text, confidence, source, reanchor, confirm, scope, anchor: anchor_kind ? { anchor_kind, path, symbol, start_line, end_line, repo_id } : undefined });
+    const anchor = anchor_kind ? { anchor_kind, path, symbol, start_line, end_line, repo_id } : undefined;
+    const r = await ctx.engine.memories.update({ id, text, confidence, source, reanchor, confirm, scope, anchor });
     return { id, updated: !!r, reanchored: r?.reanchored ?? false, memory: r ? toMemoryOut(r.memory) : null };
   },
   render(r) {

@@ -111,7 +111,9 @@ export const searchCode = defineTool({
     const changed = changedOnDisk(ctx.engine, [...files, ...results]);
     const flagged = files.map(f => (changed.has(`${f.repo_id}\0${f.path}`) ? { ...f, changed_on_disk: true as const } : f));
     const warnings = r.total === 0 && r.indexed_files === 0 ? await emptyIndexWarnings(ctx.engine) : [];
-    if (r.total === 0 && !warnings.length && r.path_matches === 0) warnings.push(`no indexed file matches path ${path}${repo || language ? ' (with the repo and language asked)' : ''}`);
+    if (r.total === 0 && !warnings.length && r.path_matches === 0) {
+      warnings.push(`no indexed file matches path ${path}${repo || language ? ' (with the repo and language asked)' : ''}`);
+    }
     if (r.total === 0 && !warnings.length) warnings.push(r.terms.length ? 'no indexed file contains any of the search terms'
       : r.plan.unknown.length ? `no indexed file contains any of the query's words (${r.plan.unknown.slice(0, 8).join(', ')})` : 'the query has no searchable words');
     if (r.plan.chars_read < query.length) warnings.push(`only the first ${r.plan.chars_read} characters of the query were read`);

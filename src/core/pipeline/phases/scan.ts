@@ -266,7 +266,8 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     }
     if (imported) {
       // every file of the imported index was checked against its text; a mismatch was parsed again
-      if (rederived) env.log('warn', `${r.name}: ${rederived} file(s) of the imported index did not match their text (their chunks' lines or first lines): parsed again`);
+      const why = "did not match their text (their chunks' lines or first lines): parsed again";
+      if (rederived) env.log('warn', `${r.name}: ${rederived} file(s) of the imported index ${why}`);
       store.transaction(() => store.meta.setMeta(verifyKey(r.repo_id), ''));
     }
     ctx.time('parse', performance.now() - walkEnd - (writeMs - writesDuringWalk));
