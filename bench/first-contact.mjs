@@ -37,7 +37,10 @@ for (let i = 0; i < argv.length; i++) {
 }
 if (!existsSync(o.workspace)) { console.error(`bench:first-contact: no workspace at ${o.workspace}`); process.exit(2); }
 
-/** Questions an agent asks first; structured/Markdown size is measured on each answer. */
+/**
+ * Questions an agent asks, one per tool with a list answer; structured/Markdown size is measured on
+ * each. `(chunk)` stands for the definition find_references resolved (get_chunk and expand_context).
+ */
 const QUESTIONS = [
   ['search_code', { query: 'follow redirects when sending a request' }],
   ['overview', {}],
@@ -46,8 +49,18 @@ const QUESTIONS = [
   ['related_tests', { symbol: o.symbol }],
   ['history', { symbol: o.symbol }],
   ['index_status', {}],
-  ['get_chunk', { chunk_id: '(the chunk find_references resolved)' }],
+  ['get_chunk', { chunk_id: '(chunk)' }],
+  ['expand_context', { chunk_ids: ['(chunk)'] }],
+  ['pre_change_context', { query: 'add a limit to the number of redirects followed' }],
+  ['impact_analysis', { changed_symbols: [o.symbol] }],
+  ['find_similar', { symbol: o.symbol }],
+  ['links', {}],
+  ['analytics', { kind: 'communities' }],
+  ['analytics', { kind: 'cycles' }],
+  ['analytics', { kind: 'hotspots' }],
+  ['vector_search', { query: 'redirect limit' }],
 ];
+const label = ([name, args]) => (name === 'analytics' ? `analytics ${args.kind}` : name);
 
 async function connect(dist, db) {
   const transport = new StdioClientTransport({
@@ -99,8 +112,10 @@ async function ratios(dist, db) {
   const rows = [];
   let chunk = null;
   for (const [name, args] of QUESTIONS) {
-    const r = await client.callTool({ name, arguments: name === 'get_chunk' ? { chunk_id: chunk ?? '' } : args });
-    if (name === 'find_references') chunk = r.structuredContent?.resolved?.[0]?.chunk_id ?? null;
+    const withChunk = JSON.parse(JSON.stringify(args).replaceAll('"(chunk)"', JSON.stringify(chunk ?? '')));
+    const r = await client.callTool({ name, arguments: withChunk });
+    // the definition's first chunk has its symbol id's key
+    if (name === 'find_references') chunk = r.structuredContent?.resolved?.[0]?.id?.replace(/^symbol:/, 'chunk:') ?? null;
     const text = (r.content ?? []).map(c => c.text ?? '').join('\n').length;
     const json = r.structuredContent ? JSON.stringify(r.structuredContent).length : 0;
     rows.push({ name, text, json, error: !!r.isError });
@@ -133,9 +148,10 @@ for (const [label, dist] of builds) {
 const kb = n => `${round(n / 1024, 1)} KB`;
 const head = `| | ${results.map(([l]) => l).join(' | ')} |\n| --- | ${results.map(() => '---').join(' | ')} |`;
 const row = (name, f) => `| ${name} | ${results.map(([, r]) => f(r)).join(' | ')} |`;
-const ratioRows = QUESTIONS.map(([name], i) => row(`\`${name}\` JSON / Markdown`, r => {
-  const q = r.ratios[i];
-  return q.error ? 'error' : `${round(q.json / Math.max(1, q.text), 1)}× (${kb(q.json)} / ${kb(q.text)})`;
+const ratioRows = QUESTIONS.map((q, i) => row(`\`${label(q)}\` JSON / Markdown`, r => {
+  const x = r.ratios[i];
+  if (!x) return 'not asked';
+  return x.error ? 'error' : `${round(x.json / Math.max(1, x.text), 1)}× (${kb(x.json)} / ${kb(x.text)})`;
 }));
 const body = [
   `Workspace: ${basename(o.workspace)}; warm index; the SDK client over stdio; the server on Node ${execFileSync(o.node, ['--version'], { encoding: 'utf8' }).trim()}; p50 of ${o.runs} starts (after one unmeasured).`,

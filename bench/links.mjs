@@ -56,7 +56,7 @@ async function quality(specFile) {
       const links = (await allLinks(engine, { kind: 'http' })).filter(l => spec.sample_files.includes(l.path));
       const key = (path, line, toPath, sym) => `${path}:${line} → ${toPath}:${sym}`;
       const expected = new Set(spec.expected.map(e => key(e.path, e.line, e.to_path, e.to_symbol)));
-      const predicted = links.filter(l => l.matched).map(l => key(l.path, l.range.start_line, l.to_path, l.to.split(':').pop()));
+      const predicted = links.filter(l => l.matched).map(l => key(l.path, l.line, l.to_path, l.to.split(':').pop()));
       const right = predicted.filter(p => expected.has(p));
       const found = [...expected].filter(e => predicted.includes(e));
       const exact = links.filter(l => l.matched && l.resolution === 'exact').length;

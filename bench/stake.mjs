@@ -131,7 +131,7 @@ async function measure(engine, truth, project) {
   const g = await engine.graph();
   const status = await call(engine, 'index_status', {});
   const repoId = status.roots[0].repo_id;
-  const symbolsOf = (path) => g.symbolsAt(repoId, path)?.map(n => flat(core.toNodeRef(n))) ?? null;
+  const symbolsOf = (path) => g.symbolsAt(repoId, path)?.map(located) ?? null;
   const fileNodeId = (path) => `file:${repoId}:${path}`;
   const ids = mapToNodes(truth.functions, symbolsOf, fileNodeId);
   const isTest = (i) => truth.functions[i].isTest || core.isTestPath(truth.functions[i].path);
@@ -167,7 +167,8 @@ function tierPrecision(g, truth, ids) {
   return tiers;
 }
 
-const flat = (r) => ({ ...r, start_line: r.range.start_line, end_line: r.range.end_line });
+/** A definition as the truth mapping reads it: its answer id, names and lines. */
+const located = (n) => ({ id: core.toNodeRef(n).id, path: n.path, name: n.name, symbol_path: n.symbol_path, kind: n.kind, start_line: n.start_line, end_line: n.end_line });
 
 /** Non-test functions that some project code called or some test executed, stratified by direct callers. */
 function pickTargets(truth, ids, isTest) {

@@ -6,6 +6,7 @@ import { invokeTool } from '../src/core/tools/contract';
 import { findTool } from '../src/core/tools/registry';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
 import { CLI_JS, requireBuilt } from './helpers/mcp';
+import { sp } from './helpers/nodes';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -30,7 +31,7 @@ describe('analytics', function () {
     return { data: out.data as Json, markdown: out.markdown };
   }
   const paths = (c: Json) => c.members.map((m: Json) => m.path).sort();
-  const names = (c: Json) => c.members.map((m: Json) => m.symbol_path).sort();
+  const names = (c: Json) => c.members.map((m: Json) => sp(m)).sort();
 
   it('cycles: reports a genuine import cycle a → b → c → a with its closing edges, not the file that only imports into it', async () => {
     const { engine } = await open({
@@ -49,7 +50,7 @@ describe('analytics', function () {
     assert.equal(c.cycle[0], c.cycle[3]);
     assert.ok(c.edges.length >= 3 && c.edges.every((e: Json) => e.kind === 'imports' && e.confidence >= 0.7 && /import/.test(e.evidence)), JSON.stringify(c.edges));
     assert.equal(c.fan_in, 1, 'd.ts imports a.ts');
-    assert.ok(c.members.every((m: Json) => m.range.start_line >= 1));
+    assert.ok(c.members.every((m: Json) => m.line >= 1));
     assert.match(markdown, /src\/a\.ts/);
     // the same three functions form a call cycle
     const sym = await call(engine, { kind: 'cycles', level: 'symbol' });
@@ -109,20 +110,20 @@ describe('analytics', function () {
       'py/mod.py': `def public_api():\n    return 1\n\n\ndef _private_unused():\n    return 2\n\n\n@app.route("/x")\ndef _route_handler():\n    return 3\n`,
     });
     const { data, markdown } = await call(engine, { kind: 'dead_code' });
-    const found = data.results.map((d: Json) => d.node.symbol_path);
+    const found = data.results.map((d: Json) => sp(d.node));
     assert.deepEqual(found.slice(0, 2).sort(), ['_private_unused', 'unusedHelper'], markdown);
     assert.deepEqual(found.slice(2).sort(), ['exportedUnused', 'public_api'], 'exported ones come after, never left out');
-    const ex = data.results.find((x: Json) => x.node.symbol_path === 'exportedUnused');
+    const ex = data.results.find((x: Json) => sp(x.node) === 'exportedUnused');
     assert.ok(ex.confidence < 0.5, String(ex.confidence));
     assert.ok(ex.reasons.some((r: string) => /exported \(export\): it may be used from outside the workspace/.test(r)), JSON.stringify(ex.reasons));
-    const d = data.results.find((x: Json) => x.node.symbol_path === 'unusedHelper');
+    const d = data.results.find((x: Json) => sp(x.node) === 'unusedHelper');
     assert.ok(d.reasons.some((r: string) => /no incoming edge/.test(r)) && d.reasons.some((r: string) => /not exported/.test(r)), JSON.stringify(d.reasons));
     assert.ok(d.confidence > 0 && d.confidence < 0.9 && d.resolution === 'best_effort');
-    assert.equal(d.node.range.start_line, 3);
+    assert.equal(d.node.line, 3);
     assert.ok(data.boundaries.some((b: Json) => b.kind === 'dynamic_names' && /reflection/.test(b.detail)));
     assert.equal(data.complete, false);
     const scoped = await call(engine, { kind: 'dead_code', path: 'py' });
-    assert.deepEqual(scoped.data.results.map((x: Json) => x.node.symbol_path), ['_private_unused', 'public_api']);
+    assert.deepEqual(scoped.data.results.map((x: Json) => sp(x.node)), ['_private_unused', 'public_api']);
   });
 
   it('hotspots: a big, much-changed function ranks first in a git repository; outside git it says churn is unavailable', async () => {
@@ -137,12 +138,12 @@ describe('analytics', function () {
     });
     const { data, markdown } = await call(engine, { kind: 'hotspots' });
     assert.equal(data.ranked_by, 'complexity_x_churn');
-    assert.equal(data.results[0].node.symbol_path, 'big', markdown);
+    assert.equal(sp(data.results[0].node), 'big', markdown);
     assert.equal(data.results[0].churn, 6);
     assert.ok(data.results[0].branches >= 24, `branches ${data.results[0].branches}`);
-    const tallHit = data.results.find((h: Json) => h.node.symbol_path === 'tall');
+    const tallHit = data.results.find((h: Json) => sp(h.node) === 'tall');
     assert.equal(tallHit.churn, 1);
-    assert.ok(data.results.findIndex((h: Json) => h.node.symbol_path === 'small') > 0);
+    assert.ok(data.results.findIndex((h: Json) => sp(h.node) === 'small') > 0);
     assert.ok(!data.boundaries.some((b: Json) => b.kind === 'history_unavailable'));
     const files = await call(engine, { kind: 'hotspots', level: 'file', limit: 1 });
     assert.equal(files.data.results[0].node.path, 'src/big.ts');
@@ -154,7 +155,7 @@ describe('analytics', function () {
     assert.equal(p.data.repos[0].history_available, false);
     assert.ok(p.data.boundaries.some((b: Json) => b.kind === 'history_unavailable' && /churn unavailable/.test(b.detail)));
     assert.match(p.markdown, /churn unavailable/);
-    assert.equal(p.data.results[0].node.symbol_path, 'big');
+    assert.equal(sp(p.data.results[0].node), 'big');
   });
 
   it('the CLI verb: sightline analytics KIND', async () => {

@@ -8,6 +8,8 @@ import { TOOLS } from '../src/core/tools/registry';
 import { invokeTool } from '../src/core/tools/contract';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
 import { testsOf } from '../src/core/graph/tests';
+import { parseId } from '../src/core/util/ids';
+import { sp } from './helpers/nodes';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -141,7 +143,7 @@ describe('answers: find_references, related_tests, impact, symbol lookup', () =>
   describe('find_references returns every use', () => {
     it('a function used only by calls is found with the default kinds, one row per using function', async () => {
       const r = await s.call('find_references', { symbol: 'format_request' });
-      const from = r.references.map((x: Json) => x.from.symbol_path ?? x.from.path).sort();
+      const from = r.references.map((x: Json) => sp(x.from) ?? x.from.path).sort();
       assert.deepEqual(from, ['log_one', 'log_three', 'log_two', 'test_format', 'tests/test_client.py'], 'nine call sites in three functions, one test and one import: one row each');
       assert.equal(r.total, 5);
       assert.equal(r.counts.calls, 4);
@@ -155,7 +157,7 @@ describe('answers: find_references, related_tests, impact, symbol lookup', () =>
 
     it('narrowed kinds say how many uses of the other kinds exist', async () => {
       const r = await s.call('find_references', { symbol: 'BaseClient', kinds: ['extends'] });
-      assert.deepEqual(r.references.map((x: Json) => x.from.symbol_path), ['Client']);
+      assert.deepEqual(r.references.map((x: Json) => sp(x.from)), ['Client']);
       assert.ok((r.other_kinds.references ?? 0) + (r.other_kinds.imports ?? 0) >= 1, JSON.stringify(r.other_kinds));
       assert.match(r.markdown, /not shown \(kinds\)/);
       const all = await s.call('find_references', { symbol: 'BaseClient' });
@@ -163,12 +165,11 @@ describe('answers: find_references, related_tests, impact, symbol lookup', () =>
       assert.deepEqual(r.other_kinds && Object.keys(all.other_kinds), [], 'nothing is left out by default');
     });
 
-    it('the Markdown line of a use is short: path:line, user, kind, resolution, confidence', async () => {
+    it('the Markdown line of a use: path:line, user, kind, resolution, confidence, then the evidence', async () => {
       const r = await s.call('find_references', { symbol: 'format_request' });
       const lines = r.markdown.split('\n').filter((l: string) => l.startsWith('- '));
       assert.equal(lines.length, 5);
-      for (const l of lines) assert.ok(l.length < 110, l);
-      assert.match(lines[0], /^- pkg\/util\.py:\d+ `log_\w+` · calls · best_effort 0\.\d+ heuristic$/);
+      assert.match(lines[0], /^- pkg\/util\.py:\d+ `log_\w+` · calls · best_effort 0\.\d+ heuristic — heuristic: log_\w+ calls format_request at pkg\/util\.py:\d+/);
       assert.match(r.references[0].evidence, /calls format_request/, 'the long sentence stays in the JSON');
     });
   });
@@ -176,14 +177,14 @@ describe('answers: find_references, related_tests, impact, symbol lookup', () =>
   describe('related_tests: tests that exercise a symbol through the public API', () => {
     it('reaches through more than three calls, lists helpers as via, never as tests', async () => {
       const r = await s.call('related_tests', { symbol: 'BaseClient._transport' });
-      const names = r.tests.map((t: Json) => t.node.symbol_path);
+      const names = r.tests.map((t: Json) => sp(t.node));
       assert.ok(names.includes('test_get'), `test_get → Client.get → request → send → _transport (4 hops): ${names}`);
       assert.ok(names.includes('test_via_helper'), names.join(','));
       assert.ok(!names.includes('make_and_get'), 'a helper in a test file is not a test');
-      const viaHelper = r.tests.find((t: Json) => t.node.symbol_path === 'test_via_helper');
+      const viaHelper = r.tests.find((t: Json) => sp(t.node) === 'test_via_helper');
       assert.equal(viaHelper.via[0], 'make_and_get', 'the helper is named as via');
       assert.ok(viaHelper.distance > 4);
-      const getTest = r.tests.find((t: Json) => t.node.symbol_path === 'test_get');
+      const getTest = r.tests.find((t: Json) => sp(t.node) === 'test_get');
       assert.ok(getTest.distance < viaHelper.distance, 'nearest first');
       assert.ok(r.tests.indexOf(getTest) < r.tests.indexOf(viaHelper));
     });
@@ -217,7 +218,7 @@ describe('answers: find_references, related_tests, impact, symbol lookup', () =>
       assert.ok(d.includes(2), 'there are indirect dependents');
       assert.ok(r.total_direct >= 1);
       const small = await s.call('impact', { symbol: 'BaseClient.send', limit: r.total_direct });
-      assert.ok(small.affected.every((a: Json) => a.distance === 1 && !a.via_container), JSON.stringify(small.affected.map((a: Json) => [a.node.symbol_path, a.distance])));
+      assert.ok(small.affected.every((a: Json) => a.distance === 1 && !a.via_container), JSON.stringify(small.affected.map((a: Json) => [sp(a.node), a.distance])));
       assert.equal(small.truncated, true);
     });
 
@@ -228,7 +229,9 @@ describe('answers: find_references, related_tests, impact, symbol lookup', () =>
       assert.ok(r.total_via_container > 0, 'util.describe and the subclass depend on the class only');
       assert.equal(Object.values(r.via_container_by_module as Record<string, number>).reduce((a, b) => a + b, 0), r.total_via_container);
       const listed = r.markdown.split('\n').filter((l: string) => l.startsWith('- '));
-      assert.ok(!listed.some((l: string) => /describe/.test(l)), 'container-only dependents are not listed in the Markdown');
+      const firstMarked = listed.findIndex((l: string) => l.endsWith('(through a container)'));
+      assert.ok(firstMarked > 0 && listed.slice(firstMarked).every((l: string) => l.endsWith('(through a container)')), 'container-only dependents are listed last, marked');
+      assert.ok(listed.some((l: string) => /describe.*\(through a container\)$/.test(l)), listed.join('\n'));
       assert.match(r.markdown, /through its containers only/);
     });
 
@@ -246,19 +249,19 @@ describe('answers: find_references, related_tests, impact, symbol lookup', () =>
   describe('symbols an agent names are found', () => {
     it('a method named through a subclass resolves to the inherited definition', async () => {
       const r = await s.call('find_references', { symbol: 'Client.send' });
-      assert.equal(r.resolved[0].symbol_path, 'BaseClient.send');
+      assert.equal(sp(r.resolved[0]), 'BaseClient.send');
       assert.match(r.matched_by, /inherited/);
       const mixin = await s.call('impact', { symbol: 'Client.close' });
-      assert.equal(mixin.resolved[0].symbol_path, 'CloseMixin.close', 'through a mixin base');
+      assert.equal(sp(mixin.resolved[0]), 'CloseMixin.close', 'through a mixin base');
     });
 
     it('module-qualified names and other languages\' separators resolve', async () => {
       assert.equal((await s.call('impact', { symbol: 'pkg.base.BaseClient.send' })).resolved[0].path, 'pkg/base.py');
-      assert.equal((await s.call('related_tests', { symbol: 'pkg.util.format_request' })).resolved[0].symbol_path, 'format_request');
-      assert.equal((await s.call('find_references', { symbol: 'Client::request' })).resolved[0].symbol_path, 'Client.request');
+      assert.equal(sp((await s.call('related_tests', { symbol: 'pkg.util.format_request' })).resolved[0]), 'format_request');
+      assert.equal(sp((await s.call('find_references', { symbol: 'Client::request' })).resolved[0]), 'Client.request');
       assert.equal((await s.call('find_references', { symbol: 'pkg.client.Client' })).resolved[0].kind, 'class');
       const reexported = await s.call('find_references', { symbol: 'pkg.Client.request' });
-      assert.equal(reexported.resolved[0].symbol_path, 'Client.request', 'through the package that re-exports it');
+      assert.equal(sp(reexported.resolved[0]), 'Client.request', 'through the package that re-exports it');
       const viaUtil = await s.call('impact', { symbol: 'pkg.util.BaseClient' });
       assert.equal(viaUtil.resolved[0].path, 'pkg/base.py', 'a module that imports the name resolves to its definition');
     });
@@ -270,7 +273,7 @@ describe('answers: find_references, related_tests, impact, symbol lookup', () =>
         for (const tool of ['find_references', 'impact', 'related_tests'] as const) {
           const r = await t.call(tool, { symbol: 'request' });
           assert.equal(r.resolved.length, 0, tool);
-          assert.deepEqual(r.ambiguous.map((n: Json) => n.symbol_path).sort(), ['Client.request', 'request'], tool);
+          assert.deepEqual(r.ambiguous.map((n: Json) => sp(n)).sort(), ['Client.request', 'request'], tool);
           assert.equal(r.complete, false);
           assert.equal(r.boundaries[0].kind, 'ambiguous_target');
         }
@@ -282,9 +285,9 @@ describe('answers: find_references, related_tests, impact, symbol lookup', () =>
 
     it('overload stubs resolve to the implementation, and calls bound to a stub count', async () => {
       const r = await s.call('find_references', { symbol: 'parse' });
-      assert.equal(r.resolved.length, 1, JSON.stringify(r.ambiguous?.map((n: Json) => n.symbol_path)));
-      assert.equal(r.resolved[0].range.start_line, 12, 'the implementation (the last declaration)');
-      assert.deepEqual(r.references.map((x: Json) => x.from.symbol_path), ['use_parse']);
+      assert.equal(r.resolved.length, 1, JSON.stringify(r.ambiguous?.map((n: Json) => sp(n))));
+      assert.equal(r.resolved[0].line, 12, 'the implementation (the last declaration)');
+      assert.deepEqual(r.references.map((x: Json) => sp(x.from)), ['use_parse']);
       assert.match(r.matched_by, /overload set of 3/);
     });
 
@@ -295,8 +298,8 @@ describe('answers: find_references, related_tests, impact, symbol lookup', () =>
       });
       try {
         const r = await t.call('impact', { symbol: 'fmt' });
-        assert.equal(r.resolved[0].range.start_line, 3);
-        assert.deepEqual(r.affected.map((a: Json) => a.node.symbol_path ?? a.node.path).sort(), ['show', 'src/use.ts'], 'the caller, and the file that imports it');
+        assert.equal(r.resolved[0].line, 3);
+        assert.deepEqual(r.affected.map((a: Json) => sp(a.node) ?? a.node.path).sort(), ['show', 'src/use.ts'], 'the caller, and the file that imports it');
       } finally { t.e.close(); t.ws.remove(); }
     });
 
@@ -312,7 +315,7 @@ describe('answers: find_references, related_tests, impact, symbol lookup', () =>
 
     it('internal suffixes are spelled out in the Markdown', async () => {
       const g = await s.e.graph();
-      const stub = g.lookup('symbol:' + (await s.call('find_references', { symbol: 'parse' })).resolved[0].repo_id + ':pkg/typing_stubs.py:parse~3');
+      const stub = g.lookup('symbol:' + parseId((await s.call('find_references', { symbol: 'parse' })).resolved[0].id)!.repo_id + ':pkg/typing_stubs.py:parse~3');
       assert.equal(stub.length, 1);
       const r = await s.call('related_tests', { symbol: 'parse' });
       assert.match(r.markdown, /parse \(declaration 3 of an overload set\)/);
@@ -398,7 +401,7 @@ describe('answers: what impact follows, and chunks that go on', () => {
     });
     try {
       const r = await t.call('impact', { symbol: 'target' });
-      const names = r.affected.map((a: Json) => a.node.symbol_path ?? a.node.path).sort();
+      const names = r.affected.map((a: Json) => sp(a.node) ?? a.node.path).sort();
       assert.ok(names.includes('wrapped') && names.includes('pkg/api.py'), names.join(','));
       assert.ok(!names.includes('app/one.py') && !names.includes('pkg/__init__.py') && !names.includes('app/two.py'), `import chains are not dependents: ${names.join(',')}`);
     } finally { t.e.close(); t.ws.remove(); }
@@ -431,7 +434,7 @@ describe('answers: Go types', () => {
     });
     try {
       const r = await t.call('find_references', { symbol: 'Command' });
-      assert.deepEqual(r.references.map((x: Json) => x.from.symbol_path).sort(), ['NewApp', 'use']);
+      assert.deepEqual(r.references.map((x: Json) => sp(x.from)).sort(), ['NewApp', 'use']);
       assert.equal(r.counts.references, 2);
       const im = await t.call('impact', { symbol: 'Command' });
       assert.ok(im.total_direct >= 2, String(im.total_direct));

@@ -7,6 +7,7 @@ import { Engine } from '../src/core/engine';
 import { TOOLS } from '../src/core/tools/registry';
 import { invokeTool } from '../src/core/tools/contract';
 import { tempWorkspace } from './helpers/workspace';
+import { sp } from './helpers/nodes';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Call = (tool: keyof typeof TOOLS, args: Json) => Promise<Json>;
@@ -30,13 +31,13 @@ describe('graph: resolution that follows what programs do', () => {
   /** The definitions using a symbol through bindings of at least `min` confidence (typed, not guessed), sorted. */
   async function typedUsers(call: Call, symbol: string, min = 0.7, path?: string): Promise<string[]> {
     const r = await call('find_references', { symbol, min_confidence: min, ...(path ? { path } : {}) });
-    return r.references.map((x: Json) => x.from.symbol_path).sort();
+    return r.references.map((x: Json) => sp(x.from)).sort();
   }
 
   /** Uses of a symbol as "path:symbol_path", sorted. */
   async function users(call: Call, symbol: string, path?: string, kinds?: string[]): Promise<string[]> {
     const r = await call('find_references', { symbol, ...(path ? { path } : {}), ...(kinds ? { kinds } : {}), limit: 100 });
-    return r.references.map((x: Json) => `${x.from.path}:${x.from.symbol_path ?? ''}`).sort();
+    return r.references.map((x: Json) => `${x.from.path}:${sp(x.from) ?? ''}`).sort();
   }
 
   it('constructing a class calls its constructor: Python __init__ (inherited too), JS constructor, Ruby Foo.new', async () => {
@@ -63,7 +64,7 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'checkout', undefined, ['calls']), ['tests/test_shop.py:test_checkout']);
     assert.deepEqual(await users(call, 'total'), ['src/shop/core.py:checkout']);
     const tests = await call('related_tests', { symbol: 'total' });
-    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_checkout']);
+    assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_checkout']);
   });
 
   it('Python: a package whose source root is not the repository root (api/shop imported as shop)', async () => {
@@ -83,7 +84,7 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'checkout', 0.8, 'api/shop/__init__.py'), ['pay'], 'import shop from api/web.py');
     assert.deepEqual(await users(call, 'info'), [], 'import logging is the standard library, not the module beside it');
     const tests = await call('related_tests', { symbol: 'total', path: 'api/shop/cart.py' });
-    assert.deepEqual(tests.tests.map((t: Json) => [t.node.symbol_path, t.confidence >= 0.8]), [['test_order', true]],
+    assert.deepEqual(tests.tests.map((t: Json) => [sp(t.node), t.confidence >= 0.8]), [['test_order', true]],
       'tests/ imports shop.orders from beside api/ (an import, not a shared name)');
   });
 
@@ -99,10 +100,10 @@ describe('graph: resolution that follows what programs do', () => {
     });
     // the tools group a name's definitions; the edge itself names the one it binds to
     const lookup = await call('find_references', { symbol: 'Context.lookup~3', kinds: ['calls'] });
-    assert.deepEqual(lookup.references.map((x: Json) => x.from.symbol_path), ['use']);
+    assert.deepEqual(lookup.references.map((x: Json) => sp(x.from)), ['use']);
     assert.match(lookup.references[0].evidence, /calls Context\.lookup~3 /);
     const make2 = await call('find_references', { symbol: 'make~2', kinds: ['calls'] });
-    assert.deepEqual(make2.references.map((x: Json) => x.from.symbol_path), ['use']);
+    assert.deepEqual(make2.references.map((x: Json) => sp(x.from)), ['use']);
     assert.match(make2.references[0].evidence, /calls make~2 /);
   });
 
@@ -121,7 +122,7 @@ describe('graph: resolution that follows what programs do', () => {
       'tests/unit/test_local.py': 'import pytest\n\n@pytest.fixture\ndef runner():\n    return 1\n\ndef test_other(runner):\n    runner.invoke(2)\n',
     });
     const invoke = await call('find_references', { symbol: 'CliRunner.invoke' });
-    const by = (sp: string) => invoke.references.find((x: Json) => x.from.symbol_path === sp);
+    const by = (name: string) => invoke.references.find((x: Json) => sp(x.from) === name);
     assert.match(by('test_invoke').evidence, /through the test fixture runner \(tests\/conftest\.py\)/);
     assert.ok(by('test_invoke').confidence >= 0.7);
     // the nearest fixture wins: test_local.py's own `runner` returns no class of the repository
@@ -129,7 +130,7 @@ describe('graph: resolution that follows what programs do', () => {
     // test_app names the fixture `app`, whose body constructs App: changing App.__init__ reaches test_app
     assert.ok((await users(call, 'app', 'tests/conftest.py')).includes('tests/unit/test_cli.py:test_app'));
     const tests = await call('related_tests', { symbol: 'App.__init__' });
-    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path).sort(), ['test_app', 'test_other']);
+    assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)).sort(), ['test_app', 'test_other']);
     // tests naming a fixture are bound uses, not a value handed over; a constructor runs through calls of its class
     const implicit = tests.boundaries.filter((b: Json) => b.kind === 'implicit_calls');
     assert.deepEqual(implicit, [], JSON.stringify(implicit));
@@ -273,7 +274,7 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'CodeGenerator.helper'), []);
     assert.deepEqual(await users(call, 'Other.visit_Assign'), [], 'not derived from the visitor');
     const tests = await call('related_tests', { symbol: 'CodeGenerator.visit_Assign' });
-    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_assign']);
+    assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_assign']);
   });
 
   it('Python: parameters typed "T", Optional[T] or T | None, and calling an attribute that holds a class', async () => {
@@ -412,7 +413,7 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'option.decorator', undefined, ['calls']), ['tests/test_cli.py:test_chain']);
     assert.deepEqual(await users(call, 'command.helper', undefined, ['calls']), []);
     const tests = await call('related_tests', { symbol: 'command.decorator' });
-    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_cmd']);
+    assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_cmd']);
   });
 
   it('base-class dispatch: callers of a base method are possible callers of each override (tier dispatch)', async () => {
@@ -431,7 +432,7 @@ describe('graph: resolution that follows what programs do', () => {
     assert.match(refs.references[0].evidence, /overrides Shape\.area/);
     assert.ok(refs.references[0].confidence <= 0.5);
     const tests = await call('related_tests', { symbol: 'Square.area' });
-    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_describe']);
+    assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_describe']);
     assert.deepEqual(await users(call, 'MemStore.get', undefined, ['calls']), ['web/store.ts:read']);
   });
 
@@ -448,10 +449,10 @@ describe('graph: resolution that follows what programs do', () => {
       'tests/test_users.py': 'def test_users(client):\n    assert client.get("/users").json() == []\n',
     });
     const home = await call('related_tests', { symbol: 'render_home' });
-    assert.deepEqual(home.tests.map((t: Json) => `${t.node.path}:${t.node.symbol_path}`), ['tests/test_home.py:test_home']);
+    assert.deepEqual(home.tests.map((t: Json) => `${t.node.path}:${sp(t.node)}`), ['tests/test_home.py:test_home']);
     assert.match(home.tests[0].reason, /homepage/);
     const users = await call('related_tests', { symbol: 'list_users' });
-    assert.deepEqual(users.tests.map((t: Json) => t.node.symbol_path), ['test_users']);
+    assert.deepEqual(users.tests.map((t: Json) => sp(t.node)), ['test_users']);
     assert.match(users.tests[0].reason, /test client/);
   });
 
@@ -492,7 +493,7 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await conf('Store.save', 'web/store.ts'), ['web/use.ts:0.65']);
     // a weaker tier is still not a name-only binding: the tests of the target are found through it
     const tests = await call('related_tests', { symbol: 'Store.save', path: 'app/store.py' });
-    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_run']);
+    assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_run']);
   });
 
   it('a receiver holding a value from outside the repository is not bound by its name (open(…) as file)', async () => {
@@ -504,7 +505,7 @@ describe('graph: resolution that follows what programs do', () => {
       ].join('\n'),
     });
     const uses = await call('find_references', { symbol: 'UploadFile.write' });
-    assert.deepEqual(uses.references.filter((r: Json) => r.confidence >= 0.5).map((r: Json) => r.from.symbol_path), ['save']);
+    assert.deepEqual(uses.references.filter((r: Json) => r.confidence >= 0.5).map((r: Json) => sp(r.from)), ['save']);
   });
 
   it('a method every definition of its name overrides binds a call on an unknown receiver (tier hierarchy)', async () => {
@@ -524,7 +525,7 @@ describe('graph: resolution that follows what programs do', () => {
       'tpl/fold.py': 'def fold(node):\n    return node.as_const()\n',
     });
     const refs = await twoRoots('find_references', { symbol: 'Pair.as_const' });
-    assert.deepEqual(refs.references.map((r: Json) => r.from.symbol_path), ['fold']);
+    assert.deepEqual(refs.references.map((r: Json) => sp(r.from)), ['fold']);
     assert.ok(refs.references[0].confidence < 0.5);
   });
 
@@ -547,7 +548,7 @@ describe('graph: resolution that follows what programs do', () => {
       'web/cart.ts': 'export function add(a: number) { return a; }\n',
     });
     const py = await call('related_tests', { symbol: 'total' });
-    assert.deepEqual(py.tests.map((t: Json) => `${t.node.kind}:${t.node.symbol_path}`).sort(), ['function:test_empty', 'function:test_other']);
+    assert.deepEqual(py.tests.map((t: Json) => `${t.node.kind}:${sp(t.node)}`).sort(), ['function:test_empty', 'function:test_other']);
     assert.match(py.tests[0].reason, /named after shop\/cart\.py/);
     const ts = await call('related_tests', { symbol: 'add' });
     assert.deepEqual(ts.tests.map((t: Json) => `${t.node.kind}:${t.node.path}`), ['file:web/cart.test.ts']);
@@ -560,7 +561,7 @@ describe('graph: resolution that follows what programs do', () => {
       'tests/test_checkout.py': 'from shop.cart import total\n\ndef test_total():\n    assert total([1]) == 1\n',
     });
     const py = await call('related_tests', { symbol: 'total' });
-    assert.deepEqual(py.tests.map((t: Json) => t.node.symbol_path), ['test_total']);
+    assert.deepEqual(py.tests.map((t: Json) => sp(t.node)), ['test_total']);
   });
   it('a call of a value of a callable type may run each function taking its parameter types (tier protocol)', async () => {
     const call = await make({
@@ -587,12 +588,12 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'ASGIApp', undefined, ['calls']), ['web/middleware.py:Middleware.__call__', 'web/middleware.py:wrap.wrapped']);
     // and possible calls of each function taking (Scope, Receive, Send), marked protocol
     const refs = await call('find_references', { symbol: 'Router.__call__' });
-    assert.deepEqual(refs.references.map((r: Json) => r.from.symbol_path).sort(), ['Middleware.__call__', 'wrap.wrapped']);
+    assert.deepEqual(refs.references.map((r: Json) => sp(r.from)).sort(), ['Middleware.__call__', 'wrap.wrapped']);
     assert.ok(refs.references.every((r: Json) => r.confidence <= 0.3 && /protocol: .*takes the parameters of ASGIApp/.test(r.evidence)), JSON.stringify(refs.references));
     // a method whose parameters are not all of those types implements nothing
     assert.deepEqual((await call('find_references', { symbol: 'Router.handle' })).references, []);
     const impact = await call('impact', { symbol: 'Router.__call__', depth: 2 });
-    assert.ok(impact.affected.some((a: Json) => a.node.symbol_path === 'Middleware.__call__' && a.name_only), JSON.stringify(impact.affected));
+    assert.ok(impact.affected.some((a: Json) => sp(a.node) === 'Middleware.__call__' && a.name_only), JSON.stringify(impact.affected));
   });
   it('a member of a class or module named outright has the type its method returns (Rake.application.lookup)', async () => {
     const call = await make({
@@ -627,7 +628,7 @@ describe('graph: resolution that follows what programs do', () => {
     });
     // bound to the property all definitions override, as a call: dispatch reaches the override
     const refs = await call('find_references', { symbol: 'SimpleUser.display_name' });
-    assert.deepEqual(refs.references.map((r: Json) => r.from.symbol_path), ['homepage']);
+    assert.deepEqual(refs.references.map((r: Json) => sp(r.from)), ['homepage']);
     assert.ok(refs.references[0].confidence <= 0.5 && /dispatch/.test(refs.references[0].evidence), JSON.stringify(refs.references[0]));
     // a method read by name is no call: nothing binds it
     assert.deepEqual((await call('find_references', { symbol: 'SimpleUser.greeting' })).references, []);

@@ -6,6 +6,7 @@ import { Engine } from '../src/core/engine';
 import { TOOLS } from '../src/core/tools/registry';
 import { invokeTool } from '../src/core/tools/contract';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
+import { sp } from './helpers/nodes';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -24,7 +25,7 @@ async function setup(files: Record<string, string>, opts: { allowReferenceProvid
 /** Callers of a symbol as "path:symbol_path (evidence tier)". */
 async function callers(call: (t: keyof typeof TOOLS, a: Json) => Promise<Json>, symbol: string, path?: string): Promise<string[]> {
   const r = await call('find_references', { symbol, ...(path ? { path } : {}), kinds: ['calls'] });
-  return r.references.map((x: Json) => `${x.from.path}:${x.from.symbol_path ?? ''}`).sort();
+  return r.references.map((x: Json) => `${x.from.path}:${sp(x.from) ?? ''}`).sort();
 }
 
 describe('graph: heuristic provider', () => {
@@ -61,15 +62,15 @@ describe('graph: heuristic provider', () => {
       'src/ky.ts': 'export class Ky {\n  #retry(n: number) { return n + 1; }\n  send() { return this.#retry(1); }\n}\n',
     });
     const exact = await call('impact', { symbol: 'Ky.#retry', path: 'src/ky.ts' });
-    assert.equal(exact.resolved[0].symbol_path, 'Ky.#retry');
+    assert.equal(sp(exact.resolved[0]), 'Ky.#retry');
     const bare = await call('impact', { symbol: 'retry' });
-    assert.equal(bare.resolved[0].symbol_path, 'Ky.#retry');
+    assert.equal(sp(bare.resolved[0]), 'Ky.#retry');
     assert.equal(bare.matched_by, 'private member #retry');
     // the suggestion an agent gets for a near miss is itself a valid argument
     const err = await call('impact', { symbol: 'Ky.#retyr' }).then(() => null, (x: Error) => JSON.parse(x.message.slice(x.message.indexOf('{'))) as { details: { suggestions: string[] } });
     assert.ok(err, 'a near miss is not found');
     const suggestion = err.details.suggestions[0]!;
-    assert.equal((await call('impact', { symbol: suggestion })).resolved[0].symbol_path, 'Ky.#retry');
+    assert.equal(sp((await call('impact', { symbol: suggestion })).resolved[0]), 'Ky.#retry');
   });
 
   it('TypeScript barrels: export * from, export * as ns, renamed re-exports', async () => {
@@ -95,11 +96,11 @@ describe('graph: heuristic provider', () => {
       'packages/app/src/main.ts': "import { shout } from 'kit';\nimport * as v2 from '@acme/kit/v2';\nimport { k } from 'kit';\nimport { join } from 'path';\nexport function main() {\n  shout('a');\n  v2.shout('b');\n  k.shout('c');\n  return join('x', 'y');\n}\n",
     });
     const r = await call('find_references', { symbol: 'shout', path: 'packages/kit/src/strings.ts', kinds: ['calls'] });
-    assert.deepEqual(r.references.map((x: Json) => `${x.from.path}:${x.from.symbol_path}`), ['packages/app/src/main.ts:main']);
+    assert.deepEqual(r.references.map((x: Json) => `${x.from.path}:${sp(x.from)}`), ['packages/app/src/main.ts:main']);
     assert.match(r.references[0].evidence, /imported kit/);
     assert.equal(r.references[0].confidence, 0.8);
     const v2 = await call('find_references', { symbol: 'shout', path: 'packages/kit/src/v2/index.ts', kinds: ['calls'] });
-    assert.deepEqual(v2.references.map((x: Json) => x.from.symbol_path), ['main'], 'a scoped specifier with a subpath');
+    assert.deepEqual(v2.references.map((x: Json) => sp(x.from)), ['main'], 'a scoped specifier with a subpath');
     // node's path.join is not the workspace's join (a built-in module name never names a workspace package)
     const j = await call('find_references', { symbol: 'join', path: 'packages/kit/src/strings.ts', kinds: ['calls'] });
     assert.ok(j.references.every((x: Json) => x.confidence < 0.5), JSON.stringify(j.references.map((x: Json) => x.evidence)));
@@ -111,11 +112,11 @@ describe('graph: heuristic provider', () => {
       'src/string.ts': "import { Schema } from './schema';\nexport class StringSchema extends Schema {\n  trim() { return this.clone().test(1); }\n  describe(o?: object) { return (o ? this.resolve(o) : this).clone(); }\n  other() { return this.items.test(2); }\n  items = new Schema();\n}\n",
     });
     const r = await call('find_references', { symbol: 'Schema.test', kinds: ['calls'] });
-    const trim = r.references.find((x: Json) => x.from.symbol_path === 'StringSchema.trim');
+    const trim = r.references.find((x: Json) => sp(x.from) === 'StringSchema.trim');
     assert.ok(trim, JSON.stringify(r.references));
     assert.equal(trim.confidence, 0.6);
     assert.match(trim.evidence, /call chain on the instance of StringSchema/);
-    const other = r.references.find((x: Json) => x.from.symbol_path === 'StringSchema.other');
+    const other = r.references.find((x: Json) => sp(x.from) === 'StringSchema.other');
     assert.ok(!other || !/call chain on the instance/.test(other.evidence), 'a field is not the instance');
     assert.deepEqual(await callers(call, 'Schema.clone'), ['src/string.ts:StringSchema.describe', 'src/string.ts:StringSchema.trim']);
   });
@@ -190,7 +191,7 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(await callers(call, 'helper', 'c/util.c'), ['c/run.c:run']);
     assert.deepEqual(await callers(call, 'Box.check'), ['cpp/store.cpp:Box.open']);
     const open = await call('find_references', { symbol: 'Box.open', kinds: ['calls'] });
-    assert.equal(open.references[0].from.symbol_path, 'use');
+    assert.equal(sp(open.references[0].from), 'use');
     assert.match(open.references[0].evidence, /the one class the calling scope names/, 'b is declared as a Box in use(): scope_type');
     assert.ok(open.references[0].confidence < 0.9);
     // the core edge record carries the tier read from the stored evidence code (the tools' output does not)
@@ -273,7 +274,7 @@ describe('graph: heuristic provider', () => {
     assert.equal(r.repos[0]!.files_parsed, 0, 'the edit was kept by the cancelled run');
     assert.equal(r.repos[0]!.graph_update, 'full', 'and its graph is rebuilt now');
     const refs = await invokeTool(TOOLS.find_references as never, { symbol: 'other', kinds: ['calls'] }, { engine: e });
-    assert.ok(refs.ok && (refs.data as Json).references.some((x: Json) => x.from.symbol_path === 'run'), JSON.stringify(refs));
+    assert.ok(refs.ok && (refs.data as Json).references.some((x: Json) => sp(x.from) === 'run'), JSON.stringify(refs));
     assert.ok(!(refs.data as Json).boundaries.some((b: Json) => b.kind === 'stale_graph'));
     assert.equal((await e.index()).repos[0]!.graph_update, 'none');
   });
@@ -331,17 +332,17 @@ describe('graph: heuristic provider', () => {
       'tests/test_billing.py': 'from app.billing import Invoice\n\ndef test_total():\n    assert Invoice().total() == 1\n',
     });
     const r = await call('impact', { symbol: 'Invoice.total', depth: 3 });
-    const direct = r.affected.filter((a: Json) => !a.via_container).map((a: Json) => a.node.symbol_path).sort();
+    const direct = r.affected.filter((a: Json) => !a.via_container).map((a: Json) => sp(a.node)).sort();
     assert.ok(direct.includes('monthly') && direct.includes('Invoice.render'), JSON.stringify(direct));
-    const viaContainer = r.affected.filter((a: Json) => a.via_container).map((a: Json) => a.node.symbol_path);
+    const viaContainer = r.affected.filter((a: Json) => a.via_container).map((a: Json) => sp(a.node));
     assert.ok(viaContainer.includes('build'), `build depends only on the class: ${JSON.stringify(viaContainer)}`);
     assert.ok(r.related_tests.some((t: Json) => t.node.path === 'tests/test_billing.py'));
     assert.ok(r.affected_by_module.app >= 2);
     assert.equal(r.total_direct, r.affected.filter((a: Json) => !a.via_container && a.distance === 1).length);
     // export_all reaches the target itself (through render): never labelled via_container
-    const exportAll = r.affected.find((a: Json) => a.node.symbol_path === 'export_all');
+    const exportAll = r.affected.find((a: Json) => sp(a.node) === 'export_all');
     assert.ok(exportAll && exportAll.via_container === false && exportAll.distance === 2, JSON.stringify(exportAll));
-    assert.ok(r.affected_entry_points.some((n: Json) => n.symbol_path === 'monthly'));
+    assert.ok(r.affected_entry_points.some((n: Json) => sp(n) === 'monthly'));
     assert.equal(r.complete, false, 'heuristic-only answers are lower bounds');
     assert.ok(r.boundaries.some((b: Json) => b.kind === 'heuristic_only'));
     const limited = await call('impact', { symbol: 'Invoice.total', depth: 3, limit: 1 });
@@ -357,7 +358,7 @@ describe('graph: heuristic provider', () => {
       'tests/test_other.py': 'def test_other(chunker):\n    assert chunker.chunk_file("a")\n',
     });
     const r = await call('related_tests', { symbol: 'TextChunker.chunk_file' });
-    const names = r.tests.map((t: Json) => t.node.symbol_path);
+    const names = r.tests.map((t: Json) => sp(t.node));
     assert.ok(names.includes('test_text'), JSON.stringify(names));
     assert.ok(!names.includes('test_other'), 'an unknown receiver does not make test_other a test of TextChunker');
   });
@@ -370,7 +371,7 @@ describe('graph: heuristic provider', () => {
       'tests/test_parser.py': 'from lib.parser import parse_0\n\ndef test_parse():\n    assert parse_0("x")\n',
     });
     const r = await call('related_tests', { symbol: `parse_${steps}` });
-    assert.deepEqual(r.tests.map((t: Json) => [t.node.symbol_path, t.distance]), [['test_parse', steps + 1]]);
+    assert.deepEqual(r.tests.map((t: Json) => [sp(t.node), t.distance]), [['test_parse', steps + 1]]);
     assert.equal(r.complete, false, 'heuristic graph: a lower bound');
     assert.ok(!r.boundaries.some((b: Json) => b.kind === 'depth_limit'), JSON.stringify(r.boundaries));
   });
@@ -392,7 +393,7 @@ describe('graph: heuristic provider', () => {
     assert.equal(idx.providers[0].edges, 1);
     assert.ok(idx.provider_diagnostics.some((d: Json) => d.provider === 'testc' && d.message === 'checked every symbol'));
     const after = await call('impact', { symbol: 'on_ping' });
-    assert.deepEqual(after.affected.map((a: Json) => a.node.symbol_path), ['dispatch']);
+    assert.deepEqual(after.affected.map((a: Json) => sp(a.node)), ['dispatch']);
     assert.equal(after.affected[0].resolution, 'exact');
     assert.match(after.affected[0].via, /test compiler/);
     assert.ok(!after.boundaries.some((b: Json) => b.kind === 'heuristic_only'), JSON.stringify(after.boundaries));
@@ -449,7 +450,7 @@ describe('graph: heuristic provider', () => {
     assert.equal(refs.complete, true, JSON.stringify(refs.boundaries));
     // but the test reaches it through mid, which is also handed over as a value: more tests may reach it that way
     const tests = await call('related_tests', { symbol: 'plain' });
-    assert.deepEqual(tests.tests.map((t: Json) => t.node.symbol_path), ['test_mid']);
+    assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_mid']);
     assert.equal(tests.complete, false);
     assert.ok(tests.boundaries.some((b: Json) => b.kind === 'implicit_calls' && /function\(s\) on the way are called where no edge shows it: mid handed over as a value/.test(b.detail)), JSON.stringify(tests.boundaries));
     const impact = await call('impact', { symbol: 'plain', depth: 3 });
@@ -491,7 +492,7 @@ describe('graph: heuristic provider', () => {
     const small = await call('expand_context', { chunk_ids: [seed.chunk_id], depth: 2, token_budget: 100 });
     assert.equal(small.budget_exhausted, true);
     const ia = await call('impact_analysis', { changed_files: ['src/db.ts'], changed_symbols: [], depth: 2 });
-    assert.ok(ia.affected_symbols.some((a: Json) => a.node.symbol_path === 'Repo.get'));
+    assert.ok(ia.affected_symbols.some((a: Json) => sp(a.node) === 'Repo.get'));
     assert.notEqual(ia.risk_level, 'low', 'an incomplete answer with dependents is not low risk by default');
     assert.ok(ia.evidence.some((s: string) => s.startsWith('heuristic:')));
   });
@@ -512,7 +513,7 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(r, { stored: 2, ignored: 2 });
     const after = await call('find_references', { symbol: 'handle', kinds: ['calls', 'references'] });
     const lsp = after.references.filter((x: Json) => x.provider === 'lsp:python');
-    assert.deepEqual(lsp.map((x: Json) => [x.from.symbol_path ?? x.from.path, x.kinds.join("+"), x.resolution]).sort(), [['REG', 'references', 'exact'], ['route', 'calls', 'exact']]);
+    assert.deepEqual(lsp.map((x: Json) => [sp(x.from) ?? x.from.path, x.kinds.join("+"), x.resolution]).sort(), [['REG', 'references', 'exact'], ['route', 'calls', 'exact']]);
     assert.ok(!after.boundaries.some((b: Json) => b.kind === 'heuristic_only'));
     assert.equal((await e.enrichmentTargets({ limit: 10 })).some(t => t.id.endsWith(':handle')), false, 'a fresh check is not asked again');
     e.close(); // flushes the pending save

@@ -1,4 +1,5 @@
 /** The indexer against real folders and real git repositories made here. */
+import { nodeIdOfChunkId } from '../src/core/util/ids';
 import { strict as assert } from 'node:assert';
 import { symlinkSync, rmSync, writeFileSync, existsSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +32,7 @@ describe('indexing', () => {
     const repoId = e.roots[0]!.repo_id;
     const hit = (await e.search({ query: 'getUserName', limit: 5, offset: 0, vector: false })).results[0]!;
     assert.equal(hit.chunk_id, `chunk:${repoId}:src/users.ts:UserService.getUserName`);
-    assert.equal(hit.id, `symbol:${repoId}:src/users.ts:UserService.getUserName`);
+    assert.equal(nodeIdOfChunkId(hit.chunk_id), `symbol:${repoId}:src/users.ts:UserService.getUserName`, 'a definition\'s chunk id names it');
     assert.equal(hit.kind, 'method');
     const go = (await e.search({ query: 'Run', language: 'go', limit: 5, offset: 0, vector: false })).results.find(h => h.symbol_path === 'Worker.Run');
     assert.ok(go, 'Go method qualified by its receiver type');

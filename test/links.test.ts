@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseId } from '../src/core/util/ids';
 import { Engine } from '../src/core/engine';
 import { invokeTool } from '../src/core/tools/contract';
 import { findTool } from '../src/core/tools/registry';
@@ -10,6 +11,7 @@ import { extractLinkSites, extractConfigSites, readLiteral } from '../src/core/l
 import { pluralTable } from '../src/core/links/rules';
 import type { LanguageId } from '../src/core/languages/types';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
+import { sp } from './helpers/nodes';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 async function call(engine: Engine, args: Json): Promise<{ data: Json; markdown: string }> {
@@ -123,7 +125,7 @@ describe('links: cross-boundary edges', function () {
     // env read in two languages, both to the .env line
     const env = L.filter(l => l.kind === 'env' && l.key === 'DATABASE_URL' && l.matched);
     assert.deepEqual(env.map(l => l.path).sort(), ['server/app.py', 'web/src/api.ts']);
-    for (const e of env) { assert.equal(e.to_path, '.env'); assert.equal(e.to_range.start_line, 1); assert.equal(e.resolution, 'exact'); }
+    for (const e of env) { assert.equal(e.to_path, '.env'); assert.equal(e.to_line, 1); assert.equal(e.resolution, 'exact'); }
     // SQL string → SQLAlchemy model of the same table
     const [sql] = find(L, 'sql', 'server/app.py', 'users');
     assert.equal(sql.to, id('server/models.py', 'User')); assert.equal(sql.from, id('server/app.py', 'read_user'));
@@ -150,7 +152,7 @@ describe('links: cross-boundary edges', function () {
   it('answers for a symbol (the route handler: its clients in both languages) and for a key node in any placeholder style', async () => {
     const h = await call(engine, { symbol: 'read_user', kind: 'http' });
     assert.deepEqual(h.data.links.map((l: Json) => l.path).sort(), ['clients/py_client.py', 'web/src/api.ts']);
-    assert.equal(h.data.resolved[0].symbol_path, 'read_user');
+    assert.equal(sp(h.data.resolved[0]), 'read_user');
     for (const style of ['route:GET /users/:id', 'route:GET /users/<int:id>', 'route:GET /users/{uid}']) {
       const k = await call(engine, { symbol: style });
       assert.equal(k.data.links.length, 2, style);
@@ -175,7 +177,7 @@ describe('links: cross-boundary edges', function () {
     assert.equal(without.data.complete, false);
     const withLinks = await impact(true);
     const across = withLinks.data.affected.filter((a: Json) => a.provider === 'links');
-    assert.deepEqual(across.map((a: Json) => `${a.node.path}:${a.node.name}`).sort(), ['clients/py_client.py:fetch_user', 'web/src/api.ts:getUser']);
+    assert.deepEqual(across.map((a: Json) => `${a.node.path}:${sp(a.node)}`).sort(), ['clients/py_client.py:fetch_user', 'web/src/api.ts:getUser']);
     for (const a of across) { assert.equal(a.resolution, 'best_effort'); assert.ok(a.confidence <= 0.85); assert.match(a.via, /cross-boundary link: .*GET/); assert.equal(a.distance, 1); }
     assert.ok(!withLinks.data.boundaries.some((x: Json) => x.kind === 'unfollowed_links'));
     assert.match(withLinks.markdown, /getUser.*links/);
@@ -213,7 +215,7 @@ describe('links: cross-boundary edges', function () {
       await e.index({});
       const { data } = await call(e, { symbol: 'getItem' });
       const http = data.links.find((l: Json) => l.kind === 'http');
-      assert.equal(http?.path, 'main.go'); assert.notEqual(http.repo_id, http.to_repo_id); assert.equal(http.to_path, 'app.js');
+      assert.equal(http?.path, 'main.go'); assert.notEqual(parseId(http.from)!.repo_id, parseId(http.to)!.repo_id); assert.equal(http.to_path, 'app.js');
       const env = data.links.find((l: Json) => l.kind === 'env');
       assert.equal(env?.to_path, '.env.example');
       // a config file edited alone: no code file parsed, the link follows
@@ -236,7 +238,7 @@ describe('links: incremental matching equals a full match', function () {
       const { data } = await call(engine, { limit: 200, offset });
       out.push(...data.links); if (data.next_offset === null) break; offset = data.next_offset;
     }
-    return out.map(l => JSON.stringify([l.kind, l.key, l.from, l.to, l.matched, l.confidence, l.path, l.range, l.to_path ?? null, l.evidence])).sort();
+    return out.map(l => JSON.stringify([l.kind, l.key, l.from, l.to, l.matched, l.confidence, l.path, l.line, l.to_path ?? null, l.to_line, l.evidence])).sort();
   };
   it('after adding, moving and deleting routes, clients, mounts, handlers and .env lines', async () => {
     const files: Record<string, string> = {

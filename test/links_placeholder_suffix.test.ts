@@ -52,12 +52,12 @@ describe('links: placeholder-only routes and suffix matching', function () {
     const out = await invokeTool(findTool('links')!, { kind: 'http', limit: 100 }, { engine });
     assert.ok(out.ok, JSON.stringify(out));
     const L = (out.data as Json).links as Json[];
-    const at = (line: number) => L.filter(l => l.path === 'frontend/src/actions.js' && l.range.start_line === line);
-    const dump = JSON.stringify(L.map(l => [l.path, l.range.start_line, l.key, l.matched, l.to_path, l.to_range?.start_line]));
+    const at = (line: number) => L.filter(l => l.path === 'frontend/src/actions.js' && l.line === line);
+    const dump = JSON.stringify(L.map(l => [l.path, l.line, l.key, l.matched, l.to_path, l.to_line]));
     // GET /api/products/top: the router's /top under the /api/products mount of the module server.js imports
     const [top] = at(3);
     assert.ok(top, dump);
-    assert.equal(top.matched, true, dump); assert.equal(top.to_path, 'backend/routes/productRoutes.js'); assert.equal(top.to_range.start_line, 3);
+    assert.equal(top.matched, true, dump); assert.equal(top.to_path, 'backend/routes/productRoutes.js'); assert.equal(top.to_line, 3);
     assert.match(top.evidence, /method and path/);
     // GET /api/orders: nothing in the workspace serves it; the catch-all `*` and `/:id` are not its handler
     const [orders] = at(2);
@@ -65,7 +65,7 @@ describe('links: placeholder-only routes and suffix matching', function () {
     assert.equal(orders.matched, false, dump); assert.equal(orders.to, 'route:GET /api/orders');
     // GET /api/products/{id}: the mounted /:id (getProductById), not the SPA's `*`
     const details = at(4);
-    assert.deepEqual(details.map(l => [l.matched, l.to_path, l.to_range?.start_line]), [[true, 'backend/routes/productRoutes.js', 4]], dump);
+    assert.deepEqual(details.map(l => [l.matched, l.to_path, l.to_line]), [[true, 'backend/routes/productRoutes.js', 4]], dump);
     // a route chain: POST /:id/reviews with its handler after the middleware
     const [rev] = at(5);
     assert.equal(rev?.matched, true, dump); assert.equal(rev.to_path, 'backend/routes/productRoutes.js'); assert.match(rev.evidence, /POST \/api\/products\/\{id\}\/reviews \(handler createProductReview\)/);

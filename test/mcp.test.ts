@@ -15,6 +15,7 @@ import { requireBuilt, stdioTransport, startHttpServer, rawPost, rawRequest, err
 import { TOOL_NAMES, TOOLS } from '../src/core/tools/registry';
 import { searchCodeOutput, searchOutput } from '../src/core/tools/search_code';
 import { languageForPath } from '../src/core/languages';
+import { sp } from './helpers/nodes';
 
 /** Fixture files Sightline parses (README.md is not source). */
 const SOURCE_FILES = Object.keys(SAMPLE_FILES).filter(p => languageForPath(p) !== undefined);
@@ -640,15 +641,15 @@ describe('MCP server: compiler-grade edges in the background', function () {
     await client.connect(transport);
     try {
       structured(await call(client, 'index_repo', {}));
-      type Refs = { references: { from: { symbol_path: string | null }; provider: string; resolution: string }[] };
+      type Refs = { references: { from: { id: string; path: string }; provider: string; resolution: string }[] };
       const before = structured<Refs>(await call(client, 'find_references', { symbol: 'Store.flushAll' }));
-      assert.ok(!before.references.some(r => r.from.symbol_path === 'shutdown' && r.resolution === 'exact'), 'no exact edge before the provider ran');
+      assert.ok(!before.references.some(r => sp(r.from) === 'shutdown' && r.resolution === 'exact'), 'no exact edge before the provider ran');
       let refs = before;
       for (let i = 0; i < 120 && !refs.references.some(r => r.provider === 'typescript'); i++) {
         await new Promise(r => setTimeout(r, 1000));
         refs = structured<Refs>(await call(client, 'find_references', { symbol: 'Store.flushAll' }));
       }
-      const exact = refs.references.find(r => r.from.symbol_path === 'shutdown' && r.provider === 'typescript');
+      const exact = refs.references.find(r => sp(r.from) === 'shutdown' && r.provider === 'typescript');
       assert.ok(exact, `${JSON.stringify(refs.references)}\n${stderr()}`);
       assert.equal(exact!.resolution, 'exact');
       type Status = { roots: { language_servers: { provider: string; symbols_current: number; edges: number }[] }[] };
@@ -657,12 +658,12 @@ describe('MCP server: compiler-grade edges in the background', function () {
       assert.ok(ts && ts.symbols_current >= 6 && ts.edges >= 1, JSON.stringify(st.roots[0]!.language_servers));
       // an edit: the watcher re-indexes the file, and the provider asks only about what changed
       ws.write('src/use.ts', `${readFileSync(join(ws.root, 'src/use.ts'), 'utf8')}\nexport function drain(): number {\n  return makeStore().flushAll();\n}\n`);
-      for (let i = 0; i < 120 && !refs.references.some(r => r.from.symbol_path === 'drain' && r.provider === 'typescript'); i++) {
+      for (let i = 0; i < 120 && !refs.references.some(r => sp(r.from) === 'drain' && r.provider === 'typescript'); i++) {
         await new Promise(r => setTimeout(r, 1000));
         refs = structured<Refs>(await call(client, 'find_references', { symbol: 'Store.flushAll' }));
       }
-      assert.ok(refs.references.some(r => r.from.symbol_path === 'drain' && r.provider === 'typescript'), JSON.stringify(refs.references));
-      assert.ok(refs.references.some(r => r.from.symbol_path === 'shutdown' && r.provider === 'typescript'), 'the edges of the first run stay');
+      assert.ok(refs.references.some(r => sp(r.from) === 'drain' && r.provider === 'typescript'), JSON.stringify(refs.references));
+      assert.ok(refs.references.some(r => sp(r.from) === 'shutdown' && r.provider === 'typescript'), 'the edges of the first run stay');
       assert.match(stderr(), /typescript on .* \(\d+ of \d+ symbols\)/, 'the second run was incremental');
     } finally { await closeStdio(client, transport); }
   });

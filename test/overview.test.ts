@@ -9,6 +9,7 @@ import { parseManifest } from '../src/core/overview/manifests';
 import { scanSource } from '../src/core/overview/scan';
 import { sourceCandidates } from '../src/core/overview/entries';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
+import { sp } from './helpers/nodes';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -51,7 +52,7 @@ describe('overview', () => {
   it('ranks first what many things call, lists modules with their top symbols, tests apart', async () => {
     const { call } = await setup(SHOP);
     const r = await call({});
-    const central = r.central_symbols.map((s: Json) => s.symbol_path);
+    const central = r.central_symbols.map((s: Json) => sp(s));
     assert.equal(central[0], 'log', `central: ${central.join(', ')}`);
     assert.ok(central.indexOf('helper') >= 0 && central.indexOf('helper') < 4, `helper is among the first: ${central.join(', ')}`);
     assert.ok(central.indexOf('log') < central.indexOf('discount'), 'the logger outranks a leaf');
@@ -75,7 +76,7 @@ describe('overview', () => {
   it('finds entry points per kind: manifest commands, main, routes, package roots; never in tests', async () => {
     const { call } = await setup(SHOP);
     const r = await call({ budget: 8000 }, 64_000);
-    const eps = r.entry_points.map((e: Json) => `${e.kind_of_entry} ${e.entry_name} ${e.path}${e.symbol_path ? `#${e.symbol_path}` : ''}`);
+    const eps = r.entry_points.map((e: Json) => `${e.kind_of_entry} ${e.entry_name} ${e.path}${sp(e) ? `#${sp(e)}` : ''}`);
     const has = (s: string) => assert.ok(eps.includes(s), `missing ${s} in:\n${eps.join('\n')}`);
     has('cli shop src/cli.ts#main');                         // package.json bin, dist/cli.js mapped to the source (its main)
     has('cli shoppy shoppy/cli.py#main');                    // [project.scripts] module:function
@@ -85,9 +86,9 @@ describe('overview', () => {
     has('package_root shop src/index.ts');                   // package.json main dist/index.js → src/index.ts
     has('package_root shoppy shoppy/__init__.py');           // pyproject package / top-level package
     const main = r.entry_points.find((e: Json) => e.kind_of_entry === 'main');
-    assert.equal(main.range.start_line, 10); assert.equal(main.range.end_line, 11);
+    assert.equal(main.line, 10);
     const route = r.entry_points.find((e: Json) => e.entry_name === 'GET /users');
-    assert.equal(route.range.start_line, 8); assert.match(route.id, /^symbol:.*shoppy\/api\.py:list_users$/);
+    assert.equal(route.line, 8); assert.match(route.id, /^symbol:.*shoppy\/api\.py:list_users$/);
     assert.ok(!r.entry_points.some((e: Json) => /test/.test(e.path)), 'no entry point in test files');
     assert.match(r.markdown, /http_route `GET \/items` → `listItems` src\/server\.ts:4/);
     assert.deepEqual(r.notes, []);
@@ -95,10 +96,10 @@ describe('overview', () => {
 
   it('focus moves the ranking toward a path, a symbol or a search', async () => {
     const { call } = await setup(SHOP);
-    const global = (await call({})).central_symbols.map((s: Json) => s.symbol_path);
+    const global = (await call({})).central_symbols.map((s: Json) => sp(s));
     const byPath = await call({ focus: 'shoppy/db.py' });
     assert.equal(byPath.focus.matched_as, 'path');
-    const focused = byPath.central_symbols.map((s: Json) => s.symbol_path);
+    const focused = byPath.central_symbols.map((s: Json) => sp(s));
     assert.ok(focused.indexOf('query') < global.indexOf('query'), `query rises: ${focused.join(', ')} vs ${global.join(', ')}`);
     assert.ok(focused.slice(0, 3).some((s: string) => s === 'connect' || s === 'query'), focused.join(', '));
     // what the focus leads to and what leads to it rise; the unrelated TypeScript side falls
@@ -116,8 +117,8 @@ describe('overview', () => {
     }
     const bySymbol = await call({ focus: 'listItems' });
     assert.equal(bySymbol.focus.matched_as, 'symbol');
-    assert.equal(bySymbol.central_symbols[0].symbol_path, 'listItems');
-    assert.ok(bySymbol.central_symbols.slice(0, 4).map((s: Json) => s.symbol_path).includes('price'));
+    assert.equal(sp(bySymbol.central_symbols[0]), 'listItems');
+    assert.ok(bySymbol.central_symbols.slice(0, 4).map((s: Json) => sp(s)).includes('price'));
 
     const bySearch = await call({ focus: 'discount prices' });
     assert.equal(bySearch.focus.matched_as, 'search');
@@ -126,7 +127,7 @@ describe('overview', () => {
 
     const none = await call({ focus: 'zzqqxx' });
     assert.equal(none.focus.matched_as, 'none');
-    assert.deepEqual(none.central_symbols.map((s: Json) => s.symbol_path), global);
+    assert.deepEqual(none.central_symbols.map((s: Json) => sp(s)), global);
     assert.match(none.notes.join('\n'), /matched no indexed path, symbol or search result/);
   });
 
@@ -166,7 +167,7 @@ describe('overview', () => {
     assert.equal(all.repos.length, 2);
     const one = await call({ repo: otherId });
     assert.deepEqual(one.repos, [otherId]);
-    assert.deepEqual(one.central_symbols.map((s: Json) => s.symbol_path), ['lonely', 'caller']);
+    assert.deepEqual(one.central_symbols.map((s: Json) => sp(s)), ['lonely', 'caller']);
     assert.ok(one.modules.every((m: Json) => m.repo_id === otherId));
     assert.equal(one.entry_points.length, 0);
     assert.equal(one.totals.files, 1);
@@ -183,7 +184,7 @@ describe('overview', () => {
     await e.index();
     const third = await call({});
     assert.equal(third.ranking.cached, false);
-    assert.ok(third.central_symbols.some((s: Json) => s.symbol_path === 'extra'));
+    assert.ok(third.central_symbols.some((s: Json) => sp(s) === 'extra'));
   });
 
   it('an empty index says so', async () => {

@@ -45,7 +45,7 @@ describe('search', () => {
 
   it('filters by language and pages with limit/offset', async () => {
     const py = await search('retry payment charge', { language: 'python' });
-    assert.ok(py.results.length > 0 && py.results.every(h => h.language === 'python'));
+    assert.ok(py.results.length > 0 && py.results.every(h => h.path.endsWith('.py')));
     const all = await search('id name user lookup', { limit: 50 });
     const p1 = await search('id name user lookup', { limit: 2, offset: 0 });
     const p2 = await search('id name user lookup', { limit: 2, offset: 2 });

@@ -234,7 +234,7 @@ describe('find_similar: the tool over an indexed workspace', function () {
     const p1 = (await call({ symbol: 'computeOrderTotal', min_score: 0.2, limit: 1 })).data;
     assert.equal(p1.matches.length, 1); assert.ok(p1.total >= 3); assert.equal(p1.next_offset, 1);
     const p2 = (await call({ symbol: 'computeOrderTotal', min_score: 0.2, limit: 1, offset: 1 })).data;
-    assert.notEqual(p2.matches[0].id, p1.matches[0].id);
+    assert.notEqual(p2.matches[0].chunk_id, p1.matches[0].chunk_id);
   });
 
   it('an ambiguous symbol returns the candidates; path picks one', async () => {

@@ -5,10 +5,8 @@ import { filterAffected, layoutGraph, moveFrom, usedName, DEFAULT_FILTERS, GEOME
 import { parseMarkdown, inlines } from '../src/webview/markdown';
 import type { Affected, NodeRef } from '../src/webview/types';
 
-const node = (symbol_path: string, path: string, line = 1): NodeRef => ({
-  id: `symbol:r:${path}:${symbol_path}`, path, repo_id: 'r', language: 'typescript', name: symbol_path.split('.').pop()!, symbol_path, kind: 'function',
-  range: { start_line: line, start_column: 0, end_line: line + 2, end_column: 1 }, chunk_id: null,
-});
+const node = (symbol_path: string, path: string, line = 1): NodeRef => ({ id: `symbol:r:${path}:${symbol_path}`, path, kind: 'function', line, repo_id: 'r', symbol_path });
+const sp = (n: NodeRef) => n.symbol_path;
 const dep = (n: NodeRef, distance: number, via: string, extra: Partial<Affected> = {}): Affected => ({
   node: n, distance, resolution: 'best_effort', confidence: 0.8, via_container: false, name_only: false, via, provider: 'heuristic', ...extra,
 });
@@ -41,11 +39,12 @@ describe('impact webview layout', () => {
 
   it('draws an edge to the node the evidence names, else to the previous column', () => {
     const L = layoutGraph(target, affected);
-    const to = (sym: string) => L.edges.find(e => e.from.node.symbol_path === sym)!;
+    const to = (sym: string) => L.edges.find(e => sp(e.from.node) === sym)!;
     assert.equal(to('orderTotal').to?.key, target.id);
     assert.equal(to('orderTotal').kind, 'exact');
     assert.equal(to('guess').kind, 'name_only');
-    assert.equal(to('placeOrder').to?.node.symbol_path, 'orderTotal');
+    const placed = to('placeOrder').to;
+    assert.equal(placed ? sp(placed.node) : undefined, 'orderTotal');
     assert.equal(to('placeOrder').kind, 'best_effort');
     assert.equal(to('Other.run').to, null);
     assert.equal(usedName('lsp:typescript: placeOrder calls Inventory.reserve (defined at src/inventory.ts:21)'), 'Inventory.reserve');
@@ -57,7 +56,7 @@ describe('impact webview layout', () => {
     assert.equal(filterAffected(affected, { ...DEFAULT_FILTERS, depth: 1 }).length, 3);
     assert.equal(filterAffected(affected, { ...DEFAULT_FILTERS, minConfidence: 0.5 }).length, 4);
     assert.equal(filterAffected(affected, { ...DEFAULT_FILTERS, showNameOnly: false }).length, 4);
-    assert.deepEqual(filterAffected(affected, { ...DEFAULT_FILTERS, exactOnly: true }).map(a => a.node.symbol_path), ['orderTotal']);
+    assert.deepEqual(filterAffected(affected, { ...DEFAULT_FILTERS, exactOnly: true }).map(a => sp(a.node)), ['orderTotal']);
   });
 
   it('moves focus right by distance to the nearest node, up and down within a column, and stops at the edges', () => {

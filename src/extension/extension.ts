@@ -120,11 +120,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sightl
       if (!q) return undefined;
       const r = await engine.call('search_code', { query: q, limit: 30, group: 'chunk' });
       if (!r.ok) { void vscode.window.showErrorMessage(`Sightline search failed: ${r.error?.message}`); return undefined; }
-      const results = (r.data?.results ?? []) as { path: string; repo_id: string; start_line: number; end_line: number; symbol_path: string | null; kind: string; language: string; chunk_id: string }[];
+      const results = (r.data?.results ?? []) as { path: string; repo_id: string; start_line: number; end_line: number; symbol_path: string | null; kind: string; chunk_id: string; snippet: string | null }[];
       if (query !== undefined) return results; // programmatic use: no UI
       const roots = (await engine.call('index_status', { limit: 1 })).data?.roots as { repo_id: string; path: string }[] | undefined;
       const pick = await vscode.window.showQuickPick(results.map(h => ({
-        label: h.symbol_path ?? '(top-level code)', description: `${h.path}:${h.start_line}`, detail: `${h.kind} · ${h.language}`, hit: h,
+        label: h.symbol_path ?? '(top-level code)', description: `${h.path}:${h.start_line}`, detail: h.snippet ? `${h.kind} · ${h.snippet}` : h.kind, hit: h,
       })), { matchOnDescription: true, title: `Sightline: ${results.length} result(s) for "${q}"` });
       if (!pick) return undefined;
       const root = roots?.find(x => x.repo_id === pick.hit.repo_id)?.path ?? folders()[0]?.uri.fsPath;

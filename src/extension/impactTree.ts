@@ -9,8 +9,12 @@ import { posix } from 'node:path';
 import type { EngineProcess } from './engineProcess';
 import type { MemoryModel, Memory } from './memories';
 import { memoryWhere } from './memories';
+import { nodeIdParts } from '../core/util/ids';
 
-interface NodeRef { id: string; repo_id: string; path: string; symbol_path: string | null; name: string; kind: string; range: { start_line: number; end_line: number } }
+interface NodeRef { id: string; path: string; kind: string; line: number }
+/** What the id spells: the repository and the qualified name (null for a file). */
+const partsOf = (n: NodeRef) => nodeIdParts(n.id, n.path) ?? { repo_id: '', symbol_path: null };
+const labelOf = (n: NodeRef) => partsOf(n).symbol_path ?? n.path;
 interface Affected { node: NodeRef; distance: number; resolution: 'exact' | 'best_effort'; confidence: number; via_container: boolean; name_only: boolean; via: string }
 interface ImpactData {
   resolved: NodeRef[]; ambiguous: NodeRef[]; affected: Affected[]; affected_by_module: Record<string, number>;
@@ -81,7 +85,7 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
   }
 
   private nodeItem(n: NodeRef, extra: Partial<Node> = {}): Node {
-    return { label: n.symbol_path ?? n.name ?? n.path, description: `${n.path}:${n.range.start_line}`, open: n, icon: kindIcon(n.kind), ...extra };
+    return { label: labelOf(n), description: `${n.path}:${n.line}`, open: n, icon: kindIcon(n.kind), ...extra };
   }
 
   private render(symbol: string, d: ImpactData): Node[] {
@@ -94,14 +98,14 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
     const direct = d.affected.filter(a => a.distance === 1 && !a.via_container);
     const out: Node[] = [];
     out.push(this.nodeItem(target, {
-      label: target.symbol_path ?? target.name, icon: 'target',
+      label: labelOf(target), icon: 'target',
       description: `${d.total_affected} dependent${d.total_affected === 1 ? '' : 's'} · ${sure}`,
-      tooltip: new vscode.MarkdownString(`**${target.symbol_path ?? target.name}** in \`${target.path}\`\n\n${d.complete ? 'Every edge is known: the list is complete.' : `**Lower bound** — not "no impact": ${(d.boundaries ?? []).map(b => b.detail).join('; ') || 'some edges are heuristic'}.`}`),
+      tooltip: new vscode.MarkdownString(`**${labelOf(target)}** in \`${target.path}\`\n\n${d.complete ? 'Every edge is known: the list is complete.' : `**Lower bound** — not "no impact": ${(d.boundaries ?? []).map(b => b.detail).join('; ') || 'some edges are heuristic'}.`}`),
     }));
     out.push({
       label: 'Direct callers and referrers', description: String(d.total_direct), icon: 'call-incoming', expanded: true,
       children: direct.length ? direct.map(a => this.nodeItem(a.node, {
-        description: `${a.node.path}:${a.node.range.start_line} · ${a.resolution === 'exact' ? 'exact' : a.name_only ? 'name only' : 'best effort'}`,
+        description: `${a.node.path}:${a.node.line} · ${a.resolution === 'exact' ? 'exact' : a.name_only ? 'name only' : 'best effort'}`,
         tooltip: `${a.via} (confidence ${a.confidence.toFixed(2)})`,
         icon: a.resolution === 'exact' ? 'pass-filled' : a.name_only ? 'circle-outline' : 'circle-large-outline',
       })) : [{ label: d.complete ? 'none' : 'none found (lower bound)', icon: 'dash' }],
@@ -125,13 +129,13 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
       children: mems.map(m => ({ label: m.text.split(/\r?\n/)[0]!.slice(0, 80), description: `${m.status} · ${memoryWhere(m)}`, icon: m.status === 'stale' || m.status === 'gone' ? 'warning' : 'note',
         command: { command: 'sightline.revealMemory', title: 'Reveal', arguments: [m.id] } })),
     });
-    out.push({ label: 'Open impact graph', icon: 'type-hierarchy', command: { command: 'sightline.showImpact', title: 'Open impact graph', arguments: [target.symbol_path ?? target.name, target.path] } });
+    out.push({ label: 'Open impact graph', icon: 'type-hierarchy', command: { command: 'sightline.showImpact', title: 'Open impact graph', arguments: [labelOf(target), target.path] } });
     return out;
   }
 
   /** Memories anchored on the target or on an affected symbol (from the editor's cache). */
   private memoriesOn(target: NodeRef, affected: Affected[]): Memory[] {
-    const keys = new Set([target, ...affected.map(a => a.node)].map(n => `${n.repo_id}\0${n.path}\0${n.symbol_path ?? ''}`));
+    const keys = new Set([target, ...affected.map(a => a.node)].map(n => `${partsOf(n).repo_id}\0${n.path}\0${partsOf(n).symbol_path ?? ''}`));
     return this.memories.all.filter(m => m.anchor_kind === 'symbol' && keys.has(`${m.repo_id}\0${m.anchor_path}\0${m.anchor_id}`));
   }
 
@@ -139,7 +143,7 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
 
   /** A related test: where it is, how sure, and (tooltip) how it reaches the target (a call, a fixture, a test client). */
   private testItem(t: RelatedTest): Node {
-    const description = `${t.node.path}:${t.node.range.start_line} · ${t.resolution === 'exact' ? 'exact' : 'best effort'}`;
+    const description = `${t.node.path}:${t.node.line} · ${t.resolution === 'exact' ? 'exact' : 'best effort'}`;
     return this.nodeItem(t.node, { icon: 'beaker', description, tooltip: `${t.reason} (confidence ${t.confidence.toFixed(2)})` });
   }
 
@@ -151,8 +155,8 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
     if (n.icon) t.iconPath = new vscode.ThemeIcon(n.icon);
     if (n.command) t.command = n.command;
     else if (n.open) {
-      const root = this.rootPath(n.open.repo_id);
-      if (root) t.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.joinPath(vscode.Uri.file(root), n.open.path), { selection: new vscode.Range(n.open.range.start_line - 1, 0, n.open.range.start_line - 1, 0) }] };
+      const root = this.rootPath(partsOf(n.open).repo_id);
+      if (root) t.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.joinPath(vscode.Uri.file(root), n.open.path), { selection: new vscode.Range(n.open.line - 1, 0, n.open.line - 1, 0) }] };
     }
     return t;
   }

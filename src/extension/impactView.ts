@@ -6,9 +6,19 @@
 import * as vscode from 'vscode';
 import type { EngineProcess } from './engineProcess';
 import { openLocation, webviewHtml, webviewOptions, type Roots } from './webviews';
+import { nodeIdParts } from '../core/util/ids';
 
 type FromView = { type: 'ready' } | { type: 'open'; path: string; repo_id: string; line: number } | { type: 'edit_memory'; id: string };
 type ToView = { type: 'impact'; result: unknown } | { type: 'error'; message: string };
+
+/** The answer with what each node's id spells added (repo_id, symbol_path): the page never parses ids. */
+function withIdParts(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withIdParts);
+  if (!v || typeof v !== 'object') return v;
+  const o = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withIdParts(x)]));
+  const parts = typeof o.id === 'string' && typeof o.path === 'string' && typeof o.line === 'number' ? nodeIdParts(o.id, o.path) : null;
+  return parts ? { ...o, ...parts } : o;
+}
 
 export class ImpactView implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -27,7 +37,7 @@ export class ImpactView implements vscode.Disposable {
     if (!symbol) { void vscode.window.showInformationMessage('Sightline: put the cursor on a symbol to see its impact.'); return undefined; }
     let r = await this.engine.call('impact', { symbol, ...(path ? { path } : {}), limit: 200 });
     if (!r.ok && r.error?.code === 'not_found' && path) r = await this.engine.call('impact', { symbol, limit: 200 }); // defined elsewhere
-    this.post(r.ok ? { type: 'impact', result: r.data } : { type: 'error', message: r.error?.message ?? 'impact failed' });
+    this.post(r.ok ? { type: 'impact', result: withIdParts(r.data) } : { type: 'error', message: r.error?.message ?? 'impact failed' });
     return r.ok ? r.data : r.error;
   }
 

@@ -16,7 +16,7 @@ let focusKey: string | undefined = saved?.focus;
 let layout: Layout | undefined;
 
 const save = () => vscode().setState({ filters, focus: focusKey } satisfies State);
-const open = (n: NodeRef) => vscode().postMessage({ type: 'open', path: n.path, repo_id: n.repo_id, line: n.range.start_line });
+const open = (n: NodeRef) => vscode().postMessage({ type: 'open', path: n.path, repo_id: n.repo_id, line: n.line });
 const fmt = (c: number) => c.toFixed(2);
 const clip = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
 const resolutionText = (a: Affected) => (a.name_only ? 'name only' : a.resolution === 'exact' ? 'exact' : 'best effort');
@@ -24,12 +24,12 @@ const resolutionText = (a: Affected) => (a.name_only ? 'name only' : a.resolutio
 function link(n: NodeRef, text = labelOf(n)): HTMLElement {
   const a = h('a', { href: '#', title: n.id }, [text]);
   a.addEventListener('click', e => { e.preventDefault(); open(n); });
-  return h('span', {}, [a, h('span', { class: 'muted' }, [` ${n.path}:${n.range.start_line}`])]);
+  return h('span', {}, [a, h('span', { class: 'muted' }, [` ${n.path}:${n.line}`])]);
 }
 
 function nodeLabel(n: GNode): string {
   const a = n.affected;
-  const where = `${n.node.kind} in ${n.node.path}, line ${n.node.range.start_line}`;
+  const where = `${n.node.kind} in ${n.node.path}, line ${n.node.line}`;
   if (!a) return `Target: ${labelOf(n.node)}, ${where}`;
   return `${labelOf(n.node)}, ${where}; distance ${a.distance}, ${resolutionText(a)}, confidence ${fmt(a.confidence)}${a.via_container ? ', through a container of the target' : ''}`;
 }
@@ -85,7 +85,7 @@ function drawGraph(r: ImpactResult, shown: Affected[]): void {
       s('rect', { class: 'focus-ring', x: -3, y: -3, width: G.nodeW + 6, height: G.nodeH + 6, rx: 6 }),
       s('rect', { class: 'box', width: G.nodeW, height: G.nodeH, rx: 4 }),
       s('text', { class: 'label', x: 8, y: 13 }, [clip(labelOf(n.node), 26)]),
-      s('text', { class: 'sub', x: 8, y: 25 }, [clip(`${n.node.path}:${n.node.range.start_line}${a ? ` · ${a.name_only ? 'name only ' : ''}${fmt(a.confidence)}` : ''}`, 34)]),
+      s('text', { class: 'sub', x: 8, y: 25 }, [clip(`${n.node.path}:${n.node.line}${a ? ` · ${a.name_only ? 'name only ' : ''}${fmt(a.confidence)}` : ''}`, 34)]),
       a?.via_container ? s('text', { class: 'badge', x: G.nodeW - 8, y: 13, 'text-anchor': 'end' }, ['◇']) : null,
     ]);
     g.addEventListener('click', () => { setFocus(n.key); open(n.node); });

@@ -48,7 +48,7 @@ export function layoutGraph(target: NodeRef, affected: Affected[]): Layout {
   for (const a of affected) counts.set(moduleOf(a.node.path), (counts.get(moduleOf(a.node.path)) ?? 0) + 1);
   const modules = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([m]) => m);
   const order = (a: Affected, b: Affected) => Number(a.via_container) - Number(b.via_container) || Number(a.name_only) - Number(b.name_only)
-    || b.confidence - a.confidence || labelOf(a.node).localeCompare(labelOf(b.node)) || a.node.range.start_line - b.node.range.start_line;
+    || b.confidence - a.confidence || labelOf(a.node).localeCompare(labelOf(b.node)) || a.node.line - b.node.line;
   const colX = (c: number) => G.margin + c * (G.nodeW + G.colGap);
 
   const nodes: GNode[] = [];
@@ -85,7 +85,8 @@ export function layoutGraph(target: NodeRef, affected: Affected[]): Layout {
     else {
       const used = usedName(a.via);
       const prev = columns[a.distance - 1] ?? [];
-      to = (used && (prev.find(p => p.node.symbol_path === used && p.node.repo_id === a.node.repo_id) ?? prev.find(p => p.node.symbol_path === used || p.node.path === used))) || null;
+      to = (used && (prev.find(p => p.node.symbol_path === used && p.node.repo_id === a.node.repo_id)
+        ?? prev.find(p => p.node.symbol_path === used || p.node.path === used))) || null;
     }
     // Without a known source the edge ends at the previous distance's column (its spine).
     const x2 = to ? to.x + G.nodeW : colX(a.distance - 1) + G.nodeW + G.colGap / 4;

@@ -2,11 +2,8 @@
  * The shapes the webviews receive, as the engine's tools answer them (impact, memory_list). Declared
  * here rather than imported: the webview is browser code and never compiles the engine.
  */
-export interface NodeRef {
-  id: string; path: string; repo_id: string; language: string; name: string; symbol_path: string | null; kind: string;
-  range: { start_line: number; start_column: number; end_line: number; end_column: number };
-  chunk_id: string | null;
-}
+/** A node as answers list it, plus what its id spells (the extension adds repo_id and symbol_path). */
+export interface NodeRef { id: string; path: string; kind: string; line: number; repo_id: string; symbol_path: string | null }
 export type Resolution = 'exact' | 'best_effort';
 export interface Affected {
   node: NodeRef; distance: number; resolution: Resolution; confidence: number;

@@ -15,7 +15,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { Store, NodeRow } from '../store/store';
 import { SightlineError } from '../errors';
-import { parseId, pathKeySplits } from '../util/ids';
+import { nodeIdOfChunkId, parseId, pathKeySplits } from '../util/ids';
 
 export interface Resolved {
   /** The one node meant, or null when several match (see ambiguous). */
@@ -55,7 +55,7 @@ export class SymbolLookup {
   /** Every node the argument may name, each overload set collapsed to its implementation. */
   candidates(symbol: string, opts: LookupOptions = {}): { rows: NodeRow[]; matched_by: string | null; tried: string[] } {
     const tried: string[] = [];
-    const id = parseNodeId(symbol);
+    const id = parseNodeId(nodeIdOfChunkId(symbol));
     if (id) {
       tried.push('id');
       if (id.type === 'file') {

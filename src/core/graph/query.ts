@@ -18,11 +18,8 @@ export const EXACT_THRESHOLD = 0.9;
 export type Resolution = 'exact' | 'best_effort';
 export const resolutionOf = (confidence: number): Resolution => (confidence >= EXACT_THRESHOLD ? 'exact' : 'best_effort');
 
-export interface NodeRef {
-  id: string; path: string; repo_id: string; language: string; name: string; symbol_path: string | null; kind: string;
-  range: { start_line: number; start_column: number; end_line: number; end_column: number };
-  chunk_id: string | null;
-}
+/** A node as answers list it (tools/shared.ts nodeSchema). */
+export interface NodeRef { id: string; kind: string; path: string; line: number }
 
 export interface GraphEdge {
   from: string; to: string; kind: string; provider: string; confidence: number; resolution: Resolution;
@@ -58,13 +55,14 @@ export interface Boundary { kind: BoundaryKind; detail: string }
  */
 export type StaleFiles = (repoId: string) => { paths: string[]; complete: boolean };
 
+/** The chunk holding a node's definition (null for a file or a definition without one). */
+export function chunkIdOf(n: NodeRow): string | null {
+  return n.chunk_key ? chunkId(n.repo_id, n.path, n.chunk_key) : null;
+}
+
 export function toNodeRef(n: NodeRow): NodeRef {
-  return {
-    id: n.kind === 'file' ? fileNodeId(n.repo_id, n.path) : symbolId(n.repo_id, n.path, n.symbol_path!),
-    path: n.path, repo_id: n.repo_id, language: n.language, name: n.name, symbol_path: n.symbol_path, kind: n.kind,
-    range: { start_line: n.start_line, start_column: n.start_col, end_line: n.end_line, end_column: n.end_col },
-    chunk_id: n.chunk_key ? chunkId(n.repo_id, n.path, n.chunk_key) : null,
-  };
+  const id = n.kind === 'file' ? fileNodeId(n.repo_id, n.path) : symbolId(n.repo_id, n.path, n.symbol_path!);
+  return { id, kind: n.kind, path: n.path, line: n.start_line };
 }
 
 /** What graph answers read of one file, once per reader (GraphReader.factsOf). */

@@ -4,7 +4,6 @@
  */
 import type { Store, ChunkRow } from '../store/store';
 import { queryTerms } from '../util/tokens';
-import { symbolId } from '../util/ids';
 import { HASH_VECTOR_DIMS, queryVector } from './hashvec';
 import { searchFiles, TEST_FACTOR, TEST_FACTOR_MENTIONED, type FileIndex } from './files';
 export { FIELD_WEIGHTS, CANDIDATE_BUDGET, pruneCommonTerms } from './files';
@@ -16,8 +15,7 @@ export const STOPWORDS = new Set(('a an and are as at be but by for from has hav
 
 export interface SearchFilter { repo_id?: string; language?: string }
 export interface SearchHit {
-  chunk_id: string; id: string; repo_id: string; path: string; language: string; start_line: number; end_line: number;
-  range: { start_line: number; end_line: number }; symbol_path: string | null; qualified_name: string | null; kind: string;
+  chunk_id: string; repo_id: string; path: string; start_line: number; end_line: number; symbol_path: string | null; kind: string;
   score: number; signals: string[];
   /** the chunk's first non-blank line when it was indexed */
   snippet: string | null;
@@ -27,10 +25,7 @@ export interface SearchPage { results: SearchHit[]; total: number; terms: string
 export function toHit(row: ChunkRow, score: number, signals: string[]): SearchHit {
   return {
     chunk_id: row.chunk_id,
-    id: row.symbol_path ? symbolId(row.repo_id, row.path, row.symbol_path) : row.chunk_id,
-    repo_id: row.repo_id, path: row.path, language: row.language, start_line: row.start_line, end_line: row.end_line,
-    range: { start_line: row.start_line, end_line: row.end_line }, symbol_path: row.symbol_path, qualified_name: row.symbol_path,
-    kind: row.kind, score: Math.round(score * 10000) / 10000, signals, snippet: row.head,
+    repo_id: row.repo_id, path: row.path, start_line: row.start_line, end_line: row.end_line, symbol_path: row.symbol_path, kind: row.kind, score: Math.round(score * 10000) / 10000, signals, snippet: row.head,
   };
 }
 

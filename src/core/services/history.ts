@@ -51,7 +51,10 @@ export class HistoryReader {
     return f ? { path, churn: f.churn, shas: f.commits, former_paths: f.former_paths } : { path, churn: 0, shas: [], former_paths: [] };
   }
 
-  partners(repoId: string, path: string, limit = 10): HistoryPartnerRow[] { return this.store.history.partners(repoId, path, limit); }
+  /** Files that usually change with `path`, coupling rounded to 3 decimals (what answers show). */
+  partners(repoId: string, path: string, limit = 10): HistoryPartnerRow[] {
+    return this.store.history.partners(repoId, path, limit).map(p => ({ ...p, coupling: Math.round(p.coupling * 1000) / 1000 }));
+  }
 
   /** A symbol's commits (shas, newest first); undefined when the symbol has no recorded touch. */
   symbolShas(symbolId: string): string[] { return this.store.history.symbolCommits(symbolId) ?? []; }

@@ -40,7 +40,7 @@ export const CENTRAL_KINDS = new Set(['function', 'method', 'class', 'interface'
 
 export interface OverviewRequest { focus?: string; repo?: string }
 
-export interface NodeOut { id: string; path: string; symbol_path: string | null; kind: string; range: { start_line: number; end_line: number } }
+export interface NodeOut { id: string; kind: string; path: string; line: number }
 export interface ModuleOut { path: string; repo_id: string; own_files_only: boolean; files: number; symbols: number; languages: string[]; rank: number; top_symbols: string[] }
 export interface EntryOut extends NodeOut { kind_of_entry: EntryKind; entry_name: string; detail: string; rank: number }
 export interface CentralOut extends NodeOut { rank: number; dependents: number }
@@ -182,7 +182,7 @@ export class OverviewService {
     const rel = (x: number) => (scopeMass > 0 ? round(x * scopeNodes / scopeMass) : 0);
     const ref = (i: number): NodeOut => {
       const f = m.files.get(m.fileOf[i]!)!;
-      return { id: nodeId(m, i), path: f.path, symbol_path: m.symbolPath[i] ?? null, kind: m.kind[i]!, range: { start_line: m.start[i]!, end_line: m.end[i]! } };
+      return { id: nodeId(m, i), kind: m.kind[i]!, path: f.path, line: m.start[i]! };
     };
 
     // central symbols
@@ -237,7 +237,7 @@ export class OverviewService {
       totals: { files: files.length, source_files: files.length - testFiles, test_files: testFiles, symbols, edges, modules: modules.length, entry_points: eps.length, test_suites: tests.length, test_cases: tests.reduce((s, t) => s + t.test_cases, 0) },
       focus,
       modules,
-      entry_points: eps.slice(0, LIST_CAP).map(e => ({ ...ref(e.node), range: { start_line: e.start_line, end_line: e.end_line }, kind_of_entry: e.kind, entry_name: e.name, detail: e.detail, rank: rel(score[e.node]!) })),
+      entry_points: eps.slice(0, LIST_CAP).map(e => ({ ...ref(e.node), line: e.start_line, kind_of_entry: e.kind, entry_name: e.name, detail: e.detail, rank: rel(score[e.node]!) })),
       central_symbols: central.map(i => ({ ...ref(i), rank: rel(score[i]!), dependents: m.dependents[i]! })),
       test_suites: tests,
       ranking: { nodes: m.n, edges: m.graph.edges, providers: m.providers, cached: hit, model_ms: hit ? 0 : c.model_ms, load_ms: m.timings.load_ms, rank_ms: m.timings.rank_ms, iterations, focus_ms: focusMs,

@@ -16,11 +16,11 @@ import { FTS_COLUMNS } from '../store/files';
 import { SightlineError } from '../errors';
 import { readContainedSync } from '../util/contained';
 import { sha1 } from '../util/hash';
-import { symbolId, chunkIdOfSymbolId } from '../util/ids';
+import { chunkIdOfSymbolId } from '../util/ids';
 
 export interface ChunkText {
-  chunk_id: string; id: string; repo_id: string; path: string; language: string; start_line: number; end_line: number;
-  range: { start_line: number; end_line: number }; symbol_path: string | null; kind: string; text: string; stale: boolean; file_hash: string;
+  chunk_id: string; repo_id: string; path: string; language: string; start_line: number; end_line: number;
+  symbol_path: string | null; kind: string; text: string; stale: boolean; file_hash: string;
 }
 
 /** A search whose answer is thrown away (a live engine's preparation): common words, so it reads the usual paths. */
@@ -145,9 +145,8 @@ export class ReadService {
     const lines = new TextDecoder('utf-8').decode(bytes).split('\n');
     const text = lines.slice(row.start_line - 1, row.end_line).join('\n');
     return {
-      chunk_id: row.chunk_id, id: row.symbol_path ? symbolId(row.repo_id, row.path, row.symbol_path) : row.chunk_id,
-      repo_id: row.repo_id, path: row.path, language: row.language, start_line: row.start_line, end_line: row.end_line,
-      range: { start_line: row.start_line, end_line: row.end_line }, symbol_path: row.symbol_path, kind: row.kind, text, stale, file_hash: row.hash,
+      chunk_id: row.chunk_id, repo_id: row.repo_id, path: row.path, language: row.language, start_line: row.start_line, end_line: row.end_line,
+      symbol_path: row.symbol_path, kind: row.kind, text, stale, file_hash: row.hash,
     };
   }
 }

@@ -16,7 +16,7 @@ import type { Boundary } from '../graph/query';
 import { isTestPath } from '../languages';
 import { readContainedSync } from '../util/contained';
 import { sha1 } from '../util/hash';
-import { chunkId, symbolId } from '../util/ids';
+import { chunkId, nodeIdOfChunkId } from '../util/ids';
 import { ENTRY_BYTES, LSH_BANDS, MIN_SHINGLES, NAME_SLOTS, SIG_SLOTS, bandKey, estimate, generatedReason, identifierSet, jaccard, shingleSet, signature, unpackShapes } from '../similar/shape';
 
 /** Chunks compared exactly at most (by estimate, best first). */
@@ -38,10 +38,10 @@ export interface SimilarRequest {
   mode?: 'auto' | 'lsh' | 'scan';
 }
 export interface SimilarMatch {
-  chunk_id: string; id: string; repo_id: string; path: string; language: string; range: { start_line: number; end_line: number };
+  chunk_id: string; repo_id: string; path: string; start_line: number; end_line: number;
   symbol_path: string | null; kind: string; score: number; estimated: boolean; test: boolean; generated: boolean; generated_reason: 'path' | 'header' | null; stale: boolean;
   head: string | null;
-  shared: { jaccard: number; estimated_jaccard: number; shingles_shared: number; shingles_query: number; shingles_match: number; identifier_overlap: number; same_identifiers: string[] };
+  shared: { estimated_jaccard: number; shingles_shared: number; shingles_query: number; shingles_match: number; identifier_overlap: number; same_identifiers: string[] };
 }
 export interface SimilarResult {
   query: { kind: 'symbol' | 'snippet'; tokens: number; shingles: number; identifiers: number };
@@ -165,18 +165,18 @@ export class SimilarService {
         }
         if (score < q.min_score) continue;
         out.push({
-          chunk_id: chunkId(f.repo_id, f.path, c.key), id: c.symbol_path ? symbolId(f.repo_id, f.path, c.symbol_path) : chunkId(f.repo_id, f.path, c.key),
-          repo_id: f.repo_id, path: f.path, language: f.language, range: { start_line: c.start_line, end_line: c.end_line },
+          chunk_id: chunkId(f.repo_id, f.path, c.key), repo_id: f.repo_id, path: f.path, start_line: c.start_line, end_line: c.end_line,
           symbol_path: c.symbol_path, kind: c.kind, score: round(score), estimated, test: f.test, generated: gen !== null, generated_reason: gen, stale: !!read?.stale,
           head: c.head,
-          shared: { jaccard: round(score), estimated_jaccard: round(e), shingles_shared: shared, shingles_query: qs.set.length, shingles_match: mCount, identifier_overlap: idOverlap, same_identifiers: same.slice(0, 20) },
+          shared: { estimated_jaccard: round(e), shingles_shared: shared, shingles_query: qs.set.length, shingles_match: mCount, identifier_overlap: idOverlap, same_identifiers: same.slice(0, 20) },
         });
       }
     }
-    out.sort((a, b) => b.score - a.score || b.shared.identifier_overlap - a.shared.identifier_overlap || a.path.localeCompare(b.path) || a.range.start_line - b.range.start_line);
+    out.sort((a, b) => b.score - a.score || b.shared.identifier_overlap - a.shared.identifier_overlap || a.path.localeCompare(b.path) || a.start_line - b.start_line);
     // a long definition split in parts: one row, its best part
     const seenIds = new Set<string>();
-    const matches = out.filter(m => !seenIds.has(m.id) && !!seenIds.add(m.id));
+    const definition = (m: SimilarMatch) => (m.symbol_path ? nodeIdOfChunkId(m.chunk_id) : m.chunk_id);
+    const matches = out.filter(m => !seenIds.has(definition(m)) && !!seenIds.add(definition(m)));
     // Chunks left uncompared matter only when their estimate could put them on this page.
     const cut = pool[verifyN]?.[1];
     const lastOnPage = matches.length >= want ? matches[want - 1]!.score : q.min_score;

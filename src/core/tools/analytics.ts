@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice, plural } from './contract';
-import { completeness, edgeSchema, nodeSchema, repoParam } from './shared';
+import { completeness, edgeSchema, nodeLabel, nodeSchema, repoParam } from './shared';
 import { toNodeRef, resolutionOf, type Boundary } from '../graph/query';
 import { pathMatcher } from '../analytics/filter';
 import { findCycles, CYCLE_MIN_CONFIDENCE } from '../analytics/cycles';
@@ -150,24 +150,26 @@ export const analytics = defineTool({
       head = `**analytics cycles** (${r.level} level, binds ≥ ${CYCLE_MIN_CONFIDENCE}, no name-only) — ${plural(r.total, 'cycle', 'cycles')}; ${sure}`;
       for (const c of r.results as z.infer<typeof cycleSchema>[]) {
         const names = c.cycle.map(id => shortName(id));
-        lines.push(`- **${c.size}** ${c.repo_id}: ${names.map(n => code(n)).join(' → ')}${c.size > c.cycle.length - 1 ? ' …' : ''} · min conf ${c.min_confidence} · fan-in ${c.fan_in}`);
+        const members = `  members: ${c.members.map(n => code(nodeLabel(n))).join(', ')}${c.size > c.members.length ? ', …' : ''}`;
+        const edges = c.edges.map(e => `  - ${code(shortName(e.from))} ${e.kind} ${code(shortName(e.to))} · ${e.resolution} ${e.confidence} — ${e.evidence}`);
+        lines.push([`- **${c.size}** ${c.repo_id}: ${names.map(n => code(n)).join(' → ')}${c.size > c.cycle.length - 1 ? ' …' : ''} · min conf ${c.min_confidence} · fan-in ${c.fan_in}`, members, ...edges].join('\n'));
       }
     } else if (r.kind === 'communities') {
       const mod = r.repos.map(x => `${x.repo_id} modularity ${x.modularity ?? 'n/a'}`).join(', ');
       head = `**analytics communities** (${r.level} level, Louvain) — ${plural(r.total, 'community', 'communities')}; ${mod}; ${sure}`;
       for (const c of r.results as z.infer<typeof communitySchema>[]) {
-        lines.push(`- #${c.community_id} ${code(c.label)} · ${c.size} member(s) in ${c.file_count} file(s) · top: ${c.top_members.slice(0, 3).map(n => code(n.symbol_path ?? n.path)).join(', ')}`);
+        lines.push(`- #${c.community_id} ${code(c.label)} · ${c.size} member(s) in ${c.file_count} file(s) · top: ${c.top_members.map(n => code(nodeLabel(n))).join(', ')}\n  files: ${c.files.map(f => `${f.path}${f.members > 1 ? ` (${f.members})` : ''}`).join(', ')}${c.file_count > c.files.length ? ', …' : ''}`);
       }
     } else if (r.kind === 'dead_code') {
       head = `**analytics dead_code** — ${plural(r.total, 'candidate', 'candidates')} (unused, not entry points or tests, name not found elsewhere; exported ones last, lower: code outside may use them); ${sure}`;
       for (const d of r.results as z.infer<typeof deadSchema>[]) {
         const caveat = d.reasons.length > 5 ? ` · ${d.reasons.slice(5).join('; ')}` : '';
-        lines.push(`- ${code(d.node.symbol_path ?? d.node.name)} (${d.node.kind}) ${d.node.path}:${d.node.range.start_line} · ${d.lines} lines · conf ${d.confidence} · ${d.reasons[1]}${caveat}`);
+        lines.push(`- ${code(nodeLabel(d.node))} (${d.node.kind}) ${d.node.path}:${d.node.line} · ${d.lines} lines · conf ${d.confidence} · ${d.reasons[1]}${caveat}`);
       }
     } else {
       head = `**analytics hotspots** (${r.level} level) — ${plural(r.total, 'item', 'items')} ranked by ${r.ranked_by === 'complexity' ? '**complexity only (churn unavailable)**' : 'complexity × churn'}; ${sure}`;
       for (const h of r.results as z.infer<typeof hotspotSchema>[]) {
-        lines.push(`- ${h.node.symbol_path ? `${code(h.node.symbol_path)} ${h.node.path}:${h.node.range.start_line}` : code(h.node.path)} · score ${h.score} = ${h.lines} lines × (1 + ${h.branches} branches)${r.ranked_by === 'complexity' ? '' : ` × churn ${h.churn}`}`);
+        lines.push(`- ${h.node.kind !== 'file' ? `${code(nodeLabel(h.node))} ${h.node.path}:${h.node.line}` : code(h.node.path)} · score ${h.score} = ${h.lines} lines × (1 + ${h.branches} branches)${r.ranked_by === 'complexity' ? '' : ` × churn ${h.churn}`}`);
       }
     }
     const footer = [pageNotice(r, r.kind === 'dead_code' ? 'candidates' : r.kind === 'communities' ? 'communities' : r.kind === 'cycles' ? 'cycles' : 'results'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, code, budgeted } from './contract';
-import { completeness, repoParam } from './shared';
+import { completeness, nodeSchema, repoParam } from './shared';
 import { toNodeRef } from '../graph/query';
 import { changedNodes } from '../graph/change';
 import { testsOf, testsBoundaries } from '../graph/tests';
@@ -9,8 +9,6 @@ import { diffParam, filesOfDiff, knownPaths } from './post_change_impact';
 import type { NodeRow } from '../store/store';
 
 const CAP = 100;
-const loc = (n: NodeRow) => { const r = toNodeRef(n); return { id: r.id, path: r.path, range: { start_line: r.range.start_line, end_line: r.range.end_line } }; };
-const rangeOut = z.object({ start_line: z.number().int().describe('First line.'), end_line: z.number().int().describe('Last line.') }).describe('Lines, 1-based.');
 const RELATION: Record<string, [string, string]> = { // kind → [relation of an incoming edge's source, of an outgoing edge's target]
   calls: ['caller', 'callee'], references: ['referrer', 'referenced'], imports: ['importer', 'imported'], extends: ['subclass', 'base'], implements: ['implementer', 'interface'],
 };
@@ -26,8 +24,8 @@ export const contextForChange = defineTool({
     repo: repoParam,
   }),
   output: z.object({
-    changed: z.array(z.object({ id: z.string().describe('Node id.'), path: z.string().describe('Path.'), range: rangeOut })).describe('Indexed symbols the change overlaps.'),
-    neighbourhood: z.array(z.object({ id: z.string().describe('Node id.'), path: z.string().describe('Path.'), range: rangeOut,
+    changed: z.array(nodeSchema).describe('Indexed symbols the change overlaps.'),
+    neighbourhood: z.array(nodeSchema.extend({
       relation: z.string().describe('caller, callee, referrer, importer, subclass, base, implementer, test, …'), of: z.string().describe('The changed node it relates to.') })).describe('Graph neighbours of the changed nodes (not changed themselves).'),
     changed_files: z.array(z.string()).describe('Files in the diff.'),
     repositories: z.array(z.object({ path: z.string().describe('Git repository, relative to its root.'), diffed: z.boolean().describe('False: skipped.'), reason: z.string().nullable().describe('Why skipped.') })).describe('With base: each git repository and whether it was diffed.'),
@@ -92,7 +90,7 @@ export const contextForChange = defineTool({
     for (const s of seeds) for (const c of g.containers(s)) if (c.kind !== 'file') add(c, 'container', s);
     const list = [...near.values()];
     return {
-      changed: seeds.slice(0, limit).map(loc), neighbourhood: list.slice(0, limit).map(x => ({ ...loc(x.n), relation: x.relation, of: x.of })),
+      changed: seeds.slice(0, limit).map(toNodeRef), neighbourhood: list.slice(0, limit).map(x => ({ ...toNodeRef(x.n), relation: x.relation, of: x.of })),
       changed_files: [...new Set(files.map(f => f.path))], repositories, diagnostics,
       truncated: seeds.length > limit || list.length > limit, complete: boundaries.length === 0, boundaries,
     };
@@ -100,7 +98,7 @@ export const contextForChange = defineTool({
   render(r, budget) {
     const skipped = r.repositories.filter(x => !x.diffed);
     const head = `**context_for_change** — ${r.changed.length} changed symbol(s) in ${r.changed_files.length} file(s), ${r.neighbourhood.length} neighbour(s)${skipped.length ? `; skipped ${skipped.map(x => `${x.path || '.'} (${x.reason})`).join(', ')}` : ''}`;
-    const items = [...r.changed.map(c => `- changed ${code(c.id)} ${c.path}:${c.range.start_line}`), ...r.neighbourhood.map(n => `- ${n.relation} ${code(n.id)} ${n.path}:${n.range.start_line}`)];
+    const items = [...r.changed.map(c => `- changed ${code(c.id)} ${c.path}:${c.line}`), ...r.neighbourhood.map(n => `- ${n.relation} ${code(n.id)} ${n.path}:${n.line}`)];
     return budgeted(head, items, [...r.diagnostics.map(d => `⚠ ${d}`), ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`)].join('\n'), budget);
   },
 });

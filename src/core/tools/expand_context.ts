@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, code, budgeted } from './contract';
 import { completeness, tokenBudgetParam } from './shared';
-import { toNodeRef } from '../graph/query';
+import { toNodeRef, chunkIdOf } from '../graph/query';
 import type { NodeRow } from '../store/store';
 import { SightlineError } from '../errors';
 import { symbolId, parseId } from '../util/ids';
@@ -46,12 +46,12 @@ export const expandContext = defineTool({
     let total = 0; let exhausted = false; let low = 0;
     const unresolved: string[] = [];
     const add = (n: NodeRow, distance: number, reason: string): boolean => {
-      const ref = toNodeRef(n);
-      if (!ref.chunk_id || taken.has(ref.chunk_id)) return true;
-      const item = { chunk_id: ref.chunk_id, path: n.path, start_line: n.start_line, end_line: n.end_line, symbol_path: n.symbol_path, kind: n.kind, distance, reason, estimated_metadata_tokens: 0 };
+      const chunk = chunkIdOf(n);
+      if (!chunk || taken.has(chunk)) return true;
+      const item = { chunk_id: chunk, path: n.path, start_line: n.start_line, end_line: n.end_line, symbol_path: n.symbol_path, kind: n.kind, distance, reason, estimated_metadata_tokens: 0 };
       item.estimated_metadata_tokens = Math.ceil(JSON.stringify(item).length / 4);
       if (total + item.estimated_metadata_tokens > token_budget) { exhausted = true; return false; }
-      taken.add(ref.chunk_id); items.push(item); total += item.estimated_metadata_tokens;
+      taken.add(chunk); items.push(item); total += item.estimated_metadata_tokens;
       return true;
     };
     let frontier: NodeRow[] = [];

@@ -11,8 +11,7 @@ const USAGE_KINDS = ['calls', 'references', 'imports', 'extends', 'implements', 
 type UsageKind = (typeof USAGE_KINDS)[number];
 
 const referenceSchema = z.object({
-  from: nodeSchema.describe('The definition (or file, for top-level code) that uses the symbol.'),
-  path: z.string().describe('File of the use.'),
+  from: nodeSchema.describe('The definition (or file, for top-level code) that uses the symbol: the use is in its file.'),
   line: z.number().int().nullable().describe('Line of the use (the first one seen), when the provider reported it.'),
   kinds: z.array(z.string()).describe('How it uses the symbol: calls, references, imports, extends, implements (contains_test_for only for a test file linked by name).'),
   in_test: z.boolean().describe('True when the use is in test code.'),
@@ -75,7 +74,7 @@ export const findReferences = defineTool({
     const slice = rows.slice(offset, offset + limit);
     return {
       target: symbol, resolved: [toNodeRef(r.target)], ambiguous: [], matched_by: r.matched_by,
-      references: slice.map(s => ({ from: toNodeRef(s.from), path: s.from.path, line: s.line, kinds: s.kinds, in_test: s.in_test, provider: s.best.provider, confidence: s.best.confidence,
+      references: slice.map(s => ({ from: toNodeRef(s.from), line: s.line, kinds: s.kinds, in_test: s.in_test, provider: s.best.provider, confidence: s.best.confidence,
         resolution: s.best.resolution, evidence: s.best.evidence, other_providers: s.others })),
       counts, other_kinds: kinds ? other : {}, in_tests: rows.filter(s => s.in_test).length,
       ...page(rows.length, offset, limit, slice.length), complete: boundaries.length === 0, boundaries,
@@ -85,8 +84,8 @@ export const findReferences = defineTool({
     if (!r.resolved.length) return renderUnresolved('find_references', r.target, r.ambiguous);
     const t = r.resolved[0]!;
     const byKind = Object.entries(r.counts).map(([k, n]) => `${k} ${n}`).join(', ');
-    const head = `**find_references** ${t.kind} ${code(nodeLabel(t))} (${t.path}:${t.range.start_line}) — ${r.total} use(s)${byKind ? ` (${byKind}; ${r.in_tests} in tests)` : ''}; ${r.complete ? 'complete' : '**lower bound**'}`;
-    const items = r.references.map(x => `- ${x.path}:${x.line ?? x.from.range.start_line} ${code(nodeLabel(x.from))} · ${x.kinds.join('+')}${x.in_test ? ' (test)' : ''} · ${x.resolution} ${x.confidence} ${x.provider}${x.other_providers.length ? `+${x.other_providers.map(o => o.provider).join('+')}` : ''}`);
+    const head = `**find_references** ${t.kind} ${code(nodeLabel(t))} (${t.path}:${t.line}) — ${r.total} use(s)${byKind ? ` (${byKind}; ${r.in_tests} in tests)` : ''}; ${r.complete ? 'complete' : '**lower bound**'}`;
+    const items = r.references.map(x => `- ${x.from.path}:${x.line ?? x.from.line} ${code(nodeLabel(x.from))} · ${x.kinds.join('+')}${x.in_test ? ' (test)' : ''} · ${x.resolution} ${x.confidence} ${x.provider}${x.other_providers.length ? `+${x.other_providers.map(o => o.provider).join('+')}` : ''} — ${x.evidence}`);
     const others = Object.entries(r.other_kinds);
     const footer = [pageNotice(r, 'uses'), others.length ? `not shown (kinds): ${others.map(([k, n]) => `${k} ${n}`).join(', ')}` : '', ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`),
       r.total === 0 && !r.complete ? '⚠ No uses found, but the list is a lower bound (see above): this is not proof of no use.' : ''].filter(Boolean).join('\n');

@@ -1,18 +1,17 @@
 import { z } from 'zod';
 import { hasIdPrefix } from '../util/ids';
 import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice } from './contract';
-import { completeness, languageParam, matchedBySchema, nodeLabel, nodeSchema, pathParam, rangeSchema, renderUnresolved, repoParam, symbolParam, unresolvedAnswer } from './shared';
+import { completeness, languageParam, matchedBySchema, nodeLabel, nodeSchema, pathParam, renderUnresolved, repoParam, symbolParam, unresolvedAnswer } from './shared';
 import { toNodeRef } from '../graph/query';
 import { SightlineError } from '../errors';
 import { LSH_BANDS, SHINGLE_K, SIG_SLOTS } from '../similar/shape';
 
 const matchSchema = z.object({
-  id: z.string().describe('Symbol id of the matching definition (or the chunk id for top-level code).'),
-  chunk_id: z.string().describe('Chunk id (for get_chunk).'),
+  chunk_id: z.string().describe('Chunk id: the argument of get_chunk, and of any tool that takes a symbol.'),
   repo_id: z.string().describe('Repository of the match.'),
   path: z.string().describe('Repository-relative file path.'),
-  language: z.string().describe('Language of the file.'),
-  range: rangeSchema,
+  start_line: z.number().int().describe('First line, 1-based.'),
+  end_line: z.number().int().describe('Last line, 1-based.'),
   symbol_path: z.string().nullable().describe('Qualified path of the definition, null for top-level code.'),
   kind: z.string().describe('Definition kind, or top_level.'),
   score: z.number().describe('Jaccard similarity (0..1) of the two sets of normalised token shingles: 1 = same code up to names and literals.'),
@@ -23,7 +22,6 @@ const matchSchema = z.object({
   stale: z.boolean().describe('True when the file changed on disk since indexing.'),
   head: z.string().nullable().describe('First non-blank line of the chunk.'),
   shared: z.object({
-    jaccard: z.number().describe('Same as score.'),
     estimated_jaccard: z.number().describe('Share of equal MinHash slots (what found the candidate).'),
     shingles_shared: z.number().int().describe('Shingles both have.'),
     shingles_query: z.number().int().describe('Distinct shingles of the query.'),
@@ -114,12 +112,12 @@ export const findSimilar = defineTool({
   },
   render(r, budget) {
     if (!r.resolved.length && r.ambiguous.length) return renderUnresolved('find_similar', r.query, r.ambiguous);
-    const what = r.resolved[0] ? `${r.resolved[0].kind} ${code(nodeLabel(r.resolved[0]))} (${r.resolved[0].path}:${r.resolved[0].range.start_line})` : `snippet ${code(r.query)}`;
+    const what = r.resolved[0] ? `${r.resolved[0].kind} ${code(nodeLabel(r.resolved[0]))} (${r.resolved[0].path}:${r.resolved[0].line})` : `snippet ${code(r.query)}`;
     const head = `**find_similar** ${what} — ${r.total} match(es) by shape (Jaccard of ${r.method.shingle_tokens}-token shingles, names and literals abstracted; ${r.query_shape.shingles} shingles); ${r.complete ? 'complete' : '**lower bound**'}`;
     const items = r.matches.map((m, i) => {
       const marks = [m.test ? 'test' : '', m.generated ? `generated (${m.generated_reason})` : '', m.estimated ? 'estimated' : '', m.stale ? 'stale' : ''].filter(Boolean).join(', ');
       const ids = m.shared.same_identifiers.length ? ` · same names: ${m.shared.same_identifiers.slice(0, 6).map(x => code(x)).join(', ')}${m.shared.same_identifiers.length > 6 ? ' …' : ''}` : ' · no names in common';
-      return `${r.offset + i + 1}. ${code(`${m.path}:${m.range.start_line}-${m.range.end_line}`)} ${m.symbol_path ? `${m.kind} ${code(m.symbol_path)}` : 'top-level code'} · score ${m.score} (${m.shared.shingles_shared}/${m.shared.shingles_query} shingles shared)${ids}${marks ? ` · ${marks}` : ''} · ${code(m.id)}`;
+      return `${r.offset + i + 1}. ${code(`${m.path}:${m.start_line}-${m.end_line}`)} ${m.symbol_path ? `${m.kind} ${code(m.symbol_path)}` : 'top-level code'} · score ${m.score} (${m.shared.shingles_shared}/${m.shared.shingles_query} shingles shared)${ids}${marks ? ` · ${marks}` : ''} · ${code(m.chunk_id)}`;
     });
     const footer = [pageNotice(r, 'similar chunks'), r.tests_left_out ? `${r.tests_left_out} test chunk(s) left out (include_tests=false)` : '', ...r.warnings.map(w => `⚠ ${w}`), ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`),
       r.total === 0 && !r.warnings.length ? 'No chunk reaches min_score: lower it to see looser matches.' : ''].filter(Boolean).join('\n');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, code, CHARS_PER_TOKEN, estimateTokens } from './contract';
-import { searchHitSchema, rangeSchema, nodeLabel, tokenBudgetParam } from './shared';
+import { searchHitSchema, tokenBudgetParam } from './shared';
+import { readableName } from '../graph/lookup';
 import { SightlineError } from '../errors';
 
 /** The longest text one get_chunk answer returns by default, in estimated tokens (4 characters each). */
@@ -17,9 +18,12 @@ export const getChunk = defineTool({
     start_line: z.number().int().min(1).optional().describe('Read on from this line (a previous next_start_line).'),
   }),
   // The location fields are a search hit's (minus its ranking), plus the text itself.
-  output: searchHitSchema.omit({ score: true, signals: true, qualified_name: true, snippet: true }).extend({
+  output: searchHitSchema.omit({ score: true, signals: true, snippet: true }).extend({
+    language: z.string().describe('Language of the file.'),
     text: z.string().describe('Source text of text_range (whole lines).'),
-    text_range: rangeSchema.describe('File lines the text covers: the whole chunk unless token_budget or start_line cut it.'),
+    text_range: z.object({
+      start_line: z.number().int().describe('First line, 1-based.'), end_line: z.number().int().describe('Last line, 1-based.'),
+    }).describe('File lines the text covers: the whole chunk unless token_budget or start_line cut it.'),
     truncated: z.boolean().describe('True when the chunk goes on after text_range.'),
     next_chunk_id: z.string().nullable().describe('The next part of the same definition (a long one is split into chunks), or null.'),
     next_start_line: z.number().int().nullable().describe('Pass as start_line to read on, or null.'),
@@ -74,7 +78,7 @@ export const getChunk = defineTool({
     const more = shownEnd < r.end_line
       ? `\n_Lines ${r.text_range.start_line}-${shownEnd} of ${r.start_line}-${r.end_line} (${r.chunk_estimated_tokens} tokens in all); call again with start_line=${shownEnd + 1} to read on._`
       : r.next_chunk_id ? `\n_The definition goes on in ${code(r.next_chunk_id)}._` : '';
-    const head = `**${r.path}:${r.start_line}-${r.end_line}** ${r.symbol_path ? `${r.kind} ${code(nodeLabel({ symbol_path: r.symbol_path, path: r.path, kind: r.kind }))}` : 'top-level code'}${r.stale ? ' ⚠ stale: the file changed since indexing' : ''}`;
+    const head = `**${r.path}:${r.start_line}-${r.end_line}** ${r.symbol_path ? `${r.kind} ${code(readableName(r))}` : 'top-level code'}${r.stale ? ' ⚠ stale: the file changed since indexing' : ''}`;
     return `${head}\n${fence}${r.language}\n${out.join('\n')}\n${fence}${more}`;
   },
 });

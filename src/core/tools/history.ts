@@ -68,7 +68,7 @@ export const history = defineTool({
           history: { available: false, reason: r.ambiguous.length ? 'ambiguous symbol' : 'symbol not found', shallow: false, truncated: false, last_mined_commit: null }, ...page(0, offset, limit, 0) };
       }
       const n = toNodeRef(r.target);
-      resolved = [n]; matched_by = r.matched_by; repoId = n.repo_id; file = n.path;
+      resolved = [n]; matched_by = r.matched_by; repoId = r.target.repo_id; file = n.path;
       shas = n.kind === 'file' ? h.file(repoId, file).shas : h.symbolShas(n.id);
     } else {
       const { root, rel } = ctx.engine.relativeToRoot(path!);
@@ -76,7 +76,7 @@ export const history = defineTool({
     }
     const f = h.file(repoId, file);
     const slice = shas.slice(offset, offset + limit);
-    const ext = offset === 0 ? await adapterHistory(ctx.engine, resolved[0] ? `${file}:${resolved[0].range.start_line}` : file, ctx.signal) : { external: [], external_notices: [] };
+    const ext = offset === 0 ? await adapterHistory(ctx.engine, resolved[0] ? `${file}:${resolved[0].line}` : file, ctx.signal) : { external: [], external_notices: [] };
     return { ...ext,
       symbol: symbol ?? null, path: file, resolved, ambiguous: [], matched_by,
       commits: h.commits(repoId, slice), co_change: h.partners(repoId, file, 10), churn: f.churn, former_paths: f.former_paths,

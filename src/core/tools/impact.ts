@@ -6,6 +6,9 @@ import { toNodeRef, resolutionOf } from '../graph/query';
 import { coChangeEvidence, coChangeEvidenceSchema } from './history';
 import { MemoryNotes, NoteCollector, memoryNotesFields, noteLines, notesSummary } from './memory_notes';
 
+/** Tests and entry points listed beside the dependents (related_tests pages through all of them). */
+export const SIDE_LIST_CAP = 10;
+
 const affectedSchema = z.object({
   node: nodeSchema,
   distance: z.number().int().describe('Edges between the change and this dependent (1 = direct).'),
@@ -16,6 +19,14 @@ const affectedSchema = z.object({
   via: z.string().describe('The edge that reached it, with its provider.'),
   provider: z.string().describe('Provider of that edge.'),
 });
+
+type AffectedOut = z.infer<typeof affectedSchema>;
+/** `- d1 method `Client.request` src/client.py:771 · best_effort 0.85 — heuristic: Client.request calls …` */
+function affectedLine(a: AffectedOut): string {
+  const sureness = a.name_only ? `name-only ${a.confidence}` : `${a.resolution} ${a.confidence}`;
+  const provider = a.via.startsWith(`${a.provider}:`) ? '' : ` ${a.provider}`;
+  return `- d${a.distance} ${a.node.kind} ${code(nodeLabel(a.node))} ${a.node.path}:${a.node.line} · ${sureness}${provider} — ${a.via}`;
+}
 
 export const impact = defineTool({
   name: 'impact',
@@ -36,9 +47,9 @@ export const impact = defineTool({
     matched_by: matchedBySchema,
     affected: z.array(affectedSchema).describe('Dependents bound by more than a name, nearest first; then name-only ones, likeliest first; via_container ones last.'),
     affected_by_module: z.record(z.string(), z.number().int()).describe('Affected count per module (folder), most affected first (capped by limit).'),
-    affected_entry_points: z.array(nodeSchema).describe('Affected functions nothing in the workspace calls (or main): where the change surfaces.'),
+    affected_entry_points: z.array(nodeSchema).describe(`Affected functions nothing in the workspace calls (or main): where the change surfaces (first ${SIDE_LIST_CAP}).`),
     via_container_by_module: z.record(z.string(), z.number().int()).describe('Dependents of the containers only (via_container), counted per module.'),
-    related_tests: z.array(testSchema).describe('Tests that reach the target (the same list related_tests gives).'),
+    related_tests: z.array(testSchema).describe(`Tests that reach the target, nearest first (the first ${SIDE_LIST_CAP} of the list related_tests pages through).`),
     affected_files: z.array(z.string()).describe('Files holding affected nodes.'),
     co_change: coChangeEvidenceSchema,
     ...memoryNotesFields('the target and the affected symbols and files'),
@@ -91,14 +102,15 @@ export const impact = defineTool({
       for (const n of res.group) found.add(notes.onNode(n), toNodeRef(n).id, 0);
       for (const a of r.affected) found.add(notes.onNode(a.node), toNodeRef(a.node).id, a.distance + (a.via_container ? 10 : 0));
     }
-    const truncated = r.affected.length > offset + limit || files.length > limit || modules.length > limit || r.entryPoints.length > limit || r.tests.length > limit;
+    const side = Math.min(limit, SIDE_LIST_CAP);
+    const truncated = r.affected.length > offset + limit || files.length > limit || modules.length > limit || r.entryPoints.length > side || r.tests.length > side;
     return {
       target: symbol, resolved: [toNodeRef(res.target)], ambiguous: [], matched_by: res.matched_by,
       affected: page.map(a => ({ node: toNodeRef(a.node), distance: a.distance, resolution: resolutionOf(a.confidence), confidence: a.confidence, via_container: a.via_container, name_only: a.name_only, via: a.via.evidence, provider: a.via.provider })),
       affected_by_module: Object.fromEntries(modules.slice(0, limit)),
       via_container_by_module: Object.fromEntries(count(viaContainer).slice(0, limit)),
-      affected_entry_points: r.entryPoints.slice(0, limit).map(a => toNodeRef(a.node)),
-      related_tests: r.tests.slice(0, limit).map(toTestRef),
+      affected_entry_points: r.entryPoints.slice(0, side).map(a => toNodeRef(a.node)),
+      related_tests: r.tests.slice(0, side).map(toTestRef),
       affected_files: files.slice(0, limit),
       co_change: coChangeEvidence(await ctx.engine.history(), [{ repo_id: res.target.repo_id, path: res.target.path }]),
       ...found.result(),
@@ -115,15 +127,17 @@ export const impact = defineTool({
     if (!r.resolved.length) return renderUnresolved('impact', r.target, r.ambiguous);
     const t = r.resolved[0]!;
     const nameOnly = r.total_direct_name_only ? ` (+${r.total_direct_name_only} bound by name only)` : '';
-    const head = `**impact** of ${t.kind} ${code(nodeLabel(t))} (${t.path}:${t.range.start_line}) — ${r.total_direct} direct dependent(s)${nameOnly}, ${r.total_affected - r.total_via_container} in all${r.total_via_container ? ` (+${r.total_via_container} through its containers)` : ''}, in ${r.total_affected_files} file(s); ${r.complete ? 'complete' : '**lower bound**'}${notesSummary(r)}`;
-    const items = [...noteLines(r), ...r.affected.filter(a => !a.via_container).map(a => `- d${a.distance} ${a.node.kind} ${code(nodeLabel(a.node))} ${a.node.path}:${a.node.range.start_line} · ${a.name_only ? `name-only ${a.confidence}` : `${a.resolution} ${a.confidence}`} ${a.provider}`)];
+    const head = `**impact** of ${t.kind} ${code(nodeLabel(t))} (${t.path}:${t.line}) — ${r.total_direct} direct dependent(s)${nameOnly}, ${r.total_affected - r.total_via_container} in all${r.total_via_container ? ` (+${r.total_via_container} through its containers)` : ''}, in ${r.total_affected_files} file(s); ${r.complete ? 'complete' : '**lower bound**'}${notesSummary(r)}`;
+    const items = [...noteLines(r), ...r.affected.filter(a => !a.via_container).map(affectedLine),
+      ...r.related_tests.map(x => `- test ${code(nodeLabel(x.node))} ${x.node.path}:${x.node.line} · d${x.distance} ${x.resolution} ${x.confidence} — ${x.reason}`),
+      ...r.affected.filter(a => a.via_container).map(a => `${affectedLine(a)} (through a container)`)];
     const vc = Object.entries(r.via_container_by_module);
     const footer = [
       Object.keys(r.affected_by_module).length ? `by module: ${Object.entries(r.affected_by_module).map(([m, n]) => `${m} ${n}`).join(', ')}` : '',
-      r.total_via_container ? `through its containers only (class, module or file; not listed): ${r.total_via_container} — ${vc.map(([m, n]) => `${m} ${n}`).join(', ')}` : '',
+      r.total_via_container ? `through its containers only (class, module or file): ${r.total_via_container} — ${vc.map(([m, n]) => `${m} ${n}`).join(', ')}` : '',
       r.affected_entry_points.length ? `entry points: ${r.affected_entry_points.map(n => code(nodeLabel(n))).join(', ')}` : '',
       r.co_change.length ? `usually changes with (git co-change, not edges): ${r.co_change.map(c => `${code(c.partner)} ×${c.together_count}`).join(', ')}` : '',
-      r.related_tests.length ? `related tests (${r.total_related_tests}): ${r.related_tests.slice(0, 10).map(x => `${code(nodeLabel(x.node))} ${x.node.path}`).join(', ')}` : 'related tests: none found',
+      r.total_related_tests ? `related tests: ${r.total_related_tests}${r.total_related_tests > r.related_tests.length ? ` (the nearest ${r.related_tests.length} listed; related_tests pages through all)` : ''}` : 'related tests: none found',
       r.truncated ? `_Lists capped at ${r.limit}${r.next_offset !== null ? `; call again with offset=${r.next_offset} for more dependents` : ''}._` : '',
       ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`),
       r.total_affected === 0 && !r.complete ? '⚠ No dependents were found, but this is **not** "no impact": see the boundaries above.' : '',

@@ -79,12 +79,13 @@ export const impactAnalysis = defineTool({
   },
   render(r, budget) {
     const head = `**impact_analysis** risk ${r.risk_level.toUpperCase()} — ${r.total_affected_symbols} affected symbol(s) in ${r.total_affected_files} file(s) from ${r.changed.length} changed node(s); ${r.complete ? 'complete' : '**lower bound**'}`;
-    const items = r.affected_symbols.map(a => `- d${a.distance} ${a.node.kind} ${code(nodeLabel(a.node))} ${a.node.path}:${a.node.range.start_line} · ${a.name_only ? 'name-only' : a.resolution} (${a.provider})`);
+    const items = [...r.affected_symbols.map(a => `- d${a.distance} ${a.node.kind} ${code(nodeLabel(a.node))} ${a.node.path}:${a.node.line} · ${a.name_only ? 'name-only' : a.resolution} (${a.provider})`),
+      ...r.recommended_tests.map(t => `- test ${code(nodeLabel(t.node))} ${t.node.path}:${t.node.line} · d${t.distance} ${t.resolution} ${t.confidence} — ${t.reason}`)];
     const footer = [
-      r.recommended_tests.length ? `recommended tests (${r.total_recommended_tests}): ${r.recommended_tests.slice(0, 15).map(t => `${code(nodeLabel(t.node))} (${t.node.path})`).join(', ')}${r.total_recommended_tests > 15 ? ', …' : ''}` : 'recommended tests: none found',
+      r.recommended_tests.length ? `recommended tests: ${r.total_recommended_tests}${r.total_recommended_tests > r.recommended_tests.length ? ` (the nearest ${r.recommended_tests.length} listed)` : ''}` : 'recommended tests: none found',
       r.truncated || r.affected_symbols.length < r.total_affected_symbols ? `_Lists show ${r.affected_symbols.length} of ${r.total_affected_symbols} affected symbols; call impact per symbol to page through all._` : '',
       ...r.ambiguous.map(a => `ambiguous ${code(a.symbol)}: ${a.candidates.slice(0, 5).map(c => code(c.id)).join(', ')}`),
-      r.evidence.length ? `evidence:\n${r.evidence.slice(0, 8).map(e => `  - ${e}`).join('\n')}` : '',
+      r.evidence.length ? `evidence:\n${r.evidence.map(e => `  - ${e}`).join('\n')}` : '',
       r.co_change.length ? `usually changes with (git co-change, not edges): ${r.co_change.map(c => `${code(c.path)} → ${code(c.partner)} ×${c.together_count}`).join(', ')}` : '',
       r.unresolved.length ? `not in the index: ${r.unresolved.join(', ')}` : '',
       ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`),

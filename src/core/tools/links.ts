@@ -6,21 +6,14 @@ import { SightlineError } from '../errors';
 import type { ToolServices } from './services';
 import { RECOGNISED_IDS, LINK_KINDS, parseKeyNode, type LinkKind, type LinkRow } from '../services/links';
 
-const siteRange = z.object({
-  start_line: z.number().int().describe('First line, 1-based.'), start_column: z.number().int().describe('Column, 0-based.'),
-  end_line: z.number().int().describe('Last line, 1-based.'), end_column: z.number().int().describe('Column, 0-based.'),
-});
-
 const linkSchema = z.object({
   kind: z.enum(LINK_KINDS).describe('http (route↔client), env, config, sql (table↔query/model), topic (producer↔consumer), flag.'),
   from: z.string().describe('The consumer\'s node id (client call, reader, query, subscriber, flag check; its definition or file), or the provider\'s when unmatched.'),
   to: z.string().describe('The provider\'s node id (route handler, .env/config file, model, producer), or a key node (route:GET /users/{id}, env:X, table:t, topic:kafka:t, flag:f) when unmatched.'),
-  repo_id: z.string().describe('Repository of the site.'),
-  path: z.string().describe('File of the site (the from side).'),
-  range: siteRange.describe('The site: the call, read, query or declaration.'),
-  to_repo_id: z.string().nullable().describe('Repository of the provider site (another repository is normal), null when unmatched.'),
-  to_path: z.string().nullable().describe('File of the provider site, null when unmatched.'),
-  to_range: siteRange.nullable().describe('The provider site; null when unmatched, or matched through a shared key nothing defines (to is the key node).'),
+  path: z.string().describe('File of the site (the from side): the call, read, query or declaration.'),
+  line: z.number().int().describe('Line of the site, 1-based.'),
+  to_path: z.string().nullable().describe('File of the provider site (another repository is normal: see the to id); null when unmatched, or matched through a shared key nothing defines (to is the key node).'),
+  to_line: z.number().int().nullable().describe('Line of the provider site, or null as to_path.'),
   key: z.string().describe('The key as the provider spells it (GET /users/{id}, DATABASE_URL, users, kafka:orders).'),
   matched: z.boolean().describe('False: nothing in the workspace answers it (external service, prefix set elsewhere, unrecognised API).'),
   resolution: z.enum(['exact', 'best_effort']).describe('exact when confidence ≥ 0.9.'),
@@ -28,10 +21,8 @@ const linkSchema = z.object({
   evidence: z.string().describe('Which rules recognised the sites and how the keys matched.'),
 });
 
-const rangeOf = (l: number, c: number, el: number, ec: number) => ({ start_line: l, start_column: c, end_line: el, end_column: ec });
 function toLink(l: LinkRow): z.infer<typeof linkSchema> {
-  return { kind: l.kind, from: l.from_id, to: l.to_id, repo_id: l.repo_id, path: l.path, range: rangeOf(l.line, l.col, l.end_line, l.end_col),
-    to_repo_id: l.to_repo_id, to_path: l.to_path, to_range: l.to_path ? rangeOf(l.to_line!, l.to_col!, l.to_end_line!, l.to_end_col!) : null,
+  return { kind: l.kind, from: l.from_id, to: l.to_id, path: l.path, line: l.line, to_path: l.to_path, to_line: l.to_path ? l.to_line : null,
     key: l.key, matched: l.matched, resolution: resolutionOf(l.confidence), confidence: l.confidence, evidence: l.evidence };
 }
 
@@ -116,8 +107,8 @@ export const links = defineTool({
       }
       const t = toNodeRef(r.target); resolved = [t]; matched_by = r.matched_by;
       const ids = [...new Set(r.group.map(n => toNodeRef(n).id))];
-      const lineCount = t.kind === 'file' ? 1e9 : t.range.end_line;
-      rows = reader.query({ ids, at: { repo_id: t.repo_id, path: t.path, start_line: t.kind === 'file' ? 1 : t.range.start_line, end_line: lineCount }, kind, matched });
+      const body = t.kind === 'file' ? { start_line: 1, end_line: 1e9 } : { start_line: r.target.start_line, end_line: r.target.end_line };
+      rows = reader.query({ ids, at: { repo_id: r.target.repo_id, path: t.path, ...body }, kind, matched });
     } else if (path) {
       const { root, rel } = ctx.engine.relativeToRoot(path);
       rows = reader.query({ at: { repo_id: root.repo_id, path: rel, start_line: 1, end_line: 1e9 }, kind, matched });
@@ -128,9 +119,9 @@ export const links = defineTool({
     if (r.symbol && !r.resolved.length && r.ambiguous.length) return renderUnresolved('links', r.symbol, r.ambiguous);
     const what = r.resolved[0] ? ` of ${code(nodeLabel(r.resolved[0]))}` : r.symbol ? ` of ${code(r.symbol)}` : '';
     const head = `**links**${what} — ${plural(r.total, 'link', 'links')} (${r.total - r.total_unmatched} matched); lower bound`;
-    const other = (l: (typeof r.links)[number]) => (l.to_range ? `${l.to_path}:${l.to_range.start_line} ${code(l.to)}`
+    const other = (l: (typeof r.links)[number]) => (l.to_path ? `${l.to_path}:${l.to_line} ${code(l.to)}`
       : l.matched ? `${code(l.to)} (shared key: read elsewhere too)` : `_unmatched_ ${code(l.to)}`);
-    const items = r.links.map(l => `- ${l.kind} ${code(l.key)} ${l.path}:${l.range.start_line} → ${other(l)} · ${l.resolution} ${l.confidence}`);
+    const items = r.links.map(l => `- ${l.kind} ${code(l.key)} ${l.path}:${l.line} → ${other(l)} · ${l.resolution} ${l.confidence} — ${l.evidence}`);
     const footer = [pageNotice(r, 'links'), ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`)].filter(Boolean).join('\n');
     return budgeted(head, items, footer, budget);
   },

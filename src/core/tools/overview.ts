@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { defineTool, code, estimateTokens, jsonBudget, CHARS_PER_TOKEN, DEFAULT_MAX_CHARS, plural } from './contract';
-import { boundarySchema, nodeLabel, repoParam, tokenBudgetParam } from './shared';
+import { boundarySchema, nodeLabel, nodeSchema, repoParam, tokenBudgetParam } from './shared';
 import { emptyIndexWarnings } from './search_code';
 import { ENTRY_KINDS } from '../overview/entries';
 import type { OverviewData } from '../services/overview';
@@ -24,14 +24,7 @@ export const MIN_BUDGET = 200;
 const ROUND = ['m', 'e', 'c', 'c', 'm', 'e', 'c', 't'] as const;
 type Section = (typeof ROUND)[number];
 
-const rangeOut = z.object({ start_line: z.number().int().describe('First line, 1-based.'), end_line: z.number().int().describe('Last line, 1-based.') });
-const nodeFields = {
-  id: z.string().describe('Stable node id (symbol:… or file:…): the symbol argument of impact, find_references, expand_context.'),
-  path: z.string().describe('Repository-relative file path.'),
-  symbol_path: z.string().nullable().describe('Qualified path, null for a file.'),
-  kind: z.string().describe('Definition kind, or file.'),
-  range: rangeOut,
-};
+const nodeFields = nodeSchema.shape;
 
 const moduleSchema = z.object({
   path: z.string().describe('Folder, repository-relative (. for the root).'),
@@ -170,12 +163,12 @@ export function renderOverview(r: OverviewOut): string {
     for (const e of r.entry_points) {
       const label = e.kind === 'file' ? e.path : nodeLabel(e);
       const name = e.entry_name !== label && e.entry_name !== e.path ? `${code(e.entry_name)} → ` : '';
-      lines.push(`- ${e.kind_of_entry} ${name}${code(label)} ${e.path}:${e.range.start_line} — ${e.detail}`);
+      lines.push(`- ${e.kind_of_entry} ${name}${code(label)} ${e.path}:${e.line} — ${e.detail}`);
     }
   }
   if (r.central_symbols.length) {
     lines.push(`### Central symbols (${shown(r.central_symbols.length, r.central_symbols.length + r.left_out.central_symbols)}, PageRank${r.focus?.matched_as && r.focus.matched_as !== 'none' ? ' toward the focus' : ''}; 1 = average)`);
-    r.central_symbols.forEach((s, i) => lines.push(`${i + 1}. ${s.kind} ${code(nodeLabel(s))} ${s.path}:${s.range.start_line} · rank ${s.rank} · ${s.dependents} dependents`));
+    r.central_symbols.forEach((s, i) => lines.push(`${i + 1}. ${s.kind} ${code(nodeLabel(s))} ${s.path}:${s.line} · rank ${s.rank} · ${s.dependents} dependents`));
   }
   if (r.test_suites.length) {
     lines.push(`### Test suites (${shown(r.test_suites.length, t.test_suites)}; ${t.test_files} files, ${t.test_cases} test cases)`);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { join } from 'node:path';
 import { defineTool, code, budgeted } from './contract';
-import { completeness, repoParam } from './shared';
+import { completeness, nodeSchema, repoParam } from './shared';
 import { computeImpact } from '../graph/impact';
 import { toNodeRef, resolutionOf } from '../graph/query';
 import { changedNodes, type LineRange } from '../graph/change';
@@ -14,13 +14,10 @@ import type { HistoryReader } from '../services/history';
 import { coChangeEvidence } from './history';
 import { MemoryNotes, NoteCollector, memoryNotesFields, noteLines, notesSummary } from './memory_notes';
 
-export const locationSchema = z.object({
-  id: z.string().describe('Node id (usable as a symbol argument).'),
-  path: z.string().describe('Repository-relative path.'),
-  range: z.object({ start_line: z.number().int().describe('First line.'), end_line: z.number().int().describe('Last line.') }).describe('Lines, 1-based.'),
+export const locationSchema = nodeSchema.extend({
   resolution: z.enum(['exact', 'best_effort']).describe('exact: compiler-grade edges all the way.'),
 });
-const toLoc = (n: NodeRow, confidence = 1) => { const r = toNodeRef(n); return { id: r.id, path: r.path, range: { start_line: r.range.start_line, end_line: r.range.end_line }, resolution: resolutionOf(confidence) }; };
+const toLoc = (n: NodeRow, confidence = 1) => ({ ...toNodeRef(n), resolution: resolutionOf(confidence) });
 
 const CAP = 50;
 
@@ -159,8 +156,8 @@ export const postChangeImpact = defineTool({
     const head = `**post_change_impact** risk **${r.report.risk_level}** (heuristic) — ${r.changed_symbols.length} changed symbol(s) in ${r.changed_files.length} file(s), ${r.report.affected_symbols.length} dependent(s), ${r.report.recommended_tests.length} test(s); ${r.complete ? 'complete' : '**lower bound**'}${notesSummary(r)}`;
     const items = [
       ...noteLines(r),
-      ...r.report.affected_symbols.map(a => `- d${a.distance} ${code(a.id)} ${a.path}:${a.range.start_line}`),
-      ...r.report.recommended_tests.map(t => `- test ${code(t.id)} ${t.path}:${t.range.start_line}`),
+      ...r.report.affected_symbols.map(a => `- d${a.distance} ${code(a.id)} ${a.path}:${a.line}`),
+      ...r.report.recommended_tests.map(t => `- test ${code(t.id)} ${t.path}:${t.line}`),
     ];
     const footer = [...r.report.evidence.map(e => `· ${e}`), ...r.diagnostics.map(d => `⚠ ${d}`), ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`)].join('\n');
     return budgeted(head, items, footer, budget);

@@ -8,11 +8,11 @@ function withinTokens<T>(items: T[], tokens: number): T[] {
   return out;
 }
 import { defineTool, code, budgeted, estimateTokens } from './contract';
-import { queryParam, repoParam, tokenBudgetParam } from './shared';
-import { toNodeRef } from '../graph/query';
+import { nodeLabel, nodeSchema, queryParam, repoParam, tokenBudgetParam } from './shared';
+import { toNodeRef, chunkIdOf } from '../graph/query';
 import { partnerSchema } from './history';
 import type { NodeRow } from '../store/store';
-import { hasIdPrefix } from '../util/ids';
+import { nodeIdOfChunkId } from '../util/ids';
 import { MemoryNotes, NoteCollector, memoryNotesFields, noteLines, notesSummary } from './memory_notes';
 
 const packItem = z.object({
@@ -37,8 +37,7 @@ export const preChangeContext = defineTool({
       symbol_path: z.string().nullable().describe('Qualified name.'), score: z.number().describe('Search score.') })).describe('Search hits, best first.'),
     suggested_chunk_ids: z.array(z.string()).describe('Chunks to read first.'),
     context_pack: z.array(packItem).describe('Metadata of the chunks selected under the budget.'),
-    symbols: z.array(z.object({ id: z.string().describe('Node id.'), path: z.string().describe('Path.'), kind: z.string().describe('Kind.'),
-      range: z.object({ start_line: z.number().int().describe('First line.'), end_line: z.number().int().describe('Last line.') }).describe('Lines.') })).describe('Symbols of the pack.'),
+    symbols: z.array(nodeSchema).describe('Symbols of the pack.'),
     edges: z.array(z.object({ from: z.string().describe('Source id.'), to: z.string().describe('Target id.'), kind: z.string().describe('Edge kind.'), resolution: z.enum(['exact', 'best_effort']).describe('Resolution.') })).describe('Graph edges between a seed and a pack neighbour.'),
     co_change: z.array(z.object({ path: z.string().describe('A top file.'), partners: z.array(partnerSchema).describe('Files that usually change with it.') })).describe('Git co-change of the top files (empty without history).'),
     ...memoryNotesFields('the chunks of the pack (their symbols, files and lines); within half of token_budget, beside the pack'),
@@ -72,7 +71,7 @@ export const preChangeContext = defineTool({
     for (const r of s.results) if (!add({ chunk_id: r.chunk_id, path: r.path, start_line: r.start_line, end_line: r.end_line, symbol_path: r.symbol_path, kind: r.kind, distance: 0, reason: 'seed' }, r.repo_id)) break;
     // the seeds' symbols, then their direct callers and callees
     const seedNodes: NodeRow[] = [];
-    for (const r of s.results.slice(0, 5)) if (hasIdPrefix(r.id, 'symbol')) { const n = g.lookup(r.id)[0]; if (n) seedNodes.push(n); }
+    for (const r of s.results.slice(0, 5)) if (r.symbol_path) { const n = g.lookup(nodeIdOfChunkId(r.chunk_id))[0]; if (n) seedNodes.push(n); }
     const edges: { from: string; to: string; kind: string; resolution: 'exact' | 'best_effort' }[] = [];
     const symbols = new Map<string, NodeRow>();
     for (const n of seedNodes) symbols.set(toNodeRef(n).id, n);
@@ -80,9 +79,9 @@ export const preChangeContext = defineTool({
       outer: for (const [dir, why] of [['out', 'callee'], ['in', 'caller']] as const) {
         const m = g.edgesOfMany(seedNodes, dir, ['calls']);
         for (const n of seedNodes) for (const e of (m.get(n.node) ?? []).slice(0, 5)) {
-          const ref = toNodeRef(e.neighbour);
-          if (!ref.chunk_id) continue;
-          if (!add({ chunk_id: ref.chunk_id, path: ref.path, start_line: ref.range.start_line, end_line: ref.range.end_line, symbol_path: ref.symbol_path, kind: ref.kind, distance: 1, reason: `${why} of ${n.symbol_path}` }, ref.repo_id)) break outer;
+          const ref = toNodeRef(e.neighbour); const chunk = chunkIdOf(e.neighbour);
+          if (!chunk) continue;
+          if (!add({ chunk_id: chunk, path: ref.path, start_line: e.neighbour.start_line, end_line: e.neighbour.end_line, symbol_path: e.neighbour.symbol_path, kind: ref.kind, distance: 1, reason: `${why} of ${n.symbol_path}` }, e.neighbour.repo_id)) break outer;
           symbols.set(ref.id, e.neighbour);
           edges.push({ from: dir === 'out' ? toNodeRef(n).id : ref.id, to: dir === 'out' ? ref.id : toNodeRef(n).id, kind: e.edge.kind, resolution: e.edge.resolution === 'exact' ? 'exact' : 'best_effort' });
         }
@@ -97,7 +96,7 @@ export const preChangeContext = defineTool({
     return {
       results: s.results.map(r => ({ chunk_id: r.chunk_id, path: r.path, start_line: r.start_line, end_line: r.end_line, symbol_path: r.symbol_path, score: r.score })),
       suggested_chunk_ids: pack.filter(p => p.distance === 0).slice(0, 5).map(p => p.chunk_id), context_pack: pack,
-      symbols: [...symbols.values()].map(n => { const r = toNodeRef(n); return { id: r.id, path: r.path, kind: r.kind, range: { start_line: r.range.start_line, end_line: r.range.end_line } }; }),
+      symbols: [...symbols.values()].map(toNodeRef),
       edges, co_change, ...found.result(token_budget / 2), external: withinTokens(fuse(answered, s.results.length).externalItems.slice(0, 5), token_budget / 4), external_notices: peerNotices(answered),
       total_estimated_tokens: total, token_budget, budget_exhausted: exhausted,
     };
@@ -106,7 +105,10 @@ export const preChangeContext = defineTool({
     const head = `**pre_change_context** — ${r.results.length} hit(s); pack ${r.context_pack.length} item(s), ${r.total_estimated_tokens}/${r.token_budget} tokens${r.budget_exhausted ? ' (budget exhausted)' : ''}${notesSummary(r)}`;
     const ext = r.external.map(x => `- [${x.source}] ${x.uri ? `[${x.title}](${x.uri})` : x.title}${x.snippet ? ` — ${x.snippet.slice(0, 120)}` : ''}`);
     const items = [...noteLines(r), ...ext, ...r.context_pack.map(p => `- ${p.distance ? `${p.reason}: ` : ''}${code(p.path)}:${p.start_line}-${p.end_line} ${p.symbol_path ? code(p.symbol_path) : 'top-level'} · ${code(p.chunk_id)}`)];
-    const footer = [...r.co_change.map(c => `${code(c.path)} usually changes with (git): ${c.partners.map(p => `${code(p.path)} ×${p.together_count}`).join(', ')}`), ...r.external_notices.map(n => `⚠ ${n}`)].join('\n');
+    const byId = new Map(r.symbols.map(n => [n.id, n]));
+    const name = (id: string) => { const n = byId.get(id); return code(n ? nodeLabel(n) : id); };
+    const edges = r.edges.length ? `edges: ${r.edges.map(e => `${name(e.from)} ${e.kind} ${name(e.to)} (${e.resolution})`).join(', ')}` : '';
+    const footer = [edges, ...r.co_change.map(c => `${code(c.path)} usually changes with (git): ${c.partners.map(p => `${code(p.path)} ×${p.together_count}`).join(', ')}`), ...r.external_notices.map(n => `⚠ ${n}`)].filter(Boolean).join('\n');
     return budgeted(head, items, footer, budget);
   },
 });

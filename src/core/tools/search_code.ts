@@ -8,10 +8,14 @@ import { externalSchema, sourceSchema, peerSearch, peerNotices, fuse } from './e
 
 /** A search_code chunk: the shared hit, with the marker of the project memories on it. */
 const codeHitSchema = searchHitSchema.extend({ memories: memoryMarkerSchema });
+/** A chunk listed under its file (group=file): the file says where it is. */
+const fileChunkSchema = codeHitSchema.omit({ repo_id: true, path: true });
+type FileChunk = z.infer<typeof fileChunkSchema>;
+const underFile = ({ repo_id: _r, path: _p, ...rest }: SearchHit & { memories?: unknown }): FileChunk => rest as FileChunk;
 
 export function renderHit(h: SearchHit, i: number): string {
   const what = h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : 'top-level code';
-  return `${i}. ${code(`${h.path}:${h.start_line}-${h.end_line}`)} ${what} · ${h.language} · score ${h.score} · chunk ${code(h.chunk_id)}`;
+  return `${i}. ${code(`${h.path}:${h.start_line}-${h.end_line}`)} ${what} · score ${h.score} · chunk ${code(h.chunk_id)}`;
 }
 
 export const searchOutput = z.object({
@@ -36,7 +40,7 @@ const fileSchema = z.object({
   score: z.number().describe('Fused score (see signals).'),
   signals: z.array(z.string()).describe('Signals that ranked it: bm25_file (whole-file text), bm25_chunk (best chunk, names and paths weighted), name (a definition named like a query term), path (query terms in its path), path_hint (the text names this file), recency (changed in the latest commits of its repository), commit_subjects (subjects of commits that changed it match the query), local_hash_vector.'),
   test: z.boolean().describe('A test file (ranked below source unless include_tests; less so when the query mentions tests).'),
-  chunks: z.array(codeHitSchema).describe('Its best chunks, best first.'),
+  chunks: z.array(fileChunkSchema).describe('Its best chunks, best first.'),
   memories: memoryMarkerSchema,
   changed_on_disk: z.literal(true).optional().describe('Present when the file changed on disk since indexing: its lines and rank describe the indexed version.'),
 });
@@ -102,9 +106,9 @@ export const searchCode = defineTool({
       const m = notes.empty ? undefined : MemoryNotes.marker(notes.on(h));
       return m ? { ...h, memories: m } : h;
     };
-    const files = notes.empty ? r.files : r.files.map(f => {
-      const m = MemoryNotes.marker(notes.inFile(f.repo_id, f.path));
-      return { ...f, chunks: f.chunks.map(mark), ...(m ? { memories: m } : {}) };
+    const files = r.files.map(f => {
+      const m = notes.empty ? undefined : MemoryNotes.marker(notes.inFile(f.repo_id, f.path));
+      return { ...f, chunks: f.chunks.map(h => underFile(mark(h))), ...(m ? { memories: m } : {}) };
     });
     // group=file: the chunks are in their files (not repeated as results)
     const results = group === 'file' ? [] : notes.empty ? r.results : r.results.map(mark);
@@ -128,7 +132,7 @@ export const searchCode = defineTool({
   render(r, budget) {
     const q = r.query.replace(/\s+/g, ' ');
     const header = `**search_code** ${code(q.length > 80 ? `${q.slice(0, 80)}…` : q)} — ${r.total} ${r.files.length || !r.results.length ? 'file(s)' : 'chunk(s)'}; terms: ${r.terms.slice(0, 12).join(', ')}${r.terms.length > 12 ? ', …' : ''}`;
-    const chunkLine = (h: z.infer<typeof codeHitSchema>) => `${h.start_line}-${h.end_line} ${h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : 'top-level'}${h.snippet ? ` — ${code(h.snippet.length > 100 ? `${h.snippet.slice(0, 100)}…` : h.snippet)}` : ''} · ${code(h.chunk_id)}${markerText(h.memories)}`;
+    const chunkLine = (h: FileChunk) => `${h.start_line}-${h.end_line} ${h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : 'top-level'}${h.snippet ? ` — ${code(h.snippet.length > 100 ? `${h.snippet.slice(0, 100)}…` : h.snippet)}` : ''} · ${code(h.chunk_id)}${markerText(h.memories)}`;
     const local = r.files.length
       ? r.files.map((f, i) => [`${r.offset + i + 1}. ${code(f.path)}${f.test ? ' (test)' : ''}${f.changed_on_disk ? ' ⚠ changed on disk' : ''} · ${f.score} · ${f.signals.join('+')}${markerText(f.memories)}`, ...f.chunks.map(h => `   - ${chunkLine(h)}`)].join('\n'))
       : r.results.map((h, i) => `${r.offset + i + 1}. ${code(h.path)} ${chunkLine(h)}`);

@@ -5,6 +5,7 @@ import { code } from './contract';
 import { toNodeRef, resolutionOf, BOUNDARY_KINDS, type NodeRef } from '../graph/query';
 import type { TestHit } from '../graph/tests';
 import { readableName, type Resolved } from '../graph/lookup';
+import { nodeIdParts } from '../util/ids';
 
 export const repoParam = z.string().min(1).optional()
   .describe('One repository (repo_id or a path in a root; default: all).');
@@ -17,41 +18,29 @@ export function tokenBudgetParam(defaultTokens: number, what: string) {
 export const languageParam = z.enum(LANGUAGE_IDS).optional().describe('Only this language.');
 export const queryParam = z.string().min(1).max(1_000_000).describe('Words, identifiers or a question; you may paste a whole issue, stack trace or log.');
 
-export const rangeSchema = z.object({
-  start_line: z.number().int().describe('First line, 1-based.'),
-  end_line: z.number().int().describe('Last line, 1-based, inclusive.'),
-}).describe('Line range in the file, for handing the location to the editor or a language server.');
-
 export const searchHitSchema = z.object({
-  chunk_id: z.string().describe('Chunk id (the argument of get_chunk).'),
-  id: z.string().describe('Stable node id: the symbol id when the chunk belongs to a definition, else the chunk id.'),
+  chunk_id: z.string().describe('Chunk id: the argument of get_chunk, and of any tool that takes a symbol (it names the chunk\'s definition).'),
   repo_id: z.string().describe('Repository the chunk belongs to.'),
   path: z.string().describe('Repository-relative file path.'),
-  language: z.string().describe('Language of the file.'),
   start_line: z.number().int().describe('First line of the chunk, 1-based.'),
   end_line: z.number().int().describe('Last line of the chunk, 1-based.'),
-  range: rangeSchema,
-  symbol_path: z.string().nullable().describe('Qualified path of the enclosing definition (e.g. Worker.run), null for top-level code.'),
-  qualified_name: z.string().nullable().describe('Same as symbol_path: the qualified name of the definition.'),
+  symbol_path: z.string().nullable().describe('Qualified name of the enclosing definition (e.g. Worker.run), null for top-level code.'),
   kind: z.string().describe('Definition kind (function, method, class, …) or top_level.'),
   score: z.number().describe('Relevance score of the primary signal (BM25, or cosine similarity for local_hash_vector-only hits).'),
   signals: z.array(z.string()).describe('Signals that found this chunk: bm25 and/or local_hash_vector.'),
   snippet: z.string().nullable().describe('The chunk\'s first non-blank line (a signature, usually), as indexed.'),
 });
 
+/**
+ * A node as every answer lists it: the id to hand back (it spells the repository, the path and the
+ * qualified name) and where it starts. Nothing the id already says is repeated but the path, which
+ * clients open (symbolPathOf reads the qualified name back); get_chunk with the id gives its text.
+ */
 export const nodeSchema = z.object({
-  id: z.string().describe('Stable node id (symbol:<repo_id>:<path>:<symbol_path> or file:<repo_id>:<path>), usable as the symbol argument of other tools.'),
-  path: z.string().describe('Repository-relative file path.'),
-  repo_id: z.string().describe('Repository of the node.'),
-  language: z.string().describe('Language of the file.'),
-  name: z.string().describe('Short name.'),
-  symbol_path: z.string().nullable().describe('Qualified path (Worker.run), null for a file.'),
+  id: z.string().describe('Stable node id (symbol:<repo_id>:<path>:<symbol_path> or file:<repo_id>:<path>): the symbol argument of other tools, and get_chunk\'s chunk_id.'),
   kind: z.string().describe('Definition kind, or file.'),
-  range: z.object({
-    start_line: z.number().int().describe('First line, 1-based.'), start_column: z.number().int().describe('Column, 0-based.'),
-    end_line: z.number().int().describe('Last line, 1-based.'), end_column: z.number().int().describe('Column, 0-based.'),
-  }).describe('Location, to hand to the editor or a language server.'),
-  chunk_id: z.string().nullable().describe('Chunk holding the definition (for get_chunk).'),
+  path: z.string().describe('Repository-relative file path.'),
+  line: z.number().int().describe('Line where the definition starts, 1-based (1 for a file).'),
 });
 
 export const boundarySchema = z.object({
@@ -76,7 +65,7 @@ export const edgeSchema = z.object({
   line: z.number().int().nullable().describe('Line of the reference site, when known.'),
 });
 
-export const symbolParam = z.string().min(1).max(1000).describe('An id, a qualified name (Worker.run, Worker::run, pkg.mod.func, Subclass.inherited) or a name.');
+export const symbolParam = z.string().min(1).max(1000).describe('An id (or a chunk id), a qualified name (Worker.run, Worker::run, pkg.mod.func, Subclass.inherited) or a name.');
 export const pathParam = z.string().min(1).optional().describe('File path narrowing the symbol lookup.');
 
 export const matchedBySchema = z.string().nullable().describe('How the symbol argument was matched when not literally (inherited member, module-qualified name, overload set), else null.');
@@ -89,12 +78,19 @@ export function unresolvedAnswer(r: Resolved, symbol: string) {
   };
 }
 
+/** The qualified name a node's id spells (`symbol:<repo>:<path>:<symbol_path>`), null for a file. */
+export function symbolPathOf(n: { id: string; path: string }): string | null {
+  return nodeIdParts(n.id, n.path)?.symbol_path ?? null;
+}
+
 /** A node's name for Markdown: the qualified path with internal suffixes spelled out. */
-export function nodeLabel(n: { symbol_path: string | null; path: string; kind: string }): string { return readableName(n); }
+export function nodeLabel(n: { id: string; path: string; kind: string }): string {
+  return readableName({ symbol_path: symbolPathOf(n), path: n.path, kind: n.kind });
+}
 
 export function renderUnresolved(tool: string, name: string, ambiguous: NodeRef[]): string {
   return [`**${tool}** ${code(name)} matches ${ambiguous.length} definitions — call again with one of these ids (or add path):`,
-    ...ambiguous.map(n => `- ${code(n.id)} (${n.kind}, ${n.path}:${n.range.start_line})`)].join('\n');
+    ...ambiguous.map(n => `- ${code(n.id)} (${n.kind}, ${n.path}:${n.line})`)].join('\n');
 }
 
 export const testSchema = z.object({

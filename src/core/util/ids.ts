@@ -51,6 +51,25 @@ export function chunkIdOfSymbolId(id: string): string {
   return p?.type === 'symbol' ? `chunk:${p.repo_id}:${p.rest}` : id;
 }
 
+/** The repository and qualified name a node id spells, given the node's path (a path may hold ':'). */
+export function nodeIdParts(id: string, path: string): { repo_id: string; symbol_path: string | null } | null {
+  const p = parseId(id);
+  if (!p || p.type === 'chunk') return null;
+  return { repo_id: p.repo_id, symbol_path: p.type === 'symbol' ? p.rest.slice(path.length + 1) : null };
+}
+
+/**
+ * The node a chunk id belongs to, so a chunk id is accepted wherever a symbol is asked for: a
+ * definition's chunk (or a later part of it, `#N`) names the definition, a top-level chunk its file.
+ * Any other id is returned as is.
+ */
+export function nodeIdOfChunkId(id: string): string {
+  const p = parseId(id);
+  if (p?.type !== 'chunk') return id;
+  const top = /:<top>(#\d+)?$/.exec(p.rest);
+  return top ? fileNodeId(p.repo_id, p.rest.slice(0, top.index)) : `symbol:${p.repo_id}:${p.rest.replace(/#\d+$/, '')}`;
+}
+
 /** The LIKE pattern of every symbol id of a repository (or of one file, with `path`). */
 export function symbolIdLike(repoId: string, path?: string): string {
   return path === undefined ? `symbol:${repoId}:%` : `symbol:${repoId}:${path}:%`;

@@ -7,6 +7,8 @@ const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
 const { until, indexedApi } = require('./helpers');
+/** The qualified name a listed node's id spells: symbol:<repo>:<path>:<symbol_path>. */
+const sp = n => (n.id.startsWith('symbol:') ? n.id.slice(n.id.indexOf(':', 7) + 1 + n.path.length + 1) : null);
 
 
 
@@ -171,7 +173,7 @@ describe('Sightline memories and views in VS Code', function () {
     editor.selection = new vscode.Selection(line, 6, line, 6);
     const d = await api.views.impact.showAtCursor();
     assert.ok(d, JSON.stringify(api.views.impact.snapshot()));
-    assert.equal(d.resolved[0].symbol_path, 'orderTotal');
+    assert.equal(sp(d.resolved[0]), 'orderTotal');
     const snap = api.views.impact.snapshot();
     assert.equal(snap[0].label, 'orderTotal');
     assert.match(snap[0].description, /dependent.* · (complete|lower bound)/);

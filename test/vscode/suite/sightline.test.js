@@ -6,6 +6,8 @@ const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
 const { EXTENSION_ID, until, indexedApi } = require('./helpers');
+/** The qualified name a listed node's id spells: symbol:<repo>:<path>:<symbol_path>. */
+const sp = n => (n.id.startsWith('symbol:') ? n.id.slice(n.id.indexOf(':', 7) + 1 + n.path.length + 1) : null);
 
 const SOURCE = /\.(ts|tsx|js|mjs|cjs|jsx|py|pyi|java|rs|go|c|h|cc|cpp|hpp|cs|rb|php)$/;
 
@@ -208,7 +210,7 @@ describe('Sightline in VS Code', function () {
     assert.equal(outcome, 'recorded');
     const after = await api.call('find_references', { symbol: 'Inventory.reserve', kinds: ['calls'] });
     const lsp = after.data.references.filter(r => r.provider === 'lsp:typescript');
-    assert.ok(lsp.some(r => r.from.symbol_path === 'placeOrder' && r.resolution === 'exact'), JSON.stringify(after.data.references.map(r => [r.from.symbol_path, r.provider])));
+    assert.ok(lsp.some(r => sp(r.from) === 'placeOrder' && r.resolution === 'exact'), JSON.stringify(after.data.references.map(r => [sp(r.from), r.provider])));
     assert.ok(!after.data.boundaries.some(b => b.kind === 'heuristic_only'), JSON.stringify(after.data.boundaries));
     // through the language-model tool too: the symbol the agent asks about is checked on demand
     const text = (await vscode.lm.invokeTool('sightline_impact', { input: { symbol: 'Inventory.reserve' }, toolInvocationToken: undefined })).content.map(p => p.value || '').join('');
@@ -216,7 +218,7 @@ describe('Sightline in VS Code', function () {
     // outgoing calls: what placeOrder calls, from the call hierarchy
     assert.equal(await api.enrich('placeOrder', 'src/orders.ts'), 'recorded');
     const release = await api.call('find_references', { symbol: 'Inventory.release', kinds: ['calls'] });
-    assert.ok(release.data.references.some(r => r.provider === 'lsp:typescript' && r.from.symbol_path === 'placeOrder'), JSON.stringify(release.data.references.map(r => [r.from.symbol_path, r.provider])));
+    assert.ok(release.data.references.some(r => r.provider === 'lsp:typescript' && sp(r.from) === 'placeOrder'), JSON.stringify(release.data.references.map(r => [sp(r.from), r.provider])));
   });
 
   it('pyright (a Python language server): references become lsp:python edges', async () => {
@@ -224,13 +226,13 @@ describe('Sightline in VS Code', function () {
     assert.equal(outcome, 'recorded', 'pyright answered for PriceBook.quote');
     const r = await api.call('find_references', { symbol: 'PriceBook.quote', kinds: ['calls', 'references'] });
     const lsp = r.data.references.filter(x => x.provider === 'lsp:python');
-    assert.ok(lsp.some(x => x.from.symbol_path === 'quote_table' && x.confidence === 1), JSON.stringify(r.data.references.map(x => [x.from.symbol_path, x.provider, x.kinds.join("+")])));
+    assert.ok(lsp.some(x => sp(x.from) === 'quote_table' && x.confidence === 1), JSON.stringify(r.data.references.map(x => [sp(x.from), x.provider, x.kinds.join("+")])));
   });
 
   it('shows the impact of a symbol in a webview', async () => {
     const r = await vscode.commands.executeCommand('sightline.showImpact', 'orderTotal');
-    assert.equal(r.resolved[0].symbol_path, 'orderTotal');
-    assert.ok(r.affected.some(a => a.node.symbol_path === 'main' || a.node.path === 'src/main.ts'), JSON.stringify(r.affected.map(a => a.node.symbol_path)));
+    assert.equal(sp(r.resolved[0]), 'orderTotal');
+    assert.ok(r.affected.some(a => sp(a.node) === 'main' || a.node.path === 'src/main.ts'), JSON.stringify(r.affected.map(a => sp(a.node))));
     const tab = await until('the impact panel', () => vscode.window.tabGroups.all.flatMap(g => g.tabs).find(t => t.label === 'Sightline: Impact'), 10000);
     assert.ok(tab);
   });
@@ -251,7 +253,7 @@ describe('Sightline in VS Code', function () {
     editor.selection = new vscode.Selection(line, 6, line, 6);
     await vscode.commands.executeCommand('sightline.impact.focus');
     const shown = await api.views.impact.showAtCursor();
-    assert.equal(shown.resolved[0].symbol_path, 'placeOrder');
+    assert.equal(sp(shown.resolved[0]), 'placeOrder');
     // no related test found is said as what it is: a lower bound unless every edge is known
     const testsNode = api.views.impact.getChildren().find(n => n.label === 'Related tests');
     assert.equal(shown.related_tests.length, 0);
