@@ -8,6 +8,10 @@
  *    frontend — facts about those repositories, not their code), read from the mirror folder beside the checkout
  *    (../.mirror/<owner>+<name>/repo, or $SIGHTLINE_BENCH_MIRRORS). A predicted link is right when its
  *    client site (path, line) and its handler (path, symbol) are an expected one. Floor: 0.9 each.
+ *    bench/links-bulletproof-react.json (mode client_sites) checks the client sites themselves: in a
+ *    React app, axios calls through its api client are client calls and the request-mocking library's
+ *    handlers (`http.get(url, async () => …)`) are not; a predicted site is a link whose consumer end lies
+ *    in a sample file, matched or not.
  * 2. Cost: on the benchmark workspace ($SIGHTLINE_BENCH_WS, default ../benchdata/ws-1m beside the
  *    checkout) a cold index — the links phase time against the whole run (target: at most 5% of a cold
  *    index), with the sites and links found — then one-file edits (a file without sites, a file of HTTP
@@ -39,9 +43,41 @@ async function allLinks(engine, args) {
   }
 }
 
+/** The repository at the spec's commit in a temporary folder, indexed; `use` gets the engine and the root. */
+async function atCommit(spec, mirror, use) {
+  const tmp = mkdtempSync(join(tmpdir(), 'sightline-links-'));
+  try {
+    const clone = join(tmp, spec.repo.split('/')[1]);
+    execFileSync('git', ['clone', '-q', '--no-checkout', mirror, clone]);
+    execFileSync('git', ['-C', clone, 'checkout', '-q', spec.commit]);
+    const engine = await Engine.open({ roots: [spec.root ? join(clone, spec.root) : clone], dbPath: join(tmp, 'index.sqlite') });
+    try { await engine.index({}); return await use(engine); } finally { engine.close(); }
+  } finally { rmSync(tmp, { recursive: true, force: true }); }
+}
+
+/** A link's consumer site: a matched link's site, or an unmatched one nothing provides (not a route nothing calls). */
+const isConsumerSite = l => l.matched || /nothing in the workspace provides it/.test(l.evidence);
+
+/** Precision and recall of the client sites found in the sample files (mode client_sites). */
+async function clientSites(spec, mirror) {
+  if (!existsSync(mirror)) return { repo: spec.repo, skipped: `no mirror at ${mirror}` };
+  return atCommit(spec, mirror, async engine => {
+    const links = (await allLinks(engine, { kind: 'http' })).filter(l => spec.sample_files.includes(l.path) && isConsumerSite(l));
+    const predicted = [...new Set(links.map(l => `${l.path}:${l.line}`))];
+    const expected = new Set(spec.expected_client_sites.map(e => `${e.path}:${e.line}`));
+    const right = predicted.filter(p => expected.has(p));
+    return {
+      repo: spec.repo, commit: spec.commit.slice(0, 12), expected: expected.size, predicted: predicted.length, unmatched_sites: links.filter(l => !l.matched).length,
+      precision: +(right.length / Math.max(1, predicted.length)).toFixed(3), recall: +(right.length / Math.max(1, expected.size)).toFixed(3), exact_links: 0,
+      wrong: predicted.filter(p => !expected.has(p)).slice(0, 5), missed: [...expected].filter(e => !predicted.includes(e)).slice(0, 5),
+    };
+  });
+}
+
 async function quality(specFile) {
   const spec = JSON.parse(readFileSync(join(here, specFile), 'utf8'));
   const mirror = join(MIRRORS, spec.repo.replace('/', '+'), 'repo');
+  if (spec.mode === 'client_sites') return clientSites(spec, mirror);
   if (!existsSync(mirror)) return { repo: spec.repo, skipped: `no mirror at ${mirror}` };
   const tmp = mkdtempSync(join(tmpdir(), 'sightline-links-'));
   try {
@@ -81,7 +117,8 @@ async function cost() {
     // One-file edits, each a line inserted at the top (every site of the file moves): a file with no
     // sites, a file serving HTTP routes, a file of SQL queries. The links phase matches again only the
     // groups of the sites that changed; the cold run's links time is the full match it replaces.
-    const linked = new Set(all.flatMap(l => [`${l.repo_id}\0${l.path}`, l.to_path ? `${l.to_repo_id}\0${l.to_path}` : '']));
+    const repoOf = id => id.split(':')[1]; // <type>:<repo_id>:…; repo ids hold no ':'
+    const linked = new Set(all.flatMap(l => [`${repoOf(l.from)}\0${l.path}`, l.to_path ? `${repoOf(l.to)}\0${l.to_path}` : '']));
     const rootOf = id => engine.roots.find(r => r.repo_id === id)?.root;
     const route = all.find(l => l.kind === 'http' && l.matched);
     const sql = all.find(l => l.kind === 'sql' && l.path.endsWith('.py'));
@@ -90,8 +127,8 @@ async function cost() {
       .find(f => !linked.has(`${first.repo_id}\0${f}`));
     const edits = [
       ['no sites', first.root, plainFile],
-      ['HTTP routes', route && rootOf(route.to_repo_id), route?.to_path],
-      ['SQL queries', sql && rootOf(sql.repo_id), sql?.path],
+      ['HTTP routes', route && rootOf(repoOf(route.to)), route?.to_path],
+      ['SQL queries', sql && rootOf(repoOf(sql.from)), sql?.path],
     ];
     const editRows = [];
     for (const [what, root, file] of edits) {
@@ -115,8 +152,8 @@ async function cost() {
 }
 
 const qs = [];
-for (const spec of ['links-fastapi-template.json', 'links-proshop-mern.json']) qs.push(await quality(spec));
-console.log('\nLinks quality (hand-checked samples, HTTP client → handler)');
+for (const spec of ['links-fastapi-template.json', 'links-proshop-mern.json', 'links-bulletproof-react.json']) qs.push(await quality(spec));
+console.log('\nLinks quality (hand-checked samples: HTTP client → handler; bulletproof-react: client sites, mock handlers are none)');
 console.table(qs);
 let ok = qs.every(q => q.skipped || (q.precision >= FLOOR && q.recall >= FLOOR));
 if (!process.argv.includes('--skip-ws')) {
