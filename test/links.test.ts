@@ -226,6 +226,27 @@ describe('links: cross-boundary edges', function () {
       assert.ok(after.data.links.every((l: Json) => !l.matched));
     } finally { e.close(); server.remove(); client.remove(); }
   });
+
+  it('among equally good routes, a test requesting its own app links to the route in its file, the nearest above', async () => {
+    const test = (port: number) => [
+      `  const app = express()`, `  app.get('/health', (req, res) => res.send('hi'))`, `  app.listen(${port})`,
+      `  await fetch('http://localhost:${port}/health')`,
+    ];
+    const own = tempWorkspace({
+      'test/stop.test.js': ['const express = require(\'express\')', 'it(\'a\', async () => {', ...test(8080), '})', 'it(\'b\', async () => {', ...test(8081), '})', ''].join('\n'),
+      'test/other.test.js': ['const express = require(\'express\')', 'const app = express()', 'app.get(\'/health\', (req, res) => res.send(\'other\'))', ''].join('\n'),
+      'web/status.js': 'export const status = () => fetch(\'/health\')\n',
+    });
+    const e = await Engine.open({ roots: [own.root], dbPath: own.db, threads: 0 });
+    try {
+      await e.index({});
+      const { data } = await call(e, { kind: 'http', limit: 100 });
+      const from = (path: string) => data.links.filter((l: Json) => l.path === path && l.matched).map((l: Json) => `${l.line}→${l.to_path}:${l.to_line}`);
+      assert.deepEqual(from('test/stop.test.js'), ['6→test/stop.test.js:4', '12→test/stop.test.js:10'], JSON.stringify(data.links));
+      for (const l of data.links.filter((x: Json) => x.path === 'test/stop.test.js')) assert.ok(l.confidence <= 0.8 && /in the calling file/.test(l.evidence), l.evidence);
+      assert.equal(from('web/status.js').length, 3, 'a file serving no route still sees every equally good one');
+    } finally { e.close(); own.remove(); }
+  });
 });
 
 describe('links: incremental matching equals a full match', function () {

@@ -122,6 +122,20 @@ function configScore(c: PlacedSite, p: PlacedSite): { score: number; how: string
 
 const where = (s: PlacedSite) => `${s.path}:${s.line}`;
 
+/** A route picked among equally good ones because it is in the calling file: likely, not certain. */
+const SAME_FILE_MAX = 0.8;
+/**
+ * Among equally good routes, the one the calling file serves itself (a test or an example starting its
+ * own app and requesting it): the nearest at or above the call, else the nearest below. Null when no
+ * route is in the calling file.
+ */
+function sameFileRoute<T extends { p: PlacedSite }>(c: PlacedSite, best: T[]): T | null {
+  const here = best.filter(b => b.p.repo_id === c.repo_id && b.p.path === c.path);
+  if (!here.length) return null;
+  const above = here.filter(b => b.p.line <= c.line).sort((a, b) => b.p.line - a.p.line);
+  return above[0] ?? here.sort((a, b) => a.p.line - b.p.line)[0]!;
+}
+
 /**
  * Routes of a router that another file mounts under a literal prefix (`include_router(users.router,
  * prefix='/users')`, `app.use('/api/users', userRoutes)`) get that prefix; the mount sites themselves are
@@ -211,12 +225,15 @@ export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) =>
         out.push(row(kind, c, null, c.confidence, `${c.rule}: ${c.label} at ${where(c)}; nothing in the workspace provides it (unmatched)`, c.label));
         continue;
       }
+      const local = kind === 'http' && best.length > 1 ? sameFileRoute(c, best) : null;
+      if (local) best = [{ ...local, how: `${local.how}; of ${best.length} equally good routes, the one in the calling file (nearest above the call)` }];
       // several definitions of one env variable or config key (.env, .env.example) are all its definitions
       const ambiguous = best.length > 1 && kind !== 'env' && kind !== 'config';
       for (const b of best.slice(0, MAX_PROVIDERS)) {
         used.add(b.p);
         let conf = Math.min(c.confidence, b.p.confidence) * b.score;
         if (ambiguous) conf = Math.min(conf, 0.6);
+        if (local) conf = Math.min(conf, SAME_FILE_MAX);
         const handler = b.p.handler ? ` (handler ${b.p.handler})` : '';
         out.push(row(kind, c, b.p, conf, `${c.rule} ${c.label} at ${where(c)} → ${b.p.rule} ${b.p.label}${handler} at ${where(b.p)}: ${b.how}${ambiguous ? `; ${best.length} equally good matches` : ''}`, b.p.label));
       }
