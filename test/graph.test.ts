@@ -203,6 +203,21 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(inc.references.map((x: Json) => x.from.path).sort(), ['c/run.c', 'c/util.c']);
   });
 
+  it('Kotlin, Scala and shell: calls inside a class, members of an object, functions of a script', async () => {
+    const { call } = await make({
+      'app/Jobs.kt': 'class Jobs {\n  fun run(): Int = step() + 1\n  private fun step(): Int = 1\n}\nobject Registry {\n  fun start() = Jobs().run()\n}\n',
+      'app/Ledger.scala': 'class Ledger {\n  def post(x: Int): Int = check(x)\n  def check(x: Int): Int = x\n}\nobject Books {\n  def open(): Int = new Ledger().post(1)\n}\n',
+      'bin/deploy.sh': '#!/bin/sh\nbuild() { echo build; }\ndeploy() {\n  build\n}\ndeploy\n',
+    });
+    assert.deepEqual(await callers(call, 'Jobs.step'), ['app/Jobs.kt:Jobs.run']);
+    assert.deepEqual(await callers(call, 'Jobs.run'), ['app/Jobs.kt:Registry.start']);
+    assert.deepEqual(await callers(call, 'Ledger.check'), ['app/Ledger.scala:Ledger.post']);
+    assert.deepEqual(await callers(call, 'Ledger.post'), ['app/Ledger.scala:Books.open']);
+    assert.deepEqual(await callers(call, 'build'), ['bin/deploy.sh:deploy']);
+    const status = await call('index_status', {});
+    assert.deepEqual(status.languages.map((l: Json) => l.language).sort(), ['bash', 'kotlin', 'scala']);
+  });
+
   it('a name shared by many definitions never becomes a confident edge; two get low-confidence edges', async () => {
     const many: Record<string, string> = {};
     for (let i = 0; i < 5; i++) many[`m${i}.py`] = `class C${i}:\n    def close(self):\n        return ${i}\n`;

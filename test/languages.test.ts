@@ -75,6 +75,7 @@ const TEST_NAMING = {
   typescript: ['src/util.test.ts', 'util.ts'], tsx: ['src/View.spec.tsx', 'View.tsx'], javascript: ['lib/a.test.mjs', 'a.mjs'],
   python: ['pkg/test_store.py', 'store.py'], java: ['src/WorkerTest.java', 'Worker.java'], rust: null, go: ['pkg/store_test.go', 'store.go'],
   c: null, cpp: null, csharp: ['App/RepoTests.cs', 'Repo.cs'], ruby: ['lib/store_spec.rb', 'store.rb'], php: ['src/StoreTest.php', 'Store.php'],
+  kotlin: ['src/WorkerTest.kt', 'Worker.kt'], scala: ['src/WorkerSpec.scala', 'Worker.scala'], bash: null,
 } as const satisfies Record<LanguageId, readonly [string, string] | null>;
 
 describe('the language table is complete: adding a language touches one place', () => {

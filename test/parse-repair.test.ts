@@ -174,3 +174,42 @@ describe('parse diagnostics: declarations lost in error regions', () => {
     assert.equal(syntaxErrorMessage({ syntax_errors: 1, lost_declarations: [] }), '1 syntax error node(s); indexed what could be recovered');
   });
 });
+
+describe('parse repairs: a primary constructor on the line after the class name (Kotlin)', () => {
+  const source = [
+    'class Reader {',
+    '  public class Options',
+    '  private constructor(',
+    '    internal val strings: Array<out String>,',
+    '  ) {',
+    '    public fun strings(): List<String> = strings.toList()',
+    '  }',
+    '',
+    '  public class Plain<T : Any>',
+    '  @Inject internal constructor(val value: T) {',
+    '    fun get(): T = value',
+    '  }',
+    '',
+    '  fun read(): Int = 1',
+    '}',
+    '',
+  ].join('\n');
+  const defs = (ex: Extraction) => ex.definitions.map(d => `${d.kind} ${d.symbol_path} ${d.start_line}-${d.end_line}`);
+
+  it('keeps every declaration of the class, at its own lines', async () => {
+    const broken = await withoutRepairs(() => extractSource('kotlin', source));
+    assert.ok(broken.syntax_errors > 0 && defs(broken).includes('method Reader.strings 6-6'), 'the grammar alone loses the class bodies: its methods land in the outer class');
+    const ex = await extractSource('kotlin', source);
+    assert.equal(ex.syntax_errors, 0);
+    assert.deepEqual(defs(ex), [
+      'class Reader 1-15', 'class Reader.Options 2-7', 'method Reader.Options.strings 6-6',
+      'class Reader.Plain 9-12', 'method Reader.Plain.get 11-11', 'method Reader.read 14-14',
+    ]);
+  });
+
+  it('keeps a CRLF file exact', async () => {
+    const ex = await extractSource('kotlin', source.replace(/\n/g, '\r\n'));
+    assert.equal(ex.syntax_errors, 0);
+    assert.ok(defs(ex).includes('method Reader.read 14-14'), defs(ex).join('\n'));
+  });
+});

@@ -47,7 +47,7 @@ export const LANGUAGES = {
     declarationLine: TS_DECL, repairs: ['typeMemberSeparators'], family: 'js', graph: JS_GRAPH, tests: JS_TESTS },
   javascript: { wasm: 'tree-sitter-javascript.wasm', extensions: ['.js', '.mjs', '.cjs', '.jsx'], query: ['javascript.scm', 'ecmascript.scm', 'jsx.scm'],
     declarationLine: JS_DECL, family: 'js', graph: JS_GRAPH, tests: JS_TESTS },
-  python: { wasm: 'tree-sitter-python.wasm', extensions: ['.py', '.pyi'], query: 'python.scm',
+  python: { wasm: 'tree-sitter-python.wasm', extensions: ['.py', '.pyi'], query: 'python.scm', lineComment: 'hash',
     declarationLine: /^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/, family: 'python',
     graph: {
       importCandidates: pythonCandidates, importSuffixes: pythonSuffixes, selfReceivers: ['self', 'cls'],
@@ -80,7 +80,7 @@ export const LANGUAGES = {
     declarationLine: new RegExp(`^\\s*${MODIFIERS}(?:class|interface|struct|enum|record(?:\\s+(?:class|struct))?|namespace)\\s+([A-Za-z_@][\\w]*)`), family: 'csharp',
     graph: { selfReceivers: ['this'], constructed: constructedParen },
     tests: namedTests(/Tests?\.cs$/, [{ re: /^(.+?)Tests?\.cs$/, ext: () => 'cs' }]) },
-  ruby: { wasm: 'tree-sitter-ruby.wasm', extensions: ['.rb', '.rake', '.gemspec'], fileNames: ['Rakefile', 'Gemfile'], query: 'ruby.scm',
+  ruby: { wasm: 'tree-sitter-ruby.wasm', extensions: ['.rb', '.rake', '.gemspec'], fileNames: ['Rakefile', 'Gemfile'], query: 'ruby.scm', lineComment: 'hash',
     declarationLine: /^\s*(?:def\s+(?:self\.)?([A-Za-z_]\w*[?!=]?)|(?:class|module)\s+(?:[A-Z]\w*::)*([A-Z]\w*))/, family: 'ruby',
     graph: {
       importCandidates: (source, fromPath) => source.startsWith('.') ? [includeCandidates(source, fromPath)[0] + '.rb'] : [`lib/${source}.rb`, `${source}.rb`],
@@ -89,13 +89,24 @@ export const LANGUAGES = {
       classBodyIsClass: true, subscriptMembers: { get: '[]', set: '[]=' },
     },
     tests: namedTests(/_spec\.rb$|_test\.rb$/, [{ re: /^(.+)_test\.rb$/, ext: () => 'rb' }, { re: /^(.+)_spec\.rb$/, ext: () => 'rb' }]) },
-  php: { wasm: 'tree-sitter-php.wasm', extensions: ['.php'], query: 'php.scm',
+  php: { wasm: 'tree-sitter-php.wasm', extensions: ['.php'], query: 'php.scm', lineComment: 'both',
     declarationLine: /^\s*(?:(?:abstract|final|readonly|public|private|protected|static)\s+)*(?:function\s+&?([A-Za-z_]\w*)|(?:class|interface|trait|enum)\s+([A-Za-z_]\w*))/, family: 'php',
     graph: {
       importCandidates: (source) => [source.replace(/^\\/, '').replace(/\\/g, '/') + '.php'],
       selfReceivers: ['$this', 'self', 'static'], constructed: constructedParen, constructorMember: '__construct',
     },
     tests: namedTests(/Test\.php$/, [{ re: /^(.+)Test\.php$/, ext: () => 'php' }]) },
+  kotlin: { wasm: 'tree-sitter-kotlin.wasm', extensions: ['.kt', '.kts'], query: 'kotlin.scm', repairs: ['constructorOnNextLine'],
+    declarationLine: /^\s*(?:(?:public|private|protected|internal|open|abstract|sealed|data|enum|inner|override|suspend|inline|value|annotation|companion|operator|infix|tailrec)\s+)*(?:class|interface|object|fun|typealias)\s+(?:<[^>]*>\s*)?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)/,
+    family: 'kotlin', graph: { selfReceivers: ['this'], constructed: constructedCall },
+    tests: namedTests(/Tests?\.kts?$/, [{ re: /^(.+?)Tests?\.(kts?)$/, ext: m => m[2]! }]) },
+  scala: { wasm: 'tree-sitter-scala.wasm', extensions: ['.scala', '.sc'], query: 'scala.scm',
+    declarationLine: /^\s*(?:(?:private|protected|final|sealed|abstract|implicit|lazy|override|case|inline|opaque)(?:\[[^\]]*\])?\s+)*(?:class|trait|object|enum|def|type)\s+([A-Za-z_]\w*)/,
+    family: 'scala', graph: { selfReceivers: ['this'], constructed: constructedParen },
+    tests: namedTests(/(?:Spec|Suite|Tests?)\.scala$/, [{ re: /^(.+?)(?:Spec|Suite|Tests?)\.scala$/, ext: () => 'scala' }]) },
+  bash: { wasm: 'tree-sitter-bash.wasm', extensions: ['.sh', '.bash'], query: 'bash.scm', lineComment: 'hash',
+    declarationLine: /^\s*(?:function\s+([A-Za-z_][\w-]*)|([A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?)/,
+    family: 'bash', graph: { selfReceivers: [], constructed: constructsNothing } },
 } as const satisfies Record<LanguageId, LanguageSpec>;
 
 /** Where each grammar comes from in node_modules (used by the build and by tests run from source). */
@@ -112,6 +123,9 @@ export const GRAMMAR_SOURCES: Record<string, string> = {
   'tree-sitter-c-sharp.wasm': '@vscode/tree-sitter-wasm/wasm/tree-sitter-c-sharp.wasm',
   'tree-sitter-ruby.wasm': '@vscode/tree-sitter-wasm/wasm/tree-sitter-ruby.wasm',
   'tree-sitter-php.wasm': '@vscode/tree-sitter-wasm/wasm/tree-sitter-php.wasm',
+  'tree-sitter-kotlin.wasm': '@tree-sitter-grammars/tree-sitter-kotlin/tree-sitter-kotlin.wasm',
+  'tree-sitter-scala.wasm': 'tree-sitter-scala/tree-sitter-scala.wasm',
+  'tree-sitter-bash.wasm': '@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm',
 };
 
 export { LANGUAGE_IDS };
@@ -156,6 +170,11 @@ export function languageForPath(relPath: string): LanguageId | undefined {
   const dot = base.lastIndexOf('.');
   if (dot <= 0) return undefined;
   return byExtension.get(base.slice(dot).toLowerCase());
+}
+
+/** How a language's line comments start (`//` when the language is unknown). */
+export function lineCommentOf(language: string | undefined): 'hash' | 'slash' | 'both' {
+  return (language && isLanguageId(language) ? (LANGUAGES[language] as LanguageSpec).lineComment : undefined) ?? 'slash';
 }
 
 export function isLanguageId(value: string): value is LanguageId {

@@ -20,7 +20,7 @@
  *                        object's text as its receiver (a called member is claimed by its call)
  */
 /** Source repairs for known grammar gaps, tried only on trees with errors (see parse/repair.ts). */
-export type RepairId = 'typeMemberSeparators';
+export type RepairId = 'typeMemberSeparators' | 'constructorOnNextLine';
 
 export const DEFINITION_KINDS = [
   'function', 'method', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'module', 'constant',
@@ -32,6 +32,7 @@ export const CONTAINER_KINDS: ReadonlySet<DefinitionKind> = new Set<DefinitionKi
 
 export const LANGUAGE_IDS = [
   'typescript', 'tsx', 'javascript', 'python', 'java', 'rust', 'go', 'c', 'cpp', 'csharp', 'ruby', 'php',
+  'kotlin', 'scala', 'bash',
 ] as const;
 export type LanguageId = (typeof LANGUAGE_IDS)[number];
 
@@ -52,6 +53,8 @@ export interface LanguageSpec {
   readonly declarationLine: RegExp;
   /** Source repairs tried when the tree has errors (see parse/repair.ts). */
   readonly repairs?: readonly RepairId[];
+  /** Line comments start with `#` (Python, Ruby, shell), `//` (the default: C-like), or either (PHP). */
+  readonly lineComment?: 'hash' | 'slash' | 'both';
   /**
    * Languages of one family see each other's definitions in graph resolution (TypeScript, TSX and
    * JavaScript: `js`; C and C++: `c`); a language alone in its family names itself.

@@ -18,6 +18,18 @@
  * identifier, a keyword type, `)`, `]`, `}`, `>`, a closing quote; not `=>`, `,`, `|`, `:` …) and the
  * `<` sits in an error region or in a body that has errors. The text a tree node covers is always
  * read from the original source, never from the repaired copy.
+ *
+ * `constructorOnNextLine` (Kotlin): tree-sitter-kotlin cannot read a primary constructor that starts
+ * on the line after the class name, and the whole class becomes an error:
+ *
+ *     public class Options
+ *     private constructor(            ← error; the class and everything in it is lost
+ *       internal val strings: Array<out String>,
+ *     ) { … }
+ *
+ * The repair moves the `(` to the end of the class line and blanks what stood between (the line
+ * break moves by one byte; every line keeps its number): `public class Options(⏎` and a line of
+ * spaces. The constructor's modifiers are not read; nothing Sightline extracts depends on them.
  */
 import type { Node } from 'web-tree-sitter';
 import type { RepairId } from '../languages/types';
@@ -37,7 +49,24 @@ const LINE_START_ANGLE = /\n[ \t]*<\s*[A-Za-z_$]/g;
 /** The repaired source (same length as `source`), or null when nothing applies. */
 export function repairSource(id: RepairId, root: Node, source: string): string | null {
   if (id === 'typeMemberSeparators') return typeMemberSeparators(root, source);
+  if (id === 'constructorOnNextLine') return constructorOnNextLine(source);
   return null;
+}
+
+/** `class Name<T>` at the end of a line, then a line of modifiers or annotations and `constructor(`. */
+const CONSTRUCTOR_NEXT_LINE = /\bclass[ \t]+[A-Za-z_]\w*(?:[ \t]*<[^<>\n]*(?:<[^<>\n]*>[^<>\n]*)*>)?[ \t]*(\r?\n[ \t]*(?:(?:@[\w.]+(?:\([^()\n]*\))?|public|private|protected|internal)[ \t]+)*constructor[ \t]*\()/g;
+
+function constructorOnNextLine(source: string): string | null {
+  let out: string | null = null;
+  CONSTRUCTOR_NEXT_LINE.lastIndex = 0;
+  for (let m = CONSTRUCTOR_NEXT_LINE.exec(source); m; m = CONSTRUCTOR_NEXT_LINE.exec(source)) {
+    const gap = m[1]!; // from the line break to the `(`, inclusive
+    const start = m.index + m[0].length - gap.length;
+    const eol = gap.startsWith('\r') ? '\r\n' : '\n';
+    const moved = `(${eol}${' '.repeat(gap.length - 1 - eol.length)}`;
+    out = (out ?? source).slice(0, start) + moved + (out ?? source).slice(start + gap.length);
+  }
+  return out;
 }
 
 function typeMemberSeparators(root: Node, source: string): string | null {

@@ -11,6 +11,7 @@
  * only finds and orders the candidates. Pure and deterministic: runs in the parser workers.
  */
 import { fnv1a } from '../util/hash';
+import { lineCommentOf } from '../languages';
 
 /** Tokens a shingle spans. */
 export const SHINGLE_K = 5;
@@ -22,7 +23,6 @@ export const LSH_ROWS = SIG_SLOTS / LSH_BANDS;
 /** Chunks with fewer distinct shingles get no signature: at that size every getter looks like every other. */
 export const MIN_SHINGLES = 12;
 
-const HASH_COMMENT = new Set(['python', 'ruby']);
 /** Keywords of the indexed languages (one set: a word that is a keyword anywhere is kept as itself). */
 const KEYWORDS = new Set(`abstract and as assert async await base begin bool boolean break byte case catch chan char class const constexpr
 continue debugger def default defer del delete do double elif else elsif end ensure enum except export extends extern false final finally
@@ -57,8 +57,9 @@ export function shapeTokens(text: string, language?: string): ShapeTokens {
   let codes = new Uint32Array(Math.max(16, text.length >> 2)); let nc = 0;
   const push = (x: number) => { if (nc === codes.length) { const g = new Uint32Array(codes.length * 2); g.set(codes); codes = g; } codes[nc++] = x; };
   const identifiers: string[] = [];
-  const hash = language ? HASH_COMMENT.has(language) || language === 'php' : false;
-  const slash = !language || !HASH_COMMENT.has(language);
+  const style = lineCommentOf(language);
+  const hash = style !== 'slash';
+  const slash = style !== 'hash';
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -79,7 +80,7 @@ export function shapeTokens(text: string, language?: string): ShapeTokens {
       push(NUM); continue;
     }
     // comments
-    if ((hash && c === 35 && !(language === 'php' && d === 91)) || (slash && c === 47 && d === 47)) { while (i < n && text.charCodeAt(i) !== 10) i++; continue; }
+    if ((hash && c === 35 && !(style === 'both' && d === 91)) || (slash && c === 47 && d === 47)) { while (i < n && text.charCodeAt(i) !== 10) i++; continue; }
     if (slash && c === 47 && d === 42) { const e = text.indexOf('*/', i + 2); i = e < 0 ? n : e + 2; continue; }
     // strings: triple quotes and backticks may span lines, the others end at the line
     if (c === 34 || c === 39 || c === 96) {
