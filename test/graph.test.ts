@@ -218,6 +218,19 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(status.languages.map((l: Json) => l.language).sort(), ['bash', 'kotlin', 'scala']);
   });
 
+  it('Lua, Swift and Dart: methods of a table, a type or a class and their callers', async () => {
+    const { call } = await make({
+      'src/queue.lua': 'local Queue = {}\nfunction Queue:push(x)\n  return self:grow(x)\nend\nfunction Queue:grow(x)\n  return x\nend\nlocal function drain(q)\n  return q:push(1)\nend\n',
+      'Sources/Cart.swift': 'class Cart {\n  func total() -> Int { return tax() }\n  func tax() -> Int { return 1 }\n}\nfunc checkout() -> Int { return Cart().total() }\n',
+      'lib/meter.dart': 'class Meter {\n  int read() {\n    return scale(1);\n  }\n  int scale(int x) => x;\n}\nint probe() {\n  return Meter().read();\n}\n',
+    });
+    assert.deepEqual(await callers(call, 'Queue.grow'), ['src/queue.lua:Queue.push']);
+    assert.deepEqual(await callers(call, 'Cart.tax'), ['Sources/Cart.swift:Cart.total']);
+    assert.deepEqual(await callers(call, 'Cart.total'), ['Sources/Cart.swift:checkout']);
+    assert.deepEqual(await callers(call, 'Meter.scale'), ['lib/meter.dart:Meter.read']);
+    assert.deepEqual(await callers(call, 'Meter.read'), ['lib/meter.dart:probe']);
+  });
+
   it('a name shared by many definitions never becomes a confident edge; two get low-confidence edges', async () => {
     const many: Record<string, string> = {};
     for (let i = 0; i < 5; i++) many[`m${i}.py`] = `class C${i}:\n    def close(self):\n        return ${i}\n`;

@@ -76,6 +76,7 @@ const TEST_NAMING = {
   python: ['pkg/test_store.py', 'store.py'], java: ['src/WorkerTest.java', 'Worker.java'], rust: null, go: ['pkg/store_test.go', 'store.go'],
   c: null, cpp: null, csharp: ['App/RepoTests.cs', 'Repo.cs'], ruby: ['lib/store_spec.rb', 'store.rb'], php: ['src/StoreTest.php', 'Store.php'],
   kotlin: ['src/WorkerTest.kt', 'Worker.kt'], scala: ['src/WorkerSpec.scala', 'Worker.scala'], bash: null,
+  lua: ['spec/worker_spec.lua', 'worker.lua'], swift: ['Tests/WorkerTests.swift', 'Worker.swift'], dart: ['test/worker_test.dart', 'worker.dart'],
 } as const satisfies Record<LanguageId, readonly [string, string] | null>;
 
 describe('the language table is complete: adding a language touches one place', () => {
@@ -102,5 +103,14 @@ describe('the language table is complete: adding a language touches one place', 
       assert.ok(!isTestPath(`src/${example[1]}`), `${id}: ${example[1]} is no test file`);
     }
     assert.ok(isTestPath('tests/helpers.rs') && isTestPath('a/__tests__/x.js') && !isTestPath('src/contest.py'));
+  });
+});
+
+describe('grammar builds that misbehave', () => {
+  it('Swift: a conditional compilation block parses cleanly once the tags query is compiled', async () => {
+    // a newer build of the same grammar read every file after a query was compiled as broken here
+    const ex = await extractSource('swift', 'import Foundation\n\n#if DEBUG\nlet verbose = true\n#endif\n\nfunc run() -> Int { 1 }\n');
+    assert.equal(ex.syntax_errors, 0);
+    assert.deepEqual(ex.definitions.map(d => d.symbol_path), ['run']);
   });
 });

@@ -107,6 +107,18 @@ export const LANGUAGES = {
   bash: { wasm: 'tree-sitter-bash.wasm', extensions: ['.sh', '.bash'], query: 'bash.scm', lineComment: 'hash',
     declarationLine: /^\s*(?:function\s+([A-Za-z_][\w-]*)|([A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?)/,
     family: 'bash', graph: { selfReceivers: [], constructed: constructsNothing } },
+  lua: { wasm: 'tree-sitter-lua.wasm', extensions: ['.lua'], query: 'lua.scm', lineComment: 'dash',
+    declarationLine: /^\s*(?:local\s+)?function\s+(?:[A-Za-z_]\w*[.:])*([A-Za-z_]\w*)/,
+    family: 'lua', graph: { selfReceivers: ['self'], constructed: constructsNothing },
+    tests: namedTests(/_spec\.lua$|^test_.*\.lua$/, [{ re: /^(.+)_spec\.lua$/, ext: () => 'lua' }, { re: /^test_(.+)\.lua$/, ext: () => 'lua' }]) },
+  swift: { wasm: 'tree-sitter-swift.wasm', extensions: ['.swift'], query: 'swift.scm',
+    declarationLine: /^\s*(?:(?:public|private|fileprivate|internal|open|final|static|class|override|mutating|@\w+)\s+)*(?:class|struct|enum|protocol|extension|actor|func|typealias)\s+([A-Za-z_]\w*)/,
+    family: 'swift', graph: { selfReceivers: ['self'], constructed: constructedCall },
+    tests: namedTests(/Tests?\.swift$/, [{ re: /^(.+?)Tests?\.swift$/, ext: () => 'swift' }]) },
+  dart: { wasm: 'tree-sitter-dart.wasm', extensions: ['.dart'], query: 'dart.scm', detachedBody: 'function_body',
+    declarationLine: /^\s*(?:(?:abstract|sealed|base|final|interface)\s+)*(?:class|mixin|enum|extension|typedef)\s+([A-Za-z_]\w*)/,
+    family: 'dart', graph: { selfReceivers: ['this'], constructed: constructedCall },
+    tests: namedTests(/_test\.dart$/, [{ re: /^(.+)_test\.dart$/, ext: () => 'dart' }]) },
 } as const satisfies Record<LanguageId, LanguageSpec>;
 
 /** Where each grammar comes from in node_modules (used by the build and by tests run from source). */
@@ -126,6 +138,12 @@ export const GRAMMAR_SOURCES: Record<string, string> = {
   'tree-sitter-kotlin.wasm': '@tree-sitter-grammars/tree-sitter-kotlin/tree-sitter-kotlin.wasm',
   'tree-sitter-scala.wasm': 'tree-sitter-scala/tree-sitter-scala.wasm',
   'tree-sitter-bash.wasm': '@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm',
+  'tree-sitter-lua.wasm': '@tree-sitter-grammars/tree-sitter-lua/tree-sitter-lua.wasm',
+  // No official Swift or Dart package ships a wasm that loads (old dylink format or none): builds of
+  // the same grammars (alex-pinkus/tree-sitter-swift, UserNobody14/tree-sitter-dart) from these two.
+  // (A newer Swift build misparses every file after any query is compiled; this one does not.)
+  'tree-sitter-swift.wasm': '@cursorless/tree-sitter-wasms/out/tree-sitter-swift.wasm',
+  'tree-sitter-dart.wasm': '@lumis-sh/wasm-dart/tree-sitter-dart.wasm',
 };
 
 export { LANGUAGE_IDS };
@@ -173,7 +191,7 @@ export function languageForPath(relPath: string): LanguageId | undefined {
 }
 
 /** How a language's line comments start (`//` when the language is unknown). */
-export function lineCommentOf(language: string | undefined): 'hash' | 'slash' | 'both' {
+export function lineCommentOf(language: string | undefined): NonNullable<LanguageSpec['lineComment']> {
   return (language && isLanguageId(language) ? (LANGUAGES[language] as LanguageSpec).lineComment : undefined) ?? 'slash';
 }
 

@@ -32,7 +32,7 @@ export const CONTAINER_KINDS: ReadonlySet<DefinitionKind> = new Set<DefinitionKi
 
 export const LANGUAGE_IDS = [
   'typescript', 'tsx', 'javascript', 'python', 'java', 'rust', 'go', 'c', 'cpp', 'csharp', 'ruby', 'php',
-  'kotlin', 'scala', 'bash',
+  'kotlin', 'scala', 'bash', 'lua', 'swift', 'dart',
 ] as const;
 export type LanguageId = (typeof LANGUAGE_IDS)[number];
 
@@ -53,8 +53,13 @@ export interface LanguageSpec {
   readonly declarationLine: RegExp;
   /** Source repairs tried when the tree has errors (see parse/repair.ts). */
   readonly repairs?: readonly RepairId[];
-  /** Line comments start with `#` (Python, Ruby, shell), `//` (the default: C-like), or either (PHP). */
-  readonly lineComment?: 'hash' | 'slash' | 'both';
+  /**
+   * The node type of a body the grammar puts beside its signature, not inside it (Dart: a method is a
+   * `method_signature` followed by a `function_body`): a definition spans both.
+   */
+  readonly detachedBody?: string;
+  /** Line comments start with `#` (Python, Ruby, shell), `//` (the default: C-like), either (PHP), or `--` (Lua). */
+  readonly lineComment?: 'hash' | 'slash' | 'both' | 'dash';
   /**
    * Languages of one family see each other's definitions in graph resolution (TypeScript, TSX and
    * JavaScript: `js`; C and C++: `c`); a language alone in its family names itself.

@@ -72,9 +72,19 @@ export const LIMITS = {
 const CHUNK_KINDS = new Set<DefinitionKind>(['function', 'method', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'module']);
 const KIND_SET = new Set<string>(DEFINITION_KINDS);
 
+/** Where a definition lies: its node, or its signature and the body that follows it (LanguageSpec.detachedBody). */
+type Span = Pick<Node, 'startIndex' | 'endIndex' | 'startPosition' | 'endPosition'>;
+
+/** A definition's span: the node, up to the end of the body the grammar puts beside it (Dart). */
+function spanOf(node: Node, detachedBody: string | undefined): Span {
+  const next = detachedBody ? node.nextNamedSibling : null;
+  if (!next || next.type !== detachedBody) return node;
+  return { startIndex: node.startIndex, startPosition: node.startPosition, endIndex: next.endIndex, endPosition: next.endPosition };
+}
+
 interface RawDef {
   kind: DefinitionKind;
-  node: Node;
+  node: Span;
   name: string;
   nameStart: number;
   receiverType: string | null;
@@ -171,7 +181,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         if (!name) continue;
         seenDefNodes.add(defNode.startIndex * 31 + defNode.endIndex);
         if (nameNode) claimed.add(nameNode.startIndex);
-        defs.push({ kind: defKind as DefinitionKind, node: defNode, name, nameStart: nameNode?.startIndex ?? -1,
+        defs.push({ kind: defKind as DefinitionKind, node: spanOf(defNode, spec.detachedBody), name, nameStart: nameNode?.startIndex ?? -1,
           receiverType: receiverType ? cleanName(textOf(receiverType)) : null, parent: null, basePath: '', path: '' });
         continue;
       }

@@ -58,8 +58,9 @@ export function shapeTokens(text: string, language?: string): ShapeTokens {
   const push = (x: number) => { if (nc === codes.length) { const g = new Uint32Array(codes.length * 2); g.set(codes); codes = g; } codes[nc++] = x; };
   const identifiers: string[] = [];
   const style = lineCommentOf(language);
-  const hash = style !== 'slash';
-  const slash = style !== 'hash';
+  const hash = style === 'hash' || style === 'both';
+  const slash = style === 'slash' || style === 'both';
+  const dash = style === 'dash';
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -80,7 +81,10 @@ export function shapeTokens(text: string, language?: string): ShapeTokens {
       push(NUM); continue;
     }
     // comments
-    if ((hash && c === 35 && !(style === 'both' && d === 91)) || (slash && c === 47 && d === 47)) { while (i < n && text.charCodeAt(i) !== 10) i++; continue; }
+    if ((hash && c === 35 && !(style === 'both' && d === 91)) || (slash && c === 47 && d === 47) || (dash && c === 45 && d === 45)) {
+      while (i < n && text.charCodeAt(i) !== 10) i++;
+      continue;
+    }
     if (slash && c === 47 && d === 42) { const e = text.indexOf('*/', i + 2); i = e < 0 ? n : e + 2; continue; }
     // strings: triple quotes and backticks may span lines, the others end at the line
     if (c === 34 || c === 39 || c === 96) {
