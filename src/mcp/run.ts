@@ -101,8 +101,9 @@ export async function runMcp(argv: string[]): Promise<void> {
     const server = await serveHttp(engine, { host, port: Number(m[2]), token, sessionIdleMs, log: msg => log('error', msg) });
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : Number(m[2]);
-    log('info', `MCP over Streamable HTTP at http://${m[1]}:${port}/mcp${token ? ' (bearer token required)' : ''}; index ${engine.dbPath}; ${startup()}`);
+    // the warning first: a client that waits for the address line has read it by then
     if (!token) log('warn', 'no --token (or SIGHTLINE_MCP_TOKEN): any local process can call this server; give one to require "Authorization: Bearer TOKEN"');
+    log('info', `MCP over Streamable HTTP at http://${m[1]}:${port}/mcp${token ? ' (bearer token required)' : ''}; index ${engine.dbPath}; ${startup()}`);
     return;
   }
   process.stdin.on('end', shutdown);
