@@ -103,6 +103,19 @@ describe('architecture invariants', () => {
     }
   });
 
+  it('what a language means lives in the language table: no code outside it names a language or family', () => {
+    const names = [...LANGUAGE_IDS, 'js'].join('|');
+    const named = new RegExp(`(language|familyOf\\([^)]*\\))\\s*[!=]==\\s*'(${names})'|\\.has\\(f\\.language\\)`);
+    // a reference provider for one language's compiler is about that language by definition
+    const exempt = [join('core', 'languages'), join('providers', 'adapters', 'python.ts')];
+    const found: string[] = [];
+    for (const f of files(join(ROOT, 'src', 'core'))) {
+      if (exempt.some(e => f.includes(e))) continue;
+      readFileSync(f, 'utf8').split('\n').forEach((line, i) => { if (named.test(line)) found.push(`${relative(ROOT, f)}:${i + 1}`); });
+    }
+    assert.deepEqual(found, [], 'move the knowledge into src/core/languages (a field of the language table)');
+  });
+
   it('ARCHITECTURE.md states the invariants this suite checks', () => {
     const doc = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
     for (const phrase of ['never imports `vscode`', 'one registry', 'one writer', 'atomic']) assert.ok(doc.toLowerCase().includes(phrase.toLowerCase()), `ARCHITECTURE.md should state: ${phrase}`);

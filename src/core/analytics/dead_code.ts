@@ -20,7 +20,7 @@
  */
 import type { NodeRow } from '../store/store';
 import type { AnalyticsSource, ChunkInfo, RepoModel } from '../services/analytics';
-import { isTestPath } from '../languages';
+import { graphRulesOf, isInlineTest, isTestPath } from '../languages';
 import { isTestCase } from '../graph/tests';
 import { tokenize, ftsFromTokens } from '../util/tokens';
 import type { Occurrence } from '../parse/occurrence';
@@ -116,7 +116,7 @@ export function findDeadCode(src: AnalyticsSource, m: RepoModel, keep: (path: st
   const out: DeadCandidate[] = [];
   for (const n of symbols) {
     if (!CANDIDATE_KINDS.has(n.kind) || !keep(n.path)) continue;
-    if (isTestPath(n.path) || isTestCase(n) || (n.language === 'rust' && /(^|\/)tests\.rs$/.test(n.path))) continue;
+    if (isTestPath(n.path) || isTestCase(n) || isInlineTest(n.language, n.path, n.symbol_path)) continue;
     if (incoming.has(n.node) || usedMember.has(`${n.file_id}\0${n.symbol_path}`) || unbound.has(n.name)) continue;
     const ft = fileTokens(n.file_id);
     const mods = modifiers(n, ft);
@@ -141,7 +141,7 @@ export function findDeadCode(src: AnalyticsSource, m: RepoModel, keep: (path: st
       'not an entry point, constructor, special method or decorated definition', 'not a test',
       'its name appears in no other code (strings and comments included)'];
     let confidence = ex.yes ? DEAD_BASE - EXPORTED_PENALTY : DEAD_BASE;
-    if (n.kind === 'method' && (n.language === 'rust' || m.edges.some(e => e.from === parent?.node && (e.kind === 'extends' || e.kind === 'implements')))) {
+    if (n.kind === 'method' && (graphRulesOf(n.language)?.traitMethods || m.edges.some(e => e.from === parent?.node && (e.kind === 'extends' || e.kind === 'implements')))) {
       confidence -= 0.2; reasons.push('a method of a class with bases or a trait impl: it may be called through dispatch');
     }
     if (n.kind === 'class') { confidence -= 0.1; reasons.push('a class: it may be instantiated by reflection or a framework'); }

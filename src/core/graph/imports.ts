@@ -165,7 +165,7 @@ export class ImportResolver {
 }
 
 /** `from m import *`, and in JS/TS `export * from './m'` (stored with the source as its name). */
-const isStar = (o: Occurrence, lang: LanguageId) => o.name === '*' || (o.name === o.source && !o.alias && familyOf(lang) === 'js');
+const isStar = (o: Occurrence, lang: LanguageId) => o.name === '*' || (o.name === o.source && !o.alias && !!graphRules(lang).bareImportIsStar);
 
 /** The last two segments of a path (`a/shop/orders.py` → `shop/orders.py`). */
 function lastTwo(path: string): string {

@@ -9,7 +9,7 @@
  *      graph rules (helpers in rules.ts) and test naming,
  *   4. add a fixture + expectations under test/fixtures/languages/<id>/.
  */
-import { type LanguageId, type LanguageSpec, type TestNaming, LANGUAGE_IDS } from './types';
+import { type EntryRules, type LanguageId, type LanguageSpec, type TestNaming, LANGUAGE_IDS } from './types';
 import {
   GO_GRAPH, JS_GRAPH, JS_TESTS, constructedCall, constructedParen, constructsNothing, firstSegment, includeCandidates, namedTests,
   pythonCandidates, pythonSuffixes, rustCandidates,
@@ -42,12 +42,16 @@ const MODIFIERS = '(?:(?:public|private|protected|internal|static|final|abstract
 
 export const LANGUAGES = {
   typescript: { wasm: 'tree-sitter-typescript.wasm', extensions: ['.ts', '.mts', '.cts'], query: ['typescript.scm', 'ecmascript.scm'],
+    entries: { routes: 'registrations' },
     declarationLine: TS_DECL, repairs: ['typeMemberSeparators'], family: 'js', graph: JS_GRAPH, tests: JS_TESTS },
   tsx: { wasm: 'tree-sitter-tsx.wasm', extensions: ['.tsx'], query: ['typescript.scm', 'ecmascript.scm', 'jsx.scm'],
+    entries: { routes: 'registrations' },
     declarationLine: TS_DECL, repairs: ['typeMemberSeparators'], family: 'js', graph: JS_GRAPH, tests: JS_TESTS },
   javascript: { wasm: 'tree-sitter-javascript.wasm', extensions: ['.js', '.mjs', '.cjs', '.jsx'], query: ['javascript.scm', 'ecmascript.scm', 'jsx.scm'],
+    entries: { routes: 'registrations' },
     declarationLine: JS_DECL, family: 'js', graph: JS_GRAPH, tests: JS_TESTS },
   python: { wasm: 'tree-sitter-python.wasm', extensions: ['.py', '.pyi'], query: 'python.scm', lineComment: 'hash',
+    entries: { routes: 'decorators', mainModule: '__main__.py', packageInit: '__init__.py' },
     declarationLine: /^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/, family: 'python',
     graph: {
       importCandidates: pythonCandidates, importSuffixes: pythonSuffixes, selfReceivers: ['self', 'cls'],
@@ -61,26 +65,33 @@ export const LANGUAGES = {
     },
     tests: namedTests(/^test_.*\.py$|_test\.py$/, [{ re: /^test_(.+)\.py$/, ext: () => 'py' }, { re: /^(.+)_test\.py$/, ext: () => 'py' }]) },
   java: { wasm: 'tree-sitter-java.wasm', extensions: ['.java'], query: 'java.scm',
+    entries: { main: ['main'], staticMain: true, routes: 'annotations' },
     declarationLine: new RegExp(`^\\s*${MODIFIERS}(?:class|interface|enum|record|@interface)\\s+([A-Za-z_$][\\w$]*)`), family: 'java',
     graph: { importCandidates: (source) => { const p = source.replace(/\.\*$/, '').replace(/\./g, '/'); return [`${p}.java`, `src/main/java/${p}.java`]; }, selfReceivers: ['this'], constructed: constructedParen },
     tests: namedTests(/Tests?\.(java|kt)$/, [{ re: /^(.+?)Tests?\.(java|kt)$/, ext: m => m[2]! }]) },
   rust: { wasm: 'tree-sitter-rust.wasm', extensions: ['.rs'], query: 'rust.scm',
+    entries: { main: ['main'], routes: 'axum' }, inlineTests: { symbolPath: /(^|\.)tests\./, file: /(^|\/)tests\.rs$/ },
     declarationLine: /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:async|const|unsafe|extern(?:\s+"[^"]*")?)\s+)*(?:fn|struct|enum|trait|mod|type|union)\s+([A-Za-z_]\w*)/, family: 'rust',
-    graph: { importCandidates: rustCandidates, selfReceivers: ['self', 'Self'], constructed: (r) => /^([A-Z][\w]*)::new\s*\(/.exec(r.trim())?.[1] ?? null } },
+    graph: { importCandidates: rustCandidates, selfReceivers: ['self', 'Self'], traitMethods: true, constructed: (r) => /^([A-Z][\w]*)::new\s*\(/.exec(r.trim())?.[1] ?? null } },
   go: { wasm: 'tree-sitter-go.wasm', extensions: ['.go'], query: 'go.scm',
+    entries: { main: ['main'], routes: 'registrations' },
     declarationLine: /^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)|^type\s+([A-Za-z_]\w*)/, family: 'go', graph: GO_GRAPH,
     tests: namedTests(/_test\.go$/, [{ re: /^(.+)_test\.go$/, ext: () => 'go' }]) },
   c: { wasm: 'tree-sitter-c.wasm', extensions: ['.c', '.h'], query: ['c.scm', 'c-family.scm'],
+    entries: { main: ['main'] },
     declarationLine: /^\s*(?:typedef\s+)?(?:struct|enum|union)\s+([A-Za-z_]\w*)\s*\{/, family: 'c',
     graph: { importCandidates: includeCandidates, selfReceivers: [], constructed: constructsNothing } },
   cpp: { wasm: 'tree-sitter-cpp.wasm', extensions: ['.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx', '.ipp'], query: ['cpp.scm', 'c-family.scm'],
+    entries: { main: ['main'] },
     declarationLine: /^\s*(?:template\s*<[^>]*>\s*)?(?:typedef\s+)?(?:struct|enum(?:\s+class)?|union|class|namespace)\s+([A-Za-z_]\w*)\s*(?:final\s*)?[:{]/, family: 'c',
     graph: { importCandidates: includeCandidates, selfReceivers: ['this'], constructed: constructedParen } },
   csharp: { wasm: 'tree-sitter-c-sharp.wasm', extensions: ['.cs'], query: 'csharp.scm',
+    entries: { main: ['main', 'Main'], staticMain: true, routes: 'annotations' },
     declarationLine: new RegExp(`^\\s*${MODIFIERS}(?:class|interface|struct|enum|record(?:\\s+(?:class|struct))?|namespace)\\s+([A-Za-z_@][\\w]*)`), family: 'csharp',
     graph: { selfReceivers: ['this'], constructed: constructedParen },
     tests: namedTests(/Tests?\.cs$/, [{ re: /^(.+?)Tests?\.cs$/, ext: () => 'cs' }]) },
   ruby: { wasm: 'tree-sitter-ruby.wasm', extensions: ['.rb', '.rake', '.gemspec'], fileNames: ['Rakefile', 'Gemfile'], query: 'ruby.scm', lineComment: 'hash',
+    entries: { routes: 'sinatra' },
     declarationLine: /^\s*(?:def\s+(?:self\.)?([A-Za-z_]\w*[?!=]?)|(?:class|module)\s+(?:[A-Z]\w*::)*([A-Z]\w*))/, family: 'ruby',
     graph: {
       importCandidates: (source, fromPath) => source.startsWith('.') ? [includeCandidates(source, fromPath)[0] + '.rb'] : [`lib/${source}.rb`, `${source}.rb`],
@@ -90,6 +101,7 @@ export const LANGUAGES = {
     },
     tests: namedTests(/_spec\.rb$|_test\.rb$/, [{ re: /^(.+)_test\.rb$/, ext: () => 'rb' }, { re: /^(.+)_spec\.rb$/, ext: () => 'rb' }]) },
   php: { wasm: 'tree-sitter-php.wasm', extensions: ['.php'], query: 'php.scm', lineComment: 'both',
+    entries: { routes: 'registrations' },
     declarationLine: /^\s*(?:(?:abstract|final|readonly|public|private|protected|static)\s+)*(?:function\s+&?([A-Za-z_]\w*)|(?:class|interface|trait|enum)\s+([A-Za-z_]\w*))/, family: 'php',
     graph: {
       importCandidates: (source) => [source.replace(/^\\/, '').replace(/\\/g, '/') + '.php'],
@@ -97,10 +109,12 @@ export const LANGUAGES = {
     },
     tests: namedTests(/Test\.php$/, [{ re: /^(.+)Test\.php$/, ext: () => 'php' }]) },
   kotlin: { wasm: 'tree-sitter-kotlin.wasm', extensions: ['.kt', '.kts'], query: 'kotlin.scm', repairs: ['constructorOnNextLine'],
+    entries: { main: ['main'] },
     declarationLine: /^\s*(?:(?:public|private|protected|internal|open|abstract|sealed|data|enum|inner|override|suspend|inline|value|annotation|companion|operator|infix|tailrec)\s+)*(?:class|interface|object|fun|typealias)\s+(?:<[^>]*>\s*)?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)/,
     family: 'kotlin', graph: { selfReceivers: ['this'], constructed: constructedCall },
     tests: namedTests(/Tests?\.kts?$/, [{ re: /^(.+?)Tests?\.(kts?)$/, ext: m => m[2]! }]) },
   scala: { wasm: 'tree-sitter-scala.wasm', extensions: ['.scala', '.sc'], query: 'scala.scm',
+    entries: { main: ['main'] },
     declarationLine: /^\s*(?:(?:private|protected|final|sealed|abstract|implicit|lazy|override|case|inline|opaque)(?:\[[^\]]*\])?\s+)*(?:class|trait|object|enum|def|type)\s+([A-Za-z_]\w*)/,
     family: 'scala', graph: { selfReceivers: ['this'], constructed: constructedParen },
     tests: namedTests(/(?:Spec|Suite|Tests?)\.scala$/, [{ re: /^(.+?)(?:Spec|Suite|Tests?)\.scala$/, ext: () => 'scala' }]) },
@@ -116,6 +130,7 @@ export const LANGUAGES = {
     family: 'swift', graph: { selfReceivers: ['self'], constructed: constructedCall },
     tests: namedTests(/Tests?\.swift$/, [{ re: /^(.+?)Tests?\.swift$/, ext: () => 'swift' }]) },
   dart: { wasm: 'tree-sitter-dart.wasm', extensions: ['.dart'], query: 'dart.scm', detachedBody: 'function_body',
+    entries: { main: ['main'] },
     declarationLine: /^\s*(?:(?:abstract|sealed|base|final|interface)\s+)*(?:class|mixin|enum|extension|typedef)\s+([A-Za-z_]\w*)/,
     family: 'dart', graph: { selfReceivers: ['this'], constructed: constructedCall },
     tests: namedTests(/_test\.dart$/, [{ re: /^(.+)_test\.dart$/, ext: () => 'dart' }]) },
@@ -151,7 +166,16 @@ export type { LanguageId, LanguageSpec };
 
 /** The graph and family rules of a language. */
 export const graphRules = (id: LanguageId) => (LANGUAGES[id] as LanguageSpec).graph;
+/** The graph rules of a language named by a stored string (none for an unknown one). */
+export const graphRulesOf = (language: string) => (isLanguageId(language) ? graphRules(language) : undefined);
 export const familyOf = (id: LanguageId): string => LANGUAGES[id].family;
+/** What makes entry points in a language's files (none for an unknown language). */
+export const entryRulesOf = (language: string): EntryRules | undefined => (isLanguageId(language) ? (LANGUAGES[language] as LanguageSpec).entries : undefined);
+/** Whether a definition is test code written inside a source file (Rust `mod tests`, a `tests.rs`). */
+export function isInlineTest(language: string, path: string, symbolPath: string | null): boolean {
+  const t = isLanguageId(language) ? (LANGUAGES[language] as LanguageSpec).inlineTests : undefined;
+  return !!t && (t.file.test(path) || (symbolPath !== null && t.symbolPath.test(symbolPath)));
+}
 /** Whether graph resolution lets definitions of `a` and `b` see each other. */
 export const sameFamily = (a: LanguageId, b: LanguageId): boolean => a === b || LANGUAGES[a].family === LANGUAGES[b].family;
 

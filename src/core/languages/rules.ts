@@ -78,11 +78,11 @@ const unquote = (source: string) => source.replace(/^["`]|["`]$/g, '');
 /** TypeScript, TSX and JavaScript resolve imports alike. */
 export const JS_GRAPH: GraphRules = {
   importCandidates: jsCandidates, packageCandidates: jsPackageCandidates, selfReceivers: ['this'],
-  constructed: constructedParen, moduleImport: firstSegment, constructorMember: 'constructor',
+  constructed: constructedParen, moduleImport: firstSegment, constructorMember: 'constructor', bareImportIsStar: true,
 };
 
 /** Go: an import path names a package folder; the package's last segment is the local name. */
-export const GO_GRAPH: GraphRules = { packageFolder: unquote, moduleImport: source => unquote(source).split('/').pop()!, selfReceivers: [], constructed: constructsNothing };
+export const GO_GRAPH: GraphRules = { packageFolder: unquote, moduleImport: source => unquote(source).split('/').pop()!, selfReceivers: [], constructed: constructsNothing, folderIsModule: true };
 
 export function rustCandidates(source: string, fromPath: string): string[] {
   const parts = source.replace(/^(crate|self|super)::/, '').split('::').filter(p => /^[a-z_][a-z0-9_]*$/.test(p));

@@ -69,6 +69,34 @@ export interface LanguageSpec {
   readonly graph: GraphRules;
   /** How this language's test files are named, and the source file a test file is named after. */
   readonly tests?: TestNaming;
+  /**
+   * Tests written inside source files (Rust `mod tests`): definitions whose symbol path matches are test
+   * code, and so is every definition of a file the name of which matches.
+   */
+  readonly inlineTests?: { readonly symbolPath: RegExp; readonly file: RegExp };
+  /** What makes a program's entry points in this language (overview/entries.ts, overview/scan.ts). */
+  readonly entries?: EntryRules;
+}
+
+/** How routes are declared in a language's source text (each a scanner in overview/scan.ts). */
+export type RouteStyle =
+  | 'decorators' // Python: @app.get("/x") on the handler
+  | 'annotations' // Java, C#: @GetMapping("/x") on the handler method
+  | 'registrations' // JS/TS, Go, PHP: app.get("/x", handler)
+  | 'axum' // Rust: .route("/x", get(h))
+  | 'sinatra'; // Ruby: get "/x" do … end
+
+export interface EntryRules {
+  /** Names of a program's main function (`main`; C# `Main`). */
+  readonly main?: readonly string[];
+  /** A main counts only when it is declared static (Java, C#: its line, or an annotation above it, says so). */
+  readonly staticMain?: boolean;
+  /** A module run as a program: its file name (Python `__main__.py`) and its `if __name__ == "__main__":` block. */
+  readonly mainModule?: string;
+  /** The file that makes a folder a package (Python `__init__.py`): a top-level one is a package root. */
+  readonly packageInit?: string;
+  /** How routes are declared in source text. */
+  readonly routes?: RouteStyle;
 }
 
 /** Per-language knowledge of the heuristic resolver: imports to files, receivers that mean "this object". */
@@ -119,6 +147,12 @@ export interface GraphRules {
    * class with one qualified name count once when a name is looked up across the repository.
    */
   readonly openClasses?: boolean;
+  /** An import without names (`import x from 'x'` read as source = name, no alias) may bind every export (JS). */
+  readonly bareImportIsStar?: boolean;
+  /** A package is a folder: a new file may be imported by its folder's name (Go). */
+  readonly folderIsModule?: boolean;
+  /** A method may implement a trait without the class declaring a base (Rust `impl Trait for X`). */
+  readonly traitMethods?: boolean;
   /** A bare name can be a call of a method of the enclosing class (Ruby: `return empty if args.empty?`). */
   readonly bareCalls?: boolean;
   /**

@@ -25,7 +25,8 @@
 import { posix } from 'node:path';
 import type { OverviewModel, FileInfo } from './model';
 import { parseManifest, MANIFEST_NAMES, type Declared } from './manifests';
-import { SCANNED_LANGUAGES, type RouteMark, type SourceMarks } from './scan';
+import { scansSource, type RouteMark, type SourceMarks } from './scan';
+import { entryRulesOf, graphRulesOf } from '../languages';
 
 export const ENTRY_KINDS = ['cli', 'main', 'http_route', 'package_root', 'uncalled'] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
@@ -57,7 +58,6 @@ export const MAX_UNCALLED = 20;
 /** An uncalled function counts as an entry when it reaches at least this many other nodes directly. */
 export const UNCALLED_MIN_DEPENDENCIES = 5;
 
-const MAIN_LANGUAGES = new Set(['go', 'rust', 'c', 'cpp', 'java', 'csharp']);
 const FUNCTION_KINDS = new Set(['function', 'method']);
 
 export interface EntryResult { entries: Entry[]; notes: string[] }
@@ -131,20 +131,21 @@ function sourceEntries(c: Ctx): Entry[] {
   for (let i = 0; i < m.n; i++) {
     if (m.test[i] || !FUNCTION_KINDS.has(m.kind[i]!)) continue;
     const f = c.file(i);
-    if (!MAIN_LANGUAGES.has(f.language) || !(m.name[i] === 'main' || (f.language === 'csharp' && m.name[i] === 'Main'))) continue;
+    if (!entryRulesOf(f.language)?.main?.includes(m.name[i]!)) continue;
     const list = mains.get(f.file_id); if (list) list.push(i); else mains.set(f.file_id, [i]);
   }
   for (const f of m.files.values()) {
     if (f.test) continue;
     const fileNode = c.fileNode(f.repo_id, f.path)!;
-    if (f.language === 'python' && posix.basename(f.path) === '__main__.py') {
+    const rules = entryRulesOf(f.language);
+    if (rules?.mainModule && posix.basename(f.path) === rules.mainModule) {
       out.push({ kind: 'main', node: fileNode, start_line: 1, end_line: m.end[fileNode]!, name: `python -m ${posix.dirname(f.path).split('/').pop()}`, detail: '__main__.py' });
     }
-    const needsText = SCANNED_LANGUAGES.has(f.language);
+    const needsText = scansSource(f.language);
     const marks = needsText ? c.src.marks(f) : null;
     for (const i of mains.get(f.file_id) ?? []) {
       // Java, C#: only a static main (its declaration's line, or an annotation line above it, says so)
-      if ((f.language === 'java' || f.language === 'csharp') && !marks?.staticMain.some(l => l >= m.start[i]! && l <= Math.min(m.end[i]!, m.start[i]! + 5))) continue;
+      if (rules?.staticMain && !marks?.staticMain.some(l => l >= m.start[i]! && l <= Math.min(m.end[i]!, m.start[i]! + 5))) continue;
       const detail = /(^|\/)examples?\//.test(f.path) ? 'main function (example)' : posix.basename(f.path) === 'build.rs' ? 'main function (Cargo build script)' : 'main function';
       out.push({ kind: 'main', node: i, start_line: m.start[i]!, end_line: m.end[i]!, name: m.symbolPath[i] ?? m.name[i]!, detail });
     }
@@ -271,7 +272,7 @@ function packageRoots(c: Ctx): Entry[] {
     if (d.kind !== 'package_root') continue;
     const dir = posix.dirname(d.manifest);
     if (posix.basename(d.manifest) === 'go.mod') {
-      const goFiles = [...m.files.values()].filter(f => f.repo_id === repo && f.language === 'go' && !f.test && posix.dirname(f.path) === dir);
+      const goFiles = [...m.files.values()].filter(f => f.repo_id === repo && graphRulesOf(f.language)?.folderIsModule && !f.test && posix.dirname(f.path) === dir);
       const last = d.name.split('/').pop()!;
       const pick = goFiles.find(f => posix.basename(f.path) === `${last}.go`) ?? goFiles.find(f => posix.basename(f.path) === 'doc.go') ?? goFiles.sort((a, b) => a.path.localeCompare(b.path))[0];
       const node = pick && c.fileNode(repo, pick.path);
@@ -283,12 +284,13 @@ function packageRoots(c: Ctx): Entry[] {
   }
   // top-level Python packages, Rust crate roots, a repository's root index file
   const inits = new Set<string>();
-  for (const f of m.files.values()) if (f.language === 'python' && posix.basename(f.path) === '__init__.py') inits.add(`${f.repo_id}\0${posix.dirname(f.path)}`);
+  const isInit = (f: { language: string; path: string }) => { const p = entryRulesOf(f.language)?.packageInit; return !!p && posix.basename(f.path) === p; };
+  for (const f of m.files.values()) if (isInit(f)) inits.add(`${f.repo_id}\0${posix.dirname(f.path)}`);
   for (const f of m.files.values()) {
     if (f.test) continue;
     const base = posix.basename(f.path); const dir = posix.dirname(f.path);
     const node = c.fileNode(f.repo_id, f.path)!;
-    if (base === '__init__.py' && dir !== '.' && !inits.has(`${f.repo_id}\0${posix.dirname(dir)}`)) out.push({ kind: 'package_root', node, start_line: 1, end_line: m.end[node]!, name: dir.split('/').pop()!, detail: 'top-level Python package' });
+    if (isInit(f) && dir !== '.' && !inits.has(`${f.repo_id}\0${posix.dirname(dir)}`)) out.push({ kind: 'package_root', node, start_line: 1, end_line: m.end[node]!, name: dir.split('/').pop()!, detail: 'top-level Python package' });
     else if (base === 'lib.rs') out.push({ kind: 'package_root', node, start_line: 1, end_line: m.end[node]!, name: dir.endsWith('/src') ? posix.basename(posix.dirname(dir)) : dir, detail: 'Rust crate root (lib.rs)' });
     else if (/^index\.(ts|tsx|js|mjs|cjs)$/.test(base) && (dir === '.' || dir === 'src')) out.push({ kind: 'package_root', node, start_line: 1, end_line: m.end[node]!, name: f.path, detail: 'root index file' });
   }

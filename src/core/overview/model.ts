@@ -4,13 +4,12 @@
  * (`Store.generation()`) and kept by the overview service; a focus only re-runs the power iteration.
  */
 import type { Store } from '../store/store';
-import { isTestPath } from '../languages';
+import { isInlineTest, isTestPath } from '../languages';
 import { NAME_ONLY } from '../graph/tests';
 import { fileNodeId, symbolId } from '../util/ids';
 import { RANK_KINDS, TEST_TELEPORT, buildRankGraph, edgeWeight, pageRank, type RankGraph, type RankResult } from './rank';
 
 /** A Rust symbol inside a `tests` module (what `isTestCase` counts as test code in a source file). */
-const RUST_TESTS = /(^|\.)tests\./;
 
 export interface FileInfo { file_id: number; repo_id: string; path: string; language: string; line_count: number; hash: string; test: boolean }
 
@@ -60,8 +59,9 @@ export function buildModel(store: Store): OverviewModel {
   for (const s of syms) {
     node[i] = s.id; fileOf[i] = s.fileId; kind[i] = s.kind; name[i] = s.name; symbolPath[i] = s.sp; parent[i] = s.parent;
     start[i] = s.start; end[i] = s.end; index.set(s.id, i);
-    // test code: a test file, or a Rust `mod tests` inside a source file
-    test[i] = files.get(s.fileId)?.test || (files.get(s.fileId)?.language === 'rust' && RUST_TESTS.test(s.sp)) ? 1 : 0; i++;
+    // test code: a test file, or tests inside a source file (a Rust `mod tests`)
+    const f = files.get(s.fileId);
+    test[i] = f && (f.test || isInlineTest(f.language, f.path, s.sp)) ? 1 : 0; i++;
   }
   const e = store.graph.edgeColumns(RANK_KINDS);
   const provider = store.providerEdges.allEdges(RANK_KINDS);

@@ -5,13 +5,16 @@
  * out, one cheap `includes` test per language before any regular expression runs. The overview keeps
  * the marks per file content hash, so a new index state re-reads only the files that changed.
  *
- * Recognised (see entries.ts for how marks become entry points):
+ * Recognised (the language table's `entries` picks the scanners; see entries.ts for how marks become
+ * entry points):
  *   Python      `@<x>.get|post|put|delete|patch|head|options|route|api_route|websocket("/…")`
  *   Java, C#    `@GetMapping|@PostMapping|@PutMapping|@DeleteMapping|@PatchMapping|@RequestMapping("/…")`, `@GET|@POST|@PUT|@DELETE|@PATCH`
  *   JS/TS, Go, PHP  `<x>.get|post|put|delete|patch|head|options|all("/…", handler)` (any case: gin GET, chi Get), `HandleFunc|Handle("/…", h)`
  *   Rust        `.route("/…", get(h).post(h2))` (axum)
  *   Ruby        `get|post|… "/…" do` (Sinatra)
  */
+import { entryRulesOf } from '../languages';
+import type { RouteStyle } from '../languages/types';
 
 export interface RouteMark {
   line: number; verb: string; path: string;
@@ -30,8 +33,6 @@ export interface SourceMarks {
 }
 
 export const NO_MARKS: SourceMarks = { routes: [], pyMain: null, staticMain: [] };
-/** Languages whose files are scanned. */
-export const SCANNED_LANGUAGES = new Set(['python', 'java', 'csharp', 'javascript', 'typescript', 'tsx', 'go', 'php', 'rust', 'ruby']);
 const MAX_ROUTES_PER_FILE = 200;
 /** HTTP clients, whose get("/…", x) is a request, not a route */
 const CLIENTS = /^(axios|fetch|client|httpClient|http_client|request|requests|httpx|session|\$http|apiClient|api_client|superagent|supertest|got|ky|this\.client|self\.client|this\.http)$/;
@@ -43,84 +44,106 @@ export function lineOf(starts: number[], offset: number): number {
   return lo + 1;
 }
 
+/** Whether a language's files are read for entry marks (routes, a main block, a static main). */
+export function scansSource(language: string): boolean {
+  const e = entryRulesOf(language);
+  return !!(e?.routes || e?.mainModule || e?.staticMain);
+}
+
+/** What a scanner reads: the text, a line lookup, and where it puts a route it found. */
+interface ScanText { text: string; at(offset: number): number; starts(): number[]; push(r: RouteMark, offset: number): void }
+
 export function scanSource(language: string, text: string): SourceMarks {
-  if (!SCANNED_LANGUAGES.has(language)) return NO_MARKS;
+  const rules = entryRulesOf(language);
+  if (!rules || !scansSource(language)) return NO_MARKS;
   let starts: number[] | null = null;
-  const at = (offset: number) => lineOf(starts ??= lineStarts(text), offset);
   const routes: RouteMark[] = [];
-  let pyMain: SourceMarks['pyMain'] = null;
-  const staticMain: number[] = [];
   // a match in a line comment (doc examples: `/// .route("/", get(h))`) is no route
   const commented = (offset: number) => /^\s*(\/\/|#(?!\[)|\*|\/\*|--)/.test(text.slice(text.lastIndexOf('\n', offset - 1) + 1, offset));
-  const push = (r: RouteMark, offset: number) => { if (routes.length < MAX_ROUTES_PER_FILE && !commented(offset)) routes.push(r); };
+  const t: ScanText = {
+    text, starts: () => (starts ??= lineStarts(text)), at: offset => lineOf(t.starts(), offset),
+    push: (r, offset) => { if (routes.length < MAX_ROUTES_PER_FILE && !commented(offset)) routes.push(r); },
+  };
+  if (rules.routes) ROUTE_SCANNERS[rules.routes](t);
+  return { routes, pyMain: rules.mainModule ? mainBlock(t) : null, staticMain: rules.staticMain ? staticMains(t) : [] };
+}
 
-  if (language === 'python') {
-    if (text.includes('__main__')) {
-      const mm = /^if\s+__name__\s*==\s*(['"])__main__\1\s*:/m.exec(text);
-      if (mm) {
-        const line = at(mm.index); const s = starts!;
-        let end = line;
-        for (let l = line; l < s.length; l++) { const row = text.slice(s[l]!, s[l + 1] ?? text.length); if (/^\S/.test(row)) break; if (row.trim()) end = l + 1; }
-        pyMain = { line, end };
+/** Python's `if __name__ == "__main__":` block: its first and last line. */
+function mainBlock({ text, at, starts }: ScanText): SourceMarks['pyMain'] {
+  if (!text.includes('__main__')) return null;
+  const mm = /^if\s+__name__\s*==\s*(['"])__main__\1\s*:/m.exec(text);
+  if (!mm) return null;
+  const line = at(mm.index); const s = starts();
+  let end = line;
+  for (let l = line; l < s.length; l++) { const row = text.slice(s[l]!, s[l + 1] ?? text.length); if (/^\S/.test(row)) break; if (row.trim()) end = l + 1; }
+  return { line, end };
+}
+
+/** Lines declaring a static main method (Java, C#). */
+function staticMains({ text, at }: ScanText): number[] {
+  if (!text.includes('main') && !text.includes('Main')) return [];
+  return [...text.matchAll(/\bstatic\b[^;{}()=]*\bvoid\s+(?:main|Main)\s*\(/g)].map(mm => at(mm.index!));
+}
+
+/** One scanner per way of declaring routes (the language table's entries.routes). */
+const ROUTE_SCANNERS: Record<RouteStyle, (t: ScanText) => void> = {
+  decorators: ({ text, at, push }) => {
+    if (!text.includes('@')) return;
+    for (const d of text.matchAll(/^[ \t]*@([\w.]+)\.(get|post|put|delete|patch|head|options|route|api_route|websocket)\s*\(\s*(?:(?:path|rule)\s*=\s*)?[rbuf]{0,2}(['"])(\/[^'"\n]*)\3([^\n]*)/gm)) {
+      const methods = /methods\s*=\s*[[(]([^\])]*)[\])]/.exec(d[5]!);
+      const name = d[2]!;
+      const verb = name === 'route' || name === 'api_route' ? (methods ? methods[1]!.replace(/['"\s]/g, '').toUpperCase().replace(/,/g, '|') || 'ANY' : name === 'route' ? 'GET' : 'ANY') : name === 'websocket' ? 'WS' : name.toUpperCase();
+      push({ line: at(d.index!), verb, path: d[4]!, handler: null, attached: 'next', how: `@${d[1]}.${name}` }, d.index!);
+    }
+  },
+  annotations: ({ text, at, push }) => {
+    if (!text.includes('Mapping') && !/@(GET|POST|PUT|DELETE|PATCH)\b/.test(text)) return;
+    for (const a of text.matchAll(/@((?:Get|Post|Put|Delete|Patch|Request)Mapping|GET|POST|PUT|DELETE|PATCH)\b(?:\s*\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"([^"]*)")?/g)) {
+      const ann = a[1]!;
+      const verb = ann.endsWith('Mapping') ? (ann === 'RequestMapping' ? 'ANY' : ann.replace('Mapping', '').toUpperCase()) : ann;
+      push({ line: at(a.index!), verb, path: a[2] ?? '', handler: null, attached: 'enclosing', how: `@${ann}` }, a.index!);
+    }
+  },
+  sinatra: ({ text, at, push }) => {
+    if (!text.includes("'/") && !text.includes('"/')) return;
+    for (const s of text.matchAll(/^[ \t]*(get|post|put|delete|patch|head|options)\s*\(?\s*(['"])(\/[^'"\n]*)\2\s*\)?\s*(?:do\b|\{)/gm)) {
+      push({ line: at(s.index!), verb: s[1]!.toUpperCase(), path: s[3]!, handler: null, attached: null, how: `${s[1]} "…" do (Sinatra)` }, s.index!);
+    }
+  },
+  axum: ({ text, at, push }) => {
+    if (!text.includes('.route(')) return;
+    for (const r of text.matchAll(/\.route\(\s*"(\/[^"]*)"\s*,\s*/g)) {
+      const from = r.index! + r[0].length;
+      const next = text.indexOf('.route(', from);
+      const rest = text.slice(from, Math.min(from + 400, next < 0 ? text.length : next));
+      for (const x of rest.matchAll(/(?:^|[.:\s(])(get|post|put|delete|patch|head|options|any)(?:_service)?\s*\(\s*([\w:]+)/g)) {
+        push({ line: at(r.index!), verb: x[1] === 'any' ? 'ANY' : x[1]!.toUpperCase(), path: r[1]!, handler: x[2]!, attached: null, how: '.route(…) (axum)' }, r.index!);
       }
     }
-    if (text.includes('@')) {
-      for (const d of text.matchAll(/^[ \t]*@([\w.]+)\.(get|post|put|delete|patch|head|options|route|api_route|websocket)\s*\(\s*(?:(?:path|rule)\s*=\s*)?[rbuf]{0,2}(['"])(\/[^'"\n]*)\3([^\n]*)/gm)) {
-        const methods = /methods\s*=\s*[[(]([^\])]*)[\])]/.exec(d[5]!);
-        const name = d[2]!;
-        const verb = name === 'route' || name === 'api_route' ? (methods ? methods[1]!.replace(/['"\s]/g, '').toUpperCase().replace(/,/g, '|') || 'ANY' : name === 'route' ? 'GET' : 'ANY') : name === 'websocket' ? 'WS' : name.toUpperCase();
-        push({ line: at(d.index!), verb, path: d[4]!, handler: null, attached: 'next', how: `@${d[1]}.${name}` }, d.index!);
-      }
-    }
-  } else if (language === 'java' || language === 'csharp') {
-    if (text.includes('main') || text.includes('Main')) {
-      for (const mm of text.matchAll(/\bstatic\b[^;{}()=]*\bvoid\s+(?:main|Main)\s*\(/g)) staticMain.push(at(mm.index!));
-    }
-    if (text.includes('Mapping') || /@(GET|POST|PUT|DELETE|PATCH)\b/.test(text)) {
-      for (const a of text.matchAll(/@((?:Get|Post|Put|Delete|Patch|Request)Mapping|GET|POST|PUT|DELETE|PATCH)\b(?:\s*\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"([^"]*)")?/g)) {
-        const ann = a[1]!;
-        const verb = ann.endsWith('Mapping') ? (ann === 'RequestMapping' ? 'ANY' : ann.replace('Mapping', '').toUpperCase()) : ann;
-        push({ line: at(a.index!), verb, path: a[2] ?? '', handler: null, attached: 'enclosing', how: `@${ann}` }, a.index!);
-      }
-    }
-  } else if (language === 'ruby') {
-    if (text.includes("'/") || text.includes('"/')) {
-      for (const s of text.matchAll(/^[ \t]*(get|post|put|delete|patch|head|options)\s*\(?\s*(['"])(\/[^'"\n]*)\2\s*\)?\s*(?:do\b|\{)/gm)) {
-        push({ line: at(s.index!), verb: s[1]!.toUpperCase(), path: s[3]!, handler: null, attached: null, how: `${s[1]} "…" do (Sinatra)` }, s.index!);
-      }
-    }
-  } else if (language === 'rust') {
-    if (text.includes('.route(')) {
-      for (const r of text.matchAll(/\.route\(\s*"(\/[^"]*)"\s*,\s*/g)) {
-        const from = r.index! + r[0].length;
-        const next = text.indexOf('.route(', from);
-        const rest = text.slice(from, Math.min(from + 400, next < 0 ? text.length : next));
-        for (const x of rest.matchAll(/(?:^|[.:\s(])(get|post|put|delete|patch|head|options|any)(?:_service)?\s*\(\s*([\w:]+)/g)) {
-          push({ line: at(r.index!), verb: x[1] === 'any' ? 'ANY' : x[1]!.toUpperCase(), path: r[1]!, handler: x[2]!, attached: null, how: '.route(…) (axum)' }, r.index!);
-        }
-      }
-    }
-  } else if (text.includes("('/") || text.includes('("/') || text.includes('(`/') || text.includes('( "/') || text.includes("( '/") || /\(\s*"[A-Z]+ \//.test(text)) {
-    // JS/TS, Go, PHP: registration calls with a path and a handler (an object second argument is a client's options)
-    const re = /(?:^|[^\w$])(?:([\w$.]+|\$[\w]+->[\w]+)(?:\.|->|::))?(get|post|put|delete|patch|head|options|all|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Get|Post|Put|Delete|Patch|Head|Options|HandleFunc|Handle)\s*\(\s*(['"`])((?:[A-Z]+ )?\/[^'"`\n]*)\3\s*,\s*([^\n]*)/g;
-    for (const g of text.matchAll(re)) {
-      const receiver = g[1] ?? null;
-      if (receiver && CLIENTS.test(receiver)) continue;
-      const rest = g[5]!.trim();
-      if (/^[{[]/.test(rest)) continue;
-      // an inline function (arrow, function, Go func literal) among the arguments, else the last one names the handler
-      const inline = /=>|\bfunction\b|\bfunc\s*\(/.test(rest) || rest === '';
-      const args = rest.slice(0, rest.indexOf(')') < 0 ? undefined : rest.indexOf(')')).split(',').map(s => s.trim()).filter(Boolean);
-      const last = args[args.length - 1] ?? '';
-      const named = !inline && /^[A-Za-z_$][\w$.:>-]*$/.test(last) ? last : null;
-      if (!named && !inline) continue;
-      let verb = /^(HandleFunc|Handle|all)$/.test(g[2]!) ? 'ANY' : g[2]!.toUpperCase();
-      let path = g[4]!;
-      const method = /^([A-Z]+) (\/.*)$/.exec(path); // Go 1.22 patterns carry the method
-      if (method) { verb = method[1]!; path = method[2]!; }
-      const offset = g.index! + (/^[^\w$]/.test(g[0]) ? 1 : 0);
-      push({ line: at(offset), verb, path, handler: named, attached: null, how: `${receiver ? `${receiver}.` : ''}${g[2]}(…)` }, offset);
-    }
+  },
+  registrations: t => registrations(t),
+};
+
+/** JS/TS, Go, PHP: registration calls with a path and a handler (an object second argument is a client's options). */
+function registrations({ text, at, push }: ScanText): void {
+  if (!(text.includes("('/") || text.includes('("/') || text.includes('(`/') || text.includes('( "/') || text.includes("( '/") || /\(\s*"[A-Z]+ \//.test(text))) return;
+  const re = /(?:^|[^\w$])(?:([\w$.]+|\$[\w]+->[\w]+)(?:\.|->|::))?(get|post|put|delete|patch|head|options|all|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Get|Post|Put|Delete|Patch|Head|Options|HandleFunc|Handle)\s*\(\s*(['"`])((?:[A-Z]+ )?\/[^'"`\n]*)\3\s*,\s*([^\n]*)/g;
+  for (const g of text.matchAll(re)) {
+    const receiver = g[1] ?? null;
+    if (receiver && CLIENTS.test(receiver)) continue;
+    const rest = g[5]!.trim();
+    if (/^[{[]/.test(rest)) continue;
+    // an inline function (arrow, function, Go func literal) among the arguments, else the last one names the handler
+    const inline = /=>|\bfunction\b|\bfunc\s*\(/.test(rest) || rest === '';
+    const args = rest.slice(0, rest.indexOf(')') < 0 ? undefined : rest.indexOf(')')).split(',').map(s => s.trim()).filter(Boolean);
+    const last = args[args.length - 1] ?? '';
+    const named = !inline && /^[A-Za-z_$][\w$.:>-]*$/.test(last) ? last : null;
+    if (!named && !inline) continue;
+    let verb = /^(HandleFunc|Handle|all)$/.test(g[2]!) ? 'ANY' : g[2]!.toUpperCase();
+    let path = g[4]!;
+    const method = /^([A-Z]+) (\/.*)$/.exec(path); // Go 1.22 patterns carry the method
+    if (method) { verb = method[1]!; path = method[2]!; }
+    const offset = g.index! + (/^[^\w$]/.test(g[0]) ? 1 : 0);
+    push({ line: at(offset), verb, path, handler: named, attached: null, how: `${receiver ? `${receiver}.` : ''}${g[2]}(…)` }, offset);
   }
-  return { routes, pyMain, staticMain };
 }

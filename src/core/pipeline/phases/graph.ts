@@ -14,7 +14,7 @@ import type { IndexEnv } from '../env';
 import { scanPhase, type ReshapedFile } from './scan';
 import { posix } from 'node:path';
 import { ftsFromTokens, tokenize } from '../../util/tokens';
-import { familyOf, isTestPath, testedBaseNames } from '../../languages';
+import { familyOf, graphRulesOf, isTestPath, testedBaseNames } from '../../languages';
 import type { LanguageId } from '../../languages/types';
 
 /** The graph part of a repository's run report. */
@@ -133,8 +133,8 @@ const RESHAPE_FILES_MIN = 64;
 const REEXPORT_HOPS = 3;
 
 /** Whether an import may bind one of `names` in its file (every word of it counted as bound; a star import binds anything). */
-function mayBind(o: Occurrence, names: readonly string[], js: boolean): boolean {
-  if (o.name === '*' || (js && o.name === o.source && !o.alias)) return true; // graph/imports.ts isStar
+function mayBind(o: Occurrence, names: readonly string[], bareStar: boolean): boolean {
+  if (o.name === '*' || (bareStar && o.name === o.source && !o.alias)) return true; // graph/imports.ts isStar
   const bound = new Set([o.name, o.alias, ...(o.source ?? '').split(/[^A-Za-z0-9_$]+/)].filter((x): x is string => !!x));
   return names.some(n => bound.has(n));
 }
@@ -201,7 +201,7 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
       if (r.added) {
         const stem = posix.basename(f.path).replace(/\.[^.]*$/, '');
         const named = [stem];
-        if (FOLDER_MODULES.has(stem) || f.language === 'go') named.push(posix.basename(posix.dirname(f.path)));
+        if (FOLDER_MODULES.has(stem) || graphRulesOf(f.language)?.folderIsModule) named.push(posix.basename(posix.dirname(f.path)));
         for (const n of named) { const t = nameTerm(n); if (t !== null) pathTerms.add(t); else for (const x of tokenize(n)) pathTerms.add(x); }
       }
     } else if (keyDiff(r.old_cross, cross, occKey).length) {
@@ -211,8 +211,8 @@ function reshapeUpdate(env: IndexEnv, repoId: string, edited: readonly number[],
       const diff = keyDiff(r.old_cross, cross, occKey);
       if (diff.some(o => o.kind !== 'import')) return rebuild('base classes changed');
       const bases = [...r.old_cross, ...cross].filter(o => o.kind !== 'import').map(o => o.name.split('.')[0]!);
-      const js = bases.length > 0 && familyOf((store.files.graphFile(r.file_id)?.language ?? '') as LanguageId) === 'js';
-      if (bases.length && diff.some(o => mayBind(o, bases, js))) return rebuild('an import that may name a base class changed');
+      const bareStar = bases.length > 0 && !!graphRulesOf(store.files.graphFile(r.file_id)?.language ?? '')?.bareImportIsStar;
+      if (bases.length && diff.some(o => mayBind(o, bases, bareStar))) return rebuild('an import that may name a base class changed');
       reimported.push(r.file_id);
     }
     const now = lookup.byFile(r.file_id) as GSymbol[];
