@@ -231,6 +231,15 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(await callers(call, 'Meter.read'), ['lib/meter.dart:probe']);
   });
 
+  it('Elixir: a function of the same module, and one named with its module', async () => {
+    const { call } = await make({
+      'lib/cart.ex': 'defmodule Shop.Cart do\n  def total(x), do: tax(x)\n  defp tax(x), do: x\nend\n',
+      'lib/checkout.ex': 'defmodule Shop.Checkout do\n  def full, do: Shop.Cart.total(2)\nend\n',
+    });
+    assert.deepEqual(await callers(call, 'Shop.Cart.tax'), ['lib/cart.ex:Shop.Cart.total']);
+    assert.deepEqual(await callers(call, 'Shop.Cart.total'), ['lib/checkout.ex:Shop.Checkout.full']);
+  });
+
   it('a name shared by many definitions never becomes a confident edge; two get low-confidence edges', async () => {
     const many: Record<string, string> = {};
     for (let i = 0; i < 5; i++) many[`m${i}.py`] = `class C${i}:\n    def close(self):\n        return ${i}\n`;

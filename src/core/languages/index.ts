@@ -134,6 +134,10 @@ export const LANGUAGES = {
     declarationLine: /^\s*(?:(?:abstract|sealed|base|final|interface)\s+)*(?:class|mixin|enum|extension|typedef)\s+([A-Za-z_]\w*)/,
     family: 'dart', graph: { selfReceivers: ['this'], constructed: constructedCall },
     tests: namedTests(/_test\.dart$/, [{ re: /^(.+)_test\.dart$/, ext: () => 'dart' }]) },
+  elixir: { wasm: 'tree-sitter-elixir.wasm', extensions: ['.ex', '.exs'], query: 'elixir.scm', lineComment: 'hash',
+    declarationLine: /^\s*(?:defmodule|defprotocol)\s+([A-Z][\w.]*)|^\s*(?:def|defp|defmacro|defmacrop|defguard|defguardp)\s+([a-z_]\w*[?!]?)/,
+    family: 'elixir', graph: { selfReceivers: ['__MODULE__'], constructed: constructsNothing },
+    tests: namedTests(/_test\.exs$/, [{ re: /^(.+)_test\.exs$/, ext: () => 'ex' }]) },
 } as const satisfies Record<LanguageId, LanguageSpec>;
 
 /** Where each grammar comes from in node_modules (used by the build and by tests run from source). */
@@ -159,6 +163,9 @@ export const GRAMMAR_SOURCES: Record<string, string> = {
   // (A newer Swift build misparses every file after any query is compiled; this one does not.)
   'tree-sitter-swift.wasm': '@cursorless/tree-sitter-wasms/out/tree-sitter-swift.wasm',
   'tree-sitter-dart.wasm': '@lumis-sh/wasm-dart/tree-sitter-dart.wasm',
+  // tree-sitter-elixir's own package requires a `tree-sitter` peer that conflicts with tree-sitter-c's at
+  // install; the same grammar, built, from the bundle that also gives Swift.
+  'tree-sitter-elixir.wasm': '@cursorless/tree-sitter-wasms/out/tree-sitter-elixir.wasm',
 };
 
 export { LANGUAGE_IDS };
