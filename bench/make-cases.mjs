@@ -80,10 +80,11 @@ function git(base, args, input) {
 }
 
 // ---------- file classification ----------
-const SOURCE_EXT = /\.(ts|tsx|js|mjs|cjs|jsx|py|java|rs|go|c|h|cc|cpp|hpp|cs|rb|php)$/i;
+const SOURCE_EXT = /\.(ts|tsx|js|mjs|cjs|jsx|py|java|rs|go|c|h|cc|cpp|hpp|cs|rb|php|kt|kts|scala|swift|dart|lua|ex|exs)$/i;
 const LANG = {
   ts: 'ts', tsx: 'ts', js: 'js', mjs: 'js', cjs: 'js', jsx: 'js', py: 'py', java: 'java', rs: 'rust',
   go: 'go', c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', hpp: 'cpp', cs: 'cs', rb: 'ruby', php: 'php',
+  kt: 'kotlin', kts: 'kotlin', scala: 'scala', swift: 'swift', dart: 'dart', lua: 'lua', ex: 'elixir', exs: 'elixir',
 };
 const TEST_DIR = /(^|\/)(tests?|__tests__|__mocks__|specs?|testing|testdata|test-data|fixtures?|__snapshots__|e2e|src\/test)\//i;
 const TEST_FILE = [
@@ -93,6 +94,7 @@ const TEST_FILE = [
   /(Test|Tests|TestCase|IT)\.java$/,
   /_(test|spec)\.rb$/i,
   /Tests?\.cs$/, /Test\.php$/,
+  /Tests?\.kts?$/, /(Spec|Suite|Tests?)\.scala$/, /Tests?\.swift$/, /_test\.dart$/, /_spec\.lua$/, /_test\.exs$/,
 ];
 // Documentation, examples in docs, generated or vendored code: not counted as source.
 const NON_SOURCE_DIR = /(^|\/)(docs?|docs_src|documentation|site|website|vendor|vendored|third_party|node_modules|dist|build|target|\.github)\//i;
