@@ -17,7 +17,9 @@
 //
 // usage: npm run bench:quality -- [--kinds commit,issue] [--max 60] [--max-issues N] [--seed 1]
 //          [--repo NAME=GITDIR]... [--swe-repo NAME=GITDIR]... [--dataset FILE] [--json FILE]
-//          [--details] [--vector] [--self-check] [--signals FILE]
+//          [--details] [--vector] [--self-check] [--signals FILE] [--results NAME]
+// --results NAME also writes the report to bench/RESULTS.md as section quality-NAME (e.g. the new
+// languages' repositories: --results languages).
 // --signals FILE writes, per case, every candidate file's normalised ranking signals (JSON lines) for
 // offline tuning of the fusion; it adds a fan-in computation to each search, so latency is not comparable.
 // Exit code: 0 (a report, whatever the verdicts), 2 when data is missing, 1 when something crashed.
@@ -37,7 +39,7 @@ const require = createRequire(import.meta.url);
 
 // ---------- options ----------
 const args = process.argv.slice(2);
-const KNOWN = new Set(['--kinds', '--max', '--max-issues', '--seed', '--repo', '--swe-repo', '--dataset', '--json', '--signals', '--details', '--vector', '--self-check', '--help', '-h']);
+const KNOWN = new Set(['--kinds', '--max', '--max-issues', '--seed', '--repo', '--swe-repo', '--dataset', '--json', '--signals', '--results', '--details', '--vector', '--self-check', '--help', '-h']);
 const FLAGS = new Set(['--details', '--vector', '--self-check', '--help', '-h']);
 for (let i = 0; i < args.length; i++) {
   if (!KNOWN.has(args[i])) die(`unknown argument: ${args[i]} (see the header of bench/quality.mjs)`);
@@ -444,6 +446,10 @@ showMisses('issue', 5);
 if (DETAILS) showMisses('commit', 10);
 
 console.log(out.join('\n'));
+if (opt('results')) {
+  const { writeResults } = await import('./lib/results.mjs');
+  console.error(`bench:quality: wrote ${writeResults(`quality-${opt('results')}`, `Retrieval quality: ${opt('results')} (bench:quality)`, out.join('\n'))}`);
+}
 if (JSON_OUT) {
   writeFileSync(JSON_OUT, JSON.stringify({
     seed: SEED, vector: VECTOR, kinds: [...KINDS], max: MAX, max_issues: MAX_ISSUES === Number.MAX_SAFE_INTEGER ? null : MAX_ISSUES,
