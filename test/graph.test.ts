@@ -240,6 +240,14 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(await callers(call, 'Shop.Cart.total'), ['lib/checkout.ex:Shop.Checkout.full']);
   });
 
+  it('Zig: methods of a struct through self and through a value, and free functions', async () => {
+    const { call } = await make({
+      'src/pool.zig': 'pub const Pool = struct {\n    size: u32,\n    pub fn grow(self: *Pool) u32 {\n        return self.add(1);\n    }\n    fn add(self: *Pool, n: u32) u32 {\n        return self.size + n;\n    }\n};\n\npub fn main() void {\n    var p = Pool{ .size = 1 };\n    _ = p.grow();\n}\n',
+    });
+    assert.deepEqual(await callers(call, 'Pool.add'), ['src/pool.zig:Pool.grow']);
+    assert.deepEqual(await callers(call, 'Pool.grow'), ['src/pool.zig:main']);
+  });
+
   it('a name shared by many definitions never becomes a confident edge; two get low-confidence edges', async () => {
     const many: Record<string, string> = {};
     for (let i = 0; i < 5; i++) many[`m${i}.py`] = `class C${i}:\n    def close(self):\n        return ${i}\n`;

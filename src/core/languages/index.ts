@@ -138,6 +138,10 @@ export const LANGUAGES = {
     declarationLine: /^\s*(?:defmodule|defprotocol)\s+([A-Z][\w.]*)|^\s*(?:def|defp|defmacro|defmacrop|defguard|defguardp)\s+([a-z_]\w*[?!]?)/,
     family: 'elixir', graph: { selfReceivers: ['__MODULE__'], constructed: constructsNothing },
     tests: namedTests(/_test\.exs$/, [{ re: /^(.+)_test\.exs$/, ext: () => 'ex' }]) },
+  zig: { wasm: 'tree-sitter-zig.wasm', extensions: ['.zig'], query: 'zig.scm',
+    entries: { main: ['main'] },
+    declarationLine: /^\s*(?:pub\s+)?(?:(?:export|extern|inline)\s+)*(?:fn\s+([A-Za-z_]\w*)|const\s+([A-Za-z_]\w*)\s*=\s*(?:packed\s+|extern\s+)?(?:struct|enum|union))/,
+    family: 'zig', graph: { selfReceivers: ['self'], constructed: constructsNothing } },
 } as const satisfies Record<LanguageId, LanguageSpec>;
 
 /** Where each grammar comes from in node_modules (used by the build and by tests run from source). */
@@ -166,6 +170,7 @@ export const GRAMMAR_SOURCES: Record<string, string> = {
   // tree-sitter-elixir's own package requires a `tree-sitter` peer that conflicts with tree-sitter-c's at
   // install; the same grammar, built, from the bundle that also gives Swift.
   'tree-sitter-elixir.wasm': '@cursorless/tree-sitter-wasms/out/tree-sitter-elixir.wasm',
+  'tree-sitter-zig.wasm': '@tree-sitter-grammars/tree-sitter-zig/tree-sitter-zig.wasm',
 };
 
 export { LANGUAGE_IDS };
