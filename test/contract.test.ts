@@ -18,6 +18,7 @@ import { VERSION } from '../src/core/version';
 import { manifestTools, lmToolName } from '../src/core/tools/manifest';
 import { ERROR_CODES } from '../src/core/errors';
 import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/workspace';
+import { LANGUAGE_IDS } from '../src/core/languages/types';
 
 const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const GOLDEN = join(__dirname, 'golden', 'tools_list.json');
@@ -287,6 +288,13 @@ describe('tool contract', () => {
     if (process.env.SIGHTLINE_UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, now);
     assert.ok(existsSync(GOLDEN), 'golden file missing: run with SIGHTLINE_UPDATE_GOLDEN=1 once, on purpose');
     assert.equal(now, readFileSync(GOLDEN, 'utf8'), 'the tools list changed: if on purpose, regenerate with SIGHTLINE_UPDATE_GOLDEN=1 and commit the diff');
+  });
+
+  it('the sightline.index.languages setting offers every language of the table (npm run sync-manifest)', () => {
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { contributes: { configuration: unknown } };
+    const sections = [pkg.contributes.configuration].flat() as { properties?: Record<string, { items?: { enum?: string[] } }> }[];
+    const setting = sections.map(x => x.properties?.['sightline.index.languages']).find(Boolean);
+    assert.deepEqual(setting?.items?.enum, [...LANGUAGE_IDS]);
   });
 
   it('package.json language-model tools are generated from the registry (npm run sync-manifest)', () => {
