@@ -39,6 +39,16 @@ const PYTHON_DECORATORS = {
 const TS_DECL = /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|interface|type|enum|const\s+enum|namespace|module)\s+([A-Za-z_$][\w$]*)/;
 const JS_DECL = /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\s*\*?|class)\s+([A-Za-z_$][\w$]*)/;
 const MODIFIERS = '(?:(?:public|private|protected|internal|static|final|abstract|sealed|non-sealed|partial|readonly|strictfp|unsafe|file)\\s+)*';
+/** `(?:(?:a|b|…)\s+)*`: any run of these modifier words before a declaration keyword. */
+const modifiers = (words: string) => `(?:(?:${words.trim().split(/\s+/).join('|')})\\s+)*`;
+const KOTLIN_DECL = new RegExp(`^\\s*${modifiers(`public private protected internal open abstract sealed data enum inner override
+  suspend inline value annotation companion operator infix tailrec`)}(?:class|interface|object|fun|typealias)\\s+(?:<[^>]*>\\s*)?(?:[A-Za-z_]\\w*\\.)?([A-Za-z_]\\w*)`);
+const SCALA_DECL = new RegExp(`^\\s*(?:(?:private|protected|final|sealed|abstract|implicit|lazy|override|case|inline|opaque)(?:\\[[^\\]]*\\])?\\s+)*`
+  + '(?:class|trait|object|enum|def|type)\\s+([A-Za-z_]\\w*)');
+const SWIFT_DECL = new RegExp(`^\\s*${modifiers('public private fileprivate internal open final static class override mutating @\\w+')}`
+  + '(?:class|struct|enum|protocol|extension|actor|func|typealias)\\s+([A-Za-z_]\\w*)');
+const ZIG_DECL = new RegExp(`^\\s*(?:pub\\s+)?${modifiers('export extern inline')}`
+  + '(?:fn\\s+([A-Za-z_]\\w*)|const\\s+([A-Za-z_]\\w*)\\s*=\\s*(?:packed\\s+|extern\\s+)?(?:struct|enum|union))');
 
 export const LANGUAGES = {
   typescript: { wasm: 'tree-sitter-typescript.wasm', extensions: ['.ts', '.mts', '.cts'], query: ['typescript.scm', 'ecmascript.scm'],
@@ -110,12 +120,12 @@ export const LANGUAGES = {
     tests: namedTests(/Test\.php$/, [{ re: /^(.+)Test\.php$/, ext: () => 'php' }]) },
   kotlin: { wasm: 'tree-sitter-kotlin.wasm', extensions: ['.kt', '.kts'], query: 'kotlin.scm', repairs: ['constructorOnNextLine'],
     entries: { main: ['main'] },
-    declarationLine: /^\s*(?:(?:public|private|protected|internal|open|abstract|sealed|data|enum|inner|override|suspend|inline|value|annotation|companion|operator|infix|tailrec)\s+)*(?:class|interface|object|fun|typealias)\s+(?:<[^>]*>\s*)?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)/,
+    declarationLine: KOTLIN_DECL,
     family: 'kotlin', graph: { selfReceivers: ['this'], constructed: constructedCall },
     tests: namedTests(/Tests?\.kts?$/, [{ re: /^(.+?)Tests?\.(kts?)$/, ext: m => m[2]! }]) },
   scala: { wasm: 'tree-sitter-scala.wasm', extensions: ['.scala', '.sc'], query: 'scala.scm',
     entries: { main: ['main'] },
-    declarationLine: /^\s*(?:(?:private|protected|final|sealed|abstract|implicit|lazy|override|case|inline|opaque)(?:\[[^\]]*\])?\s+)*(?:class|trait|object|enum|def|type)\s+([A-Za-z_]\w*)/,
+    declarationLine: SCALA_DECL,
     family: 'scala', graph: { selfReceivers: ['this'], constructed: constructedParen },
     tests: namedTests(/(?:Spec|Suite|Tests?)\.scala$/, [{ re: /^(.+?)(?:Spec|Suite|Tests?)\.scala$/, ext: () => 'scala' }]) },
   bash: { wasm: 'tree-sitter-bash.wasm', extensions: ['.sh', '.bash'], query: 'bash.scm', lineComment: 'hash',
@@ -126,7 +136,7 @@ export const LANGUAGES = {
     family: 'lua', graph: { selfReceivers: ['self'], constructed: constructsNothing },
     tests: namedTests(/_spec\.lua$|^test_.*\.lua$/, [{ re: /^(.+)_spec\.lua$/, ext: () => 'lua' }, { re: /^test_(.+)\.lua$/, ext: () => 'lua' }]) },
   swift: { wasm: 'tree-sitter-swift.wasm', extensions: ['.swift'], query: 'swift.scm',
-    declarationLine: /^\s*(?:(?:public|private|fileprivate|internal|open|final|static|class|override|mutating|@\w+)\s+)*(?:class|struct|enum|protocol|extension|actor|func|typealias)\s+([A-Za-z_]\w*)/,
+    declarationLine: SWIFT_DECL,
     family: 'swift', graph: { selfReceivers: ['self'], constructed: constructedCall },
     tests: namedTests(/Tests?\.swift$/, [{ re: /^(.+?)Tests?\.swift$/, ext: () => 'swift' }]) },
   dart: { wasm: 'tree-sitter-dart.wasm', extensions: ['.dart'], query: 'dart.scm', detachedBody: 'function_body',
@@ -140,7 +150,7 @@ export const LANGUAGES = {
     tests: namedTests(/_test\.exs$/, [{ re: /^(.+)_test\.exs$/, ext: () => 'ex' }]) },
   zig: { wasm: 'tree-sitter-zig.wasm', extensions: ['.zig'], query: 'zig.scm',
     entries: { main: ['main'] },
-    declarationLine: /^\s*(?:pub\s+)?(?:(?:export|extern|inline)\s+)*(?:fn\s+([A-Za-z_]\w*)|const\s+([A-Za-z_]\w*)\s*=\s*(?:packed\s+|extern\s+)?(?:struct|enum|union))/,
+    declarationLine: ZIG_DECL,
     family: 'zig', graph: { selfReceivers: ['self'], constructed: constructsNothing } },
 } as const satisfies Record<LanguageId, LanguageSpec>;
 

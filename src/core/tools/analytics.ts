@@ -149,10 +149,12 @@ export const analytics = defineTool({
     if (r.kind === 'cycles') {
       head = `**analytics cycles** (${r.level} level, binds ≥ ${CYCLE_MIN_CONFIDENCE}, no name-only) — ${plural(r.total, 'cycle', 'cycles')}; ${sure}`;
       for (const c of r.results as z.infer<typeof cycleSchema>[]) {
-        const names = c.cycle.map(id => shortName(id));
+        const walk = `${c.cycle.map(id => code(shortName(id))).join(' → ')}${c.size > c.cycle.length - 1 ? ' …' : ''}`;
+        const first = `- **${c.size}** ${c.repo_id}: ${walk} · min conf ${c.min_confidence} · fan-in ${c.fan_in}`;
         const members = `  members: ${c.members.map(n => code(nodeLabel(n))).join(', ')}${c.size > c.members.length ? ', …' : ''}`;
-        const edges = c.edges.map(e => `  - ${code(shortName(e.from))} ${e.kind} ${code(shortName(e.to))} · ${e.resolution} ${e.confidence} — ${e.evidence}`);
-        lines.push([`- **${c.size}** ${c.repo_id}: ${names.map(n => code(n)).join(' → ')}${c.size > c.cycle.length - 1 ? ' …' : ''} · min conf ${c.min_confidence} · fan-in ${c.fan_in}`, members, ...edges].join('\n'));
+        const edge = (e: (typeof c.edges)[number]) => `${code(shortName(e.from))} ${e.kind} ${code(shortName(e.to))}`;
+        const edges = c.edges.map(e => `  - ${edge(e)} · ${e.resolution} ${e.confidence} — ${e.evidence}`);
+        lines.push([first, members, ...edges].join('\n'));
       }
     } else if (r.kind === 'communities') {
       const mod = r.repos.map(x => `${x.repo_id} modularity ${x.modularity ?? 'n/a'}`).join(', ');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, code, budgeted, pageInput } from './contract';
-import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved, testSchema, toTestRef } from './shared';
+import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved, testSchema, toTestRef , testLine } from './shared';
 import { computeImpact, moduleOf } from '../graph/impact';
 import { toNodeRef, resolutionOf } from '../graph/query';
 import { coChangeEvidence, coChangeEvidenceSchema } from './history';
@@ -21,6 +21,11 @@ const affectedSchema = z.object({
 });
 
 type AffectedOut = z.infer<typeof affectedSchema>;
+/** `related tests: 119 (the nearest 10 listed; …)`, or that none was found. */
+function testsTotal(total: number, listed: number): string {
+  if (!total) return 'related tests: none found';
+  return `related tests: ${total}${total > listed ? ` (the nearest ${listed} listed; related_tests pages through all)` : ''}`;
+}
 /** `- d1 method `Client.request` src/client.py:771 · best_effort 0.85 — heuristic: Client.request calls …` */
 function affectedLine(a: AffectedOut): string {
   const sureness = a.name_only ? `name-only ${a.confidence}` : `${a.resolution} ${a.confidence}`;
@@ -129,7 +134,7 @@ export const impact = defineTool({
     const nameOnly = r.total_direct_name_only ? ` (+${r.total_direct_name_only} bound by name only)` : '';
     const head = `**impact** of ${t.kind} ${code(nodeLabel(t))} (${t.path}:${t.line}) — ${r.total_direct} direct dependent(s)${nameOnly}, ${r.total_affected - r.total_via_container} in all${r.total_via_container ? ` (+${r.total_via_container} through its containers)` : ''}, in ${r.total_affected_files} file(s); ${r.complete ? 'complete' : '**lower bound**'}${notesSummary(r)}`;
     const items = [...noteLines(r), ...r.affected.filter(a => !a.via_container).map(affectedLine),
-      ...r.related_tests.map(x => `- test ${code(nodeLabel(x.node))} ${x.node.path}:${x.node.line} · d${x.distance} ${x.resolution} ${x.confidence} — ${x.reason}`),
+      ...r.related_tests.map(x => testLine(x, 'test ')),
       ...r.affected.filter(a => a.via_container).map(a => `${affectedLine(a)} (through a container)`)];
     const vc = Object.entries(r.via_container_by_module);
     const footer = [
@@ -137,7 +142,7 @@ export const impact = defineTool({
       r.total_via_container ? `through its containers only (class, module or file): ${r.total_via_container} — ${vc.map(([m, n]) => `${m} ${n}`).join(', ')}` : '',
       r.affected_entry_points.length ? `entry points: ${r.affected_entry_points.map(n => code(nodeLabel(n))).join(', ')}` : '',
       r.co_change.length ? `usually changes with (git co-change, not edges): ${r.co_change.map(c => `${code(c.partner)} ×${c.together_count}`).join(', ')}` : '',
-      r.total_related_tests ? `related tests: ${r.total_related_tests}${r.total_related_tests > r.related_tests.length ? ` (the nearest ${r.related_tests.length} listed; related_tests pages through all)` : ''}` : 'related tests: none found',
+      testsTotal(r.total_related_tests, r.related_tests.length),
       r.truncated ? `_Lists capped at ${r.limit}${r.next_offset !== null ? `; call again with offset=${r.next_offset} for more dependents` : ''}._` : '',
       ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`),
       r.total_affected === 0 && !r.complete ? '⚠ No dependents were found, but this is **not** "no impact": see the boundaries above.' : '',

@@ -2,7 +2,7 @@ import { fileNodeId, hasIdPrefix } from '../util/ids';
 import { z } from 'zod';
 import { coChangeEvidence, coChangeEvidenceSchema } from './history';
 import { defineTool, code, budgeted } from './contract';
-import { completeness, nodeSchema, repoParam, testSchema, toTestRef, nodeLabel } from './shared';
+import { completeness, nodeSchema, repoParam, testSchema, toTestRef, nodeLabel , testLine } from './shared';
 import { computeImpact } from '../graph/impact';
 import { toNodeRef, resolutionOf } from '../graph/query';
 import type { NodeRow } from '../store/store';
@@ -80,7 +80,7 @@ export const impactAnalysis = defineTool({
   render(r, budget) {
     const head = `**impact_analysis** risk ${r.risk_level.toUpperCase()} — ${r.total_affected_symbols} affected symbol(s) in ${r.total_affected_files} file(s) from ${r.changed.length} changed node(s); ${r.complete ? 'complete' : '**lower bound**'}`;
     const items = [...r.affected_symbols.map(a => `- d${a.distance} ${a.node.kind} ${code(nodeLabel(a.node))} ${a.node.path}:${a.node.line} · ${a.name_only ? 'name-only' : a.resolution} (${a.provider})`),
-      ...r.recommended_tests.map(t => `- test ${code(nodeLabel(t.node))} ${t.node.path}:${t.node.line} · d${t.distance} ${t.resolution} ${t.confidence} — ${t.reason}`)];
+      ...r.recommended_tests.map(t => testLine(t, 'test '))];
     const footer = [
       r.recommended_tests.length ? `recommended tests: ${r.total_recommended_tests}${r.total_recommended_tests > r.recommended_tests.length ? ` (the nearest ${r.recommended_tests.length} listed)` : ''}` : 'recommended tests: none found',
       r.truncated || r.affected_symbols.length < r.total_affected_symbols ? `_Lists show ${r.affected_symbols.length} of ${r.total_affected_symbols} affected symbols; call impact per symbol to page through all._` : '',

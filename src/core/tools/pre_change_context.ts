@@ -108,7 +108,9 @@ export const preChangeContext = defineTool({
     const byId = new Map(r.symbols.map(n => [n.id, n]));
     const name = (id: string) => { const n = byId.get(id); return code(n ? nodeLabel(n) : id); };
     const edges = r.edges.length ? `edges: ${r.edges.map(e => `${name(e.from)} ${e.kind} ${name(e.to)} (${e.resolution})`).join(', ')}` : '';
-    const footer = [edges, ...r.co_change.map(c => `${code(c.path)} usually changes with (git): ${c.partners.map(p => `${code(p.path)} ×${p.together_count}`).join(', ')}`), ...r.external_notices.map(n => `⚠ ${n}`)].filter(Boolean).join('\n');
+    const partners = (c: (typeof r.co_change)[number]) => c.partners.map(p => `${code(p.path)} ×${p.together_count}`).join(', ');
+    const coChange = r.co_change.map(c => `${code(c.path)} usually changes with (git): ${partners(c)}`);
+    const footer = [edges, ...coChange, ...r.external_notices.map(n => `⚠ ${n}`)].filter(Boolean).join('\n');
     return budgeted(head, items, footer, budget);
   },
 });

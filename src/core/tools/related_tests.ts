@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice } from './contract';
-import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved, testSchema, toTestRef } from './shared';
+import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved, testSchema, toTestRef , testLine } from './shared';
 import { toNodeRef } from '../graph/query';
 import { testsOf, testsBoundaries } from '../graph/tests';
 
@@ -41,7 +41,7 @@ export const relatedTests = defineTool({
     if (!r.resolved.length) return renderUnresolved('related_tests', r.symbol, r.ambiguous);
     const t = r.resolved[0]!;
     const head = `**related_tests** for ${code(nodeLabel(t))} — ${r.total} test(s); ${r.complete ? 'complete' : '**lower bound**'}`;
-    const items = r.tests.map(x => `- ${x.node.kind} ${code(nodeLabel(x.node))} ${x.node.path}:${x.node.line} · d${x.distance} ${x.resolution} ${x.confidence} — ${x.reason}${x.via.length ? ` · via ${x.via.slice(0, 2).map(v => code(v)).join(', ')}${x.via.length > 2 ? ' …' : ''}` : ''}`);
+    const items = r.tests.map(x => testLine(x));
     const footer = [pageNotice(r, 'tests'), ...r.boundaries.map(b => `⚠ ${b.kind}: ${b.detail}`), r.total === 0 ? '⚠ No related test was found; that does not prove none exercises it.' : ''].filter(Boolean).join('\n');
     return budgeted(head, items, footer, budget);
   },

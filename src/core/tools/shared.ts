@@ -102,6 +102,13 @@ export const testSchema = z.object({
   via: z.array(z.string()).describe('Qualified names of the nodes between the test and the target, nearest to the test first (a helper in the test file comes first).'),
 });
 
+/** A test as the Markdown lists it (related_tests; `test ` marks it among impact's dependents). */
+export function testLine(x: z.infer<typeof testSchema>, marker = ''): string {
+  const via = x.via.length ? ` · via ${x.via.slice(0, 2).map(v => code(v)).join(', ')}${x.via.length > 2 ? ' …' : ''}` : '';
+  const where = `${x.node.path}:${x.node.line}`;
+  return `- ${marker}${x.node.kind} ${code(nodeLabel(x.node))} ${where} · d${x.distance} ${x.resolution} ${x.confidence} — ${x.reason}${via}`;
+}
+
 export function toTestRef(t: TestHit): z.infer<typeof testSchema> {
   return { node: toNodeRef(t.node), distance: t.distance, reason: t.reason, resolution: resolutionOf(t.confidence), confidence: t.confidence, via: t.via.map(v => v.symbol_path ?? v.path) };
 }

@@ -29,4 +29,7 @@ async function indexedApi() {
   return api;
 }
 
-module.exports = { EXTENSION_ID, until, indexedApi };
+/** The qualified name a listed node's id spells: symbol:<repo>:<path>:<symbol_path> (null for a file). */
+const sp = n => (n.id.startsWith('symbol:') ? n.id.slice(n.id.indexOf(':', 7) + 1 + n.path.length + 1) : null);
+
+module.exports = { EXTENSION_ID, until, indexedApi, sp };

@@ -6,9 +6,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { until, indexedApi } = require('./helpers');
-/** The qualified name a listed node's id spells: symbol:<repo>:<path>:<symbol_path>. */
-const sp = n => (n.id.startsWith('symbol:') ? n.id.slice(n.id.indexOf(':', 7) + 1 + n.path.length + 1) : null);
+const { until, indexedApi, sp } = require('./helpers');
 
 
 

@@ -7,8 +7,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-/** The qualified name a listed node's id spells: symbol:<repo>:<path>:<symbol_path>. */
-const sp = n => (n.id.startsWith('symbol:') ? n.id.slice(n.id.indexOf(':', 7) + 1 + n.path.length + 1) : null);
+const { sp } = require('./helpers');
 
 describe('the packaged extension', function () {
   this.timeout(120000);

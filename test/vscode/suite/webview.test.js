@@ -6,7 +6,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { until, indexedApi } = require('./helpers');
+const { until, indexedApi, sp } = require('./helpers');
 
 
 
@@ -34,8 +34,6 @@ function assertClean(res) {
 }
 
 const tools = () => require(path.join(process.env.SIGHTLINE_VSCODE_REPO, 'dist', 'core.js')).TOOL_NAMES;
-/** The qualified name a listed node's id spells: symbol:<repo>:<path>:<symbol_path>. */
-const sp = n => (n.id.startsWith('symbol:') ? n.id.slice(n.id.indexOf(':', 7) + 1 + n.path.length + 1) : null);
 
 describe('webview', function () {
   this.timeout(180000);
