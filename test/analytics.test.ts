@@ -87,7 +87,8 @@ describe('analytics', function () {
         files[`${dir}/${n}${i}.ts`] = `${imports}\nexport function ${n}${i}(): number { return ${[0, 1, 2, 3].filter(j => j !== i).map(j => `${n}${j}.length`).join(' + ')}; }\n`;
       }
     }
-    files['alpha/al0.ts'] += `import { be0 } from '../beta/be0';\nexport const bridge = () => be0();\n`;
+    files['alpha/al2.ts'] += `import { be1 } from '../beta/be1';\nexport const bridge = () => be1();\nexport const hub = () => al0() + al1() + al3();\n`;
+    files['beta/be1.ts'] += `export const hub = () => be0() + be2() + be3();\n`;
     const { engine } = await open(files);
     const { data, markdown } = await call(engine, { kind: 'communities' });
     assert.equal(data.total, 2, markdown);
@@ -98,8 +99,13 @@ describe('analytics', function () {
     assert.ok(data.results.every((c: Json) => c.internal_weight > c.external_weight));
     const again = await call(engine, { kind: 'communities' });
     assert.deepEqual(again.data.results, data.results, 'seeded: the same answer twice');
+    const firsts = data.results.map((c: Json) => c.files[0].path).sort();
+    assert.deepEqual(firsts, ['alpha/al2.ts', 'beta/be1.ts'], 'file level: the most connected file first (the bridge ends)');
+    assert.ok(data.results.every((c: Json) => !('top_members' in c) && c.files.every((f: Json) => !('members' in f))), 'file level: members are the files, not repeated');
+    assert.match(markdown, /most connected first:\n {2}alpha\/al2\.ts, /);
     const sym = await call(engine, { kind: 'communities', level: 'symbol' });
     assert.ok(sym.data.total >= 2);
+    assert.ok(sym.data.results.every((c: Json) => c.top_members.length >= 1 && c.files.every((f: Json) => f.members >= 1)));
   });
 
   it('dead_code: finds an unexported uncalled function; an exported one after it, lower, with the reason; not an entry point, a test or one named in a string', async () => {

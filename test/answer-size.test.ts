@@ -3,6 +3,7 @@
  * so the JSON carries the same items as the Markdown, each once, and stays within twice its size on
  * answers with long lists, plus a fixed allowance for field names and totals (ALLOWANCE): this fixture's
  * names and evidence are shorter than a real repository's, whose answers bench:first-contact measures.
+ * One exception by contract: pre_change_context keeps the seed's shape, which lists one pack three ways.
  */
 import { strict as assert } from 'node:assert';
 import { Engine } from '../src/core/engine';
@@ -76,6 +77,15 @@ describe('answer size: the structured JSON next to the Markdown', () => {
       assert.ok(json <= 2 * text + ALLOWANCE, `${tool}: ${json} characters of JSON for ${text} of Markdown (${(json / text).toFixed(1)}×)`);
     });
   }
+
+  it('pre_change_context: the seed fixes its shape (results, context_pack, symbols, edges restate one pack), so within 3.5×', async () => {
+    const out = await call('pre_change_context', { query: 'settle account ledger post entry' });
+    const d = out.data as Json;
+    assert.ok(d.context_pack.length >= 6, `a long pack: ${d.context_pack.length} items`);
+    for (const c of d.context_pack) assert.ok(out.markdown.includes(c.chunk_id), `pack item ${c.chunk_id} is listed`);
+    const { json, text } = size(out);
+    assert.ok(json <= 3.5 * text + ALLOWANCE, `${json} characters of JSON for ${text} of Markdown (${(json / text).toFixed(1)}×)`);
+  });
 
   it('a node is its id, kind, path and line: nothing the id already spells', async () => {
     const r = (await call('impact', { symbol: 'Ledger.post_entry' })).data as Json;

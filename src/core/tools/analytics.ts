@@ -9,7 +9,7 @@ import { completeness, edgeSchema, nodeLabel, nodeSchema, repoParam } from './sh
 import { toNodeRef, resolutionOf, type Boundary } from '../graph/query';
 import { pathMatcher } from '../analytics/filter';
 import { findCycles, CYCLE_MIN_CONFIDENCE } from '../analytics/cycles';
-import { findCommunities } from '../analytics/communities';
+import { findCommunities, type Community, type CommunityLevel } from '../analytics/communities';
 import { findDeadCode } from '../analytics/dead_code';
 import { findHotspots } from '../analytics/hotspots';
 import type { AnalyticsSource, RepoModel } from '../services/analytics';
@@ -28,14 +28,18 @@ const cycleSchema = z.object({
   fan_in: z.number().int().describe('Edges entering the cycle from outside.'),
   min_confidence: z.number().describe('Weakest edge between members.'),
 });
+const communityFileSchema = z.object({
+  path: z.string().describe('File.'),
+  members: z.number().int().optional().describe('Symbol level: members in it.'),
+});
 const communitySchema = z.object({
   repo_id: z.string().describe('Repository.'),
   community_id: z.number().int().describe('Index in this answer (largest first).'),
   label: z.string().describe('Most common folder of its members.'),
   size: z.number().int().describe('Members (files or symbols).'),
-  files: z.array(z.object({ path: z.string().describe('File.'), members: z.number().int().describe('Members in it.') })).describe(`Its files, most members first (first ${FILE_CAP}).`),
+  files: z.array(communityFileSchema).describe(`Its files (first ${FILE_CAP}): file level, most connected first; symbol level, most members first.`),
   file_count: z.number().int().describe('Distinct files.'),
-  top_members: z.array(nodeSchema).describe('Most connected members inside it.'),
+  top_members: z.array(nodeSchema).optional().describe('Symbol level: the most connected members inside it.'),
   internal_weight: z.number().describe('Summed confidence of edges inside.'),
   external_weight: z.number().describe('Summed confidence of edges leaving.'),
 });
@@ -112,10 +116,7 @@ export const analytics = defineTool({
       } else if (kind === 'communities') {
         const r = findCommunities(m, level, keep);
         stats.push({ repo_id: repoId, nodes: r.nodes, edges: r.edges, modularity: r.modularity, excluded_name_only_edges: null, history_available: null });
-        r.communities.filter(c => c.members.length >= min_size).forEach(c => items.push({ repo: m, out: () => ({
-          repo_id: repoId, community_id: 0, label: c.label, size: c.members.length, files: c.files.slice(0, FILE_CAP), file_count: c.files.length,
-          top_members: c.members.slice(0, TOP_CAP).map(x => toNodeRef(m.nodes.get(x.node)!)), internal_weight: c.internal_weight, external_weight: c.external_weight,
-        }) }));
+        r.communities.filter(c => c.members.length >= min_size).forEach(c => items.push({ repo: m, out: () => communityOut(m, level, c) }));
       } else if (kind === 'dead_code') {
         const r = findDeadCode(src, m, keepPath);
         stats.push({ repo_id: repoId, nodes: m.nodes.size, edges: m.edges.length, modularity: null, excluded_name_only_edges: null, history_available: null });
@@ -160,7 +161,7 @@ export const analytics = defineTool({
       const mod = r.repos.map(x => `${x.repo_id} modularity ${x.modularity ?? 'n/a'}`).join(', ');
       head = `**analytics communities** (${r.level} level, Louvain) — ${plural(r.total, 'community', 'communities')}; ${mod}; ${sure}`;
       for (const c of r.results as z.infer<typeof communitySchema>[]) {
-        lines.push(`- #${c.community_id} ${code(c.label)} · ${c.size} member(s) in ${c.file_count} file(s) · top: ${c.top_members.map(n => code(nodeLabel(n))).join(', ')}\n  files: ${c.files.map(f => `${f.path}${f.members > 1 ? ` (${f.members})` : ''}`).join(', ')}${c.file_count > c.files.length ? ', …' : ''}`);
+        lines.push(communityLine(c));
       }
     } else if (r.kind === 'dead_code') {
       head = `**analytics dead_code** — ${plural(r.total, 'candidate', 'candidates')} (unused, not entry points or tests, name not found elsewhere; exported ones last, lower: code outside may use them); ${sure}`;
@@ -194,4 +195,29 @@ function cycleOut(src: AnalyticsSource, m: RepoModel, c: ReturnType<typeof findC
     cycle: c.cycle.map(n => m.ids.get(n)!), edges: c.edges.slice(0, EDGE_CAP).map(e => src.edgeOut(m, e)), edge_count: c.edges.length, fan_in: c.fan_in,
     min_confidence: c.edges.reduce((x, e) => Math.min(x, e.confidence), 1),
   };
+}
+
+/**
+ * A community as the answer gives it. File level: its members are files, so `files` lists them most
+ * connected first and nothing else repeats them; symbol level: files by member count, plus the most
+ * connected symbols.
+ */
+function communityOut(m: RepoModel, level: CommunityLevel, c: Community): z.infer<typeof communitySchema> {
+  const head = { repo_id: m.repo_id, community_id: 0, label: c.label, size: c.members.length, file_count: c.files.length };
+  const weights = { internal_weight: c.internal_weight, external_weight: c.external_weight };
+  if (level === 'file') {
+    const files = c.members.slice(0, FILE_CAP).map(x => ({ path: m.nodes.get(x.node)!.path }));
+    return { ...head, files, ...weights };
+  }
+  const top_members = c.members.slice(0, TOP_CAP).map(x => toNodeRef(m.nodes.get(x.node)!));
+  return { ...head, files: c.files.slice(0, FILE_CAP), top_members, ...weights };
+}
+
+function communityLine(c: z.infer<typeof communitySchema>): string {
+  const head = `- #${c.community_id} ${code(c.label)} · ${c.size} member(s) in ${c.file_count} file(s)`;
+  const more = c.file_count > c.files.length ? ', …' : '';
+  const file = (f: (typeof c.files)[number]) => `${f.path}${(f.members ?? 1) > 1 ? ` (${f.members})` : ''}`;
+  if (!c.top_members) return `${head}, most connected first:\n  ${c.files.map(file).join(', ')}${more}`;
+  const top = c.top_members.map(n => `${code(nodeLabel(n))} (${n.kind}) ${n.path}:${n.line}`).join(', ');
+  return `${head} · top: ${top}\n  files: ${c.files.map(file).join(', ')}${more}`;
 }
