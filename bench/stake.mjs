@@ -244,7 +244,9 @@ async function measureOne(engine, truth, ids, isTest, t, m) {
   m.reachable.add(listed, reachable, tests.first.complete);
   if (ran.size) m.withTests++;
   const hits = (got, want) => [...want].filter(x => got.has(x)).length;
-  m.details.push({ id, callers: [hits(new Set(refs.items.map(r => r.from.id)), direct), direct.size],
+  const listedCallers = new Set(refs.items.map(r => r.from.id));
+  m.details.push({ id, callers: [hits(listedCallers, direct), direct.size],
+    missed_callers: [...direct].filter(x => !listedCallers.has(x)),
     tests: [hits(listed, ran), ran.size, listed.size], complete: { refs: refs.first.complete, tests: tests.first.complete } });
   if (m.examples.length < 12 && direct.size && refs.items.length < direct.size) {
     const missed = [...direct].filter(x => !refs.items.some(r => r.from.id === x)).slice(0, 3);

@@ -416,6 +416,26 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_cmd']);
   });
 
+  it('Python: a function returning a factory\'s call hands out its closure; a function-local import binds in nested closures', async () => {
+    const call = await make({
+      'app/deco.py': [
+        'def command(name=None, cls=None):', '    def decorator(f):', '        return f', '    return decorator', '',
+        'def group(name=None):', '    return command(name, cls=dict)', '',
+        'def group_twice(name=None):', '    return group(name)', '',
+      ].join('\n'),
+      'app/core.py': [
+        'class Group:', '    def command(self, *args):', '        from .deco import command', '',
+        '        def decorator(f):', '            return command(*args)(f)', '', '        return decorator', '',
+      ].join('\n'),
+      'tests/test_deco.py': [
+        'from app.deco import group, group_twice', '', 'def test_group():', '    @group()', '    def cli():', '        pass', '',
+        'def test_twice():', '    @group_twice()', '    def cli():', '        pass', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'command.decorator', 'app/deco.py', ['calls']),
+      ['app/core.py:Group.command.decorator', 'tests/test_deco.py:test_group', 'tests/test_deco.py:test_twice']);
+  });
+
   it('base-class dispatch: callers of a base method are possible callers of each override (tier dispatch)', async () => {
     const call = await make({
       'shapes/base.py': 'class Shape:\n    def area(self):\n        return 0\n\n    def describe(self):\n        return self.area()\n',

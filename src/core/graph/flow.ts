@@ -172,12 +172,21 @@ export function closuresOf(from: FileScope, fn: GSymbol): GSymbol[] {
   const key = `closures\0${fn.id}`;
   const hit = t.passMemo.get(key) as GSymbol[] | undefined;
   if (hit) return hit;
+  t.passMemo.set(key, []); // a cycle of factories returning each other hands out nothing more
+  const view = passScope(t, fn.fileId);
   const nested = t.nestedIn(fn).filter(s => s.kind === 'function');
   let out: GSymbol[] = [];
   if (nested.length) {
-    const named = new Set(passScope(t, fn.fileId)?.occ.filter(o => o.kind === 'identifier' && o.scope === fn.sp).map(o => o.name));
+    const named = new Set(view?.occ.filter(o => o.kind === 'identifier' && o.scope === fn.sp).map(o => o.name));
     out = nested.filter(s => named.has(s.name));
   }
+  // return command(name, cls): it hands out what the callee hands out (group → command's decorator)
+  const scope = fn.fileId === from.file.id ? from : view?.scope;
+  for (const o of scope ? view!.occ.filter(x => x.kind === 'returns_call' && x.scope === fn.sp) : []) {
+    const callee = scope!.flow.calleeOf(o.receiver!, o);
+    if (callee && callee.id !== fn.id && (callee.kind === 'function' || callee.kind === 'method')) out.push(...closuresOf(scope!, callee));
+  }
+  out = [...new Set(out)];
   t.passMemo.set(key, out);
   return out;
 }

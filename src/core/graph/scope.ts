@@ -62,13 +62,18 @@ export class FileScope {
     return id;
   }
 
-  /** The innermost class (not module) enclosing a scope. */
   /** Whether `scope` is a class body of a language where its bare calls go to the class (classBodyIsClass). */
   inClassBody(scope: string | null): boolean {
-    if (!this.L.classBodyIsClass || !scope) return false;
-    const s = this.t.byFilePath.get(symbolKey(this.file.id, scope));
+    return !!this.L.classBodyIsClass && this.isClass(scope);
+  }
+
+  /** Whether `scope` names a class (or another class-like definition) of this file. */
+  isClass(scope: string | null): boolean {
+    const s = scope ? this.t.byFilePath.get(symbolKey(this.file.id, scope)) : undefined;
     return !!s && CLASSY.has(s.kind);
   }
+
+  /** The innermost class (not module) enclosing a scope. */
 
   classOf(scope: string | null): GSymbol | undefined {
     for (let p: string | null = scope; p; p = parentScope(p)) {
@@ -158,6 +163,7 @@ export class FileScope {
       for (let p: string | null = scope; p; p = parentScope(p)) {
         const s = t.byFilePath.get(symbolKey(file.id, `${p}.${name}`));
         if (s && p === scope && s.kind === 'method' && this.inClassBody(scope)) continue;
+        if (s && p !== scope && this.L.classScopeHidden && this.isClass(p)) continue;
         if (s && filter.has(s.kind)) return { syms: [s], tier: p === scope ? 'local' : 'same_file', detail: '' };
       }
     }

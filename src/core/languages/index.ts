@@ -66,7 +66,7 @@ export const LANGUAGES = {
     graph: {
       importCandidates: pythonCandidates, importSuffixes: pythonSuffixes, selfReceivers: ['self', 'cls'],
       constructed: constructedCall, moduleImport: firstSegment,
-      constructorMember: '__init__', lastDefinitionWins: true, contextMembers: ['__enter__', '__exit__'],
+      constructorMember: '__init__', lastDefinitionWins: true, classScopeHidden: true, contextMembers: ['__enter__', '__exit__'],
       callMember: '__call__', implicitMembers: /^__\w+__$/, subscriptMembers: { get: '__getitem__', set: '__setitem__' },
       protocolCalls: PYTHON_PROTOCOL_CALLS, inertBases: PYTHON_INERT_BASES, decorators: PYTHON_DECORATORS,
       callableType: /^(?:\w+\.)*Callable\[\[/,

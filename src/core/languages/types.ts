@@ -153,6 +153,11 @@ export interface GraphRules {
   readonly folderIsModule?: boolean;
   /** A method may implement a trait without the class declaring a base (Rust `impl Trait for X`). */
   readonly traitMethods?: boolean;
+  /**
+   * A class body's names are not in scope inside its methods (Python): a bare `command` in a method (or a
+   * closure inside it) is an import or a module's name, never the sibling method `command`.
+   */
+  readonly classScopeHidden?: boolean;
   /** A bare name can be a call of a method of the enclosing class (Ruby: `return empty if args.empty?`). */
   readonly bareCalls?: boolean;
   /**

@@ -167,6 +167,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         else if (n === 'reference.returns') { refKind = 'returns'; refNode = c.node; }
         else if (n === 'reference.enters') { refKind = 'enters'; refNode = c.node; }
         else if (n === 'reference.result_call') { refKind = 'result_call'; refNode = c.node; }
+        else if (n === 'reference.returns_call') { refKind = 'returns_call'; refNode = c.node; }
         else if (n === 'assign.target') assignTarget = c.node;
         else if (n === 'assign.value') assignValue = c.node;
         else if (n === 'assign.type') assignType = c.node;
@@ -209,9 +210,9 @@ export async function extractSource(language: LanguageId, source: string): Promi
           receiver: assignValue ? textOf(assignValue).slice(0, 200) : null, source: null, alias: null });
         continue;
       }
-      if (refKind === 'result_call') {
-        // make(…)(x) / @make(…): the inner callee, whose returned closure runs
-        if (assignValue) pending.push({ kind: 'result_call', node: refNode, name: '', receiver: textOf(assignValue).slice(0, 200), source: null, alias: null });
+      if (refKind === 'result_call' || refKind === 'returns_call') {
+        // make(…)(x) / @make(…): the inner callee, whose returned closure runs; return make(…): what it hands out
+        if (assignValue) pending.push({ kind: refKind, node: refNode, name: '', receiver: textOf(assignValue).slice(0, 200), source: null, alias: null });
         continue;
       }
       if (refKind === 'assign' || refKind === 'returns') {

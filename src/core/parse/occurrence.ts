@@ -11,9 +11,12 @@
  * the function it belongs to. `enters`: a context manager entered (`with x:`, `with open_db() as db`): `name`
  * the object's text when it is not a call, `receiver` the callee when it is. `result_call`: what a call
  * returns is called (`make(…)(x)`, a decorator `@make(…)`): `receiver` the inner callee (`make`).
+ * `returns_call`: a function returns what a call returns (`return command(name, cls)`): `receiver` the
+ * callee, the scope the returning function (what a decorator factory wrapping another hands out).
  */
 export const OCCURRENCE_KINDS = [
   'call', 'import', 'extends', 'implements', 'identifier', 'assign', 'returns', 'enters', 'result_call',
+  'returns_call',
 ] as const;
 export type OccurrenceKind = (typeof OCCURRENCE_KINDS)[number];
 

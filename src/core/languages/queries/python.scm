@@ -195,6 +195,9 @@
 (with_item value: [(identifier) (attribute)] @assign.target @reference.enters)
 (with_item value: (as_pattern [(identifier) (attribute)] @assign.target @reference.enters))
 
+; a function returns what a call returns (`return command(name, cls)`): it hands out that call's closures
+(return_statement (call function: [(identifier) (attribute)] @assign.value) @reference.returns_call)
+
 ; what a call returns is called: a decorator factory applied (`@click.command()`), `make(…)(x)`
 (decorator (call function: (_) @assign.value) @reference.result_call)
 (call function: (call function: (_) @assign.value) @reference.result_call)
