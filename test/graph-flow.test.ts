@@ -426,7 +426,10 @@ describe('graph: resolution that follows what programs do', () => {
       'app/core.py': [
         'class Group:', '    def command(self, *args):', '        from .deco import command', '',
         '        def decorator(f):', '            return command(*args)(f)', '', '        return decorator', '',
+        '    def run(self, command):', '        return command', '',
       ].join('\n'),
+      'app/ui.py': 'def pager():\n    from .impl import pager\n\n    return pager()\n',
+      'app/impl.py': 'def pager():\n    return 1\n',
       'tests/test_deco.py': [
         'from app.deco import group, group_twice', '', 'def test_group():', '    @group()', '    def cli():', '        pass', '',
         'def test_twice():', '    @group_twice()', '    def cli():', '        pass', '',
@@ -434,6 +437,24 @@ describe('graph: resolution that follows what programs do', () => {
     });
     assert.deepEqual(await users(call, 'command.decorator', 'app/deco.py', ['calls']),
       ['app/core.py:Group.command.decorator', 'tests/test_deco.py:test_group', 'tests/test_deco.py:test_twice']);
+    const uses = await users(call, 'command', 'app/deco.py');
+    assert.ok(uses.includes('app/core.py:Group.command.decorator'), uses.join(', '));
+    assert.ok(!uses.includes('app/core.py:Group.run'), `the import inside Group.command binds nothing in Group.run: ${uses.join(', ')}`);
+    assert.deepEqual(await users(call, 'pager', 'app/impl.py', ['calls']), ['app/ui.py:pager'], 'the local import shadows the function\'s own name');
+  });
+
+  it('Python: import a.b binds a to the package (a.f() is the package\'s f) and a.b to the module (a.b.g())', async () => {
+    const call = await make({
+      'src/kit/__init__.py': 'from .deco import command as command\n',
+      'src/kit/deco.py': 'def command():\n    return 1\n',
+      'src/kit/types.py': 'def convert(x):\n    return x\n',
+      'tests/test_kit.py': [
+        'import kit.types', '', 'def test_command():', '    kit.command()', '',
+        'def test_convert():', '    kit.types.convert(1)', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'command', 'src/kit/deco.py', ['calls']), ['tests/test_kit.py:test_command']);
+    assert.deepEqual(await users(call, 'convert', 'src/kit/types.py', ['calls']), ['tests/test_kit.py:test_convert']);
   });
 
   it('base-class dispatch: callers of a base method are possible callers of each override (tier dispatch)', async () => {

@@ -198,7 +198,7 @@ export const CALL_RULES: readonly CallRule[] = [
     resolve: (c) => {
       // `import { util } from './index'` where the barrel does `export * as util from './util'`
       const { constructed, named } = c.receiverName;
-      const b = named && !constructed ? c.f.bindings.get(named) : undefined;
+      const b = named && !constructed ? c.f.binding(named, c.o.scope) : undefined;
       if (!b || b.kind !== 'symbol') return undefined;
       const imports = c.f.t.imports;
       for (const t of b.files.flatMap(t => imports.exportedModule(t, b.name))) {
@@ -212,7 +212,8 @@ export const CALL_RULES: readonly CallRule[] = [
     name: 'module',
     resolve: (c) => {
       const { constructed, named } = c.receiverName;
-      const b = named && !constructed ? c.f.bindings.get(named) : undefined;
+      // a.b.f() after `import a.b`: the dotted module is bound as a whole
+      const b = named && !constructed ? c.f.binding(named, c.o.scope) : constructed ? undefined : c.f.binding(c.receiver!, c.o.scope);
       // json.load(f): a call on a package outside the repository is nobody's method here
       if (!b && named && !constructed && c.f.isExternal(named)) return 'none';
       if (!b || b.kind !== 'module') return undefined;

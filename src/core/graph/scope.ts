@@ -33,6 +33,7 @@ export class FileScope {
   /** names of nested definitions in this file: only these can resolve through the scope chain */
   private readonly localNames: Set<string>;
   readonly bindings = new Map<string, Binding>();
+  private readonly scopedBindings = new Map<string, { scope: string; binding: Binding }[]>();
   /**
    * Names imported by a bare specifier that is no package of this repository (`import { join } from 'path'`)
    * belong to that outside module: never bound to a same-named definition of the repository.
@@ -97,7 +98,7 @@ export class FileScope {
       const module = name && name !== '*' && name !== 'default' ? this.submoduleOf(o.source, name, targets) : null;
       for (const t of module ?? []) out.emit(fileNode(file.id), fileNode(t), 'imports', 'import_file', `${o.source} → ${name}`, file.id, o.line);
       if (module) {
-        this.bindings.set(o.alias ?? name!, { kind: 'module', files: module, name: o.alias ?? name!, source: `${o.source} → ${name}` });
+        this.bind(o, o.alias ?? name!, { kind: 'module', files: module, name: o.alias ?? name!, source: `${o.source} → ${name}` });
         continue;
       }
       if (!targets.length) {
@@ -111,13 +112,15 @@ export class FileScope {
       for (const t of targets) out.emit(fileNode(file.id), fileNode(t), 'imports', 'import_file', o.source, file.id, o.line);
       if (name && name !== '*' && name !== 'default') {
         const local = o.alias ?? name;
-        this.bindings.set(local, { kind: 'symbol', files: targets, name, source: o.source });
+        this.bind(o, local, { kind: 'symbol', files: targets, name, source: o.source });
         if (symbolEdges) for (const t of targets) { const r = imports.exported(t, name); if (r) out.emit(fileNode(file.id), r.sym.id, 'imports', 'import', r.via ? `${o.source} → ${r.via}` : o.source, file.id, o.line); }
       } else if (name === 'default' && o.alias) {
-        this.bindings.set(o.alias, { kind: 'default', files: targets, name: o.alias, source: o.source });
+        this.bind(o, o.alias, { kind: 'default', files: targets, name: o.alias, source: o.source });
       } else if (L.moduleImport) {
         const local = o.alias ?? L.moduleImport(o.source);
-        if (local) this.bindings.set(local, { kind: 'module', files: targets, name: local, source: o.source });
+        if (local) this.bind(o, local, { kind: 'module', files: this.boundModule(o, local, targets), name: local, source: o.source });
+        // import a.b: `a.b.f()` calls into a.b itself
+        if (!o.alias && local && o.source.startsWith(`${local}.`)) this.bind(o, o.source, { kind: 'module', files: targets, name: o.source, source: o.source });
       }
     }
   }
@@ -126,6 +129,50 @@ export class FileScope {
   isExternal(name: string): boolean { return this.external.has(name) && !this.bindings.has(name); }
 
   /** `from pkg import mod` naming a module of the package that defines no `mod`: that module's files. */
+  /**
+   * Records what an import binds: for the whole file, or, for an import inside a function (Python's
+   * `from .decorators import command` in a method), only inside that function and what it nests.
+   */
+  private bind(o: Occurrence, local: string, b: Binding): void {
+    if (o.scope === null || this.isClass(o.scope)) { this.bindings.set(local, b); return; }
+    const list = this.scopedBindings.get(local) ?? this.scopedBindings.set(local, []).get(local)!;
+    list.push({ scope: o.scope, binding: b });
+    this.localNames.add(local);
+  }
+
+  /** What a name is bound to by an import, seen from `scope` (a function-local import first). */
+  binding(name: string, scope: string | null): Binding | undefined {
+    return (scope === null ? undefined : this.scopedBinding(name, scope)) ?? this.bindings.get(name);
+  }
+
+  private scopedBinding(name: string, scope: string): Binding | undefined {
+    for (const x of this.scopedBindings.get(name) ?? []) {
+      if (scope === x.scope || scope.startsWith(`${x.scope}.`)) return x.binding;
+    }
+    return undefined;
+  }
+
+  /** The definition an imported name stands for, of a kind the filter accepts. */
+  private resolveBinding(name: string, b: Binding, filter: ReadonlySet<string>): Resolution | undefined {
+    const exported = this.t.imports;
+    for (const f of b.files) {
+      const r = b.kind === 'symbol' ? exported.exported(f, b.name)
+        : b.kind === 'default' ? (exported.exported(f, name) ?? exported.exported(f, 'default')) : null;
+      if (r && filter.has(r.sym.kind)) return { syms: [r.sym], tier: 'import', detail: r.via ? `${b.source} → ${r.via}` : b.source };
+    }
+    return undefined;
+  }
+
+  /**
+   * The files a module import's local name stands for: `import a.b` binds `a`, the package (its
+   * `__init__`), not `a/b`; an aliased import or a plain one binds what it imports.
+   */
+  private boundModule(o: Occurrence, local: string, targets: number[]): number[] {
+    if (o.alias || !o.source!.startsWith(`${local}.`)) return targets;
+    const pkg = this.t.imports.importFiles(this.file.language, local, this.file.path);
+    return pkg.length ? pkg : targets;
+  }
+
   private submoduleOf(source: string, name: string, targets: readonly number[]): number[] | null {
     const spec = this.L.submodule?.(source, name);
     if (!spec || targets.some(t => this.t.imports.exported(t, name))) return null;
@@ -159,6 +206,8 @@ export class FileScope {
 
   private resolveNameUncached(name: string, scope: string | null, filter: ReadonlySet<string>): Resolution {
     const { t, file } = this;
+    const local = scope === null ? undefined : this.scopedBinding(name, scope);
+    if (local) return this.resolveBinding(name, local, filter) ?? { unbound: 0 };
     if (scope && this.localNames.has(name)) {
       for (let p: string | null = scope; p; p = parentScope(p)) {
         const s = t.byFilePath.get(symbolKey(file.id, `${p}.${name}`));
@@ -169,12 +218,8 @@ export class FileScope {
     }
     for (const s of t.topLevel(file.id, name)) if (filter.has(s.kind)) return { syms: [s], tier: 'same_file', detail: '' };
     const b = this.bindings.get(name);
-    if (b) {
-      for (const f of b.files) {
-        const r = b.kind === 'symbol' ? t.imports.exported(f, b.name) : b.kind === 'default' ? (t.imports.exported(f, name) ?? t.imports.exported(f, 'default')) : null;
-        if (r && filter.has(r.sym.kind)) return { syms: [r.sym], tier: 'import', detail: r.via ? `${b.source} → ${r.via}` : b.source };
-      }
-    }
+    const imported = b && this.resolveBinding(name, b, filter);
+    if (imported) return imported;
     if (this.isExternal(name)) return { unbound: 0 };
     const globalNames = t.globalFor(filter, this.family);
     let global = globalNames.get(name);
