@@ -223,11 +223,13 @@ async function measureOne(engine, truth, ids, isTest, t, m) {
   m.refs.add(new Set(refs.items.map(r => r.from.id)), direct, refs.first.complete);
   if (direct.size) m.withCallers++;
 
+  let impactMissed = [];
   for (const depth of [2, 3]) {
     const want = drop(idsOf(truth, ids, callersWithin(truth.callersOf, t, depth), i => !isTest(i)));
     const got = await allPages(engine, 'impact', { symbol: id, depth }, 'affected', 500);
     const listed = new Set(got.items.filter(a => !a.via_container).map(a => a.node.id));
     m[`impact${depth}`].add(listed, want, got.first.complete);
+    if (depth === 3) impactMissed = [...want].filter(x => !listed.has(x));
   }
 
   const ran = idsOf(truth, ids, truth.testsOf.get(t) ?? [], isTest);
@@ -246,7 +248,7 @@ async function measureOne(engine, truth, ids, isTest, t, m) {
   const hits = (got, want) => [...want].filter(x => got.has(x)).length;
   const listedCallers = new Set(refs.items.map(r => r.from.id));
   m.details.push({ id, callers: [hits(listedCallers, direct), direct.size],
-    missed_callers: [...direct].filter(x => !listedCallers.has(x)),
+    missed_callers: [...direct].filter(x => !listedCallers.has(x)), missed_impact3: impactMissed,
     tests: [hits(listed, ran), ran.size, listed.size], complete: { refs: refs.first.complete, tests: tests.first.complete } });
   if (m.examples.length < 12 && direct.size && refs.items.length < direct.size) {
     const missed = [...direct].filter(x => !refs.items.some(r => r.from.id === x)).slice(0, 3);

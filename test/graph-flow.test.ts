@@ -360,6 +360,23 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Bag.__eq__'), ['app/bag.py:same']);
   });
 
+  it('Python: await x and async for … in x run the operand\'s __await__ and __aiter__ when its type is known', async () => {
+    const call = await make({
+      'app/wrap.py': [
+        'class Wrapper:', '    def __await__(self):', '        return iter([])', '', '    def __aiter__(self):', '        return self', '',
+        'class Request:', '    def form(self):', '        return Wrapper()', '',
+        'async def read(request: Request):', '    return await request.form()', '',
+        'async def each():', '    w = Wrapper()', '    async for x in w:', '        print(x)', '',
+        'async def other(thing):', '    return await thing', '',
+        'async def plain():', '    w = Wrapper()', '    return await w', '',
+        'def explicit(thing):', '    return thing.__aiter__()', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Wrapper.__await__'), ['app/wrap.py:plain', 'app/wrap.py:read'], 'await on an untyped parameter binds nothing');
+    assert.deepEqual(await users(call, 'Wrapper.__aiter__'), ['app/wrap.py:each', 'app/wrap.py:explicit'], 'named by the code: bound by its name too');
+    assert.deepEqual(await typedUsers(call, 'Wrapper.__aiter__'), ['each']);
+  });
+
   it('Ruby: types that flow: x = Foo.new, @x = Foo.new in another method, and copies', async () => {
     const call = await make({
       'lib/store.rb': 'module Shop\n  class Store\n    def save\n      1\n    end\n  end\n\n  class Cache\n    def save\n      2\n    end\n  end\nend\n',

@@ -240,8 +240,11 @@ export const CALL_RULES: readonly CallRule[] = [
   {
     name: 'assigned',
     resolve: (c) => {
-      // result = runner.invoke(…); result.output() — the type the receiver holds (graph/flow.ts)
-      const types = c.f.flow.typeOf(c.receiver!, c.o.scope, c.o.line, c.depth);
+      // result = runner.invoke(…); result.output() — the type the receiver holds (graph/flow.ts);
+      // request.form().json(), await request.form() — the type the call returns
+      const callee = calleeOfCall(c.receiver!);
+      const types = callee && c.depth < 2 ? c.f.flow.callResult(callee, c.o, c.depth + 1)
+        : c.f.flow.typeOf(c.receiver!, c.o.scope, c.o.line, c.depth);
       const members = types.map(cls => c.f.t.memberIn(cls, c.o.name)).filter(m => m !== undefined);
       if (members.length !== 1) return undefined;
       return bound(members, 'assigned', `${c.receiver} → ${members[0]!.sp.slice(0, members[0]!.sp.lastIndexOf('.'))}`);
@@ -336,4 +339,20 @@ export function selfRooted(receiver: string, selves: readonly string[]): boolean
   if (q <= 0 || c <= q) return false;
   const branches = [inner.slice(q + 1, c).trim(), inner.slice(c + 1).trim()];
   return branches.some(b => chain(b)) && branches.every(b => selves.includes(b) || chain(b));
+}
+
+/**
+ * The callee of a receiver that is one whole call (`request.form()` → `request.form`), or null: a
+ * plain name, a chain whose last link is not a call, or a call whose arguments do not close at the end.
+ */
+export function calleeOfCall(receiver: string): string | null {
+  const m = /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(/.exec(receiver);
+  if (!m || !receiver.endsWith(')')) return null;
+  let depth = 0;
+  for (let i = m[1]!.length; i < receiver.length; i++) {
+    const ch = receiver[i];
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0 && i !== receiver.length - 1) return null;
+  }
+  return depth === 0 ? m[1]! : null;
 }

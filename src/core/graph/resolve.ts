@@ -19,7 +19,7 @@
  * A name shared by more than AMBIGUOUS_MAX definitions gets no edge at all; the call site is counted in
  * unbound_calls, so impact answers can say they are a lower bound.
  */
-import { CROSS_FILE_KINDS, type Occurrence } from '../parse/occurrence';
+import { CROSS_FILE_KINDS, SYNTAX_SOURCE, type Occurrence } from '../parse/occurrence';
 import { CLASSY, REFERABLE, RepoTables, symbolKey, type GFile, type GSymbol, type RepoInput } from './tables';
 import { EdgeBuffer, type GEdge, type GraphStats } from './edges';
 import { FileScope, passScope } from './scope';
@@ -143,7 +143,7 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
     return;
   }
   const r = resolveCall(new CallSite(scope, o, o.receiver?.trim() ?? null));
-  if (r === 'none' || (typeof r === 'object' && isSyntaxMember(scope, o) && !TYPED_TIERS.has(r.tier))) return;
+  if (r === 'none' || (typeof r === 'object' && isSyntaxMember(o) && !TYPED_TIERS.has(r.tier))) return;
   if (r === 'unbound') { out.countUnbound(scope.file.id, o.name); return; }
   const from = scope.fromOf(o.scope);
   for (const s of r.syms) out.emit(from, s.id, 'calls', r.tier, r.detail, scope.file.id, o.line);
@@ -154,19 +154,9 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
   if (NAME_ONLY_TIERS.has(r.tier)) out.stats.ambiguous++;
 }
 
-/** Per language's graph rules: the member names syntax runs (subscriptMembers, protocolCalls), built once. */
-const syntaxNames = new WeakMap<object, ReadonlySet<string>>();
-
 /** A member run by syntax (a subscript, `str(x)`, `for … in x`) rather than named by the call. */
-function isSyntaxMember(scope: FileScope, o: Occurrence): boolean {
-  const L = scope.L;
-  let names = syntaxNames.get(L);
-  if (!names) {
-    const subscript = L.subscriptMembers ? [L.subscriptMembers.get, L.subscriptMembers.set] : [];
-    names = new Set([...subscript, ...Object.values(L.protocolCalls ?? {})]);
-    syntaxNames.set(L, names);
-  }
-  return names.has(o.name);
+function isSyntaxMember(o: Occurrence): boolean {
+  return o.source === SYNTAX_SOURCE;
 }
 
 /** `with make() as x:` / `with ctx:`: entering the object runs its class's __enter__ and __exit__. */

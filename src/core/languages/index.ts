@@ -19,7 +19,7 @@ import {
 const PYTHON_PROTOCOL_CALLS = {
   str: '__str__', repr: '__repr__', len: '__len__', iter: '__iter__', next: '__next__', hash: '__hash__',
   bool: '__bool__', reversed: '__reversed__', format: '__format__', for: '__iter__',
-  in: '__contains__', 'not in': '__contains__', '==': '__eq__',
+  in: '__contains__', 'not in': '__contains__', '==': '__eq__', await: '__await__', async: '__aiter__',
 };
 
 /**

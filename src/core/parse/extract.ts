@@ -16,7 +16,7 @@ import { loadLanguage } from './treesitter';
 import { repairSource } from './repair';
 import { calleeText, syntaxMember } from './syntax-members';
 
-import type { Occurrence, OccurrenceKind } from './occurrence';
+import { SYNTAX_SOURCE, type Occurrence, type OccurrenceKind } from './occurrence';
 
 export type { Occurrence, OccurrenceKind } from './occurrence';
 
@@ -189,7 +189,9 @@ export async function extractSource(language: LanguageId, source: string): Promi
       if (memberName && memberObject) { memberObjects.set(memberName.startIndex, memberObject); continue; }
       if (protocol && receiver) {
         const name = syntaxMember(spec, syntax, protocol, nameNode ? textOf(nameNode) : null);
-        if (name) pending.push({ kind: 'call', node: protocol, name, receiver: textOf(receiver).slice(0, 200), source: null, alias: null });
+        // source 'syntax': the member is run by syntax, not named by the code (bound only on a known receiver type)
+        const source = syntax === 'reference.by_prefix' ? null : SYNTAX_SOURCE;
+        if (name) pending.push({ kind: 'call', node: protocol, name, receiver: textOf(receiver).slice(0, 200), source, alias: null });
         continue;
       }
       if (!refKind || !refNode) continue;

@@ -14,6 +14,9 @@
  * `returns_call`: a function returns what a call returns (`return command(name, cls)`): `receiver` the
  * callee, the scope the returning function (what a decorator factory wrapping another hands out).
  */
+/** The `source` of a call that syntax makes (`x[k]`, `len(x)`, `await x`): a member the code does not name. */
+export const SYNTAX_SOURCE = 'syntax';
+
 export const OCCURRENCE_KINDS = [
   'call', 'import', 'extends', 'implements', 'identifier', 'assign', 'returns', 'enters', 'result_call',
   'returns_call',

@@ -211,6 +211,8 @@
   arguments: (argument_list . (_) @receiver .)
   (#any-of? @name "str" "repr" "len" "iter" "next" "hash" "bool" "reversed" "format")) @reference.protocol
 (for_statement "for" @name right: (_) @receiver) @reference.protocol
+(for_statement "async" @name right: (_) @receiver) @reference.protocol
+(await "await" @name (_) @receiver) @reference.protocol
 (for_in_clause "for" @name right: (_) @receiver) @reference.protocol
 (comparison_operator operators: ["in" "not in"] @name . (_) @receiver) @reference.protocol
 (comparison_operator . (_) @receiver . operators: "==" @name) @reference.protocol
