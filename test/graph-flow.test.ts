@@ -388,6 +388,18 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'Shop.Store.save'), ['App.local', 'App.run']);
   });
 
+  it('Ruby: "#{x}" runs x.to_s and a | b runs a\'s | when their types are known', async () => {
+    const call = await make({
+      'lib/chain.rb': [
+        'class Chain', '  def to_s', '    "chain"', '  end', '', '  def |(other)', '    self', '  end', 'end', '',
+        'class Use', '  def show', '    c = Chain.new', '    "at #{c}"', '  end', '', '  def join', '    c = Chain.new', '    c | 1', '  end', '',
+        '  def other(x)', '    "at #{x}"', '  end', 'end', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await typedUsers(call, 'Chain.to_s'), ['Use.show']);
+    assert.deepEqual(await typedUsers(call, 'Chain.|'), ['Use.join']);
+  });
+
   it('Ruby: a bare call in a class body runs a class method, never the class\'s own instance method', async () => {
     const call = await make({
       'lib/files.rb': [

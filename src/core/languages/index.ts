@@ -22,6 +22,11 @@ const PYTHON_PROTOCOL_CALLS = {
   in: '__contains__', 'not in': '__contains__', '==': '__eq__', await: '__await__', async: '__aiter__',
 };
 
+/** Ruby syntax that runs a method: interpolation, and binary operators (their method has the operator's name). */
+const RUBY_PROTOCOL_CALLS = {
+  '#{': 'to_s', '|': '|', '&': '&', '+': '+', '-': '-', '<<': '<<', '<=>': '<=>', '==': '==',
+};
+
 /**
  * Python bases whose own code calls no method a subclass adds (beyond dunders): builtins, typing markers,
  * the collections ABCs (their mixins call only the abstract dunders), enums, named tuples.
@@ -107,7 +112,7 @@ export const LANGUAGES = {
       importCandidates: (source, fromPath) => source.startsWith('.') ? [includeCandidates(source, fromPath)[0] + '.rb'] : [`lib/${source}.rb`, `${source}.rb`],
       selfReceivers: ['self'], constructed: (r) => /^([A-Z][\w:]*)\.new\b/.exec(r.trim())?.[1]?.split('::').pop() ?? null,
       constructorMember: 'initialize', newMethod: 'new', implicitMembers: /^(?:\[\]=?|[-+*\/%<>=!~^&|]+@?|each|call|to_s|to_str|to_ary|to_proc|coerce|method_missing|respond_to_missing\?)$/, lastDefinitionWins: true, openClasses: true, bareCalls: true,
-      classBodyIsClass: true, subscriptMembers: { get: '[]', set: '[]=' },
+      classBodyIsClass: true, subscriptMembers: { get: '[]', set: '[]=' }, protocolCalls: RUBY_PROTOCOL_CALLS,
     },
     tests: namedTests(/_spec\.rb$|_test\.rb$/, [{ re: /^(.+)_test\.rb$/, ext: () => 'rb' }, { re: /^(.+)_spec\.rb$/, ext: () => 'rb' }]) },
   php: { wasm: 'tree-sitter-php.wasm', extensions: ['.php'], query: 'php.scm', lineComment: 'both',

@@ -69,6 +69,11 @@
 ; x[k], x[k] = v: the receiver's [] / []= (bound only on a known receiver type)
 (element_reference object: (_) @receiver) @reference.subscript
 
+; "#{chain}" runs chain.to_s; a | b, a + b, a << b … run the left operand's operator method (language table
+; protocolCalls; bound only on a known receiver type)
+(interpolation "#{" @name . (_) @receiver) @reference.protocol
+(binary left: (_) @receiver operator: ["|" "&" "+" "-" "<<" "<=>" "=="] @name) @reference.protocol
+
 ; ---------------------------------------------------------------- imports
 
 (call
