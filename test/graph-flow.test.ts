@@ -270,7 +270,9 @@ describe('graph: resolution that follows what programs do', () => {
       ].join('\n'),
       'tests/test_compile.py': 'from tpl.compiler import CodeGenerator\n\ndef test_assign():\n    CodeGenerator().visit(object())\n',
     });
-    assert.deepEqual(await users(call, 'CodeGenerator.visit_Assign'), ['tpl/visitor.py:NodeVisitor.get_visitor']);
+    assert.deepEqual(await users(call, 'CodeGenerator.visit_Assign'), ['tpl/visitor.py:NodeVisitor.get_visitor', 'tpl/visitor.py:NodeVisitor.visit']);
+    assert.deepEqual(await users(call, 'CodeGenerator.visit_Assign', undefined, ['calls']), ['tpl/visitor.py:NodeVisitor.visit'],
+      'f = self.get_visitor(node); f(node) calls what get_visitor looks up');
     assert.deepEqual(await users(call, 'CodeGenerator.helper'), []);
     assert.deepEqual(await users(call, 'Other.visit_Assign'), [], 'not derived from the visitor');
     const tests = await call('related_tests', { symbol: 'CodeGenerator.visit_Assign' });

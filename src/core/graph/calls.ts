@@ -156,6 +156,9 @@ export const CALL_RULES: readonly CallRule[] = [
       if (runs.length === 1) return bound(runs, 'assigned', `${o.name} → ${runs[0]!.sp}`);
       const typed = heldCallableType(held, o.name);
       if (typed) return typed;
+      // f = self.get_visitor(node); f(node): what get_visitor hands out runs
+      const handed = held.length ? undefined : f.flow.handedOut(o.name, o.scope, o.line, depth);
+      if (handed?.syms.length) return bound(handed.syms, handed.byPrefix ? 'by_prefix' : 'assigned', `${o.name} → ${handed.syms[0]!.sp}`);
       const res = f.resolveName(o.name, o.scope, CALLABLE);
       if ('syms' in res && res.tier !== 'unique' && res.tier !== 'ambiguous') return bound(res.syms, res.tier, res.detail);
       // Ruby `task :name do … end` in a test: a method of self's class, its bases or the modules it includes

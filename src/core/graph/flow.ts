@@ -14,6 +14,7 @@ import { CLASSY, CALLABLE, type GSymbol } from './tables';
 import { CallSite, resolveCall } from './calls';
 import { passScope, parentScope, type FileScope } from './scope';
 import { fixtureNamed } from './fixtures';
+import { isByPrefix, methodsByPrefix } from './dynamic';
 
 const FLOW_DEPTH = 3;
 const NAME = /^[A-Za-z_]\w*$/;
@@ -66,6 +67,25 @@ export class Flow {
       for (const c of types) if (!out.includes(c)) out.push(c);
     }
     return out;
+  }
+
+  /**
+   * The functions a local may hold when it was assigned what a function of the repository hands out
+   * (`f = self.get_visitor(node); f(node)`): the closures that function returns, or the methods its
+   * by-prefix site looks up (`return getattr(self, f"visit_{…}")`). Closures first; empty when unknown.
+   */
+  handedOut(name: string, scope: string | null, line: number, depth = 0): { syms: GSymbol[]; byPrefix: boolean } {
+    const none = { syms: [], byPrefix: false };
+    if (depth > FLOW_DEPTH || !this.assigns.size || !NAME.test(name)) return none;
+    const closures: GSymbol[] = []; const looked: GSymbol[] = [];
+    for (const o of this.localAssigns(name, scope, line)) {
+      const fn = o.receiver && !o.alias && !o.source ? this.calleeOf(o.receiver, o, depth + 1) : undefined;
+      if (!fn || (fn.kind !== 'function' && fn.kind !== 'method')) continue;
+      closures.push(...closuresOf(this.f, fn));
+      looked.push(...lookedUpBy(this.f, fn));
+    }
+    if (closures.length) return { syms: [...new Set(closures)], byPrefix: false };
+    return looked.length ? { syms: [...new Set(looked)], byPrefix: true } : none;
   }
 
   /**
@@ -187,6 +207,20 @@ export function closuresOf(from: FileScope, fn: GSymbol): GSymbol[] {
     if (callee && callee.id !== fn.id && (callee.kind === 'function' || callee.kind === 'method')) out.push(...closuresOf(scope!, callee));
   }
   out = [...new Set(out)];
+  t.passMemo.set(key, out);
+  return out;
+}
+
+/** The methods a function's by-prefix sites look up (`getattr(self, f"visit_{…}")`; memoised for the pass). */
+function lookedUpBy(from: FileScope, fn: GSymbol): GSymbol[] {
+  const t = from.t;
+  const key = `looked\0${fn.id}`;
+  const hit = t.passMemo.get(key) as GSymbol[] | undefined;
+  if (hit) return hit;
+  const view = passScope(t, fn.fileId);
+  const scope = fn.fileId === from.file.id ? from : view?.scope;
+  const sites = scope ? view!.occ.filter(o => o.kind === 'call' && o.scope === fn.sp && isByPrefix(o)) : [];
+  const out = [...new Set(sites.flatMap(o => methodsByPrefix(scope!, o)))];
   t.passMemo.set(key, out);
   return out;
 }
