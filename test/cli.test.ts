@@ -100,6 +100,10 @@ describe('sightline CLI (dist/cli.js)', function () {
       assert.equal(after.files[0]!.changed_on_disk, true);
       assert.ok(after.warnings.some(w => /1 listed file\(s\) changed on disk since indexing \(src\/pay\.py\)/.test(w)), after.warnings.join('\n'));
       assert.match(ok(cli(['search', 'retry', 'payment', '--db', own.db])).stdout, /changed on disk/);
+      // a function appended since indexing is in no listed file: the answer still says what changed
+      const missing = json<{ files: unknown[]; warnings: string[] }>(ok(cli(['search', 'refund', '--db', own.db, '--json'])));
+      assert.equal(missing.files.length, 0);
+      assert.ok(missing.warnings.some(w => /1 indexed file\(s\) changed on disk since indexing \(src\/pay\.py\)/.test(w)), missing.warnings.join('\n'));
     } finally { own.remove(); }
   });
 

@@ -69,6 +69,8 @@ export class LiveIndex {
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | null = null;
   private closed = false;
+  /** Whether anything keeps the index up with the files (a watcher, or an editor that notifies changes). */
+  private fed = false;
   /** runs of notified changes queued or under way */
   private applying = 0;
   /** `prepare` was asked for (it runs again after runs that may have indexed a first root); the parse path was warmed */
@@ -104,11 +106,15 @@ export class LiveIndex {
    */
   notify(paths: readonly string[]): number {
     if (this.closed) return 0;
+    this.fed = true;
     let inside = 0;
     for (const p of paths) { if (!isAbsolute(p)) continue; this.pending.add(p); if (this.rootOf(p)) inside++; }
     if (this.pending.size && !this.timer) this.timer = setTimeout(() => { this.timer = undefined; void this.drain(); }, DEBOUNCE_MS);
     return inside;
   }
+
+  /** Whether changes reach this index as they happen; without it (a one-shot CLI call) answers check the files themselves. */
+  get followsChanges(): boolean { return this.fed; }
 
   /**
    * Resolves once every path notified before the call is applied (or its run failed and was logged).
@@ -131,6 +137,7 @@ export class LiveIndex {
    */
   async watch(): Promise<void> {
     if (this.watcher || this.closed) return;
+    this.fed = true;
     let ready!: () => void;
     const watching = new Promise<void>(res => { ready = res; });
     this.caughtUp = watching.then(() => this.catchUpWalk());

@@ -54,6 +54,24 @@ function changedOnDisk(engine: ToolContext['engine'], items: readonly { repo_id:
   return out;
 }
 
+/**
+ * Without a watcher or an editor feeding changes (a one-shot CLI search), indexed files that changed on
+ * disk but are not listed (a function appended since indexing is not in the index, so nothing lists it):
+ * a bounded stat check of the repositories searched, said once as a warning.
+ */
+function unlistedChanges(engine: ToolContext['engine'], repo: string | undefined): string | null {
+  if (engine.live.followsChanges) return null;
+  const paths: string[] = []; let complete = true;
+  const only = engine.repoFilter(repo);
+  for (const r of only ? [only] : engine.roots.map(x => x.repo_id)) {
+    const s = engine.staleIndexedFiles(r);
+    paths.push(...s.paths); complete &&= s.complete;
+  }
+  if (!paths.length) return null;
+  const list = `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ', …' : ''}`;
+  return `${paths.length}${complete ? '' : '+'} indexed file(s) changed on disk since indexing (${list}): what changed in them is not searched yet; run index_repo (a running MCP server or the editor catches up by itself)`;
+}
+
 function changedWarning(paths: string[]): string {
   const list = `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ', …' : ''}`;
   return `${paths.length} listed file(s) changed on disk since indexing (${list}): their lines and ranking describe the indexed version; run index_repo (a running MCP server or the editor catches up by itself)`;
@@ -125,6 +143,7 @@ export const searchCode = defineTool({
     const { externalItems, sources } = fuse(answered, shown);
     warnings.push(...peerNotices(answered));
     if (changed.size) warnings.push(changedWarning([...changed].map(k => k.slice(k.indexOf('\0') + 1))));
+    else { const others = unlistedChanges(ctx.engine, repo); if (others) warnings.push(others); }
     const echoed = query.length > ECHO ? `${query.slice(0, ECHO)}…` : query;
     return { query: echoed, terms: r.terms, paths_named: r.plan.paths, files: flagged, results, external: externalItems, sources,
       ...page(r.total, offset, limit, shown), warnings };

@@ -43,6 +43,8 @@ export interface ToolServices {
   status(): Promise<StatusReport>;
   diagnostics(repoId?: string): Diagnostic[];
   changedSinceIndex(opts?: { budgetMs?: number; sample?: number }): Promise<ChangedSinceIndex>;
+  /** whether changes reach the index as they happen (a watcher, the editor); not for a one-shot call */
+  readonly live: { readonly followsChanges: boolean };
   /** indexed files of a repository changed on disk or gone (`only`: just these paths) */
   staleIndexedFiles(repoId: string, budgetMs?: number, only?: readonly string[]): { paths: string[]; complete: boolean };
   /** a `repo` argument as a repo_id filter (undefined: every repository) */
