@@ -207,9 +207,16 @@ class Recall {
 }
 
 function newMetrics() {
-  return { refs: new Recall(), impact2: new Recall(), impact3: new Recall(), tests: new Recall(),
+  return { refs: new Recall(), impact2: new Recall(), impact3: new Recall(), tests: new Recall(), testsThatRan: new Recall(),
     reachable: new Recall(), testsWithin: Object.fromEntries([1, 2, 3].map(k => [k, { reachable: new Recall(), ran: new Recall() }])),
     targets: 0, withCallers: 0, withTests: 0, examples: [], details: [] };
+}
+
+const ranTestMemo = new WeakMap();
+/** Node ids of every test function the suite ran. */
+function ranTestIds(truth, ids) {
+  if (!ranTestMemo.has(truth)) ranTestMemo.set(truth, idsOf(truth, ids, truth.testsRan));
+  return ranTestMemo.get(truth);
 }
 
 const idsOf = (truth, ids, set, keep = () => true) => new Set([...set].filter(keep).map(i => ids.get(i)).filter(Boolean));
@@ -238,6 +245,9 @@ async function measureOne(engine, truth, ids, isTest, t, m) {
   const tests = await allPages(engine, 'related_tests', { symbol: id }, 'tests', 200);
   const listed = new Set(tests.items.map(x => x.node.id));
   m.tests.add(listed, ran, tests.first.complete);
+  // a listed test the suite never ran (skipped, deselected, a helper named like a test) says nothing either way
+  const suiteRan = ranTestIds(truth, ids);
+  m.testsThatRan.add(new Set([...listed].filter(x => suiteRan.has(x))), ran, false);
   for (const [cut, r] of Object.entries(m.testsWithin)) {
     const near = new Set(tests.items.filter(x => x.distance <= Number(cut)).map(x => x.node.id));
     r.reachable.add(near, reachable, false);
@@ -260,7 +270,7 @@ function summarise(m) {
   const r = (x) => ({ recall: x.recall, precision: x.precision, none: x.none, falseComplete: x.falseComplete,
     found: x.found, truth: x.truth, asked: x.asked });
   return { targets: m.targets, withCallers: m.withCallers, withTests: m.withTests, refs: r(m.refs),
-    impact2: r(m.impact2), impact3: r(m.impact3), tests: r(m.tests), reachable: r(m.reachable),
+    impact2: r(m.impact2), impact3: r(m.impact3), tests: r(m.tests), testsThatRan: r(m.testsThatRan), reachable: r(m.reachable),
     testsWithin: Object.fromEntries(Object.entries(m.testsWithin).map(([k, v]) => [k, { recall: v.reachable.recall,
       precision: v.ran.precision }])),
     examples: m.examples,
@@ -277,7 +287,7 @@ function report(results) {
       + `(seed ${opts.seed}), stratified by direct callers that ran (0, 1, 2–4, 5+).`,
     '',
     '| project | kind | functions ran / in index | direct callers (find_references) | impact ≤2 | impact ≤3 '
-      + '| related_tests recall (reachable) | related_tests precision | "none" while some ran: refs / tests '
+      + '| related_tests recall (reachable) | related_tests precision (of listed tests the suite ran) | "none" while some ran: refs / tests '
       + '| "complete" while missing: refs / impact≤3 / tests | index s |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
@@ -285,7 +295,7 @@ function report(results) {
     if (x.error) { lines.push(`| ${x.name} | — | failed: ${x.error} | | | | | | | | |`); continue; }
     lines.push(`| ${x.name} (${x.about}) | ${x.kind} | ${x.functions} / ${x.mapped} | ${pct(x.refs.recall)} `
       + `(${x.refs.found}/${x.refs.truth}) | ${pct(x.impact2.recall)} | ${pct(x.impact3.recall)} `
-      + `| ${pct(x.tests.recall)} (${pct(x.reachable.recall)}) | ${pct(x.tests.precision)} `
+      + `| ${pct(x.tests.recall)} (${pct(x.reachable.recall)}) | ${pct(x.tests.precision)} (${pct(x.testsThatRan.precision)}) `
       + `| ${x.refs.none} / ${x.tests.none} of ${x.targets} `
       + `| ${x.refs.falseComplete} / ${x.impact3.falseComplete} / ${x.tests.falseComplete} | ${x.indexSeconds.toFixed(1)} |`);
   }

@@ -626,6 +626,17 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(ts.tests.map((t: Json) => `${t.node.kind}:${t.node.path}`), ['file:web/cart.test.ts']);
   });
 
+  it('a test file named after the target\'s file: its tests named for the target, when some are', async () => {
+    const call = await make({
+      'shop/filters.py': 'def sync_do_first(seq):\n    return seq[0]\n\ndef do_rest(seq):\n    return seq[1:]\n',
+      'tests/test_filters.py': 'def test_first():\n    assert True\n\ndef test_first_empty():\n    assert True\n\ndef test_last():\n    assert True\n',
+    });
+    const first = await call('related_tests', { symbol: 'sync_do_first' });
+    assert.deepEqual(first.tests.map((t: Json) => sp(t.node)).sort(), ['test_first', 'test_first_empty']);
+    const rest = await call('related_tests', { symbol: 'do_rest' });
+    assert.equal(rest.tests.length, 3, 'no test named for it: every test of the file');
+  });
+
   it('a test file named after the target\'s file is a fallback: not listed beside tests found by calls', async () => {
     const call = await make({
       'shop/cart.py': 'def total(items):\n    return sum(items)\n',

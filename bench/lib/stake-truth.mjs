@@ -71,7 +71,7 @@ export function readTruth(file) {
   for (const [fn, tests] of Object.entries(raw.executed)) {
     testsOf.set(Number(fn), new Set(tests.map(t => testFn[t])));
   }
-  return { functions, callersOf, testsOf, edges: raw.edges.length, viaLibrary, tests: testFn.length };
+  return { functions, callersOf, testsOf, edges: raw.edges.length, viaLibrary, tests: testFn.length, testsRan: new Set(testFn) };
 }
 
 /** Every node reaching `target` over `callersOf` within `depth` edges (Infinity: any), target excluded. */

@@ -123,7 +123,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     if (!file) continue;
     for (const { neighbour, edge } of g.edges(file, 'in', ['contains_test_for'])) {
       if (neighbour.kind !== 'file' || testFiles.has(neighbour.path) || found.has(neighbour.node)) continue;
-      const cases = g.symbolsIn(neighbour.file_id).filter(isTestCase);
+      const cases = namedFor(t, g.symbolsIn(neighbour.file_id).filter(isTestCase));
       for (const c of cases.length ? cases : [neighbour]) {
         const reason = `in a test file named after ${file.path} (naming convention; no call seen)`;
         found.set(c.node, { node: c, distance: 1, confidence: edge.confidence, provider: edge.provider, reason, via: [] });
@@ -146,6 +146,17 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
       reason: v.distance === 1 ? `${how} it directly (${v.edge!.provider}${v.edge!.line ? `, line ${v.edge!.line}` : ''})` : `reaches it in ${v.distance} hops: ${shown.join(' → ')}`,
     };
   }
+}
+
+/**
+ * Of a named test file's cases, those named for the target when any is (`test_first` for `sync_do_first`,
+ * `test_total_empty` for `total`: the last word of its name, at least 3 letters); else all of them.
+ */
+function namedFor(target: NodeRow, cases: NodeRow[]): NodeRow[] {
+  const word = target.kind === 'file' ? '' : (/([A-Za-z][a-z0-9]*)_*$/.exec(target.name)?.[1] ?? '').toLowerCase();
+  if (word.length < 3) return cases;
+  const named = cases.filter(c => c.name.toLowerCase().split(/_|(?=[A-Z])/).includes(word));
+  return named.length ? named : cases;
 }
 
 /** Everything that bounds a tests answer: the targets' boundaries, the walk's cuts, and those of the functions it passed through. */
