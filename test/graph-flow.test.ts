@@ -488,6 +488,23 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'convert', 'src/kit/types.py', ['calls']), ['tests/test_kit.py:test_convert']);
   });
 
+  it('Python: a function assigned over a module\'s function (a test runner\'s patch) may run where that function is called', async () => {
+    const call = await make({
+      'kit/_compat.py': 'def strip_ansi(text):\n    return text\n',
+      'kit/utils.py': 'from ._compat import strip_ansi\n\ndef echo(text):\n    return strip_ansi(text)\n',
+      'kit/testing.py': [
+        'from . import _compat', '', 'class Runner:', '    def isolation(self):', '        def strip_ansi(text):', '            return ""', '',
+        '        _compat.strip_ansi = strip_ansi', '        return 1', '',
+      ].join('\n'),
+    });
+    const r = await call('find_references', { symbol: 'Runner.isolation.strip_ansi', kinds: ['calls'] });
+    assert.deepEqual(r.references.map((x: Json) => sp(x.from)), ['echo']);
+    assert.match(r.references[0].evidence, /assigned in place of strip_ansi/);
+    assert.ok(r.references[0].confidence <= 0.5);
+    const impact = await call('impact', { symbol: 'Runner.isolation.strip_ansi' });
+    assert.ok(impact.affected.some((a: Json) => sp(a.node) === 'echo'), JSON.stringify(impact.affected.map((a: Json) => sp(a.node))));
+  });
+
   it('base-class dispatch: callers of a base method are possible callers of each override (tier dispatch)', async () => {
     const call = await make({
       'shapes/base.py': 'class Shape:\n    def area(self):\n        return 0\n\n    def describe(self):\n        return self.area()\n',

@@ -21,7 +21,7 @@ type Hit = { neighbour: NodeRow; edge: GraphEdge };
 
 /** For each method among `nodes`: the callers of the methods it overrides, as dispatch edges. */
 export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
-  const out = new Map<number, Hit[]>();
+  const out = patchCallers(g, nodes);
   const methods = nodes.filter(n => n.kind === 'method' && n.parent_path);
   if (!methods.length) return out;
   const overridden = overriddenMethods(g, methods);
@@ -84,6 +84,37 @@ function overriddenMethods(g: GraphReader, methods: readonly NodeRow[]): Map<num
   for (const [node, keys] of wanted) {
     const list = keys.map(k => found.get(`${k.repo_id}\0${k.path}\0${k.symbol_path}`)).filter((n): n is NodeRow => !!n);
     if (list.length) out.set(node, list);
+  }
+  return out;
+}
+
+/**
+ * For each function among `nodes` assigned in place of a module's function (`utils.echo = fake_echo`,
+ * an `implements` edge of tier patch): the callers of the function it replaces, as possible callers.
+ */
+function patchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
+  const out = new Map<number, Hit[]>();
+  const fns = nodes.filter(n => n.kind === 'function');
+  if (!fns.length) return out;
+  const replaced = new Map<number, NodeRow[]>();
+  for (const [node, list] of g.edgesOfMany(fns, 'out', ['implements'], { dispatch: false })) {
+    const targets = list.filter(x => x.edge.tier === 'patch').map(x => x.neighbour);
+    if (targets.length) replaced.set(node, targets);
+  }
+  if (!replaced.size) return out;
+  const callers = g.edgesOfMany([...replaced.values()].flat(), 'in', ['calls'], { dispatch: false });
+  const cap = TIERS.patch.confidence;
+  for (const f of fns) {
+    const list: Hit[] = [];
+    for (const orig of replaced.get(f.node) ?? []) {
+      for (const { neighbour, edge } of callers.get(orig.node) ?? []) {
+        if (neighbour.node === f.node) continue;
+        const confidence = Math.min(edge.confidence, cap);
+        list.push({ neighbour, edge: { ...edge, to: g.idOf(f), confidence, resolution: resolutionOf(confidence), tier: 'patch',
+          evidence: `patched: ${edge.evidence}; ${f.symbol_path} is assigned in place of ${orig.symbol_path}` } });
+      }
+    }
+    if (list.length) out.set(f.node, list);
   }
   return out;
 }

@@ -20,7 +20,7 @@
  * unbound_calls, so impact answers can say they are a lower bound.
  */
 import { CROSS_FILE_KINDS, SYNTAX_SOURCE, type Occurrence } from '../parse/occurrence';
-import { CLASSY, REFERABLE, RepoTables, symbolKey, type GFile, type GSymbol, type RepoInput } from './tables';
+import { CALLABLE, CLASSY, REFERABLE, RepoTables, symbolKey, type GFile, type GSymbol, type RepoInput } from './tables';
 import { EdgeBuffer, type GEdge, type GraphStats } from './edges';
 import { FileScope, passScope } from './scope';
 import { NAME_ONLY_TIERS, TYPED_TIERS } from './tiers';
@@ -127,6 +127,7 @@ function resolveFile(t: RepoTables, file: GFile, out: EdgeBuffer): void {
       case 'identifier': resolveIdentifier(scope, o, out); break;
       case 'enters': resolveEnters(scope, o, out); break;
       case 'result_call': resolveResultCall(scope, o, out); break;
+      case 'assign': resolvePatch(scope, o, out); break;
       case 'import': break; // bound above
     }
   }
@@ -170,6 +171,22 @@ function resolveEnters(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
     const m = scope.t.memberIn(types[0]!, name);
     if (m) out.emit(from, m.id, 'calls', 'assigned', `with ${o.receiver ? `${o.receiver}(…)` : o.name} → ${types[0]!.sp}`, scope.file.id, o.line);
   }
+}
+
+/**
+ * `utils.echo = fake_echo` (a test runner patching a module): the function assigned stands in for the
+ * module's function of that name while the patch holds, so it `implements` it (tier patch) and the
+ * callers of the replaced function are its possible callers (graph/dispatch.ts).
+ */
+function resolvePatch(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
+  const dot = o.name.indexOf('.');
+  if (!o.source || dot <= 0 || o.name.indexOf('.', dot + 1) >= 0) return;
+  const b = scope.binding(o.name.slice(0, dot), o.scope);
+  if (b?.kind !== 'module') return;
+  const replaced = b.files.map(f => scope.t.imports.exported(f, o.name.slice(dot + 1))).find(r => r && r.sym.kind === 'function');
+  const fn = scope.resolveName(o.source, o.scope, CALLABLE);
+  if (!replaced || !('syms' in fn) || fn.syms.length !== 1 || fn.syms[0]!.kind !== 'function') return;
+  out.emit(fn.syms[0]!.id, replaced.sym.id, 'implements', 'patch', `${o.name} = ${o.source}`, scope.file.id, o.line);
 }
 
 /** `@make(…)` applied, `make(…)(x)`: the closure `make` returns runs (a decorator factory's `decorator`). */

@@ -24,6 +24,8 @@
  *   ambiguous   0.25  one of 2–3 definitions sharing the name (each gets an edge; never confident)
  *   dispatch    0.5   a call of a base method that this method overrides (read at query time, graph/dispatch.ts)
  *   by_prefix   0.5   a method looked up by a computed name (getattr(self, f"visit_{…}"), graph/dynamic.ts)
+ *   patch       0.5   a function assigned over a module's function (`utils.echo = fake_echo`): it `implements`
+ *                     the one it replaces, whose callers are its possible callers (read at query time, dispatch.ts)
  *   callable    0.7   a call of a value whose declared type is a callable type (`self.app(…)`, `app: ASGIApp`):
  *                     an edge to the type itself
  *   protocol    0.3   a call of a value of a callable type: a possible call of each function whose parameter
@@ -52,6 +54,7 @@ export const TIERS = {
   ambiguous: { confidence: 0.25, text: 'one of several definitions sharing the name' },
   dispatch: { confidence: 0.5, text: 'a call of the base method it overrides' },
   by_prefix: { confidence: 0.5, text: 'a method chosen at run time by its name:' },
+  patch: { confidence: 0.5, text: 'a function assigned in place of a module\'s function:' },
   callable: { confidence: 0.7, text: 'a call of a value of the callable type' },
   protocol: { confidence: 0.3, text: 'a call of a value of a callable type it implements:' },
   import_file: { confidence: 0.85, text: 'import of' },
