@@ -458,12 +458,29 @@ describe('graph: heuristic provider', () => {
         'def on_ping():', '    return 1', '', 'def plain():', '    return 2', '',
         'class Box:', '    def __len__(self):', '        return 0', '',
         'def register(hooks):', '    hooks.append(on_ping)', '    return plain() + len(Box())', '',
+        'def sandbox_call():', '    return 3', '',
+        'def chunks(size):', '    yield size', '',
+        'def stream():', '    return chunks(3)', '',
       ].join('\n'),
+      'web/gen.ts': 'export function* ids() { yield 1; }\nexport function first() { return ids().next(); }\n',
+      'svc/codegen.py': 'def emit(out):\n    out.write("environment.sandbox_call(context)")\n',
     }, { allowReferenceProviders: true });
     const provider = { name: 'testc', command: process.execPath, args: [join(__dirname, 'fixtures/providers/caller-edges.mjs'), 'register=plain'], compiler_grade: true, strict: true, timeout_ms: 20000 };
     assert.equal((await call('index_repo', { reference_providers: [provider] })).providers[0].ok, true);
     const plain = await call('find_references', { symbol: 'plain' });
     assert.equal(plain.complete, true, JSON.stringify(plain.boundaries));
+    // checked, no caller, but generated code names it: never a silent "complete, no use"
+    const generated = await call('find_references', { symbol: 'sandbox_call' });
+    assert.equal(generated.complete, false);
+    assert.ok(generated.boundaries.some((b: Json) => b.kind === 'dynamic_names' && /named in 1 file\(s\) no edge connects to it \(svc\/codegen\.py\)/.test(b.detail)),
+      JSON.stringify(generated.boundaries));
+    // a generator runs where it is iterated: its callers only make it
+    for (const symbol of ['chunks', 'ids']) {
+      const gen = await call('find_references', { symbol });
+      assert.equal(gen.complete, false, symbol);
+      assert.ok(gen.boundaries.some((b: Json) => b.kind === 'implicit_calls' && /a generator, whose body runs where it is iterated/.test(b.detail)),
+        JSON.stringify(gen.boundaries));
+    }
     const callback = await call('find_references', { symbol: 'on_ping' });
     assert.equal(callback.complete, false);
     assert.ok(callback.boundaries.some((b: Json) => b.kind === 'implicit_calls' && /handed over as a value/.test(b.detail)), JSON.stringify(callback.boundaries));

@@ -13,6 +13,7 @@ import { protocolCallers, callableParams, typeKey, type CallableType } from './p
 import { graphRules } from '../languages';
 import { LANGUAGE_IDS, type LanguageId } from '../languages/types';
 import { implicitCallBoundaries } from './unseen';
+import { mentionBoundaries } from './mentions';
 
 export const EXACT_THRESHOLD = 0.9;
 export type Resolution = 'exact' | 'best_effort';
@@ -66,7 +67,12 @@ export function toNodeRef(n: NodeRow): NodeRef {
 }
 
 /** What graph answers read of one file, once per reader (GraphReader.factsOf). */
-interface FileFacts { symbols: NodeRow[]; decorators?: DecoratorSites; bases?: Map<string | null, string[]>; assigns?: Occurrence[] }
+interface FileFacts {
+  symbols: NodeRow[]; decorators?: DecoratorSites; bases?: Map<string | null, string[]>; assigns?: Occurrence[];
+  /** scopes that yield (generator functions) */
+  generators?: Set<string | null>;
+}
+const YIELD_KINDS: ReadonlySet<string> = new Set(['yields']);
 
 /** A file's call and identifier occurrences by line, and the lines where a definition ends. */
 interface DecoratorSites { byLine: Map<number, Occurrence[]>; ends: Set<number> }
@@ -308,6 +314,13 @@ export class GraphReader {
    * The decorators applied to a function (by name: `@app.route(…)` → route), from the lines above it: an
    * occurrence that begins right after an `@` at the definition's column (`@stack.callback`: callback).
    */
+  /** Whether a function is a generator: a call makes it, its body runs where it is iterated. */
+  isGenerator(fn: NodeRow): boolean {
+    const facts = this.factsOf(fn.file_id);
+    facts.generators ??= new Set(this.store.files.occurrences(fn.file_id, YIELD_KINDS).map(o => o.scope));
+    return facts.generators.has(fn.symbol_path);
+  }
+
   decoratorsOf(fn: NodeRow): string[] {
     const facts = this.factsOf(fn.file_id);
     const sites = facts.decorators ??= decoratorSites(this.store.files.occurrences(fn.file_id, DECORATOR_KINDS), facts.symbols);
@@ -395,6 +408,8 @@ export class GraphReader {
       if (skipped) out.push({ kind: 'unparsed_files', detail: `${skipped} file(s) of ${repo} were not parsed (see index_status diagnostics)` });
     }
     if (lowConfidenceSeen) out.push({ kind: 'ambiguous_dispatch', detail: `${lowConfidenceSeen} edge(s) on the way were bound by name only (receiver type unknown or name shared); some listed dependents may not be real and others may be missing` });
+    // complete so far: names the graph cannot account for still bound it (graph/mentions.ts)
+    if (!out.length) out.push(...mentionBoundaries(this, (term, limit) => this.store.files.chunksWithTerm(term, limit), symbols));
     return out;
   }
 }

@@ -5,7 +5,8 @@
  * syntax (`__getitem__`, `__iter__`: the language's `implicitMembers`), read as a property, handed to a
  * decorator (which may register it: `@app.route`, `@stack.callback`), or it
  * overrides a method of a base class outside the workspace, whose own code may call it (a
- * `textwrap.TextWrapper` subclass's `_wrap_chunks`, an HTTP transport's `handle_request`).
+ * `textwrap.TextWrapper` subclass's `_wrap_chunks`, an HTTP transport's `handle_request`), or it is a
+ * generator (its body runs where the generator is iterated: `next(gen)` is not a call of it).
  *
  * Each is an `implicit_calls` boundary: an answer about such a function is a lower bound, and so is a
  * walk (impact, related tests) that passes through one, since what reaches it through the unseen call
@@ -50,6 +51,7 @@ const HOW = {
     + 'when every definition of the name overrides one property',
   decorated: (decorators: string) => `handed to a decorator (${decorators}) that may call or register it: `
     + 'those calls are not edges',
+  generator: 'yield(s): a generator, whose body runs where it is iterated (calls of it only make it)',
   override: (bases: string) => `override(s) a method of a base class outside the workspace (${bases}): `
     + "that base's code may call it, and those calls are not edges",
 };
@@ -80,6 +82,8 @@ function implicitWays(g: GraphReader, fns: readonly NodeRow[]): Way[] {
     const bases = list([...new Set(overrides.map(o => o.base))]);
     ways.push({ fns: overrides.map(o => o.method), how: HOW.override(bases) });
   }
+  const generators = fns.filter(f => g.isGenerator(f));
+  if (generators.length) ways.push({ fns: generators, how: HOW.generator });
   return ways;
 }
 

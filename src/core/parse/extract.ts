@@ -168,6 +168,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         else if (n === 'reference.enters') { refKind = 'enters'; refNode = c.node; }
         else if (n === 'reference.result_call') { refKind = 'result_call'; refNode = c.node; }
         else if (n === 'reference.returns_call') { refKind = 'returns_call'; refNode = c.node; }
+        else if (n === 'reference.yields') { refKind = 'yields'; refNode = c.node; }
         else if (n === 'assign.target') assignTarget = c.node;
         else if (n === 'assign.value') assignValue = c.node;
         else if (n === 'assign.type') assignType = c.node;
@@ -210,6 +211,10 @@ export async function extractSource(language: LanguageId, source: string): Promi
         // with x: / with make() as y: the object entered (its text), or the callee that made it
         pending.push({ kind: 'enters', node: refNode, name: assignTarget ? textOf(assignTarget).slice(0, 200) : '',
           receiver: assignValue ? textOf(assignValue).slice(0, 200) : null, source: null, alias: null });
+        continue;
+      }
+      if (refKind === 'yields') {
+        pending.push({ kind: 'yields', node: refNode, name: '', receiver: null, source: null, alias: null });
         continue;
       }
       if (refKind === 'result_call' || refKind === 'returns_call') {

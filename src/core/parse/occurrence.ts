@@ -13,13 +13,15 @@
  * returns is called (`make(…)(x)`, a decorator `@make(…)`): `receiver` the inner callee (`make`).
  * `returns_call`: a function returns what a call returns (`return command(name, cls)`): `receiver` the
  * callee, the scope the returning function (what a decorator factory wrapping another hands out).
+ * `yields`: the scope is a generator function (Python, JavaScript): calling it only makes the generator,
+ * its body runs where that is iterated.
  */
 /** The `source` of a call that syntax makes (`x[k]`, `len(x)`, `await x`): a member the code does not name. */
 export const SYNTAX_SOURCE = 'syntax';
 
 export const OCCURRENCE_KINDS = [
   'call', 'import', 'extends', 'implements', 'identifier', 'assign', 'returns', 'enters', 'result_call',
-  'returns_call',
+  'returns_call', 'yields',
 ] as const;
 export type OccurrenceKind = (typeof OCCURRENCE_KINDS)[number];
 

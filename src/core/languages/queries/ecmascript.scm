@@ -144,3 +144,6 @@
 (identifier) @reference.identifier
 (property_identifier) @reference.identifier
 (shorthand_property_identifier) @reference.identifier
+
+; a generator function: its body runs where the generator is iterated, not where it is called
+(yield_expression) @reference.yields

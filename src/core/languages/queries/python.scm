@@ -195,6 +195,9 @@
 (with_item value: [(identifier) (attribute)] @assign.target @reference.enters)
 (with_item value: (as_pattern [(identifier) (attribute)] @assign.target @reference.enters))
 
+; a generator function: its body runs where the generator is iterated, not where it is called
+(yield) @reference.yields
+
 ; a function returns what a call returns (`return command(name, cls)`): it hands out that call's closures
 (return_statement (call function: [(identifier) (attribute)] @assign.value) @reference.returns_call)
 
