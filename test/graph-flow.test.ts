@@ -564,6 +564,23 @@ describe('graph: resolution that follows what programs do', () => {
     assert.ok(runner.references.every((r: Json) => r.confidence < 0.5), 'data.invoke() binds to no class by a name it does not have');
   });
 
+  it('a parameter annotated with a container type (Mapping[str, str], typing.Mapping[…] | None) is not the class named like it', async () => {
+    const call = await make({
+      'web/headers.py': 'class Headers:\n    def items(self):\n        return []\n',
+      'web/use.py': [
+        'import typing', 'from typing import Mapping', '',
+        'def typed(headers: typing.Mapping[str, str] | None = None):', '    return headers.items()', '',
+        'def generic(headers: Mapping[str, str]):', '    return headers.items()', '',
+        'def untyped(headers):', '    return headers.items()', '',
+        'def union(headers: Mapping[str, str] | None = None):', '    return headers.items()', '',
+        'import anyio', '', 'class UploadFile:', '    def read(self):', '        return b""', '',
+        'async def stream(path):', '    async with await anyio.open_file(path) as file:', '        return await file.read()', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await typedUsers(call, 'Headers.items', 0.5), ['untyped']);
+    assert.deepEqual(await typedUsers(call, 'UploadFile.read', 0.5), [], 'async with await anyio.open_file(…) as file: a value from outside');
+  });
+
   it('a tier\'s confidence follows its measured precision in the language family (Python scope_type and method_name)', async () => {
     const call = await make({
       'app/store.py': [

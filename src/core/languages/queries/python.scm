@@ -135,10 +135,10 @@
       (string (string_content) @assign.type)]))
   (#match? @_wrap "(^|[.])(Optional|Type|type|ClassVar)$")) @reference.assign
 
-; with f(…) as x
+; with f(…) as x, async with await f(…) as x
 (with_item
   value: (as_pattern
-    (call function: (_) @assign.value)
+    [(call function: (_) @assign.value) (await (call function: (_) @assign.value))]
     alias: (as_pattern_target (identifier) @assign.target))) @reference.assign
 
 ; typed parameters: def f(x: T), def f(x: T = …)
@@ -172,6 +172,23 @@
   type: (type (binary_operator left: [(identifier) (attribute)] @assign.type operator: "|" right: (none)))) @reference.assign
 (typed_default_parameter name: (identifier) @assign.target
   type: (type (binary_operator left: [(identifier) (attribute)] @assign.type operator: "|" right: (none)))) @reference.assign
+
+; def f(x: Mapping[str, str]), def f(x: typing.Mapping[str, str] | None = None): the parameter holds that
+; container (a type outside the repository, or a generic class of it), not a class named like the parameter
+(typed_parameter (identifier) @assign.target
+  type: (type [(generic_type (identifier) @assign.type)
+    (union_type . (type (generic_type (identifier) @assign.type)) . (type (none)) .)])
+  (#not-any-of? @assign.type "Optional" "Type" "type")) @reference.assign
+(typed_default_parameter name: (identifier) @assign.target
+  type: (type [(generic_type (identifier) @assign.type)
+    (union_type . (type (generic_type (identifier) @assign.type)) . (type (none)) .)])
+  (#not-any-of? @assign.type "Optional" "Type" "type")) @reference.assign
+(typed_parameter (identifier) @assign.target
+  type: (type [(subscript value: [(identifier) (attribute)] @assign.type)
+    (binary_operator left: (subscript value: [(identifier) (attribute)] @assign.type) operator: "|" right: (none))])) @reference.assign
+(typed_default_parameter name: (identifier) @assign.target
+  type: (type [(subscript value: [(identifier) (attribute)] @assign.type)
+    (binary_operator left: (subscript value: [(identifier) (attribute)] @assign.type) operator: "|" right: (none))])) @reference.assign
 
 ; def f(…) -> T
 (function_definition
