@@ -16,7 +16,10 @@ import { loadLanguage } from './treesitter';
 import { repairSource } from './repair';
 import { calleeText, syntaxMember } from './syntax-members';
 
-import { SYNTAX_SOURCE, type Occurrence, type OccurrenceKind } from './occurrence';
+import { OCCURRENCE_KINDS, SYNTAX_SOURCE, type Occurrence, type OccurrenceKind } from './occurrence';
+
+/** Query captures that record an occurrence of their kind: `reference.call` → `call`, … */
+const OCCURRENCE_CAPTURES: ReadonlySet<string> = new Set(OCCURRENCE_KINDS.map(k => `reference.${k}`));
 
 export type { Occurrence, OccurrenceKind } from './occurrence';
 
@@ -155,20 +158,10 @@ export async function extractSource(language: LanguageId, source: string): Promi
         else if (n === 'name') nameNode = c.node;
         else if (n === 'receiver') receiver = c.node;
         else if (n === 'receiver_type') receiverType = c.node;
-        else if (n === 'reference.call') { refKind = 'call'; refNode = c.node; }
-        else if (n === 'reference.import') { refKind = 'import'; refNode = c.node; }
-        else if (n === 'reference.extends') { refKind = 'extends'; refNode = c.node; }
-        else if (n === 'reference.implements') { refKind = 'implements'; refNode = c.node; }
-        else if (n === 'reference.identifier') { refKind = 'identifier'; refNode = c.node; }
+        else if (OCCURRENCE_CAPTURES.has(n)) { refKind = n.slice(10) as OccurrenceKind; refNode = c.node; }
         else if (n === 'import.source') importSource = c.node;
         else if (n === 'import.name') importName = c.node;
         else if (n === 'import.alias') importAlias = c.node;
-        else if (n === 'reference.assign') { refKind = 'assign'; refNode = c.node; }
-        else if (n === 'reference.returns') { refKind = 'returns'; refNode = c.node; }
-        else if (n === 'reference.enters') { refKind = 'enters'; refNode = c.node; }
-        else if (n === 'reference.result_call') { refKind = 'result_call'; refNode = c.node; }
-        else if (n === 'reference.returns_call') { refKind = 'returns_call'; refNode = c.node; }
-        else if (n === 'reference.yields') { refKind = 'yields'; refNode = c.node; }
         else if (n === 'assign.target') assignTarget = c.node;
         else if (n === 'assign.value') assignValue = c.node;
         else if (n === 'assign.type') assignType = c.node;
