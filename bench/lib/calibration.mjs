@@ -23,7 +23,19 @@ export function calibrationTable(results, tiers, families = {}) {
     });
     return `| ${t} | ${stated(tiers, families, t)} | ${cells.join(' | ')} |`;
   });
-  return [head, rule, ...rows].join('\n');
+  // what `min_confidence` returns: every tier whose confidence (in the result's language family) reaches it
+  const atLeast = (min) => {
+    const cells = ok.map(r => {
+      let n = 0; let tp = 0;
+      for (const [t, v] of Object.entries(r.tiers)) {
+        const c = families[r.language]?.[t] ?? tiers[t]?.confidence ?? 0;
+        if (c >= min && v.merged?.n) { n += v.merged.n; tp += v.merged.tp; }
+      }
+      return n ? `${fmt(tp / n)} (${n})` : '–';
+    });
+    return `| **min_confidence ${min}** | all tiers ≥ ${min} | ${cells.join(' | ')} |`;
+  };
+  return [head, rule, ...rows, atLeast(0.5), atLeast(0.8)].join('\n');
 }
 
 export function writeCalibration(results, tiers, targetsNote, families = {}) {
