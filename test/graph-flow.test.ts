@@ -505,6 +505,25 @@ describe('graph: resolution that follows what programs do', () => {
     assert.ok(impact.affected.some((a: Json) => sp(a.node) === 'echo'), JSON.stringify(impact.affected.map((a: Json) => sp(a.node))));
   });
 
+  it('Go: a type whose methods include an interface\'s implements it: callers of the interface method may run its methods', async () => {
+    const call = await make({
+      'store/store.go': [
+        'package store', '', 'type Store interface {', '\tGet(k string) string', '\tPut(k string)', '}', '',
+        'func Read(s Store) string {', '\treturn s.Get("x")', '}', '',
+      ].join('\n'),
+      'store/mem.go': [
+        'package store', '', 'type Mem struct{}', '', 'func (m Mem) Get(k string) string { return k }', '',
+        'func (m Mem) Put(k string) {}', '',
+        'type Half struct{}', '', 'func (h *Half) Get(k string) string { return k }', '',
+      ].join('\n'),
+    });
+    const mem = await call('find_references', { symbol: 'Mem.Get', kinds: ['calls'] });
+    assert.deepEqual(mem.references.map((x: Json) => sp(x.from)), ['Read']);
+    assert.match(mem.references[0].evidence, /Mem.Get implements Store.Get/);
+    const half = await call('find_references', { symbol: 'Half.Get', kinds: ['calls'] });
+    assert.deepEqual(half.references, [], 'Half has no Put: it does not implement Store');
+  });
+
   it('base-class dispatch: callers of a base method are possible callers of each override (tier dispatch)', async () => {
     const call = await make({
       'shapes/base.py': 'class Shape:\n    def area(self):\n        return 0\n\n    def describe(self):\n        return self.area()\n',

@@ -11,6 +11,8 @@
  */
 import type { NodeRow } from '../store/store';
 import { TIERS } from './tiers';
+import { graphRules } from '../languages';
+import type { LanguageId } from '../languages/types';
 import { resolutionOf, type GraphEdge, type GraphReader } from './query';
 
 /** Base classes followed upward from a method's class. */
@@ -22,12 +24,16 @@ type Hit = { neighbour: NodeRow; edge: GraphEdge };
 /** For each method among `nodes`: the callers of the methods it overrides, as dispatch edges. */
 export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
   const out = patchCallers(g, nodes);
-  const methods = nodes.filter(n => n.kind === 'method' && n.parent_path);
+  const structural = structuralBases(g, nodes);
+  const methods = nodes.filter(n => n.kind === 'method' && (n.parent_path || structural.has(n.node)));
   if (!methods.length) return out;
-  const overridden = overriddenMethods(g, methods);
+  const overridden = overriddenMethods(g, methods.filter(n => n.parent_path));
+  for (const [m, bases] of structural) overridden.set(m, [...(overridden.get(m) ?? []), ...bases]);
   const all = [...new Set([...overridden.values()].flat())];
   const callers = g.edgesOfMany(all, 'in', ['calls'], { dispatch: false });
   const cap = TIERS.dispatch.confidence;
+  const interfaceMethods = new Set([...structural.values()].flat().map(b => b.node));
+  const implemented = (base: NodeRow) => interfaceMethods.has(base.node);
   for (const m of methods) {
     const list: Hit[] = [];
     for (const base of overridden.get(m.node) ?? []) {
@@ -35,10 +41,46 @@ export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<
         if (edge.tier === 'receiver' || neighbour.node === m.node) continue;
         const confidence = Math.min(edge.confidence, cap);
         list.push({ neighbour, edge: { ...edge, to: g.idOf(m), confidence, resolution: resolutionOf(confidence), tier: 'dispatch',
-          evidence: `dispatch: ${edge.evidence}; ${m.symbol_path} overrides ${base.symbol_path}` } });
+          evidence: `dispatch: ${edge.evidence}; ${m.symbol_path} ${implemented(base) ? 'implements' : 'overrides'} ${base.symbol_path}` } });
       }
     }
     if (list.length) out.set(m.node, list);
+  }
+  return out;
+}
+
+/**
+ * Go: the interface methods a method implements by its type's method set. An interface of the same
+ * repository with a method of that name, every method of which the type (in the method's folder: its
+ * package) also has, is implemented.
+ */
+const structuralMemo = new WeakMap<GraphReader, Map<number, NodeRow[]>>();
+
+function structuralBases(g: GraphReader, nodes: readonly NodeRow[]): Map<number, NodeRow[]> {
+  const out = new Map<number, NodeRow[]>();
+  let memo = structuralMemo.get(g);
+  if (!memo) structuralMemo.set(g, memo = new Map());
+  for (const m of nodes) {
+    const sp = m.symbol_path ?? '';
+    if (m.kind !== 'method' || !sp.includes('.') || !graphRules(m.language as LanguageId).structuralInterfaces) continue;
+    const known = memo.get(m.node);
+    if (known) { if (known.length) out.set(m.node, known); continue; }
+    // a Go method's type is its receiver's: the symbol path's first part (no parent definition holds it)
+    const type = sp.slice(0, sp.lastIndexOf('.'));
+    const folder = m.path.slice(0, m.path.lastIndexOf('/') + 1);
+    const inPackage = (x: NodeRow) => x.path.startsWith(folder) && !x.path.slice(folder.length).includes('/');
+    const typeHas = (name: string) => g.lookup(name, { repo_id: m.repo_id })
+      .some(x => x.kind === 'method' && x.symbol_path === `${type}.${name}` && inPackage(x));
+    const namesakes = g.lookup(m.name, { repo_id: m.repo_id }).filter(x => x.kind === 'method' && x.node !== m.node && x.parent_path);
+    const bases: NodeRow[] = [];
+    for (const im of namesakes) {
+      const owner = g.symbolsByKeys([{ repo_id: im.repo_id, path: im.path, symbol_path: im.parent_path! }]).values().next().value;
+      if (owner?.kind !== 'interface') continue;
+      const required = (g.symbolsAt(im.repo_id, im.path) ?? []).filter(x => x.kind === 'method' && x.parent_path === owner.symbol_path);
+      if (required.every(r => r.name === m.name || typeHas(r.name))) bases.push(im);
+    }
+    memo.set(m.node, bases);
+    if (bases.length) out.set(m.node, bases);
   }
   return out;
 }

@@ -151,6 +151,11 @@ export interface GraphRules {
   readonly bareImportIsStar?: boolean;
   /** A package is a folder: a new file may be imported by its folder's name (Go). */
   readonly folderIsModule?: boolean;
+  /**
+   * Interfaces are satisfied by method sets (Go): a type whose methods include every method of an
+   * interface of its repository implements it without naming it (graph/dispatch.ts, at query time).
+   */
+  readonly structuralInterfaces?: boolean;
   /** A method may implement a trait without the class declaring a base (Rust `impl Trait for X`). */
   readonly traitMethods?: boolean;
   /**
