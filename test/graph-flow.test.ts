@@ -402,6 +402,18 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'Chain.|'), ['Use.join']);
   });
 
+  it('Ruby: a bare call in x.instance_eval do … end is a method of x', async () => {
+    const call = await make({
+      'lib/app.rb': 'class Application\n  def handle_options(argv)\n    argv\n  end\nend\n',
+      'test/test_app.rb': [
+        'class TestApp', '  def setup', '    @app = Application.new', '  end', '',
+        '  def test_options', '    @app.instance_eval do', '      handle_options []', '    end', '  end', '',
+        '  def test_outside', '    handle_options []', '  end', 'end', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await typedUsers(call, 'Application.handle_options'), ['TestApp.test_options']);
+  });
+
   it('Ruby: a bare call in a class body runs a class method, never the class\'s own instance method', async () => {
     const call = await make({
       'lib/files.rb': [

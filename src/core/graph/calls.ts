@@ -161,6 +161,10 @@ export const CALL_RULES: readonly CallRule[] = [
       if (handed?.syms.length) return bound(handed.syms, handed.byPrefix ? 'by_prefix' : 'assigned', `${o.name} → ${handed.syms[0]!.sp}`);
       const res = f.resolveName(o.name, o.scope, CALLABLE);
       if ('syms' in res && res.tier !== 'unique' && res.tier !== 'ambiguous') return bound(res.syms, res.tier, res.detail);
+      // Ruby `@app.instance_eval do handle_options [] end`: a method of the object the block runs on
+      const self = f.L.bareCalls ? f.flow.selfOf(o) : null;
+      const onSelf = self ? f.flow.typeOf(self, o.scope, o.line, depth).map(c => f.t.memberIn(c, o.name)).filter(m => m !== undefined) : [];
+      if (onSelf.length === 1) return bound(onSelf, 'assigned', `${self} → ${onSelf[0]!.sp} (instance_eval)`);
       // Ruby `task :name do … end` in a test: a method of self's class, its bases or the modules it includes
       const inherited = f.L.bareCalls ? selfMember(f, o) : undefined;
       if (inherited) return bound([inherited.m], 'self', inherited.cls.sp);

@@ -25,9 +25,13 @@ export class Flow {
 
   constructor(private readonly f: FileScope) {}
 
+  /** blocks run with another object as self (Ruby instance_eval), in file order */
+  private readonly selfBlocks: Occurrence[] = [];
+
   /** Keeps the file's assignments (the file's occurrences, once per resolution of the file). */
   note(occ: readonly Occurrence[]): void {
     for (const o of occ) {
+      if (o.kind === 'self_block') this.selfBlocks.push(o);
       if (o.kind !== 'assign') continue;
       const list = this.assigns.get(o.name);
       if (list) list.push(o); else this.assigns.set(o.name, [o]);
@@ -67,6 +71,18 @@ export class Flow {
       for (const c of types) if (!out.includes(c)) out.push(c);
     }
     return out;
+  }
+
+  /**
+   * The object a bare call runs on when it sits in a block run with that object as self (`@app.instance_eval
+   * do handle_options [] end`): the innermost such block of the call's scope around its line.
+   */
+  selfOf(o: Occurrence): string | null {
+    let best: Occurrence | null = null;
+    for (const b of this.selfBlocks) {
+      if (b.scope === o.scope && b.line <= o.line && Number(b.source) >= o.line && (!best || b.line >= best.line)) best = b;
+    }
+    return best?.receiver ?? null;
   }
 
   /**

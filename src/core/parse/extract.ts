@@ -16,10 +16,7 @@ import { loadLanguage } from './treesitter';
 import { repairSource } from './repair';
 import { calleeText, syntaxMember } from './syntax-members';
 
-import { OCCURRENCE_KINDS, SYNTAX_SOURCE, type Occurrence, type OccurrenceKind } from './occurrence';
-
-/** Query captures that record an occurrence of their kind: `reference.call` → `call`, … */
-const OCCURRENCE_CAPTURES: ReadonlySet<string> = new Set(OCCURRENCE_KINDS.map(k => `reference.${k}`));
+import { OCCURRENCE_CAPTURES, SYNTAX_SOURCE, type Occurrence, type OccurrenceKind } from './occurrence';
 
 export type { Occurrence, OccurrenceKind } from './occurrence';
 
@@ -206,8 +203,11 @@ export async function extractSource(language: LanguageId, source: string): Promi
           receiver: assignValue ? textOf(assignValue).slice(0, 200) : null, source: null, alias: null });
         continue;
       }
-      if (refKind === 'yields') {
-        pending.push({ kind: 'yields', node: refNode, name: '', receiver: null, source: null, alias: null });
+      if (refKind === 'yields' || refKind === 'self_block') {
+        // a generator's scope; a block run with `receiver` as self, through its last line
+        const self = refKind === 'self_block' && receiver ? textOf(receiver).slice(0, 200) : null;
+        const last = self ? String(refNode.endPosition.row + 1) : null;
+        if (refKind === 'yields' || self) pending.push({ kind: refKind, node: refNode, name: '', receiver: self, source: last, alias: null });
         continue;
       }
       if (refKind === 'result_call' || refKind === 'returns_call') {

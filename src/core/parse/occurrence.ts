@@ -14,16 +14,21 @@
  * `returns_call`: a function returns what a call returns (`return command(name, cls)`): `receiver` the
  * callee, the scope the returning function (what a decorator factory wrapping another hands out).
  * `yields`: the scope is a generator function (Python, JavaScript): calling it only makes the generator,
- * its body runs where that is iterated.
+ * its body runs where that is iterated. `self_block`: a block run with another object as self (Ruby
+ * `@app.instance_eval do … end`): `receiver` that object, `source` the block's last line (its bare calls
+ * are that object's methods).
  */
 /** The `source` of a call that syntax makes (`x[k]`, `len(x)`, `await x`): a member the code does not name. */
 export const SYNTAX_SOURCE = 'syntax';
 
 export const OCCURRENCE_KINDS = [
   'call', 'import', 'extends', 'implements', 'identifier', 'assign', 'returns', 'enters', 'result_call',
-  'returns_call', 'yields',
+  'returns_call', 'yields', 'self_block',
 ] as const;
 export type OccurrenceKind = (typeof OCCURRENCE_KINDS)[number];
+
+/** Query captures that record an occurrence of their kind: `reference.call` → `call`, … */
+export const OCCURRENCE_CAPTURES: ReadonlySet<string> = new Set(OCCURRENCE_KINDS.map(k => `reference.${k}`));
 
 export interface Occurrence {
   kind: OccurrenceKind;

@@ -107,3 +107,10 @@
 
 (identifier) @reference.identifier
 (constant) @reference.identifier
+
+; @app.instance_eval do … end: the block runs with @app as self (its bare calls are @app's methods)
+(call
+  receiver: (_) @receiver
+  method: (identifier) @_eval
+  block: [(do_block) (block)]
+  (#any-of? @_eval "instance_eval" "instance_exec")) @reference.self_block
