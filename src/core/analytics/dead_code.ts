@@ -141,7 +141,8 @@ export function findDeadCode(src: AnalyticsSource, m: RepoModel, keep: (path: st
       'not an entry point, constructor, special method or decorated definition', 'not a test',
       'its name appears in no other code (strings and comments included)'];
     let confidence = ex.yes ? DEAD_BASE - EXPORTED_PENALTY : DEAD_BASE;
-    if (n.kind === 'method' && (graphRulesOf(n.language)?.traitMethods || m.edges.some(e => e.from === parent?.node && (e.kind === 'extends' || e.kind === 'implements')))) {
+    const hasBase = () => m.edges.some(e => e.from === parent?.node && (e.kind === 'extends' || e.kind === 'implements'));
+    if (n.kind === 'method' && (graphRulesOf(n.language)?.traitMethods || hasBase())) {
       confidence -= 0.2; reasons.push('a method of a class with bases or a trait impl: it may be called through dispatch');
     }
     if (n.kind === 'class') { confidence -= 0.1; reasons.push('a class: it may be instantiated by reflection or a framework'); }

@@ -31,7 +31,6 @@ export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<
   for (const [m, bases] of structural) overridden.set(m, [...(overridden.get(m) ?? []), ...bases]);
   const all = [...new Set([...overridden.values()].flat())];
   const callers = g.edgesOfMany(all, 'in', ['calls'], { dispatch: false });
-  const cap = TIERS.dispatch.confidence;
   const interfaceMethods = new Set([...structural.values()].flat().map(b => b.node));
   const implemented = (base: NodeRow) => interfaceMethods.has(base.node);
   for (const m of methods) {
@@ -39,9 +38,8 @@ export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<
     for (const base of overridden.get(m.node) ?? []) {
       for (const { neighbour, edge } of callers.get(base.node) ?? []) {
         if (edge.tier === 'receiver' || neighbour.node === m.node) continue;
-        const confidence = Math.min(edge.confidence, cap);
-        list.push({ neighbour, edge: { ...edge, to: g.idOf(m), confidence, resolution: resolutionOf(confidence), tier: 'dispatch',
-          evidence: `dispatch: ${edge.evidence}; ${m.symbol_path} ${implemented(base) ? 'implements' : 'overrides'} ${base.symbol_path}` } });
+        const how = implemented(base) ? 'implements' : 'overrides';
+        list.push({ neighbour, edge: relayed(g, m, edge, 'dispatch', `${m.symbol_path} ${how} ${base.symbol_path}`) });
       }
     }
     if (list.length) out.set(m.node, list);
@@ -145,18 +143,26 @@ function patchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hi
   }
   if (!replaced.size) return out;
   const callers = g.edgesOfMany([...replaced.values()].flat(), 'in', ['calls'], { dispatch: false });
-  const cap = TIERS.patch.confidence;
   for (const f of fns) {
     const list: Hit[] = [];
     for (const orig of replaced.get(f.node) ?? []) {
       for (const { neighbour, edge } of callers.get(orig.node) ?? []) {
         if (neighbour.node === f.node) continue;
-        const confidence = Math.min(edge.confidence, cap);
-        list.push({ neighbour, edge: { ...edge, to: g.idOf(f), confidence, resolution: resolutionOf(confidence), tier: 'patch',
-          evidence: `patched: ${edge.evidence}; ${f.symbol_path} is assigned in place of ${orig.symbol_path}` } });
+        list.push({ neighbour, edge: relayed(g, f, edge, 'patch', `${f.symbol_path} is assigned in place of ${orig.symbol_path}`) });
       }
     }
     if (list.length) out.set(f.node, list);
   }
   return out;
+}
+
+/**
+ * A call of one function relayed, at query time, as a possible call of another that may run in its place
+ * (an override, an implementation, a patch, a function of a callable type): capped at the tier's
+ * confidence, the reason after the call's own evidence.
+ */
+export function relayed(g: GraphReader, to: NodeRow, edge: GraphEdge, tier: 'dispatch' | 'patch' | 'protocol', why: string): GraphEdge {
+  const confidence = Math.min(edge.confidence, TIERS[tier].confidence);
+  const evidence = `${tier}: ${edge.evidence}; ${why}`;
+  return { ...edge, to: g.idOf(to), confidence, resolution: resolutionOf(confidence), tier, evidence };
 }

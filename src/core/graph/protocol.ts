@@ -12,8 +12,8 @@
 import type { NodeRow } from '../store/store';
 import { graphRules } from '../languages';
 import type { LanguageId } from '../languages/types';
-import { TIERS } from './tiers';
-import { resolutionOf, type GraphEdge, type GraphReader } from './query';
+import { relayed } from './dispatch';
+import type { GraphEdge, GraphReader } from './query';
 
 type Hit = { neighbour: NodeRow; edge: GraphEdge };
 export interface CallableType { node: NodeRow; params: string[] }
@@ -22,7 +22,6 @@ export interface CallableType { node: NodeRow; params: string[] }
 export function protocolCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
   const out = new Map<number, Hit[]>();
   const fns = nodes.filter(n => n.kind === 'function' || n.kind === 'method');
-  const cap = TIERS.protocol.confidence;
   for (const fn of fns) {
     const types = g.callableTypes(fn.repo_id);
     if (!types.length) continue;
@@ -32,9 +31,7 @@ export function protocolCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<
       if (!implementsType(params, t.params)) continue;
       for (const { neighbour, edge } of callersOf(g, t)) {
         if (neighbour.node === fn.node) continue;
-        const confidence = Math.min(edge.confidence, cap);
-        list.push({ neighbour, edge: { ...edge, to: g.idOf(fn), confidence, resolution: resolutionOf(confidence), tier: 'protocol',
-          evidence: `protocol: ${edge.evidence}; ${fn.symbol_path} takes the parameters of ${t.node.symbol_path}` } });
+        list.push({ neighbour, edge: relayed(g, fn, edge, 'protocol', `${fn.symbol_path} takes the parameters of ${t.node.symbol_path}`) });
       }
     }
     if (list.length) out.set(fn.node, list);

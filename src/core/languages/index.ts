@@ -47,7 +47,8 @@ const MODIFIERS = '(?:(?:public|private|protected|internal|static|final|abstract
 /** `(?:(?:a|b|…)\s+)*`: any run of these modifier words before a declaration keyword. */
 const modifiers = (words: string) => `(?:(?:${words.trim().split(/\s+/).join('|')})\\s+)*`;
 const KOTLIN_DECL = new RegExp(`^\\s*${modifiers(`public private protected internal open abstract sealed data enum inner override
-  suspend inline value annotation companion operator infix tailrec`)}(?:class|interface|object|fun|typealias)\\s+(?:<[^>]*>\\s*)?(?:[A-Za-z_]\\w*\\.)?([A-Za-z_]\\w*)`);
+  suspend inline value annotation companion operator infix tailrec`)}`
+  + '(?:class|interface|object|fun|typealias)\\s+(?:<[^>]*>\\s*)?(?:[A-Za-z_]\\w*\\.)?([A-Za-z_]\\w*)');
 const SCALA_DECL = new RegExp(`^\\s*(?:(?:private|protected|final|sealed|abstract|implicit|lazy|override|case|inline|opaque)(?:\\[[^\\]]*\\])?\\s+)*`
   + '(?:class|trait|object|enum|def|type)\\s+([A-Za-z_]\\w*)');
 const SWIFT_DECL = new RegExp(`^\\s*${modifiers('public private fileprivate internal open final static class override mutating @\\w+')}`
@@ -87,7 +88,10 @@ export const LANGUAGES = {
   rust: { wasm: 'tree-sitter-rust.wasm', extensions: ['.rs'], query: 'rust.scm',
     entries: { main: ['main'], routes: 'axum' }, inlineTests: { symbolPath: /(^|\.)tests\./, file: /(^|\/)tests\.rs$/ },
     declarationLine: /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:async|const|unsafe|extern(?:\s+"[^"]*")?)\s+)*(?:fn|struct|enum|trait|mod|type|union)\s+([A-Za-z_]\w*)/, family: 'rust',
-    graph: { importCandidates: rustCandidates, selfReceivers: ['self', 'Self'], traitMethods: true, constructed: (r) => /^([A-Z][\w]*)::new\s*\(/.exec(r.trim())?.[1] ?? null } },
+    graph: {
+      importCandidates: rustCandidates, selfReceivers: ['self', 'Self'], traitMethods: true,
+      constructed: (r) => /^([A-Z][\w]*)::new\s*\(/.exec(r.trim())?.[1] ?? null,
+    } },
   go: { wasm: 'tree-sitter-go.wasm', extensions: ['.go'], query: 'go.scm',
     entries: { main: ['main'], routes: 'registrations' },
     declarationLine: /^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)|^type\s+([A-Za-z_]\w*)/, family: 'go', graph: GO_GRAPH,

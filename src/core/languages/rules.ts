@@ -82,8 +82,10 @@ export const JS_GRAPH: GraphRules = {
 };
 
 /** Go: an import path names a package folder; the package's last segment is the local name. */
-export const GO_GRAPH: GraphRules = { packageFolder: unquote, moduleImport: source => unquote(source).split('/').pop()!, selfReceivers: [], constructed: constructsNothing, folderIsModule: true,
-  structuralInterfaces: true };
+export const GO_GRAPH: GraphRules = {
+  packageFolder: unquote, moduleImport: source => unquote(source).split('/').pop()!, selfReceivers: [],
+  constructed: constructsNothing, folderIsModule: true, structuralInterfaces: true,
+};
 
 export function rustCandidates(source: string, fromPath: string): string[] {
   const parts = source.replace(/^(crate|self|super)::/, '').split('::').filter(p => /^[a-z_][a-z0-9_]*$/.test(p));

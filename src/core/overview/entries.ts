@@ -272,7 +272,9 @@ function packageRoots(c: Ctx): Entry[] {
     if (d.kind !== 'package_root') continue;
     const dir = posix.dirname(d.manifest);
     if (posix.basename(d.manifest) === 'go.mod') {
-      const goFiles = [...m.files.values()].filter(f => f.repo_id === repo && graphRulesOf(f.language)?.folderIsModule && !f.test && posix.dirname(f.path) === dir);
+      const inPackage = (f: { repo_id: string; language: string; test: boolean; path: string }) =>
+        f.repo_id === repo && !!graphRulesOf(f.language)?.folderIsModule && !f.test && posix.dirname(f.path) === dir;
+      const goFiles = [...m.files.values()].filter(inPackage);
       const last = d.name.split('/').pop()!;
       const pick = goFiles.find(f => posix.basename(f.path) === `${last}.go`) ?? goFiles.find(f => posix.basename(f.path) === 'doc.go') ?? goFiles.sort((a, b) => a.path.localeCompare(b.path))[0];
       const node = pick && c.fileNode(repo, pick.path);
@@ -290,9 +292,11 @@ function packageRoots(c: Ctx): Entry[] {
     if (f.test) continue;
     const base = posix.basename(f.path); const dir = posix.dirname(f.path);
     const node = c.fileNode(f.repo_id, f.path)!;
-    if (isInit(f) && dir !== '.' && !inits.has(`${f.repo_id}\0${posix.dirname(dir)}`)) out.push({ kind: 'package_root', node, start_line: 1, end_line: m.end[node]!, name: dir.split('/').pop()!, detail: 'top-level Python package' });
-    else if (base === 'lib.rs') out.push({ kind: 'package_root', node, start_line: 1, end_line: m.end[node]!, name: dir.endsWith('/src') ? posix.basename(posix.dirname(dir)) : dir, detail: 'Rust crate root (lib.rs)' });
-    else if (/^index\.(ts|tsx|js|mjs|cjs)$/.test(base) && (dir === '.' || dir === 'src')) out.push({ kind: 'package_root', node, start_line: 1, end_line: m.end[node]!, name: f.path, detail: 'root index file' });
+    const root = (name: string, detail: string): Entry => ({ kind: 'package_root', node, start_line: 1, end_line: m.end[node]!, name, detail });
+    const topLevel = dir !== '.' && !inits.has(`${f.repo_id}\0${posix.dirname(dir)}`);
+    if (isInit(f) && topLevel) out.push(root(dir.split('/').pop()!, 'top-level Python package'));
+    else if (base === 'lib.rs') out.push(root(dir.endsWith('/src') ? posix.basename(posix.dirname(dir)) : dir, 'Rust crate root (lib.rs)'));
+    else if (/^index\.(ts|tsx|js|mjs|cjs)$/.test(base) && (dir === '.' || dir === 'src')) out.push(root(f.path, 'root index file'));
   }
   return out;
 }

@@ -85,20 +85,38 @@ function staticMains({ text, at }: ScanText): number[] {
   return [...text.matchAll(/\bstatic\b[^;{}()=]*\bvoid\s+(?:main|Main)\s*\(/g)].map(mm => at(mm.index!));
 }
 
+/** `@app.get("/x")`, `@bp.route("/x", methods=[…])`: the decorator's object, verb, quote, path and the rest. */
+const DECORATOR_ROUTE = new RegExp(/^[ \t]*@([\w.]+)\.(get|post|put|delete|patch|head|options|route|api_route|websocket)\s*\(/.source
+  + /\s*(?:(?:path|rule)\s*=\s*)?[rbuf]{0,2}(['"])(\/[^'"\n]*)\3([^\n]*)/.source, 'gm');
+/** `@GetMapping("/x")`, `@RequestMapping(value = "/x")`, JAX-RS `@GET`: the annotation and its path. */
+const ANNOTATION_ROUTE = new RegExp(/@((?:Get|Post|Put|Delete|Patch|Request)Mapping|GET|POST|PUT|DELETE|PATCH)\b/.source
+  + /(?:\s*\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"([^"]*)")?/.source, 'g');
+
+/** The verb of a route decorator: its name, or the `methods=[…]` of a generic `route`/`api_route`. */
+function decoratorVerb(name: string, rest: string): string {
+  if (name === 'websocket') return 'WS';
+  if (name !== 'route' && name !== 'api_route') return name.toUpperCase();
+  const methods = /methods\s*=\s*[[(]([^\])]*)[\])]/.exec(rest);
+  if (!methods) return name === 'route' ? 'GET' : 'ANY';
+  return methods[1]!.replace(/['"\s]/g, '').toUpperCase().replace(/,/g, '|') || 'ANY';
+}
+
+/** axum's method routers after `.route("/x", …)`: `get(handler)`, `post_service(svc)`. */
+const AXUM_METHOD = /(?:^|[.:\s(])(get|post|put|delete|patch|head|options|any)(?:_service)?\s*\(\s*([\w:]+)/g;
+
 /** One scanner per way of declaring routes (the language table's entries.routes). */
 const ROUTE_SCANNERS: Record<RouteStyle, (t: ScanText) => void> = {
   decorators: ({ text, at, push }) => {
     if (!text.includes('@')) return;
-    for (const d of text.matchAll(/^[ \t]*@([\w.]+)\.(get|post|put|delete|patch|head|options|route|api_route|websocket)\s*\(\s*(?:(?:path|rule)\s*=\s*)?[rbuf]{0,2}(['"])(\/[^'"\n]*)\3([^\n]*)/gm)) {
-      const methods = /methods\s*=\s*[[(]([^\])]*)[\])]/.exec(d[5]!);
+    for (const d of text.matchAll(DECORATOR_ROUTE)) {
       const name = d[2]!;
-      const verb = name === 'route' || name === 'api_route' ? (methods ? methods[1]!.replace(/['"\s]/g, '').toUpperCase().replace(/,/g, '|') || 'ANY' : name === 'route' ? 'GET' : 'ANY') : name === 'websocket' ? 'WS' : name.toUpperCase();
+      const verb = decoratorVerb(name, d[5]!);
       push({ line: at(d.index!), verb, path: d[4]!, handler: null, attached: 'next', how: `@${d[1]}.${name}` }, d.index!);
     }
   },
   annotations: ({ text, at, push }) => {
     if (!text.includes('Mapping') && !/@(GET|POST|PUT|DELETE|PATCH)\b/.test(text)) return;
-    for (const a of text.matchAll(/@((?:Get|Post|Put|Delete|Patch|Request)Mapping|GET|POST|PUT|DELETE|PATCH)\b(?:\s*\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"([^"]*)")?/g)) {
+    for (const a of text.matchAll(ANNOTATION_ROUTE)) {
       const ann = a[1]!;
       const verb = ann.endsWith('Mapping') ? (ann === 'RequestMapping' ? 'ANY' : ann.replace('Mapping', '').toUpperCase()) : ann;
       push({ line: at(a.index!), verb, path: a[2] ?? '', handler: null, attached: 'enclosing', how: `@${ann}` }, a.index!);
@@ -107,7 +125,8 @@ const ROUTE_SCANNERS: Record<RouteStyle, (t: ScanText) => void> = {
   sinatra: ({ text, at, push }) => {
     if (!text.includes("'/") && !text.includes('"/')) return;
     for (const s of text.matchAll(/^[ \t]*(get|post|put|delete|patch|head|options)\s*\(?\s*(['"])(\/[^'"\n]*)\2\s*\)?\s*(?:do\b|\{)/gm)) {
-      push({ line: at(s.index!), verb: s[1]!.toUpperCase(), path: s[3]!, handler: null, attached: null, how: `${s[1]} "…" do (Sinatra)` }, s.index!);
+      const how = `${s[1]} "…" do (Sinatra)`;
+      push({ line: at(s.index!), verb: s[1]!.toUpperCase(), path: s[3]!, handler: null, attached: null, how }, s.index!);
     }
   },
   axum: ({ text, at, push }) => {
@@ -116,19 +135,26 @@ const ROUTE_SCANNERS: Record<RouteStyle, (t: ScanText) => void> = {
       const from = r.index! + r[0].length;
       const next = text.indexOf('.route(', from);
       const rest = text.slice(from, Math.min(from + 400, next < 0 ? text.length : next));
-      for (const x of rest.matchAll(/(?:^|[.:\s(])(get|post|put|delete|patch|head|options|any)(?:_service)?\s*\(\s*([\w:]+)/g)) {
-        push({ line: at(r.index!), verb: x[1] === 'any' ? 'ANY' : x[1]!.toUpperCase(), path: r[1]!, handler: x[2]!, attached: null, how: '.route(…) (axum)' }, r.index!);
+      for (const x of rest.matchAll(AXUM_METHOD)) {
+        const verb = x[1] === 'any' ? 'ANY' : x[1]!.toUpperCase();
+        push({ line: at(r.index!), verb, path: r[1]!, handler: x[2]!, attached: null, how: '.route(…) (axum)' }, r.index!);
       }
     }
   },
   registrations: t => registrations(t),
 };
 
+/** A call's first argument opens with a path (`('/`, `( "/`, Go 1.22's `("GET /`): a quick test before the full scan. */
+const PATH_ARGUMENT = /\(\s*(['"`]\/|"[A-Z]+ \/)/;
+/** `app.get('/x', handler)`, `$router->post("/x", …)`, `mux.HandleFunc("GET /x", h)`: receiver, verb, quote, path, rest. */
+const REGISTRATION = new RegExp(/(?:^|[^\w$])(?:([\w$.]+|\$[\w]+->[\w]+)(?:\.|->|::))?/.source
+  + /(get|post|put|delete|patch|head|options|all|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Get|Post|Put|Delete|Patch|Head|Options|HandleFunc|Handle)/.source
+  + /\s*\(\s*(['"`])((?:[A-Z]+ )?\/[^'"`\n]*)\3\s*,\s*([^\n]*)/.source, 'g');
+
 /** JS/TS, Go, PHP: registration calls with a path and a handler (an object second argument is a client's options). */
 function registrations({ text, at, push }: ScanText): void {
-  if (!(text.includes("('/") || text.includes('("/') || text.includes('(`/') || text.includes('( "/') || text.includes("( '/") || /\(\s*"[A-Z]+ \//.test(text))) return;
-  const re = /(?:^|[^\w$])(?:([\w$.]+|\$[\w]+->[\w]+)(?:\.|->|::))?(get|post|put|delete|patch|head|options|all|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Get|Post|Put|Delete|Patch|Head|Options|HandleFunc|Handle)\s*\(\s*(['"`])((?:[A-Z]+ )?\/[^'"`\n]*)\3\s*,\s*([^\n]*)/g;
-  for (const g of text.matchAll(re)) {
+  if (!PATH_ARGUMENT.test(text)) return;
+  for (const g of text.matchAll(REGISTRATION)) {
     const receiver = g[1] ?? null;
     if (receiver && CLIENTS.test(receiver)) continue;
     const rest = g[5]!.trim();

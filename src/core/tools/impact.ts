@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { defineTool, code, budgeted, pageInput } from './contract';
-import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved, testSchema, toTestRef , testLine } from './shared';
+import {
+  completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel,
+  renderUnresolved, testSchema, toTestRef, testLine,
+} from './shared';
 import { computeImpact, moduleOf } from '../graph/impact';
 import { toNodeRef, resolutionOf } from '../graph/query';
 import { coChangeEvidence, coChangeEvidenceSchema } from './history';

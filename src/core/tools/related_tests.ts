@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { defineTool, code, budgeted, pageInput, pageOutput, page, pageNotice } from './contract';
-import { completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel, renderUnresolved, testSchema, toTestRef , testLine } from './shared';
+import {
+  completeness, nodeSchema, pathParam, repoParam, symbolParam, unresolvedAnswer, matchedBySchema, nodeLabel,
+  renderUnresolved, testSchema, toTestRef, testLine,
+} from './shared';
 import { toNodeRef } from '../graph/query';
 import { testsOf, testsBoundaries } from '../graph/tests';
 

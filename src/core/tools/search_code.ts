@@ -69,7 +69,9 @@ function unlistedChanges(engine: ToolContext['engine'], repo: string | undefined
   }
   if (!paths.length) return null;
   const list = `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ', …' : ''}`;
-  return `${paths.length}${complete ? '' : '+'} indexed file(s) changed on disk since indexing (${list}): what changed in them is not searched yet; run index_repo (a running MCP server or the editor catches up by itself)`;
+  const count = `${paths.length}${complete ? '' : '+'}`;
+  return `${count} indexed file(s) changed on disk since indexing (${list}): what changed in them is not searched yet; `
+    + 'run index_repo (a running MCP server or the editor catches up by itself)';
 }
 
 function changedWarning(paths: string[]): string {
