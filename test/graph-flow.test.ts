@@ -781,4 +781,77 @@ describe('graph: resolution that follows what programs do', () => {
     // a method read by name is no call: nothing binds it
     assert.deepEqual((await call('find_references', { symbol: 'SimpleUser.greeting' })).references, []);
   });
+
+  it('Python: type(self)(…) and self.__class__(…) construct the own class; `with self` enters it; a copied bound method runs', async () => {
+    const call = await make({
+      'pkg/ctx.py': [
+        'class Context:', '    def __init__(self, parent=None):', '        self.parent = parent', '',
+        '    def sub(self):', '        return type(self)(parent=self)', '',
+        '    def copy(self):', '        return self.__class__(self.parent)', '',
+        '    def plain(self):', '        return type(self)', '',
+        '    def __exit__(self, *exc):', '        return None', '',
+        '    def scope(self):', '        with self as ctx:', '            yield ctx', '',
+        '    def _finish(self, value):', '        return value', '',
+        '    def make_finalize(self):', '        finish = self._finish', '',
+        '        def finalize(value):', '            return finish(value)', '',
+        '        return finalize', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await typedUsers(call, 'Context.__init__'), ['Context.copy', 'Context.sub']);
+    assert.deepEqual(await typedUsers(call, 'Context.__exit__'), ['Context.scope']);
+    assert.deepEqual(await typedUsers(call, 'Context._finish'), ['Context.make_finalize', 'Context.make_finalize.finalize']);
+  });
+
+  it('Python: `del x[k]` runs __delitem__; `self.h = h or Headers()` holds a Headers', async () => {
+    const call = await make({
+      'pkg/headers.py': [
+        'class Headers:', '    def __getitem__(self, key):', '        return key', '',
+        '    def __delitem__(self, key):', '        return None', '',
+        '    def __len__(self):', '        return 0', '',
+      ].join('\n'),
+      'pkg/upload.py': [
+        'from pkg.headers import Headers', '', 'class Upload:', '    def __init__(self, headers=None):',
+        '        self.headers = headers or Headers()', '', '    def size(self):', '        return len(self.headers)', '',
+        'def strip(h: Headers):', '    del h["content-length"]', '',
+        'def read(h: Headers):', '    return h["content-length"]', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await typedUsers(call, 'Headers.__delitem__'), ['strip']);
+    assert.deepEqual(await typedUsers(call, 'Headers.__getitem__'), ['read']);
+    assert.deepEqual(await typedUsers(call, 'Headers.__len__'), ['Upload.size']);
+  });
+
+  it('Ruby: `x.chain = v` calls the setter chain=; `t |= u` calls the operator method |', async () => {
+    const call = await make({
+      'lib/chain.rb': 'module Mixin\n  def chain=(value)\n    @chain = value\n  end\n\n  def chain\n    @chain\n  end\nend\n',
+      'lib/task.rb': [
+        'class Task', '  def |(other)', '    self', '  end', '',
+        '  def add_chain_to(error)', '    error.chain = 1', '  end', '',
+        '  def enhance', '    task = Task.new', '    task |= [1]', '  end', 'end', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Mixin.chain='), ['lib/task.rb:Task.add_chain_to']);
+    assert.deepEqual(await users(call, 'Mixin.chain'), [], 'an assignment reads nothing');
+    assert.deepEqual(await typedUsers(call, 'Task.|'), ['Task.enhance']);
+  });
+
+  it('related_tests goes on from a function first met through a name-only binding once a typed call reaches it', async () => {
+    const call = await make({
+      'pkg/cache.py': [
+        'class Cache:', '    def __init__(self, n):', '        self.n = n', '',
+        '    def copy(self):', '        return self.__class__(self.n)', '',
+        'class Other:', '    def copy(self):', '        return self', '',
+        'def create_cache(n):', '    return Cache(n)', '',
+      ].join('\n'),
+      'pkg/env.py': [
+        'from pkg.cache import create_cache', '', 'class Env:', '    def __init__(self, options):',
+        '        self.options = options.copy()', '        self.cache = create_cache(1)', '',
+      ].join('\n'),
+      'tests/test_env.py': 'from pkg.env import Env\n\n\ndef test_env():\n    assert Env({}).cache\n',
+    });
+    // Env.__init__ is met first by `options.copy()` (a shared name, not followed), then by its typed call of create_cache
+    const tests = await call('related_tests', { symbol: 'Cache.__init__' });
+    assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_env']);
+    assert.match(tests.tests[0].reason, /create_cache/);
+  });
 });

@@ -159,6 +159,9 @@ export const CALL_RULES: readonly CallRule[] = [
       // f = self.get_visitor(node); f(node): what get_visitor hands out runs
       const handed = held.length ? undefined : f.flow.handedOut(o.name, o.scope, o.line, depth);
       if (handed?.syms.length) return bound(handed.syms, handed.byPrefix ? 'by_prefix' : 'assigned', `${o.name} → ${handed.syms[0]!.sp}`);
+      // default = self._default_finalize; default(v): the bound method runs
+      const methods = held.length ? [] : f.flow.boundMethods(o.name, o.scope, o.line, depth);
+      if (methods.length) return bound(methods, 'assigned', `${o.name} → ${methods[0]!.sp}`);
       const res = f.resolveName(o.name, o.scope, CALLABLE);
       if ('syms' in res && res.tier !== 'unique' && res.tier !== 'ambiguous') return bound(res.syms, res.tier, res.detail);
       // Ruby `@app.instance_eval do handle_options [] end`: a method of the object the block runs on

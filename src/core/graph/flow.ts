@@ -15,6 +15,7 @@ import { CallSite, resolveCall } from './calls';
 import { passScope, parentScope, type FileScope } from './scope';
 import { fixtureNamed } from './fixtures';
 import { isByPrefix, methodsByPrefix } from './dynamic';
+import { TYPED_TIERS } from './tiers';
 
 const FLOW_DEPTH = 3;
 const NAME = /^[A-Za-z_]\w*$/;
@@ -102,6 +103,24 @@ export class Flow {
     }
     if (closures.length) return { syms: [...new Set(closures)], byPrefix: false };
     return looked.length ? { syms: [...new Set(looked)], byPrefix: true } : none;
+  }
+
+  /**
+   * The methods a local holds as bound methods (`default = self._default_finalize`, later `default(v)`):
+   * each copy of a member of a typed receiver, the receiver's type known.
+   */
+  boundMethods(name: string, scope: string | null, line: number, depth = 0): GSymbol[] {
+    if (depth > FLOW_DEPTH || !this.assigns.size || !NAME.test(name)) return [];
+    const out: GSymbol[] = [];
+    for (const o of this.localAssigns(name, scope, line)) {
+      const dot = o.source ? o.source.lastIndexOf('.') : -1;
+      if (dot <= 0) continue;
+      const site: Occurrence = { ...o, kind: 'call', name: o.source!.slice(dot + 1), receiver: o.source!.slice(0, dot), source: null };
+      const r = resolveCall(new CallSite(this.f, site, site.receiver, depth + 1));
+      if (typeof r !== 'object' || !TYPED_TIERS.has(r.tier)) continue;
+      for (const m of r.syms) if ((m.kind === 'method' || m.kind === 'function') && !out.includes(m)) out.push(m);
+    }
+    return out;
   }
 
   /**

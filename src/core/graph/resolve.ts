@@ -164,13 +164,19 @@ function isSyntaxMember(o: Occurrence): boolean {
 function resolveEnters(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
   const members = scope.L.contextMembers;
   if (!members) return;
-  const types = o.receiver ? scope.flow.callResult(o.receiver, o) : o.name ? scope.flow.typeOf(o.name, o.scope, o.line) : [];
+  const types = o.receiver ? scope.flow.callResult(o.receiver, o) : o.name ? enteredObject(scope, o) : [];
   if (types.length !== 1) return;
   const from = scope.fromOf(o.scope);
   for (const name of members) {
     const m = scope.t.memberIn(types[0]!, name);
     if (m) out.emit(from, m.id, 'calls', 'assigned', `with ${o.receiver ? `${o.receiver}(…)` : o.name} → ${types[0]!.sp}`, scope.file.id, o.line);
   }
+}
+
+/** The classes an object entered by its name holds (`with ctx:`, `with self:` — the enclosing class). */
+function enteredObject(scope: FileScope, o: Occurrence): GSymbol[] {
+  const own = scope.L.selfReceivers.includes(o.name) ? scope.classOf(o.scope) : undefined;
+  return own ? [own] : scope.flow.typeOf(o.name, o.scope, o.line);
 }
 
 /**

@@ -78,13 +78,18 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     const cls = g.containers(t).find(c => c.kind !== 'file' && c.kind !== 'module');
     if (cls) classes.set(t.node, cls);
   }
-  interface Visit { node: NodeRow; distance: number; confidence: number; weakest: GraphEdge | null; parent: Visit | null; edge: GraphEdge | null; nameOnly: boolean; root: NodeRow }
+  interface Visit {
+    node: NodeRow; distance: number; confidence: number; weakest: GraphEdge | null; parent: Visit | null; edge: GraphEdge | null;
+    nameOnly: boolean; root: NodeRow;
+    /** whether the walk goes on from this node (a node first met through a name-only binding is not, until a better edge reaches it) */
+    queued: boolean;
+  }
   const seen = new Map<number, Visit>();
   const found = new Map<number, TestHit>();
   let lowConfidence = 0; let examined = 0; let cut = false;
   const walked: NodeRow[] = [];
   const reachers = new Map<number, Set<number>>();
-  let frontier: Visit[] = targets.map(t => ({ node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t }));
+  let frontier: Visit[] = targets.map(t => ({ node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t, queued: true }));
   for (const f of frontier) seen.set(f.node.node, f);
   for (let d = 1; frontier.length; d++) {
     if (d > maxDepth || examined >= maxNodes) { cut = true; break; }
@@ -101,7 +106,8 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
         const nameOnly = f.nameOnly || isNameOnly(edge);
         const prev = seen.get(neighbour.node);
         if (prev && (prev.distance < d || prev.confidence >= confidence)) continue;
-        const v: Visit = { node: neighbour, distance: d, confidence, weakest: edge.confidence <= (f.weakest?.confidence ?? 1) ? edge : f.weakest, parent: f, edge, nameOnly, root: f.root };
+        const weakest = edge.confidence <= (f.weakest?.confidence ?? 1) ? edge : f.weakest;
+        const v: Visit = { node: neighbour, distance: d, confidence, weakest, parent: f, edge, nameOnly, root: f.root, queued: !!prev?.queued };
         seen.set(neighbour.node, v);
         if (isTestCase(neighbour)) {
           const cls = classes.get(v.root.node);
@@ -109,7 +115,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
           found.set(neighbour.node, hit(v));
         } else if (isNameOnly(edge)) {
           lowConfidence++; // listed nowhere, followed no further: a name-only binding does not carry reachability
-        } else if (!prev) next.push(v);
+        } else if (!v.queued) { v.queued = true; next.push(v); }
       }
     }
     frontier = next;

@@ -20,11 +20,14 @@ const PYTHON_PROTOCOL_CALLS = {
   str: '__str__', repr: '__repr__', len: '__len__', iter: '__iter__', next: '__next__', hash: '__hash__',
   bool: '__bool__', reversed: '__reversed__', format: '__format__', for: '__iter__',
   in: '__contains__', 'not in': '__contains__', '==': '__eq__', await: '__await__', async: '__aiter__',
+  // type(self)(…), self.__class__(…): the object's own class constructed
+  type: '__init__', __class__: '__init__',
 };
 
 /** Ruby syntax that runs a method: interpolation, and binary operators (their method has the operator's name). */
 const RUBY_PROTOCOL_CALLS = {
   '#{': 'to_s', '|': '|', '&': '&', '+': '+', '-': '-', '<<': '<<', '<=>': '<=>', '==': '==',
+  '|=': '|', '&=': '&', '+=': '+', '-=': '-',
 };
 
 /**
@@ -73,7 +76,7 @@ export const LANGUAGES = {
       importCandidates: pythonCandidates, importSuffixes: pythonSuffixes, selfReceivers: ['self', 'cls'],
       constructed: constructedCall, moduleImport: firstSegment,
       constructorMember: '__init__', lastDefinitionWins: true, classScopeHidden: true, contextMembers: ['__enter__', '__exit__'],
-      callMember: '__call__', implicitMembers: /^__\w+__$/, subscriptMembers: { get: '__getitem__', set: '__setitem__' },
+      callMember: '__call__', implicitMembers: /^__\w+__$/, subscriptMembers: { get: '__getitem__', set: '__setitem__', del: '__delitem__' },
       protocolCalls: PYTHON_PROTOCOL_CALLS, inertBases: PYTHON_INERT_BASES, decorators: PYTHON_DECORATORS,
       callableType: /^(?:\w+\.)*Callable\[\[/,
       fixtures: { decorator: 'fixture', files: ['conftest.py'] },
@@ -116,7 +119,7 @@ export const LANGUAGES = {
       importCandidates: (source, fromPath) => source.startsWith('.') ? [includeCandidates(source, fromPath)[0] + '.rb'] : [`lib/${source}.rb`, `${source}.rb`],
       selfReceivers: ['self'], constructed: (r) => /^([A-Z][\w:]*)\.new\b/.exec(r.trim())?.[1]?.split('::').pop() ?? null,
       constructorMember: 'initialize', newMethod: 'new', implicitMembers: /^(?:\[\]=?|[-+*\/%<>=!~^&|]+@?|each|call|to_s|to_str|to_ary|to_proc|coerce|method_missing|respond_to_missing\?)$/, lastDefinitionWins: true, openClasses: true, bareCalls: true,
-      classBodyIsClass: true, subscriptMembers: { get: '[]', set: '[]=' }, protocolCalls: RUBY_PROTOCOL_CALLS,
+      classBodyIsClass: true, subscriptMembers: { get: '[]', set: '[]=' }, protocolCalls: RUBY_PROTOCOL_CALLS, setterSuffix: '=',
     },
     tests: namedTests(/_spec\.rb$|_test\.rb$/, [{ re: /^(.+)_test\.rb$/, ext: () => 'rb' }, { re: /^(.+)_spec\.rb$/, ext: () => 'rb' }]) },
   php: { wasm: 'tree-sitter-php.wasm', extensions: ['.php'], query: 'php.scm', lineComment: 'both',

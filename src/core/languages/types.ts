@@ -193,7 +193,12 @@ export interface GraphRules {
    * The members a subscript runs (`x[k]`: `__getitem__`, Ruby `[]`; `x[k] = v`: the setter). Bound only
    * when the receiver's type is known: most subscripts index built-in lists and maps.
    */
-  readonly subscriptMembers?: { readonly get: string; readonly set: string };
+  readonly subscriptMembers?: { readonly get: string; readonly set: string; readonly del?: string };
+  /**
+   * What an attribute assignment calls (`x.chain = v` runs Ruby's `chain=`): the member is the name with
+   * this suffix.
+   */
+  readonly setterSuffix?: string;
   /**
    * Built-in functions and statements that run a member of their operand (`str(x)`: `__str__`,
    * `for … in x`: `__iter__`), by the name the query captures; bound like subscripts.

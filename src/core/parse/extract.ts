@@ -14,7 +14,7 @@ import { CONTAINER_KINDS, DEFINITION_KINDS } from '../languages/types';
 import { LANGUAGES } from '../languages';
 import { loadLanguage } from './treesitter';
 import { repairSource } from './repair';
-import { calleeText, syntaxMember } from './syntax-members';
+import { callMember, calleeText, syntaxMember } from './syntax-members';
 
 import { OCCURRENCE_CAPTURES, SYNTAX_SOURCE, type Occurrence, type OccurrenceKind } from './occurrence';
 
@@ -227,7 +227,8 @@ export async function extractSource(language: LanguageId, source: string): Promi
       if (refKind === 'call') {
         const target = nameNode ?? refNode;
         claimed.add(target.startIndex);
-        pending.push({ kind: 'call', node: target, name: cleanName(textOf(target)).slice(0, 200), receiver: receiver ? textOf(receiver).slice(0, 200) : null, source: null, alias: null });
+        const name = callMember(spec, refNode, cleanName(textOf(target)).slice(0, 200));
+        pending.push({ kind: 'call', node: target, name, receiver: receiver ? textOf(receiver).slice(0, 200) : null, source: null, alias: null });
         continue;
       }
       const target = nameNode ?? refNode;

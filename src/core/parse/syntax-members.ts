@@ -15,13 +15,25 @@ export function syntaxMember(spec: LanguageSpec, capture: string, node: Node, na
   return subscriptMember(spec, node);
 }
 
-/** The member a subscript runs: the language's element getter, or its setter when assigned to. */
+/** The member a subscript runs: the language's element getter, its setter when assigned to, its deleter in `del`. */
 function subscriptMember(spec: LanguageSpec, node: Node): string | null {
   const members = spec.graph?.subscriptMembers;
   if (!members) return null;
+  if (isAssignedTo(node)) return members.set;
+  const deleted = node.parent?.type === 'delete_statement' || node.parent?.parent?.type === 'delete_statement';
+  return deleted && members.del ? members.del : members.get;
+}
+
+/** Whether a node is the left side of an assignment (`x[k] = v`, `x.chain = v`, `t |= u`). */
+function isAssignedTo(node: Node): boolean {
   const parent = node.parent;
-  const assigned = !!parent && /assignment$/.test(parent.type) && parent.childForFieldName('left')?.startIndex === node.startIndex;
-  return assigned ? members.set : members.get;
+  return !!parent && /assignment$/.test(parent.type) && parent.childForFieldName('left')?.startIndex === node.startIndex;
+}
+
+/** The member a call runs: its name, or the setter an attribute assignment runs (Ruby `x.chain = v`: `chain=`). */
+export function callMember(spec: LanguageSpec, call: Node, name: string): string {
+  const suffix = spec.graph?.setterSuffix;
+  return suffix && isAssignedTo(call) ? `${name}${suffix}` : name;
 }
 
 /** `f"visit_{…}"`, `"do_" + name`: the literal prefix of a computed member name, as `visit_*`. */

@@ -113,6 +113,9 @@
   right: (boolean_operator right: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.copy)) @reference.assign
 (assignment
   left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
+  right: (boolean_operator right: (call function: (_) @assign.value))) @reference.assign
+(assignment
+  left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
   right: (conditional_expression . [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.copy)) @reference.assign
 (assignment
   left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
@@ -236,6 +239,14 @@
 (for_in_clause "for" @name right: (_) @receiver) @reference.protocol
 (comparison_operator operators: ["in" "not in"] @name . (_) @receiver) @reference.protocol
 (comparison_operator . (_) @receiver . operators: "==" @name) @reference.protocol
+
+; type(self)(…), self.__class__(…): the object's own class constructed (its __init__ runs)
+(call
+  function: (call function: (identifier) @name arguments: (argument_list . (identifier) @receiver .))
+  (#eq? @name "type")) @reference.protocol
+(call
+  function: (attribute object: (identifier) @receiver attribute: (identifier) @name)
+  (#eq? @name "__class__")) @reference.protocol
 
 ; getattr(self, f"visit_{…}"), getattr(self, "do_" + name): a method of self's class chosen by its name prefix
 (call

@@ -73,6 +73,7 @@
 ; protocolCalls; bound only on a known receiver type)
 (interpolation "#{" @name . (_) @receiver) @reference.protocol
 (binary left: (_) @receiver operator: ["|" "&" "+" "-" "<<" "<=>" "=="] @name) @reference.protocol
+(operator_assignment left: (_) @receiver operator: ["|=" "&=" "+=" "-="] @name) @reference.protocol
 
 ; ---------------------------------------------------------------- imports
 
