@@ -854,4 +854,41 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_env']);
     assert.match(tests.tests[0].reason, /create_cache/);
   });
+
+  it('a function handed over as a value is called by the code that calls the parameter it lands in (tier callback)', async () => {
+    const call = await make({
+      'cl/core.py': [
+        'import typing as t', '', 'class Context:', '    @t.overload', '    def invoke(self, callback): ...', '',
+        '    def invoke(self, callback, *args, **kwargs):', '        return callback(*args, **kwargs)', '',
+        'class Command:', '    def __init__(self, name, callback=None):', '        self.callback = callback', '',
+        '    def invoke(self, ctx: Context):', '        return ctx.invoke(self.callback)', '',
+      ].join('\n'),
+      'cl/decorators.py': [
+        'import typing as t', 'from cl.core import Command', '',
+        'def command(name=None, cls=None):', '    if cls is None:', '        cls = t.cast("type[Command]", Command)', '',
+        '    def decorator(f):', '        return cls(name, callback=f)', '', '    return decorator', '',
+        'def pass_context(f):', '    def new_func(*args):', '        return f(1, *args)', '', '    return new_func', '',
+        'def logged(f):', '    return f', '',
+      ].join('\n'),
+      'cl/app.py': [
+        'from cl.decorators import command, logged, pass_context', '', 'def helper():', '    return 1', '',
+        '@command()', '@pass_context', 'def cli(ctx):', '    return helper()', '',
+        '@logged', 'def quiet():', '    return helper()', '',
+      ].join('\n'),
+      'tests/test_commands.py': 'from cl.core import Command, Context\n\n\ndef test_run():\n    Command("x").invoke(Context())\n',
+    });
+    const refs = await call('find_references', { symbol: 'cli' });
+    const callback = refs.references.filter((r: Json) => /^callback: /.test(r.evidence));
+    // Context.invoke (the overload's implementation) through Command.__init__ → self.callback → ctx.invoke, and new_func
+    assert.deepEqual(callback.map((r: Json) => sp(r.from)).sort(), ['Context.invoke~2', 'pass_context.new_func']);
+    assert.ok(callback.every((r: Json) => r.confidence === 0.6), JSON.stringify(callback));
+    assert.match(callback.find((r: Json) => sp(r.from) === 'Context.invoke~2').evidence, /handed to command\.decorator at cl\/app\.py:6; .* calls it as callback/);
+    // a decorator that never calls its function hands it to nobody
+    assert.deepEqual((await call('find_references', { symbol: 'quiet' })).references, []);
+    // what is at stake reaches the invokers' callers
+    const impact = await call('impact', { symbol: 'helper', depth: 3 });
+    assert.ok(['Context.invoke~2', 'Command.invoke'].every(n => impact.affected.some((a: Json) => sp(a.node) === n)), JSON.stringify(impact.affected.map((a: Json) => sp(a.node))));
+    // a test that runs some command does not run every callback: the walk for tests does not follow callback edges
+    assert.deepEqual((await call('related_tests', { symbol: 'helper' })).tests, []);
+  });
 });

@@ -150,6 +150,9 @@ export const CALL_RULES: readonly CallRule[] = [
     name: 'plain_name',
     resolve: ({ f, o, receiver, depth }) => {
       if (receiver) return undefined;
+      // cls = Command; cls(…): constructs the class the local holds
+      const made = f.flow.classHeld(o.name, o.scope, o.line);
+      if (made) return bound([made], 'assigned', `${o.name} = ${made.sp}`);
       // handler = Handler(…); handler(x): the instance's call member runs (the local shadows any def)
       const held = f.flow.typeOf(o.name, o.scope, o.line, depth);
       const runs = f.L.callMember ? callMembers(f, held) : [];

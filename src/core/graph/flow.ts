@@ -105,6 +105,17 @@ export class Flow {
     return looked.length ? { syms: [...new Set(looked)], byPrefix: true } : none;
   }
 
+  /** The class a local holds itself (`cls = Command`, `cls = t.cast(…, Command)`): calling it constructs one. */
+  classHeld(name: string, scope: string | null, line: number): GSymbol | undefined {
+    if (!this.assigns.size || !NAME.test(name)) return undefined;
+    const held = new Set<GSymbol>();
+    for (const o of this.localAssigns(name, scope, line)) {
+      const r = o.source && NAME.test(o.source) ? this.f.resolveName(o.source, o.scope, CLASSY) : null;
+      if (r && 'syms' in r && r.syms.length === 1 && CLASSY.has(r.syms[0]!.kind)) held.add(r.syms[0]!);
+    }
+    return held.size === 1 ? [...held][0] : undefined;
+  }
+
   /**
    * The methods a local holds as bound methods (`default = self._default_finalize`, later `default(v)`):
    * each copy of a member of a typed receiver, the receiver's type known.
@@ -146,7 +157,8 @@ export class Flow {
   private localAssigns(name: string, scope: string | null, line: number): Occurrence[] {
     const all = this.assigns.get(name) ?? [];
     for (let p: string | null = scope; ; p = parentScope(p)) {
-      const here = all.filter(o => o.scope === p);
+      // a closure's path names its enclosing function without the overload suffix (`command.decorator` in `command~5`)
+      const here = all.filter(o => o.scope === p || (p !== null && o.scope?.replace(/~\d+$/, '') === p));
       const before = here.filter(o => o.line <= line);
       const last = before[before.length - 1];
       if (last) return before.filter(o => o.line === last.line); // `x = a or b`: one assignment per operand

@@ -9,8 +9,9 @@ import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { AMBIGUOUS_MAX, TIERS, parseEvidence, type Tier } from './tiers';
 import { SymbolLookup, overloadBase, parseNodeId, type LookupOptions, type Resolved } from './lookup';
 import { dispatchCallers } from './dispatch';
+import { callbackCallers } from './callbacks';
 import { protocolCallers, callableParams, typeKey, type CallableType } from './protocol';
-import { graphRules } from '../languages';
+import { graphRules, graphRulesOf } from '../languages';
 import { LANGUAGE_IDS, type LanguageId } from '../languages/types';
 import { implicitCallBoundaries } from './unseen';
 import { mentionBoundaries } from './mentions';
@@ -68,11 +69,12 @@ export function toNodeRef(n: NodeRow): NodeRef {
 
 /** What graph answers read of one file, once per reader (GraphReader.factsOf). */
 interface FileFacts {
-  symbols: NodeRow[]; decorators?: DecoratorSites; bases?: Map<string | null, string[]>; assigns?: Occurrence[];
+  symbols: NodeRow[]; decorators?: DecoratorSites; bases?: Map<string | null, string[]>; assigns?: Occurrence[]; handOffs?: Occurrence[];
   /** scopes that yield (generator functions) */
   generators?: Set<string | null>;
 }
 const YIELD_KINDS: ReadonlySet<string> = new Set(['yields']);
+const HANDOFF_KINDS: ReadonlySet<string> = new Set(['argument', 'params', 'call', 'assign']);
 
 /** A file's call and identifier occurrences by line, and the lines where a definition ends. */
 interface DecoratorSites { byLine: Map<number, Occurrence[]>; ends: Set<number> }
@@ -203,6 +205,7 @@ export class GraphReader {
     if (dir === 'in' && kinds.includes('calls') && opts.dispatch !== false) {
       for (const [node, list] of dispatchCallers(this, nodes)) result.get(node)!.push(...list);
       for (const [node, list] of protocolCallers(this, nodes)) result.get(node)!.push(...list);
+      for (const [node, list] of callbackCallers(this, nodes)) result.get(node)!.push(...list);
     }
     for (const list of result.values()) list.sort((a, b) => b.edge.confidence - a.edge.confidence || a.neighbour.path.localeCompare(b.neighbour.path) || a.neighbour.start_line - b.neighbour.start_line);
     return result;
@@ -297,6 +300,21 @@ export class GraphReader {
     return this.assignsIn(fn.file_id)
       .filter(o => o.scope === fn.symbol_path && o.alias && o.line >= fn.start_line && !selves.includes(o.name))
       .sort((a, b) => a.line - b.line || a.col - b.col).map(o => typeKey(o.alias!));
+  }
+
+  /** Whether a language's files record values handed to calls (graph/callbacks.ts). */
+  handsOffValues(language: string): boolean { return !!graphRulesOf(language)?.callbacks; }
+
+  /** A file's values handed to calls, parameters, calls and assignments (graph/callbacks.ts), read once per reader. */
+  handOffs(fileId: number): Occurrence[] {
+    const facts = this.factsOf(fileId);
+    return facts.handOffs ??= this.store.files.occurrences(fileId, HANDOFF_KINDS);
+  }
+
+  /** The node of a scope of a file: its definition by symbol path, or the file itself (null). */
+  scopeNode(fileId: number, scope: string | null): NodeRow | undefined {
+    if (scope === null) return this.nodes([-fileId]).get(-fileId);
+    return this.factsOf(fileId).symbols.find(s => s.symbol_path === scope);
   }
 
   private assignsIn(fileId: number): Occurrence[] {

@@ -101,7 +101,9 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
       examined++;
       if (f.distance > 0) walked.push(f.node);
       for (const { neighbour, edge } of edgesOf.get(f.node.node) ?? []) {
-        if (targetSet.has(neighbour.node)) continue;
+        // a callback's invoker runs whatever any caller hands it: the test that hands the function over
+        // reaches it by its reference, the invoker's other callers do not
+        if (targetSet.has(neighbour.node) || edge.tier === 'callback') continue;
         const confidence = Math.min(f.confidence, edge.confidence);
         const nameOnly = f.nameOnly || isNameOnly(edge);
         const prev = seen.get(neighbour.node);

@@ -30,6 +30,8 @@
  *                     an edge to the type itself
  *   protocol    0.3   a call of a value of a callable type: a possible call of each function whose parameter
  *                     types are the type's (read at query time, graph/protocol.ts)
+ *   callback    0.6   a function handed over as a value (a decorator, an argument) is called by the code that
+ *                     calls the parameter it lands in (read at query time, graph/callbacks.ts)
  *   import_file 0.85  file → file import
  *   naming      0.5   a test file named after a source file
  *
@@ -57,6 +59,7 @@ export const TIERS = {
   patch: { confidence: 0.5, text: 'a function assigned in place of a module\'s function:' },
   callable: { confidence: 0.7, text: 'a call of a value of the callable type' },
   protocol: { confidence: 0.3, text: 'a call of a value of a callable type it implements:' },
+  callback: { confidence: 0.6, text: 'a call of a parameter the function is handed to:' },
   import_file: { confidence: 0.85, text: 'import of' },
   naming: { confidence: 0.5, text: 'test file named after' },
 } as const satisfies Record<string, { confidence: number; text: string }>;

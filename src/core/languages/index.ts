@@ -76,7 +76,7 @@ export const LANGUAGES = {
       importCandidates: pythonCandidates, importSuffixes: pythonSuffixes, selfReceivers: ['self', 'cls'],
       constructed: constructedCall, moduleImport: firstSegment,
       constructorMember: '__init__', lastDefinitionWins: true, classScopeHidden: true, contextMembers: ['__enter__', '__exit__'],
-      callMember: '__call__', implicitMembers: /^__\w+__$/, subscriptMembers: { get: '__getitem__', set: '__setitem__', del: '__delitem__' },
+      callMember: '__call__', callbacks: true, implicitMembers: /^__\w+__$/, subscriptMembers: { get: '__getitem__', set: '__setitem__', del: '__delitem__' },
       protocolCalls: PYTHON_PROTOCOL_CALLS, inertBases: PYTHON_INERT_BASES, decorators: PYTHON_DECORATORS,
       callableType: /^(?:\w+\.)*Callable\[\[/,
       fixtures: { decorator: 'fixture', files: ['conftest.py'] },

@@ -206,6 +206,11 @@ export interface GraphRules {
   readonly protocolCalls?: Readonly<Record<string, string>>;
   /** The member calling an instance runs (`__call__`): `handler(x)` on a value of a class with it. */
   readonly callMember?: string;
+  /**
+   * Whether the query records values handed to calls and functions' parameters (`argument`, `params`):
+   * a function handed over as a value is followed to the code that calls it (graph/callbacks.ts).
+   */
+  readonly callbacks?: boolean;
   /** Members a `with` statement runs on the object it enters (`__enter__`, `__exit__`). */
   readonly contextMembers?: readonly string[];
   /** A class method that constructs an instance (`Worker.new`, Ruby): a call of it constructs the receiver. */

@@ -14,6 +14,8 @@ import { CONTAINER_KINDS, DEFINITION_KINDS } from '../languages/types';
 import { LANGUAGES } from '../languages';
 import { loadLanguage } from './treesitter';
 import { repairSource } from './repair';
+import { argumentOccurrence } from './arguments';
+import { spanOf, type Span } from './span';
 import { callMember, calleeText, syntaxMember } from './syntax-members';
 
 import { OCCURRENCE_CAPTURES, SYNTAX_SOURCE, type Occurrence, type OccurrenceKind } from './occurrence';
@@ -71,16 +73,6 @@ export const LIMITS = {
 
 const CHUNK_KINDS = new Set<DefinitionKind>(['function', 'method', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'module']);
 const KIND_SET = new Set<string>(DEFINITION_KINDS);
-
-/** Where a definition lies: its node, or its signature and the body that follows it (LanguageSpec.detachedBody). */
-type Span = Pick<Node, 'startIndex' | 'endIndex' | 'startPosition' | 'endPosition'>;
-
-/** A definition's span: the node, up to the end of the body the grammar puts beside it (Dart). */
-function spanOf(node: Node, detachedBody: string | undefined): Span {
-  const next = detachedBody ? node.nextNamedSibling : null;
-  if (!next || next.type !== detachedBody) return node;
-  return { startIndex: node.startIndex, startPosition: node.startPosition, endIndex: next.endIndex, endPosition: next.endPosition };
-}
 
 interface RawDef {
   kind: DefinitionKind;
@@ -143,6 +135,8 @@ export async function extractSource(language: LanguageId, source: string): Promi
     const memberObjects = new Map<number, Node>();
 
     for (const m of matches) {
+      const handed = argumentOccurrence(m.captures, textOf);
+      if (handed !== undefined) { if (handed) pending.push(handed); continue; }
       let defNode: Node | null = null; let defKind: string | null = null;
       let nameNode: Node | null = null; let receiver: Node | null = null; let receiverType: Node | null = null;
       let refKind: OccurrenceKind | null = null; let refNode: Node | null = null;

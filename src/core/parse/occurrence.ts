@@ -16,14 +16,15 @@
  * `yields`: the scope is a generator function (Python, JavaScript): calling it only makes the generator,
  * its body runs where that is iterated. `self_block`: a block run with another object as self (Ruby
  * `@app.instance_eval do … end`): `receiver` that object, `source` the block's last line (its bare calls
- * are that object's methods).
+ * are that object's methods). `argument` / `params`: a value handed to a call, a function's parameters
+ * (parse/arguments.ts).
  */
 /** The `source` of a call that syntax makes (`x[k]`, `len(x)`, `await x`): a member the code does not name. */
 export const SYNTAX_SOURCE = 'syntax';
 
 export const OCCURRENCE_KINDS = [
   'call', 'import', 'extends', 'implements', 'identifier', 'assign', 'returns', 'enters', 'result_call',
-  'returns_call', 'yields', 'self_block',
+  'returns_call', 'yields', 'self_block', 'argument', 'params',
 ] as const;
 export type OccurrenceKind = (typeof OCCURRENCE_KINDS)[number];
 

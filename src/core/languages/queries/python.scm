@@ -240,6 +240,14 @@
 (comparison_operator operators: ["in" "not in"] @name . (_) @receiver) @reference.protocol
 (comparison_operator . (_) @receiver . operators: "==" @name) @reference.protocol
 
+; cls = t.cast("type[Command]", Command): the value cast, copied
+(assignment
+  left: (identifier) @assign.target
+  right: (call
+    function: [(identifier) (attribute)] @_cast
+    arguments: (argument_list (_) . [(identifier) (attribute)] @assign.copy .))
+  (#match? @_cast "(^|[.])cast$")) @reference.assign
+
 ; type(self)(…), self.__class__(…): the object's own class constructed (its __init__ runs)
 (call
   function: (call function: (identifier) @name arguments: (argument_list . (identifier) @receiver .))
@@ -253,3 +261,19 @@
   function: (identifier) @_getattr
   arguments: (argument_list . (identifier) @receiver . [(string) (binary_operator)] @name)
   (#eq? @_getattr "getattr")) @reference.by_prefix
+
+; a value handed to a call (a callback): `runner.invoke(cli)`, `Command(callback=f)`; the function a
+; decorator receives (`@pass_context`, `@click.command()`): graph/callbacks.ts follows it to its callers
+(call function: (_) @receiver arguments: (argument_list [(identifier) (attribute)] @name)) @reference.argument
+(call
+  function: (_) @receiver
+  arguments: (argument_list (keyword_argument name: (identifier) @argument.key value: [(identifier) (attribute)] @name))) @reference.argument
+(decorated_definition
+  (decorator [(identifier) (attribute)] @receiver)
+  definition: (function_definition name: (identifier) @name)) @reference.argument
+(decorated_definition
+  (decorator (call function: (_) @receiver) @argument.result)
+  definition: (function_definition name: (identifier) @name)) @reference.argument
+
+; a function's parameters, in order
+(function_definition parameters: (parameters) @reference.params)

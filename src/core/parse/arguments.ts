@@ -1,0 +1,75 @@
+/**
+ * Values handed to calls, and the parameters that receive them (graph/callbacks.ts follows a function
+ * handed over as a value to the code that calls it):
+ *
+ * - `argument`: a name or attribute passed to a call (`ctx.invoke(cli)`, `Command(callback=f)`) or the
+ *   function a decorator is applied to (`@pass_context def cli`). `name` is the value's text, `receiver`
+ *   the callee's text (a decorator's with a leading `@`, and `()` when the decorator is a call whose
+ *   result receives the function), `source` the slot (the positional index, or the keyword), `alias` the
+ *   line of the callee (where the call's own edges are).
+ * - `params`: a function's parameter names in order, comma-separated (`self,callback,*args,**kwargs`).
+ *
+ * Query captures: @reference.argument with @name (the value), @receiver (the callee), @argument.key (a
+ * keyword), @argument.result (a decorator's call); @reference.params on the parameter list.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { OccurrenceKind } from './occurrence';
+
+export interface PendingOccurrence {
+  kind: OccurrenceKind; node: Node; name: string; receiver: string | null; source: string | null; alias: string | null;
+}
+
+type Capture = { name: string; node: Node };
+const MAX_TEXT = 200;
+
+/**
+ * The occurrence a match of @reference.argument or @reference.params records (null: none, such as an
+ * argument after a spread); undefined for other matches.
+ */
+export function argumentOccurrence(captures: readonly Capture[], textOf: (n: Node) => string): PendingOccurrence | null | undefined {
+  if (!captures.some(c => c.name === 'reference.argument' || c.name === 'reference.params')) return undefined;
+  const by = new Map(captures.map(c => [c.name, c.node]));
+  const params = by.get('reference.params');
+  if (params) return paramsOccurrence(params, textOf);
+  const call = by.get('reference.argument');
+  const value = by.get('name');
+  const callee = by.get('receiver');
+  if (!call || !value || !callee) return null;
+  if (call.type === 'decorated_definition') {
+    const called = by.has('argument.result') ? '()' : '';
+    const decorator = callee.parent?.type === 'decorator' ? callee.parent : callee.parent?.parent ?? callee;
+    return { kind: 'argument', node: decorator, name: textOf(value).slice(0, MAX_TEXT), receiver: `@${textOf(callee).slice(0, MAX_TEXT)}${called}`,
+      source: '0', alias: String(decorator.startPosition.row + 1) };
+  }
+  const key = by.get('argument.key');
+  const slot = key ? textOf(key) : positionOf(value);
+  if (slot === null) return null;
+  return { kind: 'argument', node: value, name: textOf(value).slice(0, MAX_TEXT), receiver: textOf(callee).slice(0, MAX_TEXT),
+    source: slot, alias: String(callee.endPosition.row + 1) };
+}
+
+/** A positional argument's index, or null after a spread (`f(*args, cb)`: its position is unknown). */
+function positionOf(value: Node): string | null {
+  const list = value.parent;
+  if (!list) return null;
+  let i = 0;
+  for (const n of list.namedChildren) {
+    if (!n || n.type === 'comment') continue;
+    if (n.startIndex === value.startIndex) return String(i);
+    if (/splat|spread/.test(n.type)) return null;
+    if (n.type !== 'keyword_argument') i++;
+  }
+  return null;
+}
+
+/** `(self, callback, *args, name: str = "x", **kwargs)` → `self,callback,*args,name,**kwargs`. */
+function paramsOccurrence(list: Node, textOf: (n: Node) => string): PendingOccurrence | null {
+  const names: string[] = [];
+  for (const p of list.namedChildren) {
+    if (!p || p.type === 'comment') continue;
+    const id = p.type === 'identifier' ? p : p.childForFieldName('name') ?? p.namedChildren.find(c => c?.type === 'identifier') ?? null;
+    const star = p.type === 'list_splat_pattern' ? '*' : p.type === 'dictionary_splat_pattern' ? '**' : '';
+    if (id) names.push(`${star}${textOf(id)}`);
+  }
+  return names.length ? { kind: 'params', node: list, name: names.join(',').slice(0, MAX_TEXT), receiver: null, source: null, alias: null } : null;
+}
