@@ -164,8 +164,23 @@ function tierPrecision(g, truth, ids) {
       if (truth.callersOf.get(callee)?.has(caller)) x.tp++;
     }
   }
+  // the tiers read at query time (overrides, patches, callable types, callbacks) are incoming edges only
+  const incoming = g.edgesOfMany(rows, 'in', ['calls']);
+  for (const n of rows) {
+    const callee = byNodeId.get(core.toNodeRef(n).id);
+    for (const { neighbour, edge } of incoming.get(n.node) ?? []) {
+      const caller = byNodeId.get(core.toNodeRef(neighbour).id);
+      if (caller === undefined || callee === caller || !QUERY_TIME_TIERS.has(edge.tier)) continue;
+      const x = (tiers[edge.tier] ??= { merged: { n: 0, tp: 0 } }).merged;
+      x.n++;
+      if (truth.callersOf.get(callee)?.has(caller)) x.tp++;
+      else if (process.env.STAKE_WRONG === edge.tier) process.stderr.write(`wrong ${edge.tier}: ${edge.evidence}\n`);
+    }
+  }
   return tiers;
 }
+
+const QUERY_TIME_TIERS = new Set(['dispatch', 'patch', 'protocol', 'callback']);
 
 /** A definition as the truth mapping reads it: its answer id, names and lines. */
 const located = (n) => ({ id: core.toNodeRef(n).id, path: n.path, name: n.name, symbol_path: n.symbol_path, kind: n.kind, start_line: n.start_line, end_line: n.end_line });

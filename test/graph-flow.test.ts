@@ -891,4 +891,23 @@ describe('graph: resolution that follows what programs do', () => {
     // a test that runs some command does not run every callback: the walk for tests does not follow callback edges
     assert.deepEqual((await call('related_tests', { symbol: 'helper' })).tests, []);
   });
+
+  it('Ruby: a call made in a block runs where the callee yields or calls the block it keeps (tier callback)', async () => {
+    const call = await make({
+      'lib/app.rb': [
+        'class App', '  def guarded', '    yield', '  rescue StandardError', '    nil', '  end', '',
+        '  def later(&block)', '    @block = block', '  end', '',
+        '  def run_later', '    @block.call', '  end', '',
+        '  def plain(x)', '    x', '  end', '',
+        '  def handle_options', '    1', '  end', '',
+        '  def run', '    guarded do', '      handle_options', '    end', '    later { handle_options }', '    plain(1) { handle_options }', '  end', 'end', '',
+      ].join('\n'),
+    });
+    const refs = await call('find_references', { symbol: 'App.handle_options' });
+    const callback = refs.references.filter((r: Json) => /^callback: /.test(r.evidence));
+    // the block's calls run inside guarded (yield) and run_later (the kept block); plain never runs its block
+    assert.deepEqual(callback.map((r: Json) => sp(r.from)).sort(), ['App.guarded', 'App.run_later']);
+    assert.match(callback.find((r: Json) => sp(r.from) === 'App.guarded').evidence, /called in a block handed to App\.guarded .* runs it by yield/);
+    assert.deepEqual(refs.references.filter((r: Json) => !/^callback: /.test(r.evidence)).map((r: Json) => sp(r.from)), ['App.run']);
+  });
 });

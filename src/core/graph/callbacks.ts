@@ -22,6 +22,9 @@ type Hit = { neighbour: NodeRow; edge: GraphEdge };
 const CALLBACK_DEPTH = 5;
 const DECORATOR_LINES = 12;
 const FUNCTIONS = new Set(['function', 'method']);
+/** The slot of a block handed to a call (Ruby `run do … end`), and the parameter yield runs. */
+const BLOCK = '&';
+const CONSTRUCTORS = new Set(['__init__', 'initialize']);
 
 /** Where a value is received: the callee, the argument's slot (index or keyword), and whether the callee is bound (self first). */
 interface Slot { callee: NodeRow; slot: string; bound: boolean; site: string }
@@ -36,10 +39,11 @@ export function callbackCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<
   const out = new Map<number, Hit[]>();
   const fns = nodes.filter(n => FUNCTIONS.has(n.kind) && g.handsOffValues(n.language));
   if (!fns.length) return out;
-  const refs = g.edgesOfMany(fns, 'in', ['references'], { dispatch: false });
+  const refs = g.edgesOfMany(fns, 'in', ['references', 'calls'], { dispatch: false });
   for (const fn of fns) {
     const list: Hit[] = [];
-    const slots = [...decoratorSlots(g, fn), ...argumentSlots(g, fn, refs.get(fn.node) ?? [])];
+    const uses = refs.get(fn.node) ?? [];
+    const slots = [...decoratorSlots(g, fn), ...argumentSlots(g, fn, uses), ...blockSlots(g, fn, uses)];
     for (const s of slots) {
       for (const inv of invokersOf(g, s, 0, new Set())) {
         if (inv.node.node === fn.node || list.some(h => h.neighbour.node === inv.node.node)) continue;
@@ -55,8 +59,9 @@ function callbackEdge(g: GraphReader, fn: NodeRow, s: Slot, inv: Invoker): Graph
   const confidence = TIERS.callback.confidence;
   const passed = inv.through.node !== s.callee.node && inv.through.node !== inv.node.node;
   const calls = passed ? ` (a parameter of ${inv.through.symbol_path})` : '';
-  const evidence = `callback: ${fn.symbol_path} handed to ${s.callee.symbol_path} at ${s.site}; `
-    + `${inv.node.symbol_path} calls it as ${inv.param} at ${inv.node.path}:${inv.line}${calls}`;
+  const handed = s.slot === BLOCK ? `called in a block handed to ${s.callee.symbol_path}` : `${fn.symbol_path} handed to ${s.callee.symbol_path}`;
+  const evidence = `callback: ${handed} at ${s.site}; `
+    + `${inv.node.symbol_path} ${inv.param === 'yield' ? 'runs it by yield' : `calls it as ${inv.param}`} at ${inv.node.path}:${inv.line}${calls}`;
   return { from: g.idOf(inv.node), to: g.idOf(fn), kind: 'calls', provider: 'heuristic', confidence, resolution: resolutionOf(confidence),
     evidence, path: inv.node.path, line: inv.line, tier: 'callback' };
 }
@@ -75,17 +80,43 @@ function decoratorSlots(g: GraphReader, fn: NodeRow): Slot[] {
   return out;
 }
 
-/** `runner.invoke(cli)`, `Command(callback=f)`: the references to a function that are arguments of a call. */
+/**
+ * `runner.invoke(cli)`, `Command(callback=f)`: the arguments naming a function in the scopes that reference
+ * it (every such argument of the scope: an edge keeps one line per pair of ends).
+ */
 function argumentSlots(g: GraphReader, fn: NodeRow, refs: readonly Hit[]): Slot[] {
   const out: Slot[] = [];
   for (const { neighbour: from, edge } of refs) {
-    if (edge.provider !== 'heuristic' || edge.line == null) continue;
+    if (edge.kind !== 'references' || edge.provider !== 'heuristic') continue;
     const occ = g.handOffs(from.file_id);
     const scope = from.kind === 'file' ? null : from.symbol_path;
     for (const o of occ) {
-      if (o.kind !== 'argument' || o.line !== edge.line || o.scope !== scope || o.receiver?.startsWith('@')) continue;
+      if (o.kind !== 'argument' || o.scope !== scope || o.receiver?.startsWith('@')) continue;
       if (o.name !== fn.name && !o.name.endsWith(`.${fn.name}`)) continue;
       out.push(...calleesAt(g, from, o, `${from.path}:${o.line}`));
+    }
+  }
+  return out;
+}
+
+/**
+ * `in_namespace(name) do … helper … end`: the calls of a function's name made inside a block by a scope that
+ * calls it, and the callee each block is handed to (the innermost block around the call).
+ */
+function blockSlots(g: GraphReader, fn: NodeRow, uses: readonly Hit[]): Slot[] {
+  const out: Slot[] = [];
+  for (const { neighbour: from, edge } of uses) {
+    if (edge.kind !== 'calls' || edge.provider !== 'heuristic' || !g.handsOffValues(from.language)) continue;
+    const scope = from.kind === 'file' ? null : from.symbol_path;
+    const occ = g.handOffs(from.file_id).filter(o => o.scope === scope);
+    const blocks = occ.filter(o => o.kind === 'argument' && o.source === BLOCK);
+    if (!blocks.length) continue;
+    for (const c of occ) {
+      // a call, or a Ruby bare name (`handle_options`: an identifier the graph binds as a call)
+      if ((c.kind !== 'call' && c.kind !== 'identifier') || c.name !== fn.name) continue;
+      let inner: Occurrence | undefined;
+      for (const b of blocks) if (b.line <= c.line && Number(b.name.slice(1)) >= c.line && (!inner || inner.line <= b.line)) inner = b;
+      if (inner) out.push(...calleesAt(g, from, inner, `${from.path}:${c.line}`));
     }
   }
   return out;
@@ -101,7 +132,8 @@ function calleesAt(g: GraphReader, scope: NodeRow, o: Occurrence, site: string):
   const decorator = o.receiver!.startsWith('@');
   const text = decorator ? o.receiver!.slice(1) : o.receiver!;
   const called = text.endsWith('()');
-  const name = lastName(called ? text.slice(0, -2) : text);
+  // Ruby `Promise.new(args) { … }`: the class's initialize receives the block
+  const name = lastName(called ? text.slice(0, -2) : text.replace(/\.new$/, ''));
   if (!name) return [];
   const edges = (g.edgesOfMany([scope], 'out', ['calls', 'references', 'imports'], { dispatch: false }).get(scope.node) ?? [])
     .filter(({ neighbour: n, edge }) => edge.provider === 'heuristic' && FUNCTIONS.has(n.kind) && receives(n, edge, name, called));
@@ -125,7 +157,7 @@ function receives(n: NodeRow, edge: GraphEdge, name: string, called: boolean): b
   const parent = lastName(n.parent_path ?? '');
   if (called) return parent === name && n.kind === 'function';
   const held = edge.evidence.includes(`: ${name} = `) || edge.evidence.includes(`: ${name} → `);
-  return n.name === name || (n.name === '__init__' && parent === name) || held;
+  return n.name === name || (CONSTRUCTORS.has(n.name) && parent === name) || held;
 }
 
 /** The last name of a callee's text or a symbol path (`click.command` → command, `Group.command~3` → command). */
@@ -141,7 +173,8 @@ function invokersOf(g: GraphReader, s: Slot, depth: number, seen: Set<string>): 
   if (depth > CALLBACK_DEPTH || seen.has(key)) return [];
   seen.add(key);
   const param = paramOf(g, s);
-  const out = param ? [...callsOf(g, s.callee, param, depth, seen), ...storedIn(g, s.callee, param, depth, seen)] : [];
+  const names = new Set(param ? [param, ...(s.slot === BLOCK ? [BLOCK] : [])] : []);
+  const out = param ? [...callsOf(g, s.callee, names, depth, seen), ...storedIn(g, s.callee, param, depth, seen)] : [];
   cache.set(key, out);
   return out;
 }
@@ -149,6 +182,8 @@ function invokersOf(g: GraphReader, s: Slot, depth: number, seen: Set<string>): 
 /** The parameter a slot lands in: the keyword's own, or the positional one (after self when bound); none past a `*args`. */
 function paramOf(g: GraphReader, s: Slot): string | null {
   const params = g.handOffs(s.callee.file_id).find(o => o.kind === 'params' && o.scope === s.callee.symbol_path)?.name.split(',');
+  // a block (`&`): yield runs it, and so does a call of the block parameter (`&block` … `block.call`)
+  if (s.slot === BLOCK) return params?.find(p => p.startsWith('&'))?.slice(1) ?? BLOCK;
   if (!params) return null;
   if (!/^\d+$/.test(s.slot)) return params.includes(s.slot) ? s.slot : null;
   const offset = s.bound && /^(self|cls)$/.test(params[0] ?? '') ? 1 : 0;
@@ -156,16 +191,20 @@ function paramOf(g: GraphReader, s: Slot): string | null {
   return p && !p.startsWith('*') ? p : null;
 }
 
-/** Calls of a name inside a function or its closures, and the places it is passed on from there. */
-function callsOf(g: GraphReader, fn: NodeRow, name: string, depth: number, seen: Set<string>): Invoker[] {
+/** Calls of a name (or a local copy of it) inside a function or its closures, and the places it is passed on from there. */
+function callsOf(g: GraphReader, fn: NodeRow, held: ReadonlySet<string>, depth: number, seen: Set<string>): Invoker[] {
   const inside = (scope: string | null) => scope === fn.symbol_path || !!scope?.startsWith(`${fn.symbol_path}.`);
+  const occ = g.handOffs(fn.file_id);
+  // f = func if is_async_callable(func) else …: the local holds the value too
+  const copies = occ.filter(o => o.kind === 'assign' && o.source !== null && held.has(o.source) && inside(o.scope) && /^\w+$/.test(o.name));
+  const names = new Set([...held, ...copies.map(o => o.name)]);
   const out: Invoker[] = [];
-  for (const o of g.handOffs(fn.file_id)) {
+  for (const o of occ) {
     if (!inside(o.scope)) continue;
-    if (o.kind === 'call' && !o.receiver && o.name === name) {
+    if (o.kind === 'call' && runs(o, names)) {
       const node = g.scopeNode(fn.file_id, o.scope);
-      if (node) out.push({ node, line: o.line, param: name, through: fn });
-    } else if (o.kind === 'argument' && o.name === name && !o.receiver?.startsWith('@')) {
+      if (node) out.push({ node, line: o.line, param: o.receiver ?? o.name, through: fn });
+    } else if (o.kind === 'argument' && names.has(o.name) && !o.receiver?.startsWith('@')) {
       out.push(...passedOn(g, fn.file_id, o, depth, seen));
     }
   }
@@ -177,13 +216,15 @@ function storedIn(g: GraphReader, fn: NodeRow, param: string, depth: number, see
   const cls = fn.kind === 'method' ? fn.parent_path : null;
   if (!cls) return [];
   const occ = g.handOffs(fn.file_id);
-  const attrs = occ.filter(o => o.kind === 'assign' && o.scope === fn.symbol_path && o.source === param && o.name.startsWith('self.'));
+  const stored = (o: Occurrence) => o.name.startsWith('self.') || o.name.startsWith('@');
+  const attrs = occ.filter(o => o.kind === 'assign' && o.scope === fn.symbol_path && o.source === param && stored(o));
   const out: Invoker[] = [];
   for (const a of attrs) {
-    const attr = a.name.slice(5);
+    // Python `self.callback(…)`, Ruby `@block.call(…)`
+    const called = (o: Occurrence) => (a.name.startsWith('@') ? o.receiver === a.name && o.name === 'call' : o.receiver === 'self' && `self.${o.name}` === a.name);
     for (const o of occ) {
       if (!o.scope?.startsWith(`${cls}.`)) continue;
-      if (o.kind === 'call' && o.receiver === 'self' && o.name === attr) {
+      if (o.kind === 'call' && called(o)) {
         const node = g.scopeNode(fn.file_id, o.scope);
         if (node) out.push({ node, line: o.line, param: a.name, through: fn });
       } else if (o.kind === 'argument' && o.name === a.name) {
@@ -192,6 +233,12 @@ function storedIn(g: GraphReader, fn: NodeRow, param: string, depth: number, see
     }
   }
   return out;
+}
+
+/** Whether a call runs a held value: `f(…)` (a name it is held by), Ruby `block.call(…)`, `yield` (a block). */
+function runs(o: Occurrence, names: ReadonlySet<string>): boolean {
+  if (!o.receiver) return names.has(o.name) || (o.name === 'yield' && names.has(BLOCK));
+  return o.name === 'call' && names.has(o.receiver);
 }
 
 /** A received value handed on to another callee (`ctx.invoke(self.callback)`): that callee's invokers. */

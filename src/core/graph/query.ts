@@ -74,7 +74,7 @@ interface FileFacts {
   generators?: Set<string | null>;
 }
 const YIELD_KINDS: ReadonlySet<string> = new Set(['yields']);
-const HANDOFF_KINDS: ReadonlySet<string> = new Set(['argument', 'params', 'call', 'assign']);
+const HANDOFF_KINDS: ReadonlySet<string> = new Set(['argument', 'params', 'call', 'assign', 'identifier']);
 
 /** A file's call and identifier occurrences by line, and the lines where a definition ends. */
 interface DecoratorSites { byLine: Map<number, Occurrence[]>; ends: Set<number> }

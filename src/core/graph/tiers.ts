@@ -22,14 +22,15 @@
  *   hierarchy   0.5   x.run() where every method named run overrides one (the root's callers reach each by dispatch)
  *   method_name 0.4   the only method with that name, called on a receiver of unknown type
  *   ambiguous   0.25  one of 2–3 definitions sharing the name (each gets an edge; never confident)
- *   dispatch    0.5   a call of a base method that this method overrides (read at query time, graph/dispatch.ts)
+ *   dispatch    0.1   a call of a base method that this method overrides (read at query time, graph/dispatch.ts;
+ *                     one override runs per call: 0.05–0.16 of these edges ran in bench:stake)
  *   by_prefix   0.5   a method looked up by a computed name (getattr(self, f"visit_{…}"), graph/dynamic.ts)
  *   patch       0.5   a function assigned over a module's function (`utils.echo = fake_echo`): it `implements`
  *                     the one it replaces, whose callers are its possible callers (read at query time, dispatch.ts)
  *   callable    0.7   a call of a value whose declared type is a callable type (`self.app(…)`, `app: ASGIApp`):
  *                     an edge to the type itself
- *   protocol    0.3   a call of a value of a callable type: a possible call of each function whose parameter
- *                     types are the type's (read at query time, graph/protocol.ts)
+ *   protocol    0.05  a call of a value of a callable type: a possible call of each function whose parameter
+ *                     types are the type's (read at query time, graph/protocol.ts; 0.02 ran in bench:stake)
  *   callback    0.6   a function handed over as a value (a decorator, an argument) is called by the code that
  *                     calls the parameter it lands in (read at query time, graph/callbacks.ts)
  *   import_file 0.85  file → file import
@@ -54,11 +55,11 @@ export const TIERS = {
   hierarchy: { confidence: 0.5, text: 'the method every definition of the name overrides:' },
   method_name: { confidence: 0.4, text: 'the only method with that name (receiver type unknown)' },
   ambiguous: { confidence: 0.25, text: 'one of several definitions sharing the name' },
-  dispatch: { confidence: 0.5, text: 'a call of the base method it overrides' },
+  dispatch: { confidence: 0.1, text: 'a call of the base method it overrides' },
   by_prefix: { confidence: 0.5, text: 'a method chosen at run time by its name:' },
   patch: { confidence: 0.5, text: 'a function assigned in place of a module\'s function:' },
   callable: { confidence: 0.7, text: 'a call of a value of the callable type' },
-  protocol: { confidence: 0.3, text: 'a call of a value of a callable type it implements:' },
+  protocol: { confidence: 0.05, text: 'a call of a value of a callable type it implements:' },
   callback: { confidence: 0.6, text: 'a call of a parameter the function is handed to:' },
   import_file: { confidence: 0.85, text: 'import of' },
   naming: { confidence: 0.5, text: 'test file named after' },

@@ -119,7 +119,7 @@ export const LANGUAGES = {
       importCandidates: (source, fromPath) => source.startsWith('.') ? [includeCandidates(source, fromPath)[0] + '.rb'] : [`lib/${source}.rb`, `${source}.rb`],
       selfReceivers: ['self'], constructed: (r) => /^([A-Z][\w:]*)\.new\b/.exec(r.trim())?.[1]?.split('::').pop() ?? null,
       constructorMember: 'initialize', newMethod: 'new', implicitMembers: /^(?:\[\]=?|[-+*\/%<>=!~^&|]+@?|each|call|to_s|to_str|to_ary|to_proc|coerce|method_missing|respond_to_missing\?)$/, lastDefinitionWins: true, openClasses: true, bareCalls: true,
-      classBodyIsClass: true, subscriptMembers: { get: '[]', set: '[]=' }, protocolCalls: RUBY_PROTOCOL_CALLS, setterSuffix: '=',
+      classBodyIsClass: true, subscriptMembers: { get: '[]', set: '[]=' }, protocolCalls: RUBY_PROTOCOL_CALLS, setterSuffix: '=', callbacks: true,
     },
     tests: namedTests(/_spec\.rb$|_test\.rb$/, [{ re: /^(.+)_test\.rb$/, ext: () => 'rb' }, { re: /^(.+)_spec\.rb$/, ext: () => 'rb' }]) },
   php: { wasm: 'tree-sitter-php.wasm', extensions: ['.php'], query: 'php.scm', lineComment: 'both',

@@ -8,9 +8,12 @@
  *   result receives the function), `source` the slot (the positional index, or the keyword), `alias` the
  *   line of the callee (where the call's own edges are).
  * - `params`: a function's parameter names in order, comma-separated (`self,callback,*args,**kwargs`).
+ * - a block handed to a call (Ruby `run do … end`): an `argument` whose slot (`source`) is `&`, `name` `&`
+ *   and the block's last line.
  *
  * Query captures: @reference.argument with @name (the value), @receiver (the callee), @argument.key (a
- * keyword), @argument.result (a decorator's call); @reference.params on the parameter list.
+ * keyword), @argument.result (a decorator's call), @argument.block (a block; @receiver its call's method);
+ * @reference.params on the parameter list.
  */
 import type { Node } from 'web-tree-sitter';
 import type { OccurrenceKind } from './occurrence';
@@ -32,8 +35,10 @@ export function argumentOccurrence(captures: readonly Capture[], textOf: (n: Nod
   const params = by.get('reference.params');
   if (params) return paramsOccurrence(params, textOf);
   const call = by.get('reference.argument');
-  const value = by.get('name');
   const callee = by.get('receiver');
+  const block = by.get('argument.block');
+  if (call && callee && block) return blockOccurrence(call, callee, block, textOf);
+  const value = by.get('name');
   if (!call || !value || !callee) return null;
   if (call.type === 'decorated_definition') {
     const called = by.has('argument.result') ? '()' : '';
@@ -46,6 +51,12 @@ export function argumentOccurrence(captures: readonly Capture[], textOf: (n: Nod
   if (slot === null) return null;
   return { kind: 'argument', node: value, name: textOf(value).slice(0, MAX_TEXT), receiver: textOf(callee).slice(0, MAX_TEXT),
     source: slot, alias: String(callee.endPosition.row + 1) };
+}
+
+/** A block handed to a call (Ruby `in_namespace(name) do … end`): `&` and its last line, the callee up to its method. */
+function blockOccurrence(call: Node, method: Node, block: Node, textOf: (n: Node) => string): PendingOccurrence {
+  const callee = textOf(call).slice(0, method.endIndex - call.startIndex).slice(0, MAX_TEXT);
+  return { kind: 'argument', node: block, name: `&${block.endPosition.row + 1}`, receiver: callee, source: '&', alias: String(method.endPosition.row + 1) };
 }
 
 /** A positional argument's index, or null after a spread (`f(*args, cb)`: its position is unknown). */
@@ -62,13 +73,18 @@ function positionOf(value: Node): string | null {
   return null;
 }
 
+/** What a parameter's kind puts before its name: `*args`, `**kwargs`, a Ruby `&block`. */
+const PARAM_PREFIX: Record<string, string> = {
+  list_splat_pattern: '*', dictionary_splat_pattern: '**', splat_parameter: '*', hash_splat_parameter: '**', block_parameter: '&',
+};
+
 /** `(self, callback, *args, name: str = "x", **kwargs)` → `self,callback,*args,name,**kwargs`. */
 function paramsOccurrence(list: Node, textOf: (n: Node) => string): PendingOccurrence | null {
   const names: string[] = [];
   for (const p of list.namedChildren) {
     if (!p || p.type === 'comment') continue;
     const id = p.type === 'identifier' ? p : p.childForFieldName('name') ?? p.namedChildren.find(c => c?.type === 'identifier') ?? null;
-    const star = p.type === 'list_splat_pattern' ? '*' : p.type === 'dictionary_splat_pattern' ? '**' : '';
+    const star = PARAM_PREFIX[p.type] ?? '';
     if (id) names.push(`${star}${textOf(id)}`);
   }
   return names.length ? { kind: 'params', node: list, name: names.join(',').slice(0, MAX_TEXT), receiver: null, source: null, alias: null } : null;

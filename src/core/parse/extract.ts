@@ -277,7 +277,8 @@ export async function extractSource(language: LanguageId, source: string): Promi
         const object = memberObjects.get(p.node.startIndex);
         const receiver = object ? textOf(object).slice(0, 200) : null;
         const key = `${scope ?? ''}\u0000${name}\u0000${receiver ?? ''}`;
-        if (identSeen.has(key) && !inDecorator(p.node)) continue; // each decorator tells of its own definition
+        // each decorator tells of its own definition; each Ruby bare name may be a call (in its own block)
+        if (identSeen.has(key) && !inDecorator(p.node) && !spec.graph?.bareCalls) continue;
         identSeen.add(key); identifiers++;
         const at = p.node.startPosition;
         occurrences.push({ kind: 'identifier', name, line: at.row + 1, col: at.column, scope, receiver, source: null, alias: null });

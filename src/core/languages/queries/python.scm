@@ -120,6 +120,10 @@
 (assignment
   left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
   right: (conditional_expression [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.copy .)) @reference.assign
+(assignment
+  left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
+  right: (parenthesized_expression
+    (conditional_expression . [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.copy))) @reference.assign
 
 ; x: "T", x: Optional[T], x: t.Type["T"] (a class body's annotations type self.x too)
 (assignment

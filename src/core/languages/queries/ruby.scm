@@ -115,3 +115,13 @@
   method: (identifier) @_eval
   block: [(do_block) (block)]
   (#any-of? @_eval "instance_eval" "instance_exec")) @reference.self_block
+
+; ---------------------------------------------------------------- blocks handed over
+
+; a block handed to a call runs where the callee yields (or calls its &block): graph/callbacks.ts
+(call method: (_) @receiver block: [(do_block) (block)] @argument.block) @reference.argument
+(yield "yield" @name) @reference.call
+
+; a method's parameters, in order (`&block` among them)
+(method parameters: (method_parameters) @reference.params)
+(singleton_method parameters: (method_parameters) @reference.params)
