@@ -910,4 +910,23 @@ describe('graph: resolution that follows what programs do', () => {
     assert.match(callback.find((r: Json) => sp(r.from) === 'App.guarded').evidence, /called in a block handed to App\.guarded .* runs it by yield/);
     assert.deepEqual(refs.references.filter((r: Json) => !/^callback: /.test(r.evidence)).map((r: Json) => sp(r.from)), ['App.run']);
   });
+
+  it('impact reaches the callers of a typing overload set through its implementation (calls bind to the first stub)', async () => {
+    const call = await make({
+      'pkg/ctx.py': [
+        'import typing as t', '', 'class Context:', '    @t.overload', '    def invoke(self, cb): ...', '',
+        '    def invoke(self, cb, *args):', '        return cb(*args)', '',
+      ].join('\n'),
+      'pkg/run.py': [
+        'from pkg.ctx import Context', '', 'def helper():', '    return 1', '', 'def cli():', '    return helper()', '',
+        'def register(ctx: Context):', '    return ctx.invoke(cli)', '',
+        'def other():', '    return 2', '', 'def main(ctx):', '    return ctx.invoke(other)', '',
+      ].join('\n'),
+    });
+    const impact = await call('impact', { symbol: 'helper', depth: 3 });
+    const at = Object.fromEntries(impact.affected.map((a: Json) => [sp(a.node), a.distance]));
+    // helper ← cli ← Context.invoke~2 (runs the callback) ← main, whose call (`ctx` named like Context) binds to the stub
+    assert.equal(at['Context.invoke~2'], 2, JSON.stringify(at));
+    assert.equal(at.main, 3, JSON.stringify(at));
+  });
 });

@@ -71,7 +71,7 @@ class ImpactWalk {
     let frontier: Step[] = starts.map(node => ({ node, confidence: 1, nameOnly: false }));
     for (let d = 1; d <= this.depth && frontier.length; d++) {
       const next = new Map<number, Step>();
-      const edgesOf = this.g.edgesOfMany(frontier.map(f => f.node), 'in', DEPENDENT_KINDS, this.links);
+      const edgesOf = this.g.dependentsOfMany(frontier.map(f => f.node), DEPENDENT_KINDS, this.links);
       if (d > 1) for (const f of frontier) this.walked.set(f.node.node, f.node);
       for (const f of frontier) {
         for (const { neighbour, edge } of edgesOf.get(f.node.node) ?? []) {

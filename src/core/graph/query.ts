@@ -171,6 +171,18 @@ export class GraphReader {
 
   /** `edges` for many nodes at once (a walk's whole frontier): a few batched queries instead of a few per node. */
   /**
+   * Incoming edges of each node, an overload's later definition (`invoke~3`, a typing overload's
+   * implementation) with those of its whole set: calls bind to the set's first definition.
+   */
+  dependentsOfMany(nodes: readonly NodeRow[], kinds: readonly string[], opts: EdgeOptions = {}): Map<number, Neighbour[]> {
+    const siblings = new Map<number, NodeRow[]>();
+    for (const n of nodes) if (n.symbol_path && /~\d+$/.test(n.symbol_path)) siblings.set(n.node, this.overloadSet(n).filter(m => m.node !== n.node));
+    const edges = this.edgesOfMany([...nodes, ...[...siblings.values()].flat()], 'in', kinds, opts);
+    for (const [node, members] of siblings) edges.get(node)!.push(...members.flatMap(m => edges.get(m.node) ?? []));
+    return edges;
+  }
+
+  /**
    * `links`: matched cross-boundary links too. `dispatch` (default on): incoming calls include the callers
    * of the base methods a method overrides (graph/dispatch.ts).
    */

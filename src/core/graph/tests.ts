@@ -95,7 +95,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     if (d > maxDepth || examined >= maxNodes) { cut = true; break; }
     const next: Visit[] = [];
     if (examined + frontier.length > maxNodes) { cut = true; frontier = frontier.slice(0, Math.max(0, maxNodes - examined)); }
-    const edgesOf = g.edgesOfMany(frontier.map(f => f.node), 'in', WALK_KINDS);
+    const edgesOf = g.dependentsOfMany(frontier.map(f => f.node), WALK_KINDS);
     for (const [node, list] of testClientEdges(g, frontier.map(f => f.node))) edgesOf.get(node)!.push(...list);
     for (const f of frontier) {
       examined++;
