@@ -871,9 +871,11 @@ describe('graph: resolution that follows what programs do', () => {
         'def logged(f):', '    return f', '',
       ].join('\n'),
       'cl/app.py': [
-        'from cl.decorators import command, logged, pass_context', '', 'def helper():', '    return 1', '',
+        'from cl.core import Command', 'from cl.decorators import command, logged, pass_context', '',
+        'def helper():', '    return 1', '',
         '@command()', '@pass_context', 'def cli(ctx):', '    return helper()', '',
         '@logged', 'def quiet():', '    return helper()', '',
+        'def plain():', '    return helper()', '', 'PLAIN = Command("plain", callback=plain)', '',
       ].join('\n'),
       'tests/test_commands.py': 'from cl.core import Command, Context\n\n\ndef test_run():\n    Command("x").invoke(Context())\n',
     });
@@ -882,7 +884,10 @@ describe('graph: resolution that follows what programs do', () => {
     // Context.invoke (the overload's implementation) through Command.__init__ → self.callback → ctx.invoke, and new_func
     assert.deepEqual(callback.map((r: Json) => sp(r.from)).sort(), ['Context.invoke~2', 'pass_context.new_func']);
     assert.ok(callback.every((r: Json) => r.confidence === 0.6), JSON.stringify(callback));
-    assert.match(callback.find((r: Json) => sp(r.from) === 'Context.invoke~2').evidence, /handed to command\.decorator at cl\/app\.py:6; .* calls it as callback/);
+    assert.match(callback.find((r: Json) => sp(r.from) === 'Context.invoke~2').evidence, /handed to command\.decorator at cl\/app\.py:7; .* calls it as callback/);
+    // handed over by its own module's top level (no edge records that use): the same invoker
+    const plain = (await call('find_references', { symbol: 'plain' })).references.filter((r: Json) => /^callback: /.test(r.evidence));
+    assert.deepEqual(plain.map((r: Json) => sp(r.from)), ['Context.invoke~2']);
     // a decorator that never calls its function hands it to nobody
     assert.deepEqual((await call('find_references', { symbol: 'quiet' })).references, []);
     // what is at stake reaches the invokers' callers

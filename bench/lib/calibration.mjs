@@ -42,8 +42,9 @@ export function writeCalibration(results, tiers, targetsNote, families = {}) {
   const body = [
     `Heuristic edges of sampled targets (${targetsNote}), calls and references, counted right when the`,
     'compiler-grade provider has an edge between the same two symbols. `dispatch` edges (a caller of the',
-    'base method an override replaces) are never in a compiler\'s references of the override, so they',
-    'read 0 here by construction: bench:stake measures them against what runs.',
+    'base method an override replaces) and `callback` edges (the code that calls the parameter a function',
+    'is handed to) are never in a compiler\'s references of the function, so they read 0 here by',
+    'construction: bench:stake measures them against what runs.',
     '',
     calibrationTable(results, tiers, families),
   ].join('\n');

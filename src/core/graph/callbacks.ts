@@ -86,8 +86,11 @@ function decoratorSlots(g: GraphReader, fn: NodeRow): Slot[] {
  */
 function argumentSlots(g: GraphReader, fn: NodeRow, refs: readonly Hit[]): Slot[] {
   const out: Slot[] = [];
-  for (const { neighbour: from, edge } of refs) {
-    if (edge.kind !== 'references' || edge.provider !== 'heuristic') continue;
+  const sources = refs.filter(({ edge }) => edge.kind === 'references' && edge.provider === 'heuristic').map(r => r.neighbour);
+  // its own module's top level hands it over without an edge (`app = Starlette(routes=[Route("/", endpoint=homepage)])`)
+  const own = g.scopeNode(fn.file_id, null);
+  if (own && !sources.some(n => n.node === own.node)) sources.push(own);
+  for (const from of sources) {
     const occ = g.handOffs(from.file_id);
     const scope = from.kind === 'file' ? null : from.symbol_path;
     for (const o of occ) {
