@@ -934,4 +934,18 @@ describe('graph: resolution that follows what programs do', () => {
     assert.equal(at['Context.invoke~2'], 2, JSON.stringify(at));
     assert.equal(at.main, 3, JSON.stringify(at));
   });
+
+  it('a callback is not run by a call that passes it more arguments than it takes (the branch that stores another value)', async () => {
+    const call = await make({
+      'web/routing.py': [
+        'def wrap(func):', '    def app(scope, receive, send):', '        return func(scope)', '', '    return app', '',
+        'class Route:', '    def __init__(self, endpoint):', '        if isinstance(endpoint, type):', '            self.app = endpoint',
+        '        else:', '            self.app = wrap(endpoint)', '',
+        '    def handle(self, scope, receive, send):', '        return self.app(scope, receive, send)', '',
+      ].join('\n'),
+      'web/app.py': 'from web.routing import Route\n\n\ndef homepage(request):\n    return request\n\n\nROUTE = Route(homepage)\n',
+    });
+    const refs = (await call('find_references', { symbol: 'homepage' })).references.filter((r: Json) => /^callback: /.test(r.evidence));
+    assert.deepEqual(refs.map((r: Json) => sp(r.from)), ['wrap.app']);
+  });
 });

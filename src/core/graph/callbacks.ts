@@ -27,7 +27,11 @@ const BLOCK = '&';
 const CONSTRUCTORS = new Set(['__init__', 'initialize']);
 
 /** Where a value is received: the callee, the argument's slot (index or keyword), and whether the callee is bound (self first). */
-interface Slot { callee: NodeRow; slot: string; bound: boolean; site: string }
+interface Slot {
+  callee: NodeRow; slot: string; bound: boolean; site: string;
+  /** the value is a bound method (`self.handle`): its own `self` is not among the arguments the call passes */
+  boundValue?: boolean;
+}
 /** A call of a received value: the function that makes it, the line, the parameter's name. */
 interface Invoker { node: NodeRow; line: number; param: string; through: NodeRow }
 
@@ -46,7 +50,7 @@ export function callbackCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<
     const slots = [...decoratorSlots(g, fn), ...argumentSlots(g, fn, uses), ...blockSlots(g, fn, uses)];
     for (const s of slots) {
       for (const inv of invokersOf(g, s, 0, new Set())) {
-        if (inv.node.node === fn.node || list.some(h => h.neighbour.node === inv.node.node)) continue;
+        if (inv.node.node === fn.node || list.some(h => h.neighbour.node === inv.node.node) || tooManyArguments(g, fn, s, inv)) continue;
         list.push({ neighbour: inv.node, edge: callbackEdge(g, fn, s, inv) });
       }
     }
@@ -64,6 +68,22 @@ function callbackEdge(g: GraphReader, fn: NodeRow, s: Slot, inv: Invoker): Graph
     + `${inv.node.symbol_path} ${inv.param === 'yield' ? 'runs it by yield' : `calls it as ${inv.param}`} at ${inv.node.path}:${inv.line}${calls}`;
   return { from: g.idOf(inv.node), to: g.idOf(fn), kind: 'calls', provider: 'heuristic', confidence, resolution: resolutionOf(confidence),
     evidence, path: inv.node.path, line: inv.line, tier: 'callback' };
+}
+
+/**
+ * Whether the call that runs the value passes more positional arguments than the function takes
+ * (`self.app(scope, receive, send)` cannot be `homepage(request)`: that branch stores another value).
+ * Only names and attributes are recorded as arguments, so the count is a lower bound.
+ */
+function tooManyArguments(g: GraphReader, fn: NodeRow, s: Slot, inv: Invoker): boolean {
+  if (s.slot === BLOCK) return false;
+  const params = g.handOffs(fn.file_id).find(o => o.kind === 'params' && o.scope === fn.symbol_path)?.name.split(',') ?? [];
+  if (params.some(p => p.startsWith('*'))) return false;
+  const own = s.boundValue && /^(self|cls)$/.test(params[0] ?? '') ? 1 : 0;
+  const line = String(inv.line);
+  const passed = g.handOffs(inv.node.file_id).filter(o => o.kind === 'argument' && o.alias === line && o.receiver === inv.param && /^\d+$/.test(o.source ?? ''));
+  const most = passed.reduce((m, o) => Math.max(m, Number(o.source) + 1), 0);
+  return most > params.length - own;
 }
 
 /** `@pass_context` / `@click.command()` above a function: the decorator (or the closure its call returns) receives it. */
@@ -96,7 +116,8 @@ function argumentSlots(g: GraphReader, fn: NodeRow, refs: readonly Hit[]): Slot[
     for (const o of occ) {
       if (o.kind !== 'argument' || o.scope !== scope || o.receiver?.startsWith('@')) continue;
       if (o.name !== fn.name && !o.name.endsWith(`.${fn.name}`)) continue;
-      out.push(...calleesAt(g, from, o, `${from.path}:${o.line}`));
+      const boundValue = o.name.includes('.');
+      out.push(...calleesAt(g, from, o, `${from.path}:${o.line}`).map(x => ({ ...x, boundValue })));
     }
   }
   return out;
