@@ -948,4 +948,27 @@ describe('graph: resolution that follows what programs do', () => {
     const refs = (await call('find_references', { symbol: 'homepage' })).references.filter((r: Json) => /^callback: /.test(r.evidence));
     assert.deepEqual(refs.map((r: Json) => sp(r.from)), ['wrap.app']);
   });
+
+  it('a member a class defines at run time: Ruby define_method / class_eval in its body, Python __getattr__', async () => {
+    const call = await make({
+      'lib/file_list.rb': [
+        'class FileList', '  %w[sort map].each do |sym|', '    define_method(sym) { |*args| @items.send(sym, *args) }', '  end', '',
+        '  def self.[](*args)', '    new(*args)', '  end', '',
+        '  def include(x)', '    x', '  end', 'end', '',
+        'class Holder', '  def initialize', '    @list = FileList["a", "b"]', '  end', '',
+        '  def sorted', '    @list.sort', '  end', '', '  def kind', '    @list.class', '  end', 'end', '',
+      ].join('\n'),
+      'pkg/proxy.py': [
+        'class Proxy:', '    def __getattr__(self, name):', '        return name', '',
+        'class Plain:', '    def known(self):', '        return 1', '',
+        'def use(p: Proxy, q: Plain):', '    p.anything()', '    q.unknown()', '',
+      ].join('\n'),
+    });
+    // @list.sort runs a method FileList's body defines (bound to the class); @list.class is Object's own
+    const refs = (await call('find_references', { symbol: 'FileList' })).references;
+    assert.deepEqual(refs.filter((r: Json) => / defined at run time/.test(r.evidence)).map((r: Json) => sp(r.from)), ['Holder.sorted'], JSON.stringify(refs));
+    assert.ok(!refs.some((r: Json) => sp(r.from) === 'Holder.kind'), JSON.stringify(refs));
+    assert.deepEqual(await typedUsers(call, 'Proxy.__getattr__'), ['use']);
+    assert.deepEqual((await call('find_references', { symbol: 'Plain.known' })).references, []);
+  });
 });

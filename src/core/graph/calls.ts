@@ -29,7 +29,7 @@
 import type { Occurrence } from '../parse/occurrence';
 import { AMBIGUOUS_MAX, type Tier } from './tiers';
 import { CALLABLE, CLASSY, type GSymbol } from './tables';
-import { parentScope, type FileScope } from './scope';
+import { parentScope, passScope, type FileScope } from './scope';
 import { fixtureLabel, fixtureNamed } from './fixtures';
 import { hierarchyRoots } from './hierarchy';
 
@@ -93,6 +93,20 @@ function selfMember(f: FileScope, o: Occurrence): { cls: GSymbol; m: GSymbol } |
   const cls = f.classOf(o.scope);
   const m = cls ? f.t.memberIn(cls, o.name) : undefined;
   return m && (m.kind === 'method' || m.kind === 'function') ? { cls: cls!, m } : undefined;
+}
+
+/**
+ * What a call of a member a class does not define runs (LanguageSpec.dynamicMembers): its fallback method
+ * (`__getattr__`, `method_missing`), or the class itself when its body defines methods (`define_method`).
+ */
+function dynamicMember(f: FileScope, cls: GSymbol, name: string): GSymbol | undefined {
+  const rules = f.L.dynamicMembers;
+  if (!rules || !CLASSY.has(cls.kind) || rules.universal?.has(name)) return undefined;
+  const fallback = f.t.memberIn(cls, rules.fallback);
+  if (fallback) return fallback;
+  const definers = rules.definers ?? [];
+  const occ = definers.length ? passScope(f.t, cls.fileId)?.occ ?? [] : [];
+  return occ.some(o => o.kind === 'call' && o.scope === cls.sp && definers.includes(o.name)) ? cls : undefined;
 }
 
 /** The call members (`__call__`) of the given classes: what calling an instance of one runs. */
@@ -259,6 +273,9 @@ export const CALL_RULES: readonly CallRule[] = [
       const types = callee && c.depth < 2 ? c.f.flow.callResult(callee, c.o, c.depth + 1)
         : c.f.flow.typeOf(c.receiver!, c.o.scope, c.o.line, c.depth);
       const members = types.map(cls => c.f.t.memberIn(cls, c.o.name)).filter(m => m !== undefined);
+      // fl.sort on a FileList whose body defines its delegating methods at run time
+      const dynamic = members.length || types.length !== 1 ? undefined : dynamicMember(c.f, types[0]!, c.o.name);
+      if (dynamic) return bound([dynamic], 'assigned', `${c.receiver} → ${types[0]!.sp} (${c.o.name} defined at run time)`);
       if (members.length !== 1) return undefined;
       return bound(members, 'assigned', `${c.receiver} → ${members[0]!.sp.slice(0, members[0]!.sp.lastIndexOf('.'))}`);
     },

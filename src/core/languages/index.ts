@@ -30,6 +30,15 @@ const RUBY_PROTOCOL_CALLS = {
   '|=': '|', '&=': '&', '+=': '+', '-=': '-',
 };
 
+/** Ruby: members a class gets at run time (`method_missing`, `define_method`, `class_eval`), and Object's own. */
+const RUBY_DYNAMIC_MEMBERS = {
+  fallback: 'method_missing', definers: ['define_method', 'class_eval', 'module_eval'],
+  universal: new Set(['class', 'is_a?', 'kind_of?', 'instance_of?', 'respond_to?', 'nil?', 'frozen?', 'freeze', 'dup', 'clone',
+    'send', 'public_send', '__send__', 'object_id', 'tap', 'then', 'hash', 'eql?', 'equal?', 'inspect', 'to_s', 'method', 'methods',
+    'extend', 'instance_eval', 'instance_exec', 'instance_variable_get', 'instance_variable_set', 'singleton_class', 'itself',
+    '==', '!=', '===', '=~', '!']),
+};
+
 /**
  * Python bases whose own code calls no method a subclass adds (beyond dunders): builtins, typing markers,
  * the collections ABCs (their mixins call only the abstract dunders), enums, named tuples.
@@ -76,7 +85,7 @@ export const LANGUAGES = {
       importCandidates: pythonCandidates, importSuffixes: pythonSuffixes, selfReceivers: ['self', 'cls'],
       constructed: constructedCall, moduleImport: firstSegment,
       constructorMember: '__init__', lastDefinitionWins: true, classScopeHidden: true, contextMembers: ['__enter__', '__exit__'],
-      callMember: '__call__', callbacks: true, implicitMembers: /^__\w+__$/, subscriptMembers: { get: '__getitem__', set: '__setitem__', del: '__delitem__' },
+      callMember: '__call__', callbacks: true, dynamicMembers: { fallback: '__getattr__' }, implicitMembers: /^__\w+__$/, subscriptMembers: { get: '__getitem__', set: '__setitem__', del: '__delitem__' },
       protocolCalls: PYTHON_PROTOCOL_CALLS, inertBases: PYTHON_INERT_BASES, decorators: PYTHON_DECORATORS,
       callableType: /^(?:\w+\.)*Callable\[\[/,
       fixtures: { decorator: 'fixture', files: ['conftest.py'] },
@@ -119,7 +128,7 @@ export const LANGUAGES = {
       importCandidates: (source, fromPath) => source.startsWith('.') ? [includeCandidates(source, fromPath)[0] + '.rb'] : [`lib/${source}.rb`, `${source}.rb`],
       selfReceivers: ['self'], constructed: (r) => /^([A-Z][\w:]*)\.new\b/.exec(r.trim())?.[1]?.split('::').pop() ?? null,
       constructorMember: 'initialize', newMethod: 'new', implicitMembers: /^(?:\[\]=?|[-+*\/%<>=!~^&|]+@?|each|call|to_s|to_str|to_ary|to_proc|coerce|method_missing|respond_to_missing\?)$/, lastDefinitionWins: true, openClasses: true, bareCalls: true,
-      classBodyIsClass: true, subscriptMembers: { get: '[]', set: '[]=' }, protocolCalls: RUBY_PROTOCOL_CALLS, setterSuffix: '=', callbacks: true,
+      classBodyIsClass: true, subscriptMembers: { get: '[]', set: '[]=' }, protocolCalls: RUBY_PROTOCOL_CALLS, setterSuffix: '=', callbacks: true, dynamicMembers: RUBY_DYNAMIC_MEMBERS,
     },
     tests: namedTests(/_spec\.rb$|_test\.rb$/, [{ re: /^(.+)_test\.rb$/, ext: () => 'rb' }, { re: /^(.+)_spec\.rb$/, ext: () => 'rb' }]) },
   php: { wasm: 'tree-sitter-php.wasm', extensions: ['.php'], query: 'php.scm', lineComment: 'both',

@@ -211,6 +211,13 @@ export interface GraphRules {
    * a function handed over as a value is followed to the code that calls it (graph/callbacks.ts).
    */
   readonly callbacks?: boolean;
+  /**
+   * Members a class has at run time without defining them in its source: a method every missing member
+   * goes to (Python `__getattr__`, Ruby `method_missing`), and calls in its body that define methods
+   * (Ruby `define_method`). A call on a value of such a class that names no defined member binds to that
+   * method, or to the class (whose body defines it); `universal` members every object has are not missing.
+   */
+  readonly dynamicMembers?: { readonly fallback: string; readonly definers?: readonly string[]; readonly universal?: ReadonlySet<string> };
   /** Members a `with` statement runs on the object it enters (`__enter__`, `__exit__`). */
   readonly contextMembers?: readonly string[];
   /** A class method that constructs an instance (`Worker.new`, Ruby): a call of it constructs the receiver. */

@@ -46,6 +46,11 @@
   left: [(identifier) (instance_variable)] @assign.target
   right: [(identifier) (instance_variable)] @assign.copy) @reference.assign
 
+; x = FileList["a", "b"]: a class's [] builds one of its instances (Set[…], FileList[…])
+(assignment
+  left: [(identifier) (instance_variable)] @assign.target
+  right: (element_reference object: [(constant) (scope_resolution name: (constant))] @assign.type)) @reference.assign
+
 ; @x ||= Foo.new: memoised, the same
 (operator_assignment
   left: [(identifier) (instance_variable)] @assign.target
