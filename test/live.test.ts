@@ -28,8 +28,8 @@ const FILES: Record<string, string> = {
 };
 
 describe('live index', () => {
-  const cleanup: (() => void)[] = [];
-  afterEach(() => { while (cleanup.length) cleanup.pop()!(); });
+  const cleanup: (() => void | Promise<void>)[] = [];
+  afterEach(async () => { while (cleanup.length) await cleanup.pop()!(); });
   const make = () => { const ws = tempWorkspace(FILES); cleanup.push(ws.remove); return ws; };
   const open = async (ws: TempWorkspace) => { const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 }); cleanup.unshift(() => e.close()); return e; };
   /** whether search_code lists `path` for `query` (its files, not the echoed query) */
@@ -282,7 +282,7 @@ describe('live index', () => {
       const { transport, stderr } = stdioTransport(['--workspace', ws.root, '--db', ws.db]);
       const client = new Client({ name: 'live-test', version: '0.0.0' });
       await client.connect(transport);
-      cleanup.unshift(() => { void client.close(); });
+      cleanup.unshift(() => client.close());
       const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
       const first = await call('index_repo', {});
       assert.ok(!first.isError, JSON.stringify(first));

@@ -24,7 +24,8 @@ export function tempWorkspace(files: Record<string, string | Uint8Array> = {}, n
   for (const [rel, content] of Object.entries(files)) write(rel, content);
   return {
     root, db: join(base, 'index.sqlite'), write,
-    remove: () => rmSync(base, { recursive: true, force: true }),
+    // a server process that just closed may still be saving its index beside the workspace: retry a moment
+    remove: () => rmSync(base, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
     git: (...args: string[]) => execFileSync('git', args, { cwd: root, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } }).toString(),
   };
 }
