@@ -9,18 +9,18 @@
  * is an argument of a call), the callee at that place (the call's own edges at that line), and then,
  * forwards through the callee's occurrences (parse/arguments.ts), the code that calls the parameter: a call
  * of the parameter in the callee or a closure of it, the parameter passed on to another callee, or stored
- * in an attribute of the instance that a method of its class calls or passes on. At most CALLBACK_DEPTH
- * hand-offs; Python for now (the languages whose query records `argument` and `params`).
+ * in an attribute of the instance that a method of its class calls or passes on; Ruby blocks the same way
+ * (a call made inside a block runs where the callee yields or calls its `&block`). At most CALLBACK_DEPTH
+ * hand-offs; the languages whose query records `argument` and `params` (the language table's `callbacks`).
  */
 import type { NodeRow } from '../store/store';
 import type { Occurrence } from '../parse/occurrence';
-import { resolutionOf } from './query';
+import { DECORATOR_LINES, resolutionOf } from './query';
 import type { GraphEdge, GraphReader } from './query';
 import { TIERS } from './tiers';
 
 type Hit = { neighbour: NodeRow; edge: GraphEdge };
 const CALLBACK_DEPTH = 5;
-const DECORATOR_LINES = 12;
 const FUNCTIONS = new Set(['function', 'method']);
 /** The slot of a block handed to a call (Ruby `run do … end`), and the parameter yield runs. */
 const BLOCK = '&';
@@ -35,8 +35,22 @@ interface Slot {
 /** A call of a received value: the function that makes it, the line, the parameter's name. */
 interface Invoker { node: NodeRow; line: number; param: string; through: NodeRow }
 
-/** Per reader, per (callee, slot, bound): the invokers (a walk memo). */
-const memo = new WeakMap<GraphReader, Map<string, Invoker[]>>();
+/** Per reader: the invokers per (callee, slot, bound), and each scope's outgoing edges (a walk memo). */
+interface Memo { invokers: Map<string, Invoker[]>; outgoing: Map<number, Hit[]> }
+const memos = new WeakMap<GraphReader, Memo>();
+function memoOf(g: GraphReader): Memo {
+  let m = memos.get(g);
+  if (!m) memos.set(g, m = { invokers: new Map(), outgoing: new Map() });
+  return m;
+}
+
+/** A function's parameter names in order (parse/arguments.ts), or null when none were recorded. */
+function paramsOf(g: GraphReader, fn: NodeRow): string[] | null {
+  return g.handOffs(fn.file_id).find(o => o.kind === 'params' && o.scope === fn.symbol_path)?.name.split(',') ?? null;
+}
+
+/** Whether a parameter list starts with the instance (`self`, `cls`): a bound call does not pass it. */
+const selfFirst = (params: readonly string[]) => /^(self|cls)$/.test(params[0] ?? '');
 
 /** For each function node, the invokers of the values it is handed over as (tier callback). */
 export function callbackCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
@@ -50,8 +64,8 @@ export function callbackCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<
     const slots = [...decoratorSlots(g, fn), ...argumentSlots(g, fn, uses), ...blockSlots(g, fn, uses)];
     for (const s of slots) {
       for (const inv of invokersOf(g, s, 0, new Set())) {
-        if (inv.node.node === fn.node || list.some(h => h.neighbour.node === inv.node.node) || tooManyArguments(g, fn, s, inv)) continue;
-        list.push({ neighbour: inv.node, edge: callbackEdge(g, fn, s, inv) });
+        if (inv.node.node === fn.node || list.some(h => h.neighbour.node === inv.node.node)) continue;
+        if (!tooManyArguments(g, fn, s, inv)) list.push({ neighbour: inv.node, edge: callbackEdge(g, fn, s, inv) });
       }
     }
     if (list.length) out.set(fn.node, list);
@@ -77,12 +91,15 @@ function callbackEdge(g: GraphReader, fn: NodeRow, s: Slot, inv: Invoker): Graph
  */
 function tooManyArguments(g: GraphReader, fn: NodeRow, s: Slot, inv: Invoker): boolean {
   if (s.slot === BLOCK) return false;
-  const params = g.handOffs(fn.file_id).find(o => o.kind === 'params' && o.scope === fn.symbol_path)?.name.split(',') ?? [];
+  const params = paramsOf(g, fn) ?? [];
   if (params.some(p => p.startsWith('*'))) return false;
-  const own = s.boundValue && /^(self|cls)$/.test(params[0] ?? '') ? 1 : 0;
+  const own = s.boundValue && selfFirst(params) ? 1 : 0;
   const line = String(inv.line);
-  const passed = g.handOffs(inv.node.file_id).filter(o => o.kind === 'argument' && o.alias === line && o.receiver === inv.param && /^\d+$/.test(o.source ?? ''));
-  const most = passed.reduce((m, o) => Math.max(m, Number(o.source) + 1), 0);
+  let most = 0;
+  for (const o of g.handOffs(inv.node.file_id)) {
+    const positional = o.kind === 'argument' && o.alias === line && o.receiver === inv.param && /^\d+$/.test(o.source ?? '');
+    if (positional) most = Math.max(most, Number(o.source) + 1);
+  }
   return most > params.length - own;
 }
 
@@ -159,8 +176,8 @@ function calleesAt(g: GraphReader, scope: NodeRow, o: Occurrence, site: string):
   // Ruby `Promise.new(args) { … }`: the class's initialize receives the block
   const name = lastName(called ? text.slice(0, -2) : text.replace(/\.new$/, ''));
   if (!name) return [];
-  const edges = (g.edgesOfMany([scope], 'out', ['calls', 'references', 'imports'], { dispatch: false }).get(scope.node) ?? [])
-    .filter(({ neighbour: n, edge }) => edge.provider === 'heuristic' && FUNCTIONS.has(n.kind) && receives(n, edge, name, called));
+  const named = ({ neighbour: n, edge }: Hit) => edge.provider === 'heuristic' && FUNCTIONS.has(n.kind) && receives(n, edge, name, called);
+  const edges = outgoing(g, scope).filter(named);
   const atLine = edges.filter(({ edge }) => edge.line === line);
   const out: Slot[] = [];
   for (const { neighbour: n } of atLine.length ? atLine : edges) {
@@ -170,6 +187,14 @@ function calleesAt(g: GraphReader, scope: NodeRow, o: Occurrence, site: string):
     }
   }
   return out;
+}
+
+/** A scope's outgoing calls, references and imports (heuristic and providers'), read once per reader. */
+function outgoing(g: GraphReader, scope: NodeRow): Hit[] {
+  const cache = memoOf(g).outgoing;
+  let hits = cache.get(scope.node);
+  if (!hits) cache.set(scope.node, hits = g.edgesOfMany([scope], 'out', ['calls', 'references', 'imports'], { dispatch: false }).get(scope.node) ?? []);
+  return hits;
 }
 
 /**
@@ -190,8 +215,7 @@ const lastName = (text: string) => /([A-Za-z_]\w*)(?:~\d+)?$/.exec(text)?.[1] ??
 /** The functions that call the value a callee receives in a slot: directly, passed on, or stored on the instance. */
 function invokersOf(g: GraphReader, s: Slot, depth: number, seen: Set<string>): Invoker[] {
   const key = `${s.callee.node}\0${s.slot}\0${s.bound}`;
-  let cache = memo.get(g);
-  if (!cache) memo.set(g, cache = new Map());
+  const cache = memoOf(g).invokers;
   const hit = cache.get(key);
   if (hit) return hit;
   if (depth > CALLBACK_DEPTH || seen.has(key)) return [];
@@ -205,12 +229,12 @@ function invokersOf(g: GraphReader, s: Slot, depth: number, seen: Set<string>): 
 
 /** The parameter a slot lands in: the keyword's own, or the positional one (after self when bound); none past a `*args`. */
 function paramOf(g: GraphReader, s: Slot): string | null {
-  const params = g.handOffs(s.callee.file_id).find(o => o.kind === 'params' && o.scope === s.callee.symbol_path)?.name.split(',');
+  const params = paramsOf(g, s.callee);
   // a block (`&`): yield runs it, and so does a call of the block parameter (`&block` … `block.call`)
   if (s.slot === BLOCK) return params?.find(p => p.startsWith('&'))?.slice(1) ?? BLOCK;
   if (!params) return null;
   if (!/^\d+$/.test(s.slot)) return params.includes(s.slot) ? s.slot : null;
-  const offset = s.bound && /^(self|cls)$/.test(params[0] ?? '') ? 1 : 0;
+  const offset = s.bound && selfFirst(params) ? 1 : 0;
   const p = params[Number(s.slot) + offset];
   return p && !p.startsWith('*') ? p : null;
 }
@@ -244,11 +268,9 @@ function storedIn(g: GraphReader, fn: NodeRow, param: string, depth: number, see
   const attrs = occ.filter(o => o.kind === 'assign' && o.scope === fn.symbol_path && o.source === param && stored(o));
   const out: Invoker[] = [];
   for (const a of attrs) {
-    // Python `self.callback(…)`, Ruby `@block.call(…)`
-    const called = (o: Occurrence) => (a.name.startsWith('@') ? o.receiver === a.name && o.name === 'call' : o.receiver === 'self' && `self.${o.name}` === a.name);
     for (const o of occ) {
       if (!o.scope?.startsWith(`${cls}.`)) continue;
-      if (o.kind === 'call' && called(o)) {
+      if (o.kind === 'call' && callsAttribute(o, a.name)) {
         const node = g.scopeNode(fn.file_id, o.scope);
         if (node) out.push({ node, line: o.line, param: a.name, through: fn });
       } else if (o.kind === 'argument' && o.name === a.name) {
@@ -257,6 +279,12 @@ function storedIn(g: GraphReader, fn: NodeRow, param: string, depth: number, see
     }
   }
   return out;
+}
+
+/** Whether a call runs what an attribute holds: Python `self.callback(…)`, Ruby `@block.call(…)`. */
+function callsAttribute(o: Occurrence, attribute: string): boolean {
+  if (attribute.startsWith('@')) return o.receiver === attribute && o.name === 'call';
+  return o.receiver === 'self' && `self.${o.name}` === attribute;
 }
 
 /** Whether a call runs a held value: `f(…)` (a name it is held by), Ruby `block.call(…)`, `yield` (a block). */

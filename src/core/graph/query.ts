@@ -36,7 +36,11 @@ export const LINK_EDGE_MAX = 0.85;
 /** An edge seen from one of its ends: the node at the other end. */
 export interface Neighbour { neighbour: NodeRow; edge: GraphEdge }
 /** `links`: matched cross-boundary links too; `dispatch` (default on): callers of overridden base methods. */
-export interface EdgeOptions { links?: boolean; dispatch?: boolean }
+export interface EdgeOptions {
+  links?: boolean; dispatch?: boolean;
+  /** incoming calls include the invokers of values a function is handed over as (graph/callbacks.ts); default on */
+  callbacks?: boolean;
+}
 
 /** What can make a graph answer a lower bound (the `boundaries` of every graph tool). */
 export const BOUNDARY_KINDS = [
@@ -47,7 +51,8 @@ const BASE_KINDS: ReadonlySet<string> = new Set(['extends', 'implements']);
 const DECORATOR_KINDS: ReadonlySet<string> = new Set(['call', 'identifier']);
 const ASSIGN_KINDS: ReadonlySet<string> = new Set(['assign']);
 /** How far above a definition its decorators may start (stacked, with arguments over several lines). */
-const DECORATOR_LINES = 16;
+/** How far above a definition its decorators may start. */
+export const DECORATOR_LINES = 16;
 export type BoundaryKind = (typeof BOUNDARY_KINDS)[number];
 export interface Boundary { kind: BoundaryKind; detail: string }
 
@@ -217,7 +222,7 @@ export class GraphReader {
     if (dir === 'in' && kinds.includes('calls') && opts.dispatch !== false) {
       for (const [node, list] of dispatchCallers(this, nodes)) result.get(node)!.push(...list);
       for (const [node, list] of protocolCallers(this, nodes)) result.get(node)!.push(...list);
-      for (const [node, list] of callbackCallers(this, nodes)) result.get(node)!.push(...list);
+      if (opts.callbacks !== false) for (const [node, list] of callbackCallers(this, nodes)) result.get(node)!.push(...list);
     }
     for (const list of result.values()) list.sort((a, b) => b.edge.confidence - a.edge.confidence || a.neighbour.path.localeCompare(b.neighbour.path) || a.neighbour.start_line - b.neighbour.start_line);
     return result;

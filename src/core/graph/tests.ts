@@ -89,21 +89,24 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   let lowConfidence = 0; let examined = 0; let cut = false;
   const walked: NodeRow[] = [];
   const reachers = new Map<number, Set<number>>();
-  let frontier: Visit[] = targets.map(t => ({ node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t, queued: true }));
+  const start = (t: NodeRow): Visit => ({
+    node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t, queued: true,
+  });
+  let frontier: Visit[] = targets.map(start);
   for (const f of frontier) seen.set(f.node.node, f);
   for (let d = 1; frontier.length; d++) {
     if (d > maxDepth || examined >= maxNodes) { cut = true; break; }
     const next: Visit[] = [];
     if (examined + frontier.length > maxNodes) { cut = true; frontier = frontier.slice(0, Math.max(0, maxNodes - examined)); }
-    const edgesOf = g.dependentsOfMany(frontier.map(f => f.node), WALK_KINDS);
+    // a callback's invoker runs whatever any caller hands it: the test that hands the function over reaches
+    // it by its reference, the invoker's other callers do not (callback edges are not read)
+    const edgesOf = g.dependentsOfMany(frontier.map(f => f.node), WALK_KINDS, { callbacks: false });
     for (const [node, list] of testClientEdges(g, frontier.map(f => f.node))) edgesOf.get(node)!.push(...list);
     for (const f of frontier) {
       examined++;
       if (f.distance > 0) walked.push(f.node);
       for (const { neighbour, edge } of edgesOf.get(f.node.node) ?? []) {
-        // a callback's invoker runs whatever any caller hands it: the test that hands the function over
-        // reaches it by its reference, the invoker's other callers do not
-        if (targetSet.has(neighbour.node) || edge.tier === 'callback') continue;
+        if (targetSet.has(neighbour.node)) continue;
         const confidence = Math.min(f.confidence, edge.confidence);
         const nameOnly = f.nameOnly || isNameOnly(edge);
         const prev = seen.get(neighbour.node);
