@@ -2,7 +2,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { LANGUAGES, GRAMMAR_SOURCES } from '../src/core/languages';
+import { LANGUAGES, GRAMMAR_SOURCES, languageForPath } from '../src/core/languages';
+import { TEXT_FORMATS, TEXT_FORMAT_IDS, type TextFormat } from '../src/core/languages/text';
 import { LANGUAGE_IDS } from '../src/core/languages/types';
 import { PIPELINE } from '../src/core/pipeline';
 import { orderPhases } from '../src/core/pipeline/runner';
@@ -100,6 +101,14 @@ describe('architecture invariants', () => {
       const spec = LANGUAGES[id];
       assert.ok(GRAMMAR_SOURCES[spec.wasm], `${id}: grammar ${spec.wasm} has no source`);
       for (const q of typeof spec.query === 'string' ? [spec.query] : spec.query) assert.ok(existsSync(join(ROOT, 'src/core/languages/queries', q)), `${id}: query ${q} missing`);
+    }
+  });
+
+  it('text formats are data: each grammar a format names has a source, and no text format shadows a language', () => {
+    for (const id of TEXT_FORMAT_IDS) {
+      const spec: TextFormat = TEXT_FORMATS[id];
+      if (spec.sections) assert.ok(GRAMMAR_SOURCES[spec.sections.wasm], `${id}: grammar ${spec.sections.wasm} has no source`);
+      for (const ext of spec.extensions) assert.equal(languageForPath(`x${ext}`), undefined, `${id}: ${ext} belongs to a language`);
     }
   });
 

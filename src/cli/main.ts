@@ -19,9 +19,9 @@ import { resolve } from 'node:path';
 const USAGE = `sightline ${VERSION} — where to look and what is at stake, for coding agents
 
 usage:
-  sightline index DIR [--db FILE] [--force] [--json] [--no-compiler-edges] [--exclude PATTERN]... [--max-file-bytes N] [--languages a,b]
+  sightline index DIR [--db FILE] [--force] [--json] [--no-compiler-edges] [--exclude PATTERN]... [--max-file-bytes N] [--languages a,b] [--no-text-files]
                       (then runs the bundled TypeScript service and pyright on what they have not checked)
-  sightline search QUERY [--db FILE] [--workspace DIR] [--limit N] [--offset N] [--vector] [--repo R] [--language L] [--json]
+  sightline search QUERY [--db FILE] [--workspace DIR] [--limit N] [--offset N] [--vector] [--repo R] [--language L] [--file-kind K] [--json]
   sightline call TOOL --args JSON [--db FILE] [--workspace DIR] [--allow-reference-providers]
   sightline status [--db FILE] [--workspace DIR] [--json]
   sightline history SYMBOL_OR_PATH [--path FILE] [--repo R] [--limit N] [--offset N] [--db FILE] [--workspace DIR] [--json]
@@ -116,7 +116,8 @@ async function main(argv: string[], verbs: Readonly<Record<string, ForeignVerb>>
     }
     case 'search': {
       const { values, positionals } = parse(rest, { ...WORKSPACE_OPTIONS, limit: { type: 'string' }, offset: { type: 'string' }, vector: { type: 'boolean' },
-        repo: { type: 'string' }, language: { type: 'string' }, json: { type: 'boolean' }, path: { type: 'string' }, 'include-tests': { type: 'boolean' }, group: { type: 'string' } });
+        repo: { type: 'string' }, language: { type: 'string' }, 'file-kind': { type: 'string' }, json: { type: 'boolean' }, path: { type: 'string' },
+        'include-tests': { type: 'boolean' }, group: { type: 'string' } });
       const query = positionals.join(' ').trim();
       if (!query) throw new UsageError('search needs a QUERY');
       const engine = await openEngine(values, [], log);
@@ -125,6 +126,7 @@ async function main(argv: string[], verbs: Readonly<Record<string, ForeignVerb>>
       if (values.offset !== undefined) args.offset = Number(values.offset);
       if (values.repo) args.repo = values.repo;
       if (values.language) args.language = values.language;
+      if (values['file-kind']) args.file_kind = values['file-kind'];
       if (values.path) args.path = values.path;
       if (values['include-tests']) args.include_tests = true;
       if (values.group) args.group = values.group;

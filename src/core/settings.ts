@@ -11,9 +11,11 @@ export interface IndexSettings {
   max_file_bytes: number;
   /** Languages to index; null means all supported. */
   languages: LanguageId[] | null;
+  /** Index text files of no language (docs, configuration, data, scripts, markup, styles) for search. */
+  text_files: boolean;
 }
 
-export const DEFAULT_SETTINGS: IndexSettings = { excludes: [], max_file_bytes: 1024 * 1024, languages: null };
+export const DEFAULT_SETTINGS: IndexSettings = { excludes: [], max_file_bytes: 1024 * 1024, languages: null, text_files: true };
 
 export function resolveSettings(partial?: Partial<IndexSettings>): IndexSettings {
   const s = { ...DEFAULT_SETTINGS, ...(partial ?? {}) };

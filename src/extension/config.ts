@@ -7,6 +7,7 @@ export interface SightlineConfig {
   excludes: string[];
   maxFileBytes: number;
   languages: string[];
+  textFiles: boolean;
   location: string;
   /** a prebuilt index artifact (path or URL) adopted when the workspace has no index yet */
   importFrom: string;
@@ -33,6 +34,7 @@ export function readConfig(): SightlineConfig {
     excludes: c.get<string[]>('index.excludes', []),
     maxFileBytes: c.get<number>('index.maxFileBytes', 1048576),
     languages: c.get<string[]>('index.languages', []),
+    textFiles: c.get<boolean>('index.textFiles', true),
     location: c.get<string>('index.location', ''),
     importFrom: c.get<string>('index.importFrom', '').trim(),
     respectFilesExclude: c.get<boolean>('index.respectFilesExclude', true),
@@ -77,6 +79,7 @@ export function engineArgs(folders: readonly vscode.WorkspaceFolder[], cfg: Sigh
   // External reference providers run commands: only in a trusted workspace, and only when the user opted in.
   if (cfg.allowExternalProviders && vscode.workspace.isTrusted) args.push('--allow-reference-providers');
   if (cfg.languages.length) args.push('--languages', cfg.languages.join(','));
+  if (!cfg.textFiles) args.push('--no-text-files');
   // Export of project memories into the repository's instruction files writes files there: only in a trusted workspace.
   if (cfg.memoriesExport.length && vscode.workspace.isTrusted) args.push('--export-memories', [...new Set(cfg.memoriesExport)].join(','));
   // Adapters a repository declares never run in an untrusted workspace.

@@ -18,6 +18,7 @@ export const WORKSPACE_OPTIONS = {
   exclude: { type: 'string', multiple: true },
   'max-file-bytes': { type: 'string' },
   languages: { type: 'string' },
+  'no-text-files': { type: 'boolean' },
   threads: { type: 'string' },
   'allow-reference-providers': { type: 'boolean' },
   'export-memories': { type: 'string' },
@@ -42,7 +43,7 @@ export function intOption(v: string | undefined, name: string): number | undefin
   return n;
 }
 
-export interface WorkspaceValues { workspace?: string[]; db?: string; exclude?: string[]; 'max-file-bytes'?: string; languages?: string; threads?: string; 'allow-reference-providers'?: boolean; 'export-memories'?: string; 'untrusted-workspace'?: boolean }
+export interface WorkspaceValues { workspace?: string[]; db?: string; exclude?: string[]; 'max-file-bytes'?: string; languages?: string; 'no-text-files'?: boolean; threads?: string; 'allow-reference-providers'?: boolean; 'export-memories'?: string; 'untrusted-workspace'?: boolean }
 
 /** Opens the engine for the roots given (or those recorded in --db, or the current folder). */
 export async function openEngine(values: WorkspaceValues, extraRoots: string[] = [], log?: (l: 'info' | 'warn' | 'error', m: string) => void): Promise<Engine> {
@@ -60,6 +61,7 @@ export async function openEngine(values: WorkspaceValues, extraRoots: string[] =
     if (bad.length) throw new UsageError(`unknown language(s) ${bad.join(', ')}; supported: ${LANGUAGE_IDS.join(', ')}`);
     settings.languages = langs as LanguageId[];
   }
+  if (values['no-text-files']) settings.text_files = false;
   // --export-memories agents,copilot (or agents_md,copilot_instructions): off unless given
   const exp = parseExportTargets(values['export-memories'] ?? '');
   if (exp.unknown.length) throw new UsageError(`unknown --export-memories target(s) ${exp.unknown.join(', ')}; supported: agents, copilot (${MEMORY_EXPORT_TARGETS.join(', ')})`);

@@ -7,7 +7,7 @@
 import { promises as fs, readFileSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { languageForPath, type LanguageId } from '../languages';
+import { fileLanguageFor, isLanguageId, languageForPath, type FileLanguage, type LanguageId, type NotIndexedReason } from '../languages';
 import { isInside, resolveInside } from '../util/contained';
 
 /** Folders that hold dependencies, build output, caches or vendored code. */
@@ -21,6 +21,8 @@ export const DEFAULT_EXCLUDES = [
 export interface WalkOptions {
   excludes: readonly string[];
   languages: ReadonlySet<LanguageId> | null;
+  /** index text files of no language (docs, configuration, data, scripts); default true */
+  textFiles?: boolean;
   maxFileBytes: number;
   signal?: AbortSignal;
   /** called for each file as soon as it is found (parsing can start before the walk ends) */
@@ -29,10 +31,28 @@ export interface WalkOptions {
   extra?: (path: string) => boolean;
 }
 
-export interface WalkedFile { path: string; abs: string; language: LanguageId; size: number; mtime_ms: number }
+export interface WalkedFile { path: string; abs: string; language: FileLanguage; size: number; mtime_ms: number }
 export interface WalkDiagnostic { path: string; code: string; message: string }
 export interface WalkedExtra { path: string; abs: string; size: number; mtime_ms: number }
-export interface WalkResult { files: WalkedFile[]; diagnostics: WalkDiagnostic[]; nested_repos: string[]; extras: WalkedExtra[] }
+export interface WalkResult {
+  files: WalkedFile[]; diagnostics: WalkDiagnostic[]; nested_repos: string[]; extras: WalkedExtra[];
+  /** files not ignored but not indexed, by why (their names say binary or lock file; a language or text files turned off) */
+  not_indexed: NotIndexed;
+}
+
+/** Files not indexed by why: how many, and the first few paths. */
+export type NotIndexed = Record<string, { files: number; examples: string[] }>;
+
+/** Counts a file not indexed under its reason, keeping the first three paths as examples. */
+export function countNotIndexed(into: NotIndexed, reason: string, path: string): void {
+  const e = (into[reason] ??= { files: 0, examples: [] });
+  e.files++;
+  if (e.examples.length < 3) e.examples.push(path);
+}
+
+/** A path's language, or why it is not indexed (`fileLanguageFor` with the walk's options). */
+const classify = (rel: string, opts: WalkOptions) => fileLanguageFor(rel, opts.languages, opts.textFiles ?? true);
+const isReason = (v: FileLanguage | NotIndexedReason): v is NotIndexedReason => v === 'binary_type' || v === 'lock_file' || v === 'language_off' || v === 'text_off';
 
 interface Level { base: string; ig: Ignore }
 
@@ -90,6 +110,7 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
   const diagnostics: WalkDiagnostic[] = [];
   const nested: string[] = [];
   const extras: WalkedExtra[] = [];
+  const notIndexed: NotIndexed = {};
   const rootReal = await fs.realpath(root);
   const visited = new Set<string>([rootReal]);
   const base = rootRules(root, opts.excludes);
@@ -106,7 +127,7 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: [string, string][] = [];
     // Candidate files of this folder, stat-ed together below (one round trip per folder, not per file).
-    const candidates: { rel: string; abs: string; language: LanguageId }[] = [];
+    const candidates: { rel: string; abs: string; language: FileLanguage | null; extra: boolean }[] = [];
     for (const e of entries) {
       const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
       const abs = join(dirAbs, e.name);
@@ -139,19 +160,18 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
         if (ignored(here, rel, true)) continue;
         subdirs.push([abs, rel]);
       } else if (isFile) {
-        const language = languageForPath(rel);
-        if (!language && opts.extra?.(rel) && !ignored(here, rel, false)) {
-          try { const st = await fs.stat(abs); if (st.isFile() && st.size <= opts.maxFileBytes) extras.push({ path: rel, abs, size: st.size, mtime_ms: st.mtimeMs }); } catch { /* unreadable: not a config file */ }
-          continue;
-        }
-        if (!language || (opts.languages && !opts.languages.has(language))) continue;
         if (ignored(here, rel, false)) continue;
-        candidates.push({ rel, abs, language });
+        const language = classify(rel, opts);
+        const extra = !isLanguageId(language) && !!opts.extra?.(rel);
+        if (isReason(language)) countNotIndexed(notIndexed, language, rel);
+        if (!isReason(language) || extra) candidates.push({ rel, abs, language: isReason(language) ? null : language, extra });
       }
     }
     const stats = await Promise.all(candidates.map(c => fs.stat(c.abs).then(st => st, (err: Error) => err)));
     candidates.forEach((c, i) => {
       const st = stats[i]!;
+      if (c.extra && !(st instanceof Error) && st.isFile() && st.size <= opts.maxFileBytes) extras.push({ path: c.rel, abs: c.abs, size: st.size, mtime_ms: st.mtimeMs });
+      if (!c.language) return;
       if (st instanceof Error) { diagnostics.push(unreadable(c.rel, st)); return; }
       if (st.size > opts.maxFileBytes) {
         diagnostics.push({ path: c.rel, code: 'too_large', message: `${st.size} bytes is over the ${opts.maxFileBytes}-byte limit; not indexed` });
@@ -168,7 +188,7 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
   }
 
   await visit(root, '', []);
-  return { files, diagnostics, nested_repos: nested, extras };
+  return { files, diagnostics, nested_repos: nested, extras, not_indexed: notIndexed };
 }
 
 /** What a look at named paths found (no walk): the files to index among them, and the paths that are not. */
@@ -227,13 +247,10 @@ export function walkPaths(root: string, rels: readonly string[], opts: WalkOptio
     }
     if (st.isDirectory()) { out.needs_walk = `a folder changed (${rel})`; return out; }
     if (!st.isFile()) { out.absent.push(rel); continue; }
-    const language = languageForPath(rel);
-    if (!language) {
-      if (opts.extra?.(rel) && st.size <= opts.maxFileBytes) out.extras.push({ path: rel, abs, size: st.size, mtime_ms: st.mtimeMs });
-      else out.absent.push(rel);
-      continue;
-    }
-    if (opts.languages && !opts.languages.has(language)) { out.absent.push(rel); continue; }
+    const language = classify(rel, opts);
+    const extra = !isLanguageId(language) && !!opts.extra?.(rel) && st.size <= opts.maxFileBytes;
+    if (extra) out.extras.push({ path: rel, abs, size: st.size, mtime_ms: st.mtimeMs });
+    if (isReason(language)) { if (!extra) out.absent.push(rel); continue; }
     if (st.size > opts.maxFileBytes) {
       out.diagnostics.push({ path: rel, code: 'too_large', message: `${st.size} bytes is over the ${opts.maxFileBytes}-byte limit; not indexed` });
       out.absent.push(rel); continue;

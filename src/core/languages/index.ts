@@ -14,6 +14,7 @@ import {
   GO_GRAPH, JS_GRAPH, JS_TESTS, constructedCall, constructedParen, constructsNothing, firstSegment, includeCandidates, namedTests,
   pythonCandidates, pythonSuffixes, rustCandidates,
 } from './rules';
+import { TEXT_GRAMMAR_SOURCES, skippedByName, textFormatForPath, type TextFormatId } from './text';
 
 /** What Python runs on an operand: `str(x)` its `__str__`, `for … in x` its `__iter__`, `k in x` its `__contains__`. */
 const PYTHON_PROTOCOL_CALLS = {
@@ -178,7 +179,7 @@ export const LANGUAGES = {
 } as const satisfies Record<LanguageId, LanguageSpec>;
 
 /** Where each grammar comes from in node_modules (used by the build and by tests run from source). */
-export const GRAMMAR_SOURCES: Record<string, string> = {
+const CODE_GRAMMAR_SOURCES: Record<string, string> = {
   'tree-sitter-typescript.wasm': '@vscode/tree-sitter-wasm/wasm/tree-sitter-typescript.wasm',
   'tree-sitter-tsx.wasm': '@vscode/tree-sitter-wasm/wasm/tree-sitter-tsx.wasm',
   'tree-sitter-javascript.wasm': '@vscode/tree-sitter-wasm/wasm/tree-sitter-javascript.wasm',
@@ -206,8 +207,32 @@ export const GRAMMAR_SOURCES: Record<string, string> = {
   'tree-sitter-zig.wasm': '@tree-sitter-grammars/tree-sitter-zig/tree-sitter-zig.wasm',
 };
 
+/** Every grammar the build bundles: the languages' and the text formats'. */
+export const GRAMMAR_SOURCES: Record<string, string> = { ...CODE_GRAMMAR_SOURCES, ...TEXT_GRAMMAR_SOURCES };
+
 export { LANGUAGE_IDS };
 export type { LanguageId, LanguageSpec };
+
+/** What a stored file's `language` holds: a language of the table, or a text format (languages/text.ts). */
+export type FileLanguage = LanguageId | TextFormatId;
+
+/** Why a file is not indexed though it is not ignored (counted per run; index_status shows them). */
+export type NotIndexedReason = 'binary_type' | 'lock_file' | 'language_off' | 'text_off';
+
+/**
+ * What a walked path is: a language's source, a text file (when text files are on), or not indexed and why.
+ * `languages` limits the code languages (null: all); text files are on unless `textFiles` is false.
+ */
+export function fileLanguageFor(relPath: string, languages: ReadonlySet<LanguageId> | null, textFiles: boolean): FileLanguage | NotIndexedReason {
+  const code = languageForPath(relPath);
+  if (code) return !languages || languages.has(code) ? code : 'language_off';
+  const skipped = skippedByName(relPath);
+  if (skipped) return skipped;
+  return textFiles ? textFormatForPath(relPath) : 'text_off';
+}
+
+/** Whether a stored file's language is a code language (it has definitions and graph edges). */
+export const isCodeLanguage = (language: string): language is LanguageId => isLanguageId(language);
 
 /** The graph and family rules of a language. */
 export const graphRules = (id: LanguageId) => (LANGUAGES[id] as LanguageSpec).graph;

@@ -11,11 +11,12 @@
 import type { Node } from 'web-tree-sitter';
 import type { DefinitionKind, LanguageId, LanguageSpec } from '../languages/types';
 import { CONTAINER_KINDS, DEFINITION_KINDS } from '../languages/types';
-import { LANGUAGES } from '../languages';
+import { LANGUAGES, type FileLanguage } from '../languages';
 import { loadLanguage } from './treesitter';
 import { repairSource } from './repair';
 import { argumentOccurrence } from './arguments';
 import { spanOf, type Span } from './span';
+import { buildChunks, topLevelOnly, LIMITS, type Chunk, type ChunkOwner } from './chunks';
 import { callMember, calleeText, syntaxMember } from './syntax-members';
 
 import { OCCURRENCE_CAPTURES, SYNTAX_SOURCE, type Occurrence, type OccurrenceKind } from './occurrence';
@@ -33,23 +34,12 @@ export interface Definition {
   end_col: number;
 }
 
-export interface Chunk {
-  /** symbol_path of the owning definition, or `<top>#N` for top-level code; unique in the file */
-  key: string;
-  symbol_path: string | null;
-  kind: DefinitionKind | 'top_level';
-  start_line: number;
-  end_line: number;
-  /** the lines of text this chunk owns (what search sees) */
-  text: string;
-  /** estimated tokens of the chunk's whole line range (what get_chunk returns): characters / 4 */
-  est_tokens: number;
-}
+export type { Chunk } from './chunks';
 
 export interface LostDeclaration { name: string; line: number }
 
 export interface Extraction {
-  language: LanguageId;
+  language: FileLanguage;
   line_count: number;
   syntax_errors: number;
   /** keyword declarations (`interface Foo`, `def run`, …) inside error regions that no definition covers */
@@ -61,15 +51,7 @@ export interface Extraction {
   chunks: Chunk[];
 }
 
-/** Bounds that keep chunks and occurrence rows small enough to search and store. */
-export const LIMITS = {
-  maxChunkLines: 150,
-  maxTopLevelChunkLines: 80,
-  /** characters of text a chunk part holds at most (~2,000 tokens), for definitions and top-level code alike */
-  maxChunkChars: 8000,
-  maxIdentifiersPerFile: 4000,
-  maxParseMillis: 5000,
-};
+export { LIMITS } from './chunks';
 
 const CHUNK_KINDS = new Set<DefinitionKind>(['function', 'method', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'module']);
 const KIND_SET = new Set<string>(DEFINITION_KINDS);
@@ -289,7 +271,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         scope: scopeOf(p.node.startIndex), receiver: p.receiver, source: p.source, alias: p.alias });
     }
 
-    const chunks = buildChunks(defs, lines, lineCount);
+    const chunks = buildChunks(chunkOwners(defs, lineCount), lines, lineCount);
     const lost = syntaxErrors ? lostDeclarations(root, lines, definitions, spec.declarationLine) : [];
     return { language, line_count: lineCount, syntax_errors: syntaxErrors, lost_declarations: lost, repaired, definitions, occurrences, chunks };
   } finally {
@@ -367,86 +349,15 @@ function declarationLines(lines: string[], lineCount: number, pattern: RegExp): 
   return out;
 }
 
-/**
- * Each line belongs to the innermost chunk-producing definition that covers it (a function nested in a
- * function stays in its parent's chunk); lines that no definition owns form top-level chunks. Long
- * owners are split into parts `path#2`, `path#3`, … so every chunk stays small and every line searchable.
- * A top-level chunk is a run of consecutive unowned lines: it never reaches across a definition that has
- * a chunk of its own, so its line range is exactly the text it holds. Both kinds are capped the same way,
- * in lines (`maxChunkLines` / `maxTopLevelChunkLines`) and in characters (`maxChunkChars`; a single longer
- * line stays whole). `est_tokens` is measured on the chunk's whole line range, the text get_chunk returns
- * (for a class, its methods included).
- */
-function buildChunks(defs: RawDef[], lines: string[], lineCount: number): Chunk[] {
-  const owner = new Int32Array(lineCount + 2).fill(-1);
-  const chunkDefs: RawDef[] = [];
+/** The definitions that get a chunk of their own: at top level or directly inside containers, never nested in a function. */
+function chunkOwners(defs: RawDef[], lineCount: number): ChunkOwner[] {
+  const owners: ChunkOwner[] = [];
   for (const d of defs) {
     if (!CHUNK_KINDS.has(d.kind)) continue;
-    // Only definitions at top level or directly inside containers get their own chunk.
     let p = d.parent; let nestedInFunction = false;
     for (; p; p = p.parent) if (!CONTAINER_KINDS.has(p.kind)) { nestedInFunction = true; break; }
     if (nestedInFunction) continue;
-    const idx = chunkDefs.length;
-    chunkDefs.push(d);
-    const s = d.node.startPosition.row + 1, e = Math.min(d.node.endPosition.row + 1, lineCount);
-    for (let l = s; l <= e; l++) owner[l] = idx; // defs are sorted outer-first, so inner ones overwrite
+    owners.push({ path: d.path, kind: d.kind, start: d.node.startPosition.row + 1, end: Math.min(d.node.endPosition.row + 1, lineCount) });
   }
-  const out: Chunk[] = [];
-  const lineText = (l: number) => lines[l - 1] ?? '';
-  // before[l] = characters of lines 1..l-1, each with its newline: the text of lines a..b is before[b+1] - before[a] - 1.
-  const before = new Float64Array(lineCount + 2);
-  for (let l = 1; l <= lineCount; l++) before[l + 1] = before[l]! + lineText(l).length + 1;
-  const estTokens = (a: number, b: number) => Math.ceil(Math.max(0, before[b + 1]! - before[a]! - 1) / 4);
-  const split = (ls: number[], maxLines: number): number[][] => {
-    const parts: number[][] = []; let cur: number[] = []; let chars = 0;
-    for (const l of ls) {
-      const c = lineText(l).length + 1;
-      if (cur.length && (cur.length >= maxLines || chars + c > LIMITS.maxChunkChars + 1)) { parts.push(cur); cur = []; chars = 0; }
-      cur.push(l); chars += c;
-    }
-    if (cur.length) parts.push(cur);
-    return parts;
-  };
-  chunkDefs.forEach((d, idx) => {
-    const s = d.node.startPosition.row + 1, e = Math.min(d.node.endPosition.row + 1, lineCount);
-    const owned: number[] = [];
-    for (let l = s; l <= e; l++) if (owner[l] === idx) owned.push(l);
-    if (!owned.length) return;
-    const parts = split(owned, LIMITS.maxChunkLines);
-    parts.forEach((slice, i) => {
-      const whole = parts.length === 1;
-      const start = whole ? s : slice[0]!, end = whole ? e : slice[slice.length - 1]!;
-      out.push({
-        key: i === 0 ? d.path : `${d.path}#${i + 1}`, symbol_path: d.path, kind: d.kind, start_line: start, end_line: end,
-        text: slice.map(lineText).join('\n'), est_tokens: estTokens(start, end),
-      });
-    });
-  });
-  // Top-level code: runs of consecutive unowned lines, cut at every owned line and at the caps; blank
-  // lines at the edges of a part are left out, blank-only parts dropped.
-  let n = 0;
-  const blank = (l: number) => !lineText(l).trim();
-  const flushRun = (run: number[]) => {
-    for (const part of split(run, LIMITS.maxTopLevelChunkLines)) {
-      let a = 0, b = part.length - 1;
-      while (a <= b && blank(part[a]!)) a++;
-      while (b >= a && blank(part[b]!)) b--;
-      if (a > b) continue;
-      const start = part[a]!, end = part[b]!;
-      out.push({ key: `<top>#${++n}`, symbol_path: null, kind: 'top_level', start_line: start, end_line: end,
-        text: part.slice(a, b + 1).map(lineText).join('\n'), est_tokens: estTokens(start, end) });
-    }
-  };
-  let run: number[] = [];
-  for (let l = 1; l <= lineCount; l++) {
-    if (owner[l] === -1) { run.push(l); continue; }
-    if (run.length) { flushRun(run); run = []; }
-  }
-  if (run.length) flushRun(run);
-  out.sort((a, b) => a.start_line - b.start_line);
-  return out;
-}
-
-function topLevelOnly(lines: string[], lineCount: number): Chunk[] {
-  return buildChunks([], lines, lineCount);
+  return owners;
 }

@@ -31,6 +31,23 @@ export function querySource(id: LanguageId): string {
   }).join('\n');
 }
 
+const grammars = new Map<string, Promise<Parser>>();
+
+/** A parser of a grammar without a tags query (text formats: languages/text.ts), loaded once per thread. */
+export function loadGrammar(wasm: string): Promise<Parser> {
+  let p = grammars.get(wasm);
+  if (!p) {
+    p = (async () => {
+      await initRuntime();
+      const parser = new Parser();
+      parser.setLanguage(await Language.load(assetPath('grammars', wasm)));
+      return parser;
+    })();
+    grammars.set(wasm, p);
+  }
+  return p;
+}
+
 export function loadLanguage(id: LanguageId): Promise<LoadedLanguage> {
   let p = loaded.get(id);
   if (!p) {

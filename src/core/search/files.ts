@@ -19,6 +19,7 @@ import type { Store } from '../store/store';
 import type { FileHistoryIndex } from '../store/history';
 import { BM25_B, BM25_K1 } from '../store/bm25';
 import { isTestPath } from '../languages';
+import { fileKindOf, isTextFormatId } from '../languages/text';
 import { analyseQuery, type QueryPlan } from './query';
 import type { SearchFilter } from './search';
 
@@ -98,6 +99,12 @@ export const TEST_FACTOR_MENTIONED = 0.7;
  * best. Measured on the commit cases: hit@1 0.573 → 0.590.
  */
 export const AUXILIARY_FACTOR = 0.7;
+/**
+ * Score factor of text files (docs, configuration, data, scripts, markup, styles: languages/text.ts) when
+ * the query does not ask about them: a question about code is answered in code first, and a README that
+ * mentions everything does not crowd it out. A query that names docs or configuration ranks them as code.
+ */
+export const TEXT_FACTOR = 0.6;
 const AUXILIARY = /(^|\/)(\.[^/]+|docs?|examples?|benchmarks?|bench|website|site|playground)(\/|$)|(^|\/)(noxfile|conftest|fabfile|gulpfile|gruntfile|[a-z]+\.config)\.[a-z]+$|(^|\/)(out|bundle)\.js$|\.min\.js$/i;
 /** Whether a path is beside the product code (see AUXILIARY_FACTOR). */
 export const isAuxiliaryPath = (path: string): boolean => AUXILIARY.test(path);
@@ -122,7 +129,7 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
     let k = kept.get(fileId);
     if (k === undefined) {
       const f = fi.files.get(fileId);
-      k = !!f && (!opts.filter.repo_id || f.repo_id === opts.filter.repo_id) && (!opts.filter.language || f.language === opts.filter.language) && (!glob || glob(f.path));
+      k = !!f && passes(opts.filter, f) && (!glob || glob(f.path));
       kept.set(fileId, k);
     }
     return k;
@@ -186,9 +193,7 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
     for (const h of plan.paths) for (const id of byBase.get(h.slice(h.lastIndexOf('/') + 1)) ?? []) named.add(id);
     for (const id of named) {
       const f = fi.files.get(id)!;
-      if (opts.filter.repo_id && f.repo_id !== opts.filter.repo_id) continue;
-      if (opts.filter.language && f.language !== opts.filter.language) continue;
-      if (glob && !glob(f.path)) continue;
+      if (!passes(opts.filter, f) || (glob && !glob(f.path))) continue;
       const h = pathHint(f.path, plan.paths);
       if (h > 0) { hinted.set(id, h); if (!acc.has(id)) acc.set(id, { file_id: id, tf: new Float64Array(p), name: new Set(), path: new Set(), chunks: [] }); }
     }
@@ -258,12 +263,19 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
       + FUSION.recency * s.recent + FUSION.commit_subjects * s.history / mHistory + SIZE_PRIOR * Math.log1p(f.line_count) / 10;
     if (test) score *= testFactor;
     else if (!s.hint && isAuxiliaryPath(f.path)) score *= AUXILIARY_FACTOR;
+    if (!s.hint && !plan.wants_text && !opts.filter.file_kind && isTextFormatId(f.language)) score *= TEXT_FACTOR;
     return { file_id: s.a.file_id, repo_id: f.repo_id, path: f.path, language: f.language, score: Math.round(score * 10000) / 10000, signals, chunks: s.a.chunks.slice(0, opts.chunks_per_file), test };
   });
   files.sort((x, y) => y.score - x.score || x.path.localeCompare(y.path));
   // Every candidate chunk in order: only the chunk ranking (group chunk) needs them.
   const chunks = opts.rank_chunks ? [...acc.values()].flatMap(a => a.chunks).sort((x, y) => y.score - x.score || x.rowid - y.rowid) : [];
   return { files, total: files.length, plan, terms, chunks, candidates };
+}
+
+/** Whether a file passes a search's repository, language and file-kind filters. */
+export function passes(filter: SearchFilter, f: { repo_id: string; language: string; path: string }): boolean {
+  return (!filter.repo_id || f.repo_id === filter.repo_id) && (!filter.language || f.language === filter.language)
+    && (!filter.file_kind || fileKindOf(f.language, f.path) === filter.file_kind);
 }
 
 const basenames = new WeakMap<FileIndex, Map<string, number[]>>();

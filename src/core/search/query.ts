@@ -58,6 +58,8 @@ export interface QueryPlan {
   identifiers: string[];
   /** The text asks about tests (test files should not be pushed down). */
   wants_tests: boolean;
+  /** The text asks about docs, configuration, data or scripts (text files should not be pushed down). */
+  wants_text: boolean;
   /** Words of the text that no indexed chunk contains (left out of `terms`): an empty answer names them. */
   unknown: string[];
   /** Characters of the query that were read (the rest ignored). */
@@ -69,6 +71,10 @@ interface Word { text: string; code: boolean; frame: boolean; pos: number }
 const FENCE = /```[^\n]*\n([\s\S]*?)(?:```|$)/g;
 const INLINE = /`([^`\n]{1,300})`/g;
 /** What every Python traceback says, whatever the error, and its frames' file names: no terms (the frames' paths become path hints and their functions frame words, read apart). */
+/** Words that ask about docs, configuration, data or scripts rather than code (text files then rank like code). */
+const TEXT_WORDING = new RegExp('\\b(?:docs?|documentation|documented|readme|runbooks?|guides?|wiki|changelog|adrs?|configs?|configured|configuration'
+  + '|configur(?:e|ing)|settings?|env|environment variables?|yaml|yml|toml|json|ini|migrations?|schema|sql|dockerfile|docker|compose|terraform|helm'
+  + '|kubernetes|k8s|deploy(?:ment|ed|ing)?|ci|workflows?|pipeline|makefile|license|licen[cs]ing)\\b', 'i');
 const TRACEBACK_WORDING = /Traceback \(most recent call last\):|\bFile "[^"\n]+", line \d+, in\b/g;
 const PY_FRAME = /File "([^"]+)", line \d+, in ([\w<>.$]+)/g;
 const JS_FRAME = /\bat (?:([\w$.<>[\] ]+?) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[a-z]{1,5}):\d+(?::\d+)?\)?/g;
@@ -124,6 +130,7 @@ export function analyseQuery(query: string, df: (terms: string[], cap: number) =
   // test words, not identifiers that hold one (`test_parse`, `parse_test`); one pass over the words (linear)
   const testWording = text.replace(/\w+/g, w => (/^test_|_test$/.test(w) ? '' : w));
   const wantsTests = /\btests?\b|\bspec\b|\bpytest\b|\bunittest\b|\bfixture/i.test(testWording);
+  const wantsText = TEXT_WORDING.test(text.slice(0, 2000));
 
   // Candidate terms: whole identifiers (lower-cased, separators dropped) and their sub-words.
   interface Cand { term: string; tf: number; code: boolean; frame: boolean; compound: boolean; part: boolean; first: number; exception: boolean }
@@ -150,7 +157,7 @@ export function analyseQuery(query: string, df: (terms: string[], cap: number) =
     ? !FUNCTION_WORDS.has(c.term) || c.code
     : !(KEYWORDS.has(c.term) && !c.compound) && !(PROSE_STOPWORDS.has(c.term) && !c.code));
   if (!usable.length && short) usable.push(...all); // `the` alone is still a question
-  if (!usable.length) return { terms: [], paths: [...paths.keys()], identifiers: [], wants_tests: wantsTests, unknown: [], chars_read: text.length };
+  if (!usable.length) return { terms: [], paths: [...paths.keys()], identifiers: [], wants_tests: wantsTests, wants_text: wantsText, unknown: [], chars_read: text.length };
   // Document frequencies in two steps: every candidate counted up to FIRST_DF_CAP chunks, then, up to
   // SELECTION_DF_CAP, only the common ones that could still be among the MAX_TERMS heaviest (their
   // weight at the first cap is an upper bound). The choice equals counting all up to SELECTION_DF_CAP.
@@ -178,7 +185,7 @@ export function analyseQuery(query: string, df: (terms: string[], cap: number) =
   const top = scored.slice(0, MAX_TERMS);
   const terms = top.map(x => ({ term: x.c.term, weight: Math.round(x.boost * 1000) / 1000, code: x.c.code }));
   const identifiers = top.filter(x => x.c.code && !x.c.part && x.c.term.length >= 3).map(x => x.c.term);
-  return { terms, paths: [...paths].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length).map(([p]) => p).slice(0, 20), identifiers, wants_tests: wantsTests, unknown, chars_read: text.length };
+  return { terms, paths: [...paths].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length).map(([p]) => p).slice(0, 20), identifiers, wants_tests: wantsTests, wants_text: wantsText, unknown, chars_read: text.length };
 }
 
 function addPath(paths: Map<string, number>, raw: string, weight: number): void {

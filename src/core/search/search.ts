@@ -5,7 +5,7 @@
 import type { Store, ChunkRow } from '../store/store';
 import { queryTerms } from '../util/tokens';
 import { HASH_VECTOR_DIMS, queryVector } from './hashvec';
-import { searchFiles, TEST_FACTOR, TEST_FACTOR_MENTIONED, type FileIndex } from './files';
+import { passes, searchFiles, TEST_FACTOR, TEST_FACTOR_MENTIONED, type FileIndex } from './files';
 export { FIELD_WEIGHTS, CANDIDATE_BUDGET, pruneCommonTerms } from './files';
 import type { QueryPlan } from './query';
 
@@ -13,7 +13,11 @@ import type { QueryPlan } from './query';
 export const STOPWORDS = new Set(('a an and are as at be but by for from has have if in into is it its of on or so that the their then there these this '
   + 'to was were when where which while will with not no do does did can could should would we you i our your use used using').split(' '));
 
-export interface SearchFilter { repo_id?: string; language?: string }
+export interface SearchFilter {
+  repo_id?: string; language?: string;
+  /** `code`, or a text file's kind (doc, config, data, script, markup, style) */
+  file_kind?: string;
+}
 export interface SearchHit {
   chunk_id: string; repo_id: string; path: string; start_line: number; end_line: number; symbol_path: string | null; kind: string;
   score: number; signals: string[];
@@ -30,7 +34,7 @@ export function toHit(row: ChunkRow, score: number, signals: string[]): SearchHi
 }
 
 
-export interface VectorIndex { rowids: Int32Array; vectors: Int8Array; files: Int32Array; fileMeta: Map<number, { repo_id: string; language: string }> }
+export interface VectorIndex { rowids: Int32Array; vectors: Int8Array; files: Int32Array; fileMeta: Map<number, { repo_id: string; language: string; path: string }> }
 
 function vectorRank(vi: VectorIndex, query: string, filter: SearchFilter, limit: number): { top: { rowid: number; sim: number }[]; total: number } {
   const q = queryVector(query);
@@ -45,9 +49,9 @@ function vectorRank(vi: VectorIndex, query: string, filter: SearchFilter, limit:
   const idx: number[] = [];
   for (let i = 0; i < n; i++) {
     if (sims[i]! <= 0) continue;
-    if (filter.repo_id || filter.language) {
+    if (filter.repo_id || filter.language || filter.file_kind) {
       const m = vi.fileMeta.get(vi.files[i]!);
-      if (!m || (filter.repo_id && m.repo_id !== filter.repo_id) || (filter.language && m.language !== filter.language)) continue;
+      if (!m || !passes(filter, m)) continue;
     }
     idx.push(i);
   }

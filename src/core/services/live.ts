@@ -18,7 +18,7 @@ import type { Root } from '../workspace';
 import type { Store } from '../store/store';
 import { prepareGraphTables, type GraphTablesCache } from '../pipeline/phases/graph';
 import { loadLanguage } from '../parse/treesitter';
-import type { LanguageId } from '../languages';
+import { isLanguageId, type FileLanguage } from '../languages';
 import { processFile, type FileTask } from '../index/process';
 import { cpuSample, cpuSince } from '../util/sched';
 
@@ -198,7 +198,7 @@ export class LiveIndex {
    */
   async prepare(): Promise<void> {
     this.wantPrepared = true;
-    for (const { language } of this.deps.store().files.languageCounts()) await loadLanguage(language as LanguageId).catch(() => undefined);
+    for (const { language } of this.deps.store().files.languageCounts()) if (isLanguageId(language)) await loadLanguage(language).catch(() => undefined);
     const tables = this.deps.graphTables;
     tables?.keepWhileLive();
     await this.queue(async () => {
@@ -231,7 +231,7 @@ export class LiveIndex {
     for (const f of samples) {
       const root = this.deps.roots.find(r => r.repo_id === f.repo_id);
       if (!root) continue;
-      const task: FileTask = { root: root.root, repo_id: f.repo_id, abs: join(root.root, f.path), path: f.path, language: f.language as LanguageId, size: f.size, mtime_ms: 0,
+      const task: FileTask = { root: root.root, repo_id: f.repo_id, abs: join(root.root, f.path), path: f.path, language: f.language as FileLanguage, size: f.size, mtime_ms: 0,
         known_hash: null, max_file_bytes: 4 * WARM_FILE_BYTES };
       for (let i = 0; i < WARM_ROUNDS; i++) await processFile(task).catch(() => undefined);
     }

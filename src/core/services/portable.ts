@@ -204,7 +204,7 @@ export function safeRelativePath(path: string): boolean {
 
 /** An artifact whose file paths would leave the workspace is refused whole (nothing of it is adopted). */
 function refuseEscapingPaths(store: Store, repoId: string): void {
-  const bad = store.files.graphFiles(repoId).map(f => f.path).filter(p => !safeRelativePath(p));
+  const bad = [...store.files.fileMetas(repoId).keys()].filter(p => !safeRelativePath(p));
   if (bad.length) {
     const shown = bad.slice(0, 3).map(p => JSON.stringify(p)).join(', ');
     throw invalid(`the artifact names ${bad.length} file path(s) outside their root (${shown}): refused`, { paths: bad.slice(0, 20) });

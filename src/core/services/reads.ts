@@ -7,7 +7,7 @@ import picomatch from 'picomatch';
 import { realpathSync } from 'node:fs';
 import { searchCode, vectorSearch, type SearchFilter, type SearchPage, type VectorIndex, type CodeSearchPage } from '../search/search';
 import { HASH_VECTOR_DIMS } from '../search/hashvec';
-import type { FileIndex } from '../search/files';
+import { passes, type FileIndex } from '../search/files';
 import type { IndexFile } from '../indexfile';
 import type { Workspace } from '../workspace';
 import type { IndexSettings } from '../settings';
@@ -26,7 +26,7 @@ export interface ChunkText {
 /** A search whose answer is thrown away (a live engine's preparation): common words, so it reads the usual paths. */
 export const WARM_QUERY: SearchRequest = { query: 'return value error handler', limit: 3, offset: 0, vector: false };
 
-export interface SearchRequest { query: string; limit: number; offset: number; vector: boolean; repo?: string; language?: string; group?: 'file' | 'chunk'; include_tests?: boolean; path?: string; chunks_per_file?: number }
+export interface SearchRequest { query: string; limit: number; offset: number; vector: boolean; repo?: string; language?: string; file_kind?: string; group?: 'file' | 'chunk'; include_tests?: boolean; path?: string; chunks_per_file?: number }
 
 export class ReadService {
   private vectorCache: VectorIndex | null = null;
@@ -90,14 +90,14 @@ export class ReadService {
     return this.fileIndexCache;
   };
 
-  private filter(repo?: string, language?: string): SearchFilter {
+  private filter(repo?: string, language?: string, fileKind?: string): SearchFilter {
     const root = this.workspace.resolveRepo(repo);
-    return { ...(root ? { repo_id: root.repo_id } : {}), ...(language ? { language } : {}) };
+    return { ...(root ? { repo_id: root.repo_id } : {}), ...(language ? { language } : {}), ...(fileKind ? { file_kind: fileKind } : {}) };
   }
 
   async search(q: SearchRequest): Promise<CodeSearchPage> {
     await this.file.refresh();
-    const filter = this.filter(q.repo, q.language);
+    const filter = this.filter(q.repo, q.language, q.file_kind);
     const pathGlob = q.path === undefined ? undefined : this.workspace.relativeGlob(q.path);
     const page = searchCode(this.file.store, this.vectors, this.fileIndex, q.query, { limit: q.limit, offset: q.offset, vector: q.vector, filter,
       group: q.group ?? 'chunk', include_tests: q.include_tests ?? true, path_glob: pathGlob, chunks_per_file: q.chunks_per_file ?? 3 });
@@ -106,7 +106,7 @@ export class ReadService {
     const keep = picomatch(pathGlob, { dot: true });
     let path_matches = 0;
     for (const f of this.fileIndex().files.values()) {
-      if ((!filter.repo_id || f.repo_id === filter.repo_id) && (!filter.language || f.language === filter.language) && keep(f.path)) path_matches++;
+      if (passes(filter, f) && keep(f.path)) path_matches++;
     }
     return { ...page, path_matches };
   }

@@ -7,6 +7,7 @@ import type { LockHolder } from '../store/persist';
 import { SCHEMA_VERSION } from '../store/schema';
 import type { RepoRunReport } from '../pipeline/report';
 import type { HistoryStatus } from '../store/history';
+import { fileKindOf, isTextFormatId, PATH_KINDED, textKindOf } from '../languages/text';
 
 export class StatusService {
   /** counters of the last run per repository, including runs that changed nothing (and saved nothing) */
@@ -50,7 +51,7 @@ export class StatusService {
       repositories: repos.length > 1 ? repos.map(r => ({ path: r.path, branch: r.branch, commit: r.commit, dirty: r.dirty }))
         : (single?.nested_repositories ?? []).map(p => ({ path: p, branch: null, commit: null, dirty: null })),
       file_count: counts.files, chunk_count: counts.chunks, symbol_count: counts.symbols, occurrence_count: counts.occurrences,
-      languages: this.file.store.files.languageCounts(),
+      ...languagesAndKinds(this.file.store.files.languageCounts(), this.file.store.files.pathsAndLinesOf(PATH_KINDED)),
       roots: repos,
       diagnostics_count: this.diagnostics().length,
       db_path: this.file.dbPath, schema_version: SCHEMA_VERSION,
@@ -75,11 +76,25 @@ export class StatusService {
   }
 }
 
+/** Files and lines per language (with its kind: code, or a text format's) and per kind. */
+function languagesAndKinds(counts: { language: string; files: number; lines: number }[], byPath: { language: string; path: string; line_count: number }[]) {
+  const pathKinded = new Set<string>(PATH_KINDED);
+  const languages = counts.map(l => ({ language: l.language, file_kind: isTextFormatId(l.language) ? textKindOf(l.language) : 'code', files: l.files, lines: l.lines }));
+  const kinds = new Map<string, { file_kind: string; files: number; lines: number }>();
+  const perKind = [...languages.filter(l => !pathKinded.has(l.language)), ...byPath.map(f => ({ file_kind: fileKindOf(f.language, f.path), files: 1, lines: f.line_count }))];
+  for (const l of perKind) {
+    const k = kinds.get(l.file_kind) ?? kinds.set(l.file_kind, { file_kind: l.file_kind, files: 0, lines: 0 }).get(l.file_kind)!;
+    k.files += l.files; k.lines += l.lines;
+  }
+  return { languages, file_kinds: [...kinds.values()].sort((a, b) => b.files - a.files || a.file_kind.localeCompare(b.file_kind)) };
+}
+
 export interface StatusReport {
   indexed_commit: string | null; branch: string | null; dirty: boolean | null; indexed_at: string | null;
   node_count: number; edge_count: number; repositories: { path: string; branch: string | null; commit: string | null; dirty: boolean | null }[];
   file_count: number; chunk_count: number; symbol_count: number; occurrence_count: number;
-  languages: { language: string; files: number; lines: number }[];
+  languages: { language: string; file_kind: string; files: number; lines: number }[];
+  file_kinds: { file_kind: string; files: number; lines: number }[];
   roots: {
     repo_id: string; path: string; name: string; indexed: boolean; indexed_at: string | null; commit: string | null; branch: string | null;
     dirty: boolean | null; file_count: number; chunk_count: number; symbol_count: number; nested_repositories: string[]; last_run: RepoRunReport | null;

@@ -13,7 +13,7 @@ import { unpackFtsText } from './ftstext';
 import { sqlId, parseId, pathKeySplits } from '../util/ids';
 import { writeChunks } from './chunks';
 import { writeShapes } from './shapes';
-
+import { LANGUAGE_IDS } from '../languages/types';
 
 export const FILE_TABLES: TableSpec[] = [
   { name: 'files', owner: 'files', clear: db => db.run('DELETE FROM files'), localText: ['path', 'language', 'hash', 'shape_hash'] }, // a file's own row goes last (FileTables.deleteFile)
@@ -47,6 +47,8 @@ export interface FileTablesDeps {
 /** How far compactFullText moves the full-text segments up (edits fill level 16 after 16^16 of them), and FTS4's highest level. */
 const FTS_RETIRE_STEP = 16;
 const FTS_MAX_LEVEL = 1023;
+
+const CODE_FILE = `language IN (${LANGUAGE_IDS.map(l => `'${l}'`).join(', ')})`; // a code file's (a text file's rows are chunks alone)
 
 export class FileTables {
   private ftsCache: { fileId: number; parts: string[] } | null = null;
@@ -166,6 +168,9 @@ export class FileTables {
   sampleFiles(bytes: number): { repo_id: string; path: string; language: string; size: number }[] {
     return this.db.all(`SELECT repo_id, path, language, size FROM (SELECT repo_id, path, language, size, row_number() OVER (PARTITION BY language ORDER BY abs(size - ?), path) AS k FROM files) WHERE k = 1 ORDER BY language`, [bytes]);
   }
+  pathsAndLinesOf(languages: readonly string[]): { language: string; path: string; line_count: number }[] {
+    return this.db.all('SELECT language, path, line_count FROM files WHERE language IN (SELECT value FROM json_each(?))', [JSON.stringify(languages)]);
+  }
   languageCounts(): { language: string; files: number; lines: number }[] {
     return this.db.all('SELECT language, count(*) AS files, sum(line_count) AS lines FROM files GROUP BY language ORDER BY files DESC');
   }
@@ -205,18 +210,18 @@ export class FileTables {
     return this.db.all<{ rowid: number; file_id: number }>('SELECT rowid, file_id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))', [JSON.stringify(fileIds)])
       .map(r => [r.rowid, r.file_id]);
   }
-  fileLanguages(): Map<number, { repo_id: string; language: string }> {
-    const m = new Map<number, { repo_id: string; language: string }>();
-    for (const r of this.db.all<{ file_id: number; repo_id: string; language: string }>('SELECT file_id, repo_id, language FROM files')) m.set(r.file_id, r);
+  fileLanguages(): Map<number, { repo_id: string; language: string; path: string }> {
+    const m = new Map<number, { repo_id: string; language: string; path: string }>();
+    for (const r of this.db.all<{ file_id: number; repo_id: string; language: string; path: string }>('SELECT file_id, repo_id, language, path FROM files')) m.set(r.file_id, r);
     return m;
   }
   /** A repository's files in path order (the graph resolver's input). */
   graphFiles(repoId: string): { id: number; path: string; language: string }[] {
-    return this.db.all('SELECT file_id AS id, path, language FROM files WHERE repo_id = ? ORDER BY path', [repoId]);
+    return this.db.all(`SELECT file_id AS id, path, language FROM files WHERE repo_id = ? AND ${CODE_FILE} ORDER BY path`, [repoId]);
   }
-  /** One file as graphFiles lists it. */
+  /** One file as graphFiles lists it (none for a text file). */
   graphFile(fileId: number): { id: number; path: string; language: string } | undefined {
-    return this.db.one('SELECT file_id AS id, path, language FROM files WHERE file_id = ?', [fileId]);
+    return this.db.one(`SELECT file_id AS id, path, language FROM files WHERE file_id = ? AND ${CODE_FILE}`, [fileId]);
   }
   /** The full-text index's segments per level (FTS4's merge tree), lowest level first. */
   fullTextLevels(): { level: number; segments: number }[] {

@@ -13,6 +13,12 @@ function coverageText(l: { provider: string; symbols_checked: number; symbols_cu
   return `${l.provider} ${now}${before > 0 ? `, ${before} before an edit` : ''}, ${l.edges} edges`;
 }
 
+/** What each reason a file is not indexed means, for the Markdown. */
+const NOT_INDEXED: Record<string, string> = {
+  binary_type: 'binary by their name', lock_file: 'lock or minified files by their name', binary: 'with binary content',
+  generated: 'generated', minified: 'minified', language_off: 'of languages turned off', text_off: 'text files (turned off)',
+};
+
 export const indexStatus = defineTool({
   name: 'index_status',
   title: 'Index status',
@@ -45,7 +51,13 @@ export const indexStatus = defineTool({
     chunk_count: z.number().int().describe('Indexed chunks.'),
     symbol_count: z.number().int().describe('Indexed definitions.'),
     occurrence_count: z.number().int().describe('Stored raw occurrences (calls, imports, identifiers, extends/implements).'),
-    languages: z.array(z.object({ language: z.string().describe('Language id.'), files: z.number().int().describe('Files.'), lines: z.number().int().describe('Lines.') })).describe('Files and lines per language.'),
+    languages: z.array(z.object({
+      language: z.string().describe('Language id, or a text format (markdown, yaml, sql, …).'),
+      file_kind: z.string().describe('code, or the text format\'s kind: doc, config, data, script, markup, style.'),
+      files: z.number().int().describe('Files.'), lines: z.number().int().describe('Lines.'),
+    })).describe('Files and lines per language and text format.'),
+    file_kinds: z.array(z.object({ file_kind: z.string().describe('code, doc, config, data, script, markup or style.'),
+      files: z.number().int().describe('Files.'), lines: z.number().int().describe('Lines.') })).describe('Files and lines per kind.'),
     roots: z.array(z.object({
       repo_id: z.string().describe('Stable repository id.'), path: z.string().describe('Absolute root.'), name: z.string().describe('Folder name.'),
       indexed: z.boolean().describe('Whether this root has been indexed.'), indexed_at: z.string().nullable().describe('ISO time of its last run.'),
@@ -53,7 +65,8 @@ export const indexStatus = defineTool({
       file_count: z.number().int().describe('Files.'), chunk_count: z.number().int().describe('Chunks.'), symbol_count: z.number().int().describe('Symbols.'),
       nested_repositories: z.array(z.string()).describe('Git repositories nested in the root.'),
       changed_files: z.number().int().nullable().describe('Files of this root changed on disk since indexing; null when never indexed or not checked within the budget.'),
-      last_run: z.record(z.string(), z.unknown()).nullable().describe('Counters of the last indexing run (files_parsed, files_unchanged, …).'),
+      last_run: z.record(z.string(), z.unknown()).nullable()
+        .describe('Counters of the last indexing run (files_parsed, files_unchanged, …; not_indexed: files left out by why, with examples).'),
       language_servers: z.array(z.object({
         provider: z.string().describe('Edge provider (lsp:<language>, scip:…, an external provider).'),
         symbols_checked: z.number().int().describe('Symbols of this root it was asked about.'),
@@ -110,6 +123,11 @@ export const indexStatus = defineTool({
     }
     for (const r of s.roots) for (const h of r.history) lines.push(`history ${r.name}${h.path ? '/' + h.path : ''}: ${h.status === 'ok' ? `${h.commits_counted} of ${h.commits_mined} commits counted, ${h.files} files, ${h.pairs} pairs, at ${code((h.last_mined_commit ?? '?').slice(0, 10))}${h.shallow ? ' (shallow)' : ''}` : h.status}`);
     if (s.languages.length) lines.push(`languages: ${s.languages.map(l => `${l.language} ${l.files}`).join(', ')}`);
+    if (s.file_kinds.length > 1) lines.push(`kinds: ${s.file_kinds.map(k => `${k.file_kind} ${k.files}`).join(', ')}`);
+    for (const r of s.roots) {
+      const not = Object.entries((r.last_run?.not_indexed ?? {}) as Record<string, { files: number; examples: string[] }>);
+      if (not.length) lines.push(`not indexed in ${r.name}: ${not.map(([why, e]) => `${e.files} ${NOT_INDEXED[why] ?? why} (${e.examples.map(code).join(', ')})`).join('; ')}`);
+    }
     if (s.file_count === 0) lines.push('⚠ nothing is indexed yet: run index_repo.');
     const c = s.changed_since_index;
     if (c.count > 0) {

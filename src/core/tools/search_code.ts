@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, pageInput, pageOutput, page, pageNotice, budgeted, code, type ToolContext } from './contract';
-import { languageParam, queryParam, repoParam, searchHitSchema } from './shared';
+import { FILE_KINDS, fileKindParam, languageParam, queryParam, repoParam, searchHitSchema } from './shared';
+import { fileKindOf } from '../languages/text';
 import type { SearchHit } from '../search/search';
 
 import { MemoryNotes, memoryMarkerSchema, markerText } from './memory_notes';
@@ -14,7 +15,7 @@ type FileChunk = z.infer<typeof fileChunkSchema>;
 const underFile = ({ repo_id: _r, path: _p, ...rest }: SearchHit & { memories?: unknown }): FileChunk => rest as FileChunk;
 
 export function renderHit(h: SearchHit, i: number): string {
-  const what = h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : 'top-level code';
+  const what = h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : h.kind === 'top_level' ? 'top-level code' : h.kind;
   return `${i}. ${code(`${h.path}:${h.start_line}-${h.end_line}`)} ${what} · score ${h.score} · chunk ${code(h.chunk_id)}`;
 }
 
@@ -36,7 +37,8 @@ export async function emptyIndexWarnings(engine: { status(): Promise<{ file_coun
 const fileSchema = z.object({
   path: z.string().describe('Repository-relative file path.'),
   repo_id: z.string().describe('Repository of the file.'),
-  language: z.string().describe('Language of the file.'),
+  language: z.string().describe('Language of the file, or its text format (markdown, yaml, sql, …).'),
+  file_kind: z.enum(FILE_KINDS).describe('code, or what a text file is: doc, config, data, script, markup, style.'),
   score: z.number().describe('Fused score (see signals).'),
   signals: z.array(z.string()).describe('Signals that ranked it: bm25_file (whole-file text), bm25_chunk (best chunk, names and paths weighted), name (a definition named like a query term), path (query terms in its path), path_hint (the text names this file), recency (changed in the latest commits of its repository), commit_subjects (subjects of commits that changed it match the query), local_hash_vector.'),
   test: z.boolean().describe('A test file (ranked below source unless include_tests; less so when the query mentions tests).'),
@@ -103,6 +105,7 @@ export const searchCode = defineTool({
     query: queryParam,
     repo: repoParam,
     language: languageParam,
+    file_kind: fileKindParam,
     path: z.string().min(1).max(500).optional().describe('Glob of files to keep (src/**/*.py).'),
     include_tests: z.boolean().default(false).describe('Rank test files like source.'),
     group: z.enum(['file', 'chunk']).default('file').describe('Rank files or chunks.'),
@@ -113,12 +116,12 @@ export const searchCode = defineTool({
   output: searchCodeOutput,
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
   paged: out => (out.files.length || !out.results.length ? 'files' : 'results'),
-  examples: [{ query: 'retry failed payment', repo: '.', language: 'typescript', path: 'src/**', include_tests: false, group: 'file', vector: true, external: false, limit: 5, offset: 0 }],
+  examples: [{ query: 'retry failed payment', repo: '.', language: 'typescript', file_kind: 'code', path: 'src/**', include_tests: false, group: 'file', vector: true, external: false, limit: 5, offset: 0 }],
   async run(args, ctx) {
-    const { query, repo, language, path, include_tests, group, vector, external, limit, offset } = args;
+    const { query, repo, language, file_kind, path, include_tests, group, vector, external, limit, offset } = args;
     // adapters are asked in parallel with the local search, each bounded by its own timeout (first page only)
     const peers = peerSearch(ctx, external && offset === 0, query, limit);
-    const r = await ctx.engine.search({ query, repo, language, path, include_tests, group, vector, limit, offset, chunks_per_file: 3 });
+    const r = await ctx.engine.search({ query, repo, language, file_kind, path, include_tests, group, vector, limit, offset, chunks_per_file: 3 });
     const answered = await peers.answer(r.terms);
     // the marker of the memories on each file and chunk (one check on read; nothing without memories)
     const notes = await MemoryNotes.open(ctx.engine, ctx.engine.repoFilter(repo));
@@ -128,7 +131,7 @@ export const searchCode = defineTool({
     };
     const files = r.files.map(f => {
       const m = notes.empty ? undefined : MemoryNotes.marker(notes.inFile(f.repo_id, f.path));
-      return { ...f, chunks: f.chunks.map(h => underFile(mark(h))), ...(m ? { memories: m } : {}) };
+      return { ...f, file_kind: fileKindOf(f.language, f.path), chunks: f.chunks.map(h => underFile(mark(h))), ...(m ? { memories: m } : {}) };
     });
     // group=file: the chunks are in their files (not repeated as results)
     const results = group === 'file' ? [] : notes.empty ? r.results : r.results.map(mark);
@@ -136,7 +139,7 @@ export const searchCode = defineTool({
     const flagged = files.map(f => (changed.has(`${f.repo_id}\0${f.path}`) ? { ...f, changed_on_disk: true as const } : f));
     const warnings = r.total === 0 && r.indexed_files === 0 ? await emptyIndexWarnings(ctx.engine) : [];
     if (r.total === 0 && !warnings.length && r.path_matches === 0) {
-      warnings.push(`no indexed file matches path ${path}${repo || language ? ' (with the repo and language asked)' : ''}`);
+      warnings.push(`no indexed file matches path ${path}${repo || language || file_kind ? ' (with the repo, language and kind asked)' : ''}`);
     }
     if (r.total === 0 && !warnings.length) warnings.push(r.terms.length ? 'no indexed file contains any of the search terms'
       : r.plan.unknown.length ? `no indexed file contains any of the query's words (${r.plan.unknown.slice(0, 8).join(', ')})` : 'the query has no searchable words');
@@ -153,7 +156,7 @@ export const searchCode = defineTool({
   render(r, budget) {
     const q = r.query.replace(/\s+/g, ' ');
     const header = `**search_code** ${code(q.length > 80 ? `${q.slice(0, 80)}…` : q)} — ${r.total} ${r.files.length || !r.results.length ? 'file(s)' : 'chunk(s)'}; terms: ${r.terms.slice(0, 12).join(', ')}${r.terms.length > 12 ? ', …' : ''}`;
-    const chunkLine = (h: FileChunk) => `${h.start_line}-${h.end_line} ${h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : 'top-level'}${h.snippet ? ` — ${code(h.snippet.length > 100 ? `${h.snippet.slice(0, 100)}…` : h.snippet)}` : ''} · ${code(h.chunk_id)}${markerText(h.memories)}`;
+    const chunkLine = (h: FileChunk) => `${h.start_line}-${h.end_line} ${h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : h.kind === 'top_level' ? 'top-level' : h.kind}${h.snippet ? ` — ${code(h.snippet.length > 100 ? `${h.snippet.slice(0, 100)}…` : h.snippet)}` : ''} · ${code(h.chunk_id)}${markerText(h.memories)}`;
     const local = r.files.length
       ? r.files.map((f, i) => [`${r.offset + i + 1}. ${code(f.path)}${f.test ? ' (test)' : ''}${f.changed_on_disk ? ' ⚠ changed on disk' : ''} · ${f.score} · ${f.signals.join('+')}${markerText(f.memories)}`, ...f.chunks.map(h => `   - ${chunkLine(h)}`)].join('\n'))
       : r.results.map((h, i) => `${r.offset + i + 1}. ${code(h.path)} ${chunkLine(h)}`);

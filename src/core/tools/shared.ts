@@ -1,6 +1,7 @@
 /** Schema fragments several tools share, so one concept has one name and one shape everywhere. */
 import { z } from 'zod';
 import { LANGUAGE_IDS } from '../languages/types';
+import { TEXT_KINDS } from '../languages/text';
 import { code } from './contract';
 import { toNodeRef, resolutionOf, BOUNDARY_KINDS, type NodeRef } from '../graph/query';
 import type { TestHit } from '../graph/tests';
@@ -16,6 +17,9 @@ export function tokenBudgetParam(defaultTokens: number, what: string) {
   return z.number().int().min(TOKEN_BUDGET_MIN).max(TOKEN_BUDGET_MAX).default(defaultTokens).describe(what);
 }
 export const languageParam = z.enum(LANGUAGE_IDS).optional().describe('Only this language.');
+export const FILE_KINDS = ['code', ...TEXT_KINDS] as const;
+export const fileKindParam = z.enum(FILE_KINDS).optional()
+  .describe('Only files of this kind: code, or text files that are doc, config, data, script, markup or style (text files rank below code unless the query asks for them or this is set).');
 export const queryParam = z.string().min(1).max(1_000_000).describe('Words, identifiers or a question; you may paste a whole issue, stack trace or log.');
 
 export const searchHitSchema = z.object({
@@ -25,7 +29,7 @@ export const searchHitSchema = z.object({
   start_line: z.number().int().describe('First line of the chunk, 1-based.'),
   end_line: z.number().int().describe('Last line of the chunk, 1-based.'),
   symbol_path: z.string().nullable().describe('Qualified name of the enclosing definition (e.g. Worker.run), null for top-level code.'),
-  kind: z.string().describe('Definition kind (function, method, class, …) or top_level.'),
+  kind: z.string().describe('Definition kind (function, method, class, …), top_level, or a text file\'s kind: doc, config, data, script, markup, style.'),
   score: z.number().describe('Relevance score of the primary signal (BM25, or cosine similarity for local_hash_vector-only hits).'),
   signals: z.array(z.string()).describe('Signals that found this chunk: bm25 and/or local_hash_vector.'),
   snippet: z.string().nullable().describe('The chunk\'s first non-blank line (a signature, usually), as indexed.'),

@@ -10,7 +10,7 @@
  * whose bodies alone changed (a partial graph update resolves them again); the run's diagnostics.
  */
 import type { FileMeta, Diagnostic, Store } from '../../store/store';
-import { walk, walkPaths, type WalkedFile, type WalkedExtra, type WalkResult } from '../../index/walker';
+import { countNotIndexed, walk, walkPaths, type NotIndexed, type WalkedFile, type WalkedExtra, type WalkResult } from '../../index/walker';
 import { readHeadNoSpawn } from '../../history/git';
 import { join } from 'node:path';
 import { isConfigFile } from '../../links/rules';
@@ -24,6 +24,10 @@ import type { IndexEnv } from '../env';
 import type { RepoRunReport } from '../report';
 import type { GSymbol } from '../../graph/tables';
 import { CROSS_FILE_KINDS, type Occurrence } from '../../parse/occurrence';
+import { languageForPath } from '../../languages';
+
+/** A text file (no language): its rows are chunks alone, nothing the graph reads. */
+const graphless = (path: string) => !languageForPath(path);
 
 /** At most this many named paths are parsed on the engine's own thread. */
 const INLINE_PARSE_MAX = 16;
@@ -37,7 +41,15 @@ const PARSE_DIAGNOSTICS = new Set(['syntax_errors', 'invalid_utf8']);
 export interface ScanRepoReport {
   repo_id: string; root: string; files_seen: number; files_parsed: number; files_unchanged: number; files_deleted: number;
   files_skipped: number; chunks_written: number; symbols_written: number; duration_ms: number; forced: boolean;
+  /**
+   * Files of no language not indexed, by why: named binary or lock files, text files whose content is
+   * binary, generated or minified (no diagnostic each), a language or text files turned off in settings.
+   */
+  not_indexed?: NotIndexed;
 }
+
+/** Why a text file's content is not indexed: counted in the run report, not a diagnostic per file. */
+const TEXT_SKIPS = new Set(['binary', 'generated', 'minified']);
 
 /**
  * A file of a targeted run whose definitions changed (not only its bodies): what it defined and its
@@ -105,6 +117,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     // a targeted run's files whose definitions changed, with what they were (at most RESHAPE_MAX; beyond, a rebuild)
     const reshapes: ReshapedFile[] = [];
     const repoDiags: Diagnostic[] = [];
+    const notIndexed: NotIndexed = {};
 
     const seen = new Set<string>();
     const tasks: FileTask[] = [];
@@ -127,23 +140,33 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
           const existing = metas.get(task.path);
           if (outcome.status === 'unchanged') { if (existing) { store.files.touchFile(existing.file_id, outcome.mtime_ms, outcome.size); touched++; } report.files_unchanged++; carried.add(task.path); }
           else if (outcome.status === 'skipped') {
-            if (existing) { store.files.deleteFile(existing.file_id); written.push(existing.file_id); dropped++; reshaped = true; markPending(); }
-            report.files_skipped++;
-            for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
+            if (existing) {
+              store.files.deleteFile(existing.file_id); written.push(existing.file_id); dropped++;
+              if (!graphless(task.path)) { reshaped = true; markPending(); }
+            }
+            const quiet = graphless(task.path) ? outcome.diagnostics.find(d => TEXT_SKIPS.has(d.code)) : undefined;
+            if (quiet) countNotIndexed(notIndexed, quiet.code, task.path);
+            else {
+              report.files_skipped++;
+              for (const d of outcome.diagnostics) repoDiags.push({ repo_id: r.repo_id, path: task.path, ...d });
+            }
           } else {
             // what a named file whose shape changed defined before (read only when it may be re-resolved alone:
             // see ReshapedFile; a body-only edit reads nothing more)
-            const before = !targeted || reshapes.length >= RESHAPE_MAX ? null
+            const text = graphless(task.path);
+            const before = text || !targeted || reshapes.length >= RESHAPE_MAX ? null
               : !existing ? { old_symbols: [], old_cross: [], added: true }
                 : store.files.shapeHash(existing.file_id) !== outcome.content.shape_hash
                   ? { old_symbols: store.symbols.graphLookup(r.repo_id).byFile(existing.file_id) as GSymbol[], old_cross: store.files.occurrences(existing.file_id, CROSS_FILE_KINDS) } : null;
             const w = store.files.writeFile(outcome.content, existing);
             written.push(w.file_id);
             store.links.writeSites(w.file_id, r.repo_id, outcome.content.link_sites);
-            markPending();
-            if (w.same_shape) edited.push(w.file_id);
-            else if (before) reshapes.push({ file_id: w.file_id, ...before });
-            else reshaped = true;
+            if (!text) {
+              markPending();
+              if (w.same_shape) edited.push(w.file_id);
+              else if (before) reshapes.push({ file_id: w.file_id, ...before });
+              else reshaped = true;
+            }
             report.files_parsed++;
             if (task.verify_chunks && task.known_hash === outcome.content.hash) rederived++;
             report.chunks_written += outcome.content.chunks.length;
@@ -213,7 +236,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     const tw = performance.now();
     ctx.progress('walk', r.repo_id, 0, 0);
     let walked: WalkResult; let git: Awaited<ReturnType<typeof gitState>>;
-    const walkOpts = { excludes: env.settings.excludes, languages: env.settings.languages ? new Set(env.settings.languages) : null, maxFileBytes: env.settings.max_file_bytes, signal, onFile, extra: isConfigFile };
+    const walkOpts = { excludes: env.settings.excludes, languages: env.settings.languages ? new Set(env.settings.languages) : null, textFiles: env.settings.text_files, maxFileBytes: env.settings.max_file_bytes, signal, onFile, extra: isConfigFile };
     const prevRepo = store.meta.repo(r.repo_id);
     // Named paths (a watcher's or the editor's): only they are looked at, when the repository was indexed
     // before and they can be judged one by one; otherwise the root is walked.
@@ -275,14 +298,17 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     if (judged) { for (const d of store.meta.diagnostics(r.repo_id)) if (!under(d.path) || (carried.has(d.path) && PARSE_DIAGNOSTICS.has(d.code))) repoDiags.push(d); }
     else if (!force) for (const d of store.meta.diagnostics(r.repo_id)) if (carried.has(d.path) && PARSE_DIAGNOSTICS.has(d.code)) repoDiags.push(d);
     report.files_deleted = gone.length;
+    report.not_indexed = mergeNotIndexed(targeted ? previousNotIndexed(prevRepo?.last_run) : walked.not_indexed, notIndexed);
     report.duration_ms = Math.round(performance.now() - started);
     const prev = prevRepo;
     // The graph is brought up to date once every root is parsed (see index()).
     // files gone in a targeted run: what they defined is read before their rows are deleted (see ReshapedFile)
-    const goneLookup = targeted && !reshaped && prev && !pendingBefore && gone.length && gone.length + reshapes.length <= RESHAPE_MAX ? store.symbols.graphLookup(r.repo_id) : null;
-    const removed: ReshapedFile[] | null = goneLookup && gone.map(m => ({ file_id: m.file_id, old_symbols: goneLookup.byFile(m.file_id) as GSymbol[],
+    const goneCode = gone.filter(m => !graphless(m.path));
+    const goneLookup = targeted && !reshaped && prev && !pendingBefore && goneCode.length && goneCode.length + reshapes.length <= RESHAPE_MAX
+      ? store.symbols.graphLookup(r.repo_id) : null;
+    const removed: ReshapedFile[] | null = goneLookup && goneCode.map(m => ({ file_id: m.file_id, old_symbols: goneLookup.byFile(m.file_id) as GSymbol[],
       old_cross: store.files.occurrences(m.file_id, CROSS_FILE_KINDS), removed: store.files.graphFile(m.file_id)! }));
-    if (reshaped || (gone.length && !removed) || !prev || pendingBefore) report.graph_update = 'full';
+    if (reshaped || (goneCode.length && !removed) || !prev || pendingBefore) report.graph_update = 'full';
     else if (edited.length || reshapes.length || removed) { report.graph_update = 'partial'; if (removed) reshapes.push(...removed); }
     if (report.graph_update !== 'none') report.edges_written = 0;
     const dirtyFlag = git.dirty === null ? null : git.dirty ? 1 : 0;
@@ -295,7 +321,7 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     if (changed) {
       store.transaction(() => {
         for (const m of gone) store.files.deleteFile(m.file_id);
-        if (gone.length) markPending();
+        if (goneCode.length) markPending();
         // rewritten only when they changed (an edit's run: the same rows, one statement each)
         if (diagsChanged) store.meta.replaceDiagnostics(r.repo_id, repoDiags);
         store.meta.upsertRepo({ repo_id: r.repo_id, root: r.root, name: r.name, indexed_at: Date.now(), indexed_commit: git.commit, branch: git.branch,
@@ -327,7 +353,23 @@ function targetedResult(t: Awaited<ReturnType<typeof walkPaths>>, metas: Map<str
     .map(([p, c]) => ({ path: p, abs: join(root, p), size: c.size, mtime_ms: c.mtime_ms })).concat(t.extras);
   let nested: string[] = [];
   try { nested = nestedJson ? JSON.parse(nestedJson) as string[] : []; } catch { /* none */ }
-  return { files: [], diagnostics: t.diagnostics, nested_repos: nested, extras };
+  return { files: [], diagnostics: t.diagnostics, nested_repos: nested, extras, not_indexed: {} };
+}
+
+/** Two counts of files not indexed, added up (examples: the first three). */
+function mergeNotIndexed(a: NotIndexed, b: NotIndexed): NotIndexed {
+  const out: NotIndexed = structuredClone(a);
+  for (const [reason, e] of Object.entries(b)) {
+    const into = (out[reason] ??= { files: 0, examples: [] });
+    into.files += e.files;
+    into.examples = [...into.examples, ...e.examples].slice(0, 3);
+  }
+  return out;
+}
+
+/** What the last whole run did not index (a targeted run judges its named paths alone and keeps the rest). */
+function previousNotIndexed(lastRun: string | null | undefined): NotIndexed {
+  try { return (lastRun ? (JSON.parse(lastRun) as ScanRepoReport).not_indexed : undefined) ?? {}; } catch { return {}; }
 }
 
 /** The meta key that asks the next whole run of a repository to check its imported rows against its files. */
