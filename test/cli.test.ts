@@ -10,9 +10,9 @@ import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/works
 import { CLI_JS, requireBuilt } from './helpers/mcp';
 import { TOOL_NAMES, TOOLS } from '../src/core/tools/registry';
 import { searchCodeOutput } from '../src/core/tools/search_code';
-import { languageForPath } from '../src/core/languages';
 
-const SOURCE_FILES = Object.keys(SAMPLE_FILES).filter(p => languageForPath(p) !== undefined);
+/** Fixture files Sightline indexes: its sources, and README.md as a doc. */
+const SOURCE_FILES = Object.keys(SAMPLE_FILES);
 
 interface Run { status: number | null; stdout: string; stderr: string }
 

@@ -24,10 +24,11 @@ describe('indexing', () => {
     const ws = make(SAMPLE_FILES);
     const e = await open(ws); cleanup.push(() => e.close());
     const r = await e.index();
-    assert.equal(r.totals.files_seen, 4); // README.md is not a source file
-    assert.equal(r.totals.files_parsed, 4);
+    assert.equal(r.totals.files_seen, 5); // four sources and README.md, a doc
+    assert.equal(r.totals.files_parsed, 5);
     const s = await e.status();
-    assert.equal(s.file_count, 4);
+    assert.equal(s.file_count, 5);
+    assert.deepEqual(s.file_kinds.map(k => [k.file_kind, k.files]), [['code', 4], ['doc', 1]]);
     assert.ok(s.symbol_count >= 10);
     const repoId = e.roots[0]!.repo_id;
     const hit = (await e.search({ query: 'getUserName', limit: 5, offset: 0, vector: false })).results[0]!;
@@ -70,7 +71,7 @@ describe('indexing', () => {
     const seen = await e.vectorSearch({ query: 'x y a b c t export const module exports var', limit: 100, offset: 0 });
     const paths = new Set(seen.results.map(h => h.path));
     assert.deepEqual([...paths].sort(), ['pkg/kept.py', 'src/a.ts']);
-    assert.equal(r.totals.files_seen, 2);
+    assert.equal(r.totals.files_seen, 4, 'the two sources kept, and the .gitignore files (text files)');
   });
 
   it('skips huge and binary files, survives invalid UTF-8, broken syntax and symlink loops with diagnostics', async () => {
@@ -135,7 +136,7 @@ describe('indexing', () => {
     await e.index();
     const again = await e.index();
     assert.equal(again.totals.files_parsed, 0);
-    assert.equal(again.totals.files_unchanged, 4);
+    assert.equal(again.totals.files_unchanged, 5);
     // touched but identical content: hashed, not parsed
     const t = new Date(Date.now() + 5000);
     utimesSync(join(ws.root, 'src/db.ts'), t, t);
@@ -218,10 +219,10 @@ describe('indexing', () => {
     assert.ok(existsSync(ws.db));
     assert.ok(!existsSync(`${ws.db}.lock`), 'lock released');
     const e2 = await open(ws); cleanup.push(() => e2.close());
-    assert.equal((await e2.status()).file_count, 4);
+    assert.equal((await e2.status()).file_count, 5);
     const r = await e2.index();
     assert.equal(r.totals.files_parsed, 0);
-    assert.equal(r.totals.files_unchanged, 4);
+    assert.equal(r.totals.files_unchanged, 5);
   });
 
   it('force rebuilds only the selected repository of a multi-root workspace', async () => {
@@ -255,7 +256,7 @@ describe('indexing', () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
     writeFileSync(lock, JSON.stringify({ pid: Number(dead), host: require('node:os').hostname(), since: Date.now() - 1000 }));
     const r = await e.index();
-    assert.equal(r.totals.files_parsed, 4);
+    assert.equal(r.totals.files_parsed, 5);
     assert.ok(!existsSync(lock));
   });
 

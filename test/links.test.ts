@@ -218,10 +218,11 @@ describe('links: cross-boundary edges', function () {
       assert.equal(http?.path, 'main.go'); assert.notEqual(parseId(http.from)!.repo_id, parseId(http.to)!.repo_id); assert.equal(http.to_path, 'app.js');
       const env = data.links.find((l: Json) => l.kind === 'env');
       assert.equal(env?.to_path, '.env.example');
-      // a config file edited alone: no code file parsed, the link follows
+      // a config file edited alone: it alone is read again (as a text file, for search), the link follows
       client.write('.env.example', 'OTHER=1\n');
       const r = await e.index({});
-      assert.equal(r.totals.files_parsed, 0);
+      assert.equal(r.totals.files_parsed, 1);
+      assert.equal(r.repos.find(x => x.files_parsed)?.graph_update, 'none', 'a text file changes nothing the graph reads');
       const after = await call(e, { symbol: 'env:SECRET_KEY' });
       assert.ok(after.data.links.every((l: Json) => !l.matched));
     } finally { e.close(); server.remove(); client.remove(); }

@@ -51,7 +51,7 @@ describe('live index', () => {
     const r = await e.index({ paths: [join(ws.root, 'src/alpha.py'), 'generated/out.py', join(ws.root, 'lib')] });
     assert.equal(r.totals.files_parsed, 1);
     assert.equal(r.totals.files_deleted, 2, 'both files of the deleted folder');
-    assert.equal(r.totals.files_seen, 2, 'counted as a walk would: src/alpha.py and src/beta.py (the unnamed file is not looked at)');
+    assert.equal(r.totals.files_seen, 3, 'counted as a walk would: .gitignore, src/alpha.py and src/beta.py (the unnamed file is not looked at)');
     assert.ok(await finds(e, 'alpha_renamed_fn', 'src/alpha.py'));
     assert.ok(!(await finds(e, 'never_named_fn', 'src/unnamed.py')), 'a file nobody named is not found without a walk');
     assert.ok(!(await finds(e, 'generated_fn', 'generated/out.py')), 'an ignored path stays out');

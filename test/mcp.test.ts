@@ -14,11 +14,11 @@ import { tempWorkspace, SAMPLE_FILES, type TempWorkspace } from './helpers/works
 import { requireBuilt, stdioTransport, startHttpServer, rawPost, rawRequest, errorOf, textOf, INITIALIZE_REQUEST, type HttpServerProcess } from './helpers/mcp';
 import { TOOL_NAMES, TOOLS } from '../src/core/tools/registry';
 import { searchCodeOutput, searchOutput } from '../src/core/tools/search_code';
-import { languageForPath } from '../src/core/languages';
+import { fileLanguageFor } from '../src/core/languages';
 import { sp } from './helpers/nodes';
 
-/** Fixture files Sightline parses (README.md is not source). */
-const SOURCE_FILES = Object.keys(SAMPLE_FILES).filter(p => languageForPath(p) !== undefined);
+/** Fixture files Sightline indexes: its sources, and README.md as a doc. */
+const SOURCE_FILES = Object.keys(SAMPLE_FILES);
 
 function newClient(): Client {
   return new Client({ name: 'sightline-test', version: '0.0.0' });
@@ -150,7 +150,8 @@ describe('MCP server over stdio (dist/mcp.js)', function () {
     assert.equal(data.file_count, SOURCE_FILES.length);
     assert.equal(data.db_path, ws.db);
     const expected = new Map<string, number>();
-    for (const p of SOURCE_FILES) expected.set(languageForPath(p)!, (expected.get(languageForPath(p)!) ?? 0) + 1);
+    const languageOf = (p: string) => fileLanguageFor(p, null, true);
+    for (const p of SOURCE_FILES) expected.set(languageOf(p), (expected.get(languageOf(p)) ?? 0) + 1);
     assert.deepEqual(new Map(data.languages.map(l => [l.language, l.files])), expected);
   });
 

@@ -279,7 +279,7 @@ describe('safety', () => {
       writeFileSync(ws.db, d.export()); d.close();
       const again = await open(ws); cleanup.push(() => again.close());
       assert.equal(again.rebuiltFromScratch, true);
-      assert.equal((await again.index()).totals.files_parsed, 4);
+      assert.equal((await again.index()).totals.files_parsed, 5);
     });
 
     it('in the cache folder a corrupt index is rebuilt, with a diagnostic saying so until the rebuild', async () => {
@@ -298,7 +298,7 @@ describe('safety', () => {
       assert.equal((await e.status()).diagnostics_count, 1);
       const r = await e.index();
       assert.ok(r.diagnostics.some(d => d.code === 'index_corrupt'), 'the run that rebuilds it says why');
-      assert.equal(r.totals.files_parsed, 4);
+      assert.equal(r.totals.files_parsed, 5);
       assert.ok(!e.diagnostics().some(d => d.code === 'index_corrupt'));
       const reopened = await Engine.open({ roots: [ws.root], threads: 0 }); cleanup.push(() => reopened.close());
       assert.equal(reopened.rebuiltFromScratch, false);
