@@ -15,7 +15,7 @@ export const DEFAULT_EXCLUDES = [
   'node_modules/', '.git/', '.hg/', '.svn/', 'bower_components/', 'jspm_packages/', 'vendor/', 'third_party/',
   'dist/', 'build/', 'out/', 'target/', 'obj/', '.next/', '.nuxt/', '.svelte-kit/', '.turbo/', '.cache/', 'coverage/',
   '.venv/', 'venv/', '__pycache__/', '.tox/', '.nox/', '.mypy_cache/', '.pytest_cache/', '.ruff_cache/', '.gradle/',
-  '.idea/', '.vscode-test/', '*.min.js', '*.bundle.js',
+  '.idea/', '.vscode-test/', '.sightline/', '*.min.js', '*.bundle.js',
 ];
 
 export interface WalkOptions {

@@ -8,6 +8,8 @@ const vscode = require('vscode');
 const { EXTENSION_ID, until, indexedApi, sp } = require('./helpers');
 
 const SOURCE = /\.(ts|tsx|js|mjs|cjs|jsx|py|pyi|java|rs|go|c|h|cc|cpp|hpp|cs|rb|php)$/;
+// the fixture's text files (indexed for search as config and data): tsconfig.json, go.mod
+const TEXT = /\.(json|mod)$/;
 
 
 function sourceFiles(dir, rel = '') {
@@ -15,7 +17,7 @@ function sourceFiles(dir, rel = '') {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     if (e.name.startsWith('.') || e.name === 'node_modules') continue;
     const p = path.join(dir, e.name); const r = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...sourceFiles(p, r)); else if (SOURCE.test(e.name)) out.push(r);
+    if (e.isDirectory()) out.push(...sourceFiles(p, r)); else if (SOURCE.test(e.name) || TEXT.test(e.name)) out.push(r);
   }
   return out;
 }
@@ -41,6 +43,7 @@ describe('Sightline in VS Code', function () {
     assert.equal(langs.typescript, expected.filter(f => f.endsWith('.ts')).length);
     assert.equal(langs.python, expected.filter(f => f.endsWith('.py')).length);
     assert.equal(langs.go, expected.filter(f => f.endsWith('.go')).length);
+    assert.equal(langs.json, 1, 'tsconfig.json, a text file');
     assert.ok(r.data.symbol_count > 10);
     console.log(`activation ${api.activationMs} ms; first index: ${JSON.stringify(api.scheduler.snapshot.lastReport && api.scheduler.snapshot.lastReport.timings)}`);
   });
