@@ -13,6 +13,10 @@
 //   {"repo","commit","parent","query","gold","tests"}
 // ("tests" lists modified test source files at the parent; informational only.)
 //
+// --gold text mines doc/config cases instead: a commit that modifies 1..3 text files (docs, configuration,
+// SQL, Dockerfiles, Terraform: not source, not a changelog, not a lock file) and no source or test file;
+// the gold set is those text files. Commit subjects that say "docs:" are kept (they are the point here).
+//
 // Sampling is deterministic for a given seed: eligible commits from the most recent
 // --window non-merge commits are split, in history order, into --max equal strata and
 // one commit is drawn from each stratum, so the sample is spread across the window.
@@ -24,7 +28,7 @@ import { rng } from './lib/common.mjs';
 
 // ---------- arguments ----------
 function parseArgs(argv) {
-  const opts = { max: 60, seed: 1, window: 2000, ref: 'HEAD', exclude: [], maxQueryChars: 2000 };
+  const opts = { max: 60, seed: 1, window: 2000, ref: 'HEAD', exclude: [], maxQueryChars: 2000, gold: 'source' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => {
@@ -41,6 +45,7 @@ function parseArgs(argv) {
       case '--ref': opts.ref = next(); break;
       case '--exclude': opts.exclude.push(new RegExp(next())); break;
       case '--max-query-chars': opts.maxQueryChars = toInt(next(), a); break;
+      case '--gold': opts.gold = next(); if (!['source', 'text'].includes(opts.gold)) die(`--gold source|text, got ${opts.gold}`); break;
       case '-h': case '--help': usage(0); break;
       default: die(`unknown argument: ${a}`);
     }
@@ -55,7 +60,7 @@ function toInt(s, flag) {
 }
 function usage(code) {
   process.stderr.write('usage: make-cases.mjs --repo <git dir|work tree> --name <label> --out <file.jsonl> ' +
-    '[--max 60] [--seed 1] [--window 2000] [--ref HEAD] [--exclude <regex>]... [--max-query-chars 2000]\n');
+    '[--max 60] [--seed 1] [--window 2000] [--ref HEAD] [--exclude <regex>]... [--max-query-chars 2000] [--gold source|text]\n');
   process.exit(code);
 }
 function die(msg) {
@@ -106,8 +111,12 @@ const NON_SOURCE_FILE = [
   /(^|\/)(gruntfile|gulpfile|jakefile|rakefile)\.[cm]?js$/i,
 ];
 
+// Docs and configuration a person writes (for --gold text); release notes and lock files are not.
+const TEXT_FILE = /\.(md|markdown|mdx|rst|txt|adoc|ya?ml|toml|json|ini|cfg|conf|properties|sql|tf|hcl)$|(^|\/)(Dockerfile|Makefile)[^/]*$/i;
+const NOT_TEXT = /(^|\/)(CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_]?NOTES|AUTHORS|CONTRIBUTORS)[^/]*$|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock|go\.sum)$|(^|\/)(tests?|__tests__|fixtures?|testdata|__snapshots__)\//i;
+
 function classify(path, exclude) {
-  if (!SOURCE_EXT.test(path)) return 'other';
+  if (!SOURCE_EXT.test(path)) return TEXT_FILE.test(path) && !NOT_TEXT.test(path) && !exclude.some((re) => re.test(path)) ? 'text' : 'other';
   if (exclude.some((re) => re.test(path))) return 'other';
   if (NON_SOURCE_DIR.test(path) || NON_SOURCE_FILE.some((re) => re.test(path))) return 'other';
   if (/\.d\.ts$/.test(path) && /(^|\/)(generated|gen)\//.test(path)) return 'other';
@@ -222,23 +231,35 @@ function main() {
     const parentList = parents.trim().split(/\s+/).filter(Boolean);
     if (parentList.length !== 1) { reject(parentList.length === 0 ? 'root-commit' : 'merge'); continue; }
     const subject = body.split('\n').find((l) => l.trim()) || '';
-    const skip = SKIP_SUBJECT.find(([re]) => re.test(subject));
+    const skip = SKIP_SUBJECT.find(([re, why]) => re.test(subject) && !(opts.gold === 'text' && why === 'docs/test/ci-only'));
     if (skip) { reject(`message:${skip[1]}`); continue; }
 
-    const modified = [], tests = [];
-    let addDelSource = false, weird = false, nSource = 0;
+    const modified = [], tests = [], texts = [];
+    let addDelSource = false, weird = false, nSource = 0, nTest = 0;
     for (const line of changes.split('\n')) {
       if (!line.trim()) continue;
       const [status, path] = line.split('\t');
       if (!path || path.startsWith('"')) { weird = true; continue; }
       const kind = classify(path, opts.exclude);
       if (kind === 'other') continue;
+      if (kind === 'text') { if (status[0] === 'M') texts.push(path); continue; }
+      if (kind === 'test') nTest++;
       if (kind === 'source') nSource++;
       const st = status[0];
       if (st === 'M') (kind === 'source' ? modified : tests).push(path);
       else if (kind === 'source' && (st === 'A' || st === 'D' || st === 'T' || st === 'C' || st === 'R')) addDelSource = true;
     }
     if (weird) { reject('quoted-path'); continue; }
+    if (opts.gold === 'text') {
+      if (nSource + nTest > 0) { reject('changes source or tests'); continue; }
+      if (texts.length < 1 || texts.length > 3) { reject('modifies 0 or >3 text files'); continue; }
+      const query = cleanMessage(body, opts.maxQueryChars);
+      if (wordCount(query) < 4) { reject('message<4 words'); continue; }
+      if (seenQueries.has(query.toLowerCase())) { reject('duplicate-message'); continue; }
+      seenQueries.add(query.toLowerCase());
+      eligible.push({ repo: opts.name, commit: sha, parent: parentList[0], query, gold: texts.sort(), tests: [] });
+      continue;
+    }
     if (nSource === 0) { reject('no-source-change (tests/docs/other only)'); continue; }
     if (addDelSource) { reject('adds/deletes source files'); continue; }
     if (modified.length < 1 || modified.length > 4) { reject('modifies >4 source files'); continue; }

@@ -39,7 +39,7 @@ const require = createRequire(import.meta.url);
 
 // ---------- options ----------
 const args = process.argv.slice(2);
-const KNOWN = new Set(['--kinds', '--max', '--max-issues', '--seed', '--repo', '--swe-repo', '--dataset', '--json', '--signals', '--results', '--details', '--vector', '--self-check', '--help', '-h']);
+const KNOWN = new Set(['--text-files', '--kinds', '--max', '--max-issues', '--seed', '--repo', '--swe-repo', '--dataset', '--json', '--signals', '--results', '--details', '--vector', '--self-check', '--help', '-h']);
 const FLAGS = new Set(['--details', '--vector', '--self-check', '--help', '-h']);
 for (let i = 0; i < args.length; i++) {
   if (!KNOWN.has(args[i])) die(`unknown argument: ${args[i]} (see the header of bench/quality.mjs)`);
@@ -83,8 +83,13 @@ if (args.includes('--self-check')) {
   process.exit(fails.length ? 1 : 0);
 }
 
+/** commit: commit messages → source files; issue: SWE-bench issues → source files; text: commit messages → the docs/config files they changed */
+const ALL_KINDS = ['commit', 'issue', 'text'];
 const KINDS = new Set(opt('kinds', 'commit,issue').split(',').map(s => s.trim()).filter(Boolean));
-for (const k of KINDS) if (k !== 'commit' && k !== 'issue') die(`unknown kind ${k} (commit, issue)`);
+for (const k of KINDS) if (!ALL_KINDS.includes(k)) die(`unknown kind ${k} (${ALL_KINDS.join(', ')})`);
+// --text-files off: the engine and the baseline index source files alone (the A/B of text files on code questions)
+const TEXT_FILES = opt('text-files', 'on');
+if (TEXT_FILES !== 'on' && TEXT_FILES !== 'off') die(`--text-files on|off, got ${TEXT_FILES}`);
 const MAX = int('max', '60');
 const MAX_ISSUES = int('max-issues', String(Number.MAX_SAFE_INTEGER));
 const SEED = int('seed', '1');
@@ -111,7 +116,7 @@ for (const [name, dir] of many('swe-repo')) {
   if (!existsSync(dir)) die(`--swe-repo ${name}: ${dir} not found`);
   sweDirs.set(full, dir);
 }
-if (KINDS.has('commit')) {
+if (KINDS.has('commit') || KINDS.has('text')) {
   for (const [name, gitDir] of commitTargets) {
     if (!existsSync(gitDir)) die(`repository ${name} not found at ${gitDir} (see bench/README.md to fetch it, or pass --repo ${name}=GITDIR)`);
   }
@@ -177,13 +182,15 @@ function issueCases() {
 }
 
 /** Commit cases of one repository, mined by make-cases.mjs (same seed and sampling as always). */
-function commitCases(name, gitDir, work) {
-  const file = join(work, `${name}.jsonl`);
+function commitCases(name, gitDir, work, kind = 'commit') {
+  const file = join(work, `${kind}-${name}.jsonl`);
+  const gold = kind === 'text' ? ['--gold', 'text'] : [];
   try {
-    execFileSync(process.execPath, [join(here, 'make-cases.mjs'), '--repo', gitDir, '--name', name, '--out', file, '--max', String(MAX), '--seed', String(SEED)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(process.execPath, [join(here, 'make-cases.mjs'), '--repo', gitDir, '--name', name, '--out', file, '--max', String(MAX), '--seed', String(SEED), ...gold],
+      { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (e) { throw new Error(`make-cases failed for ${name}: ${e.stderr?.toString() ?? e.message}`); }
   return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map(l => JSON.parse(l))
-    .map(c => ({ kind: 'commit', repo: name, id: c.commit, rev: c.parent, query: c.query, gold: c.gold }));
+    .map(c => ({ kind, repo: name, id: c.commit, rev: c.parent, query: c.query, gold: c.gold }));
 }
 
 // ---------- running ----------
@@ -235,7 +242,7 @@ function checkout(tree, rev) {
 async function runRepo(kind, name, gitDir, cases, work, rows, skipped) {
   const tree = join(work, `${kind}-${name}`);
   execFileSync('git', ['clone', '-q', '--shared', '--no-checkout', gitDir, tree], { stdio: 'ignore' });
-  const engine = await core.Engine.open({ roots: [tree], dbPath: join(work, `${kind}-${name}.sqlite`) });
+  const engine = await core.Engine.open({ roots: [tree], dbPath: join(work, `${kind}-${name}.sqlite`), settings: { text_files: TEXT_FILES === 'on' } });
   const s = engine.settings;
   const bm = new Bm25Index();
   const t0 = performance.now();
@@ -251,7 +258,7 @@ async function runRepo(kind, name, gitDir, cases, work, rows, skipped) {
       const ti = performance.now();
       await engine.index();
       const indexS = (performance.now() - ti) / 1000;
-      const walked = await core.walk(tree, { excludes: s.excludes, languages: s.languages ? new Set(s.languages) : null, maxFileBytes: s.max_file_bytes });
+      const walked = await core.walk(tree, { excludes: s.excludes, languages: s.languages ? new Set(s.languages) : null, textFiles: s.text_files, maxFileBytes: s.max_file_bytes });
       const tb = performance.now();
       syncBaseline(bm, tree, walked.files);
       const baselineSyncS = (performance.now() - tb) / 1000;
@@ -308,12 +315,12 @@ if (KINDS.has('issue')) {
 }
 const work = mkdtempSync(join(tmpdir(), 'sightline-quality-'));
 try {
-  if (KINDS.has('commit')) {
+  for (const kind of ['commit', 'text'].filter(k => KINDS.has(k))) {
     for (const [name, gitDir] of commitTargets) {
-      const cases = commitCases(name, gitDir, work);
-      const sec = await runRepo('commit', name, gitDir, cases, work, rows, skipped);
-      timings.push({ kind: 'commit', repo: name, cases: cases.length, seconds: sec });
-      console.error(`commit ${name}: ${cases.length} cases in ${sec.toFixed(1)} s`);
+      const cases = commitCases(name, gitDir, work, kind);
+      const sec = await runRepo(kind, name, gitDir, cases, work, rows, skipped);
+      timings.push({ kind, repo: name, cases: cases.length, seconds: sec });
+      console.error(`${kind} ${name}: ${cases.length} cases in ${sec.toFixed(1)} s`);
     }
   }
   if (issues) {
@@ -331,9 +338,9 @@ const totalS = (performance.now() - started) / 1000;
 // ---------- report ----------
 const f3 = x => (Number.isFinite(x) ? x.toFixed(3) : '—');
 const ms = x => (Number.isFinite(x) ? x.toFixed(1) : '—');
-const langOf = rs => [...new Set(rs.flatMap(r => r.gold.map(p => core.languageForPath(p) ?? '?')))].join('/');
+const langOf = rs => [...new Set(rs.flatMap(r => r.gold.map(p => core.fileLanguageFor(p, null, true))))].join('/');
 const groups = [];
-for (const kind of ['commit', 'issue']) {
+for (const kind of ALL_KINDS) {
   const kr = rows.filter(r => r.kind === kind);
   if (!kr.length) continue;
   for (const repo of [...new Set(kr.map(r => r.repo))]) groups.push({ kind, repo, rows: kr.filter(r => r.repo === repo) });
@@ -347,7 +354,7 @@ const table = groups.map(g => ({
 }));
 
 const out = [];
-out.push(`search_code${VECTOR ? ' (vector: true)' : ''} vs Okapi BM25 over whole files (k1 1.2, b 0.75, split identifiers, no stop list) — seed ${SEED}`);
+out.push(`search_code${VECTOR ? ' (vector: true)' : ''}${TEXT_FILES === 'off' ? ' (text files off: both index source files alone)' : ''} vs Okapi BM25 over whole files (k1 1.2, b 0.75, split identifiers, no stop list) — seed ${SEED}`);
 out.push('');
 out.push('| kind | repo | lang | cases | ours R@1 | R@5 | R@10 | MRR | baseline R@1 | R@5 | R@10 | MRR | ours failed |');
 out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
@@ -361,7 +368,7 @@ out.push('');
 out.push('| kind | queries | ours p50 | ours p95 | baseline p50 | baseline p95 | index update per case p50 / p95 s |');
 out.push('| --- | --- | --- | --- | --- | --- | --- |');
 const latency = {};
-for (const kind of ['commit', 'issue']) {
+for (const kind of ALL_KINDS) {
   const kr = rows.filter(r => r.kind === kind);
   if (!kr.length) continue;
   const ok = kr.filter(r => !r.ours.error).map(r => r.ours.ms), bl = kr.map(r => r.baseline.ms), ix = kr.map(r => r.index_s);
@@ -371,7 +378,7 @@ for (const kind of ['commit', 'issue']) {
 }
 out.push('');
 const failures = {};
-for (const kind of ['commit', 'issue']) {
+for (const kind of ALL_KINDS) {
   const kr = rows.filter(r => r.kind === kind);
   if (!kr.length) continue;
   const bad = kr.filter(r => r.ours.error);
@@ -387,7 +394,7 @@ for (const kind of ['commit', 'issue']) {
 out.push('');
 
 const targets = [];
-for (const kind of ['commit', 'issue']) {
+for (const kind of ALL_KINDS) {
   const t = table.find(x => x.kind === kind && x.total);
   if (!t) continue;
   const pass = t.ours.mrr >= t.baseline.mrr + 0.10;

@@ -248,6 +248,15 @@ describe('graph: heuristic provider', () => {
     assert.deepEqual(await callers(call, 'Pool.grow'), ['src/pool.zig:main']);
   });
 
+  it('Vue and Svelte: their script blocks call into TypeScript modules, and a component imports another by its file name', async () => {
+    const { call } = await make({
+      'src/cart.ts': 'export function useCart() {\n  return { lines: [] };\n}\n',
+      'src/Cart.vue': '<template>\n  <div>{{ cart.lines }}</div>\n</template>\n\n<script setup lang="ts">\nimport { useCart } from "./cart";\nconst cart = useCart();\nfunction refresh() {\n  return useCart();\n}\n</script>\n',
+      'src/Orders.svelte': '<script>\n  import { useCart } from "./cart";\n  function load() {\n    return useCart();\n  }\n</script>\n\n<p>orders</p>\n',
+    });
+    assert.deepEqual((await callers(call, 'useCart')).sort(), ['src/Cart.vue:', 'src/Cart.vue:refresh', 'src/Orders.svelte:load']);
+  });
+
   it('a name shared by many definitions never becomes a confident edge; two get low-confidence edges', async () => {
     const many: Record<string, string> = {};
     for (let i = 0; i < 5; i++) many[`m${i}.py`] = `class C${i}:\n    def close(self):\n        return ${i}\n`;

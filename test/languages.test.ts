@@ -77,7 +77,7 @@ const TEST_NAMING = {
   c: null, cpp: null, csharp: ['App/RepoTests.cs', 'Repo.cs'], ruby: ['lib/store_spec.rb', 'store.rb'], php: ['src/StoreTest.php', 'Store.php'],
   kotlin: ['src/WorkerTest.kt', 'Worker.kt'], scala: ['src/WorkerSpec.scala', 'Worker.scala'], bash: null,
   lua: ['spec/worker_spec.lua', 'worker.lua'], swift: ['Tests/WorkerTests.swift', 'Worker.swift'], dart: ['test/worker_test.dart', 'worker.dart'],
-  elixir: ['test/worker_test.exs', 'worker.ex'], zig: null,
+  elixir: ['test/worker_test.exs', 'worker.ex'], zig: null, vue: null, svelte: null,
 } as const satisfies Record<LanguageId, readonly [string, string] | null>;
 
 describe('the language table is complete: adding a language touches one place', () => {

@@ -4,7 +4,7 @@ export { TOOLS, TOOL_LIST, TOOL_NAMES, findTool, type ToolName } from './tools/r
 export { invokeTool, jsonSchema, type ToolDef, type ToolContext, type ToolOutcome } from './tools/contract';
 export { toolsList } from './tools/golden';
 export { SightlineError, toErrorShape, ERROR_CODES } from './errors';
-export { LANGUAGES, GRAMMAR_SOURCES, languageForPath } from './languages';
+export { LANGUAGES, GRAMMAR_SOURCES, languageForPath, fileLanguageFor } from './languages';
 export { LANGUAGE_IDS } from './languages/types';
 export { defaultDbPath, cacheDir, DEFAULT_SETTINGS } from './settings';
 export { processFile } from './index/process';

@@ -172,6 +172,11 @@ export const LANGUAGES = {
     declarationLine: /^\s*(?:defmodule|defprotocol)\s+([A-Z][\w.]*)|^\s*(?:def|defp|defmacro|defmacrop|defguard|defguardp)\s+([a-z_]\w*[?!]?)/,
     family: 'elixir', graph: { selfReceivers: ['__MODULE__'], constructed: constructsNothing },
     tests: namedTests(/_test\.exs$/, [{ re: /^(.+)_test\.exs$/, ext: () => 'ex' }]) },
+  // Single-file components: their <script> blocks read as TypeScript (a superset of what they hold), in the JS family.
+  vue: { wasm: 'tree-sitter-typescript.wasm', extensions: ['.vue'], query: ['typescript.scm', 'ecmascript.scm'], scriptBlocks: true,
+    declarationLine: TS_DECL, family: 'js', graph: JS_GRAPH },
+  svelte: { wasm: 'tree-sitter-typescript.wasm', extensions: ['.svelte'], query: ['typescript.scm', 'ecmascript.scm'], scriptBlocks: true,
+    declarationLine: TS_DECL, family: 'js', graph: JS_GRAPH },
   zig: { wasm: 'tree-sitter-zig.wasm', extensions: ['.zig'], query: 'zig.scm',
     entries: { main: ['main'] },
     declarationLine: ZIG_DECL,

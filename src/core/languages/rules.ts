@@ -13,7 +13,10 @@ const asModule = (base: string) => [...JS_EXTS.map(e => base + e), ...JS_EXTS.ma
 
 function jsCandidates(source: string, fromPath: string): string[] {
   if (!source.startsWith('.')) return [];
-  return asModule(posix.normalize(posix.join(posix.dirname(fromPath), stripExt(source))));
+  const path = posix.normalize(posix.join(posix.dirname(fromPath), source));
+  // a component is imported by its file name (`./Button.vue`)
+  if (/\.(?:vue|svelte)$/.test(source)) return [path];
+  return asModule(stripExt(path));
 }
 
 const NODE_BUILTINS = new Set(builtinModules.map(m => m.replace(/^node:/, '').split('/')[0]!));
@@ -97,7 +100,7 @@ export function rustCandidates(source: string, fromPath: string): string[] {
 /** foo.test.ts, foo.spec.jsx, …: named after foo.ts (and its other JS/TS spellings). */
 export const JS_TESTS: TestNaming = {
   file: /\.(test|spec)\.[cm]?[jt]sx?$/,
-  tested: base => { const m = /^(.+)\.(test|spec)\.([cm]?[jt]sx?)$/.exec(base); return m ? [`${m[1]}.${m[3]}`, `${m[1]}.ts`, `${m[1]}.tsx`, `${m[1]}.js`] : []; },
+  tested: base => { const m = /^(.+)\.(test|spec)\.([cm]?[jt]sx?)$/.exec(base); return m ? [`${m[1]}.${m[3]}`, `${m[1]}.ts`, `${m[1]}.tsx`, `${m[1]}.js`, `${m[1]}.vue`, `${m[1]}.svelte`] : []; },
 };
 
 /** A test file named `<prefix>NAME<suffix>` tests NAME with the given extension, for each pattern in order. */

@@ -101,7 +101,7 @@ export const TEXT_FORMATS = {
   dockerfile: { kind: 'script', extensions: ['.dockerfile'], fileNames: ['Dockerfile', 'Containerfile'], fileNamePattern: /^(?:Docker|Container)file\.[\w.-]+$/ },
   make: { kind: 'script', extensions: ['.mk', '.cmake', '.ps1', '.bat', '.cmd', '.nix', '.gradle', '.bzl'],
     fileNames: ['Makefile', 'GNUmakefile', 'makefile', 'CMakeLists.txt', 'Justfile', 'justfile', 'Procfile', 'BUILD', 'WORKSPACE', 'Vagrantfile', 'Brewfile'] },
-  html: { kind: 'markup', extensions: ['.html', '.htm', '.xhtml', '.vue', '.svelte'],
+  html: { kind: 'markup', extensions: ['.html', '.htm', '.xhtml'],
     sections: { wasm: 'tree-sitter-html.wasm', sections: { element: htmlElement, script_element: () => 'script', style_element: () => 'style' },
       containers: new Set(['document', 'element']), minLines: 4, joiner: ' > ' } },
   xml: { kind: 'markup', extensions: ['.xml', '.xsd', '.xsl', '.plist', '.csproj', '.fsproj', '.vbproj', '.props', '.targets', '.pom'] },

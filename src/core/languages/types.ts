@@ -32,7 +32,7 @@ export const CONTAINER_KINDS: ReadonlySet<DefinitionKind> = new Set<DefinitionKi
 
 export const LANGUAGE_IDS = [
   'typescript', 'tsx', 'javascript', 'python', 'java', 'rust', 'go', 'c', 'cpp', 'csharp', 'ruby', 'php',
-  'kotlin', 'scala', 'bash', 'lua', 'swift', 'dart', 'elixir', 'zig',
+  'kotlin', 'scala', 'bash', 'lua', 'swift', 'dart', 'elixir', 'zig', 'vue', 'svelte',
 ] as const;
 export type LanguageId = (typeof LANGUAGE_IDS)[number];
 
@@ -58,6 +58,12 @@ export interface LanguageSpec {
    * `method_signature` followed by a `function_body`): a definition spans both.
    */
   readonly detachedBody?: string;
+  /**
+   * The code is in `<script>` blocks of a component file (Vue, Svelte): everything outside them is blanked
+   * before parsing (same length, every line kept), so positions are the file's own; the template stays
+   * searchable as the file's top-level text.
+   */
+  readonly scriptBlocks?: boolean;
   /** Line comments start with `#` (Python, Ruby, shell), `//` (the default: C-like), either (PHP), or `--` (Lua). */
   readonly lineComment?: 'hash' | 'slash' | 'both' | 'dash';
   /**

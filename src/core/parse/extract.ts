@@ -17,6 +17,7 @@ import { repairSource } from './repair';
 import { argumentOccurrence } from './arguments';
 import { spanOf, type Span } from './span';
 import { buildChunks, topLevelOnly, LIMITS, type Chunk, type ChunkOwner } from './chunks';
+import { scriptBlocksOnly } from './embedded';
 import { callMember, calleeText, syntaxMember } from './syntax-members';
 
 import { OCCURRENCE_CAPTURES, SYNTAX_SOURCE, type Occurrence, type OccurrenceKind } from './occurrence';
@@ -85,7 +86,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
   const spec: LanguageSpec = LANGUAGES[language];
   const deadline = Date.now() + LIMITS.maxParseMillis;
   const parse = (text: string) => parser.parse(text, null, { progressCallback: () => Date.now() > deadline ? true : undefined } as never);
-  let tree = parse(source);
+  let tree = parse(spec.scriptBlocks ? scriptBlocksOnly(source) : source);
   const lines = source.split('\n');
   const lineCount = source.length === 0 ? 0 : (source.endsWith('\n') ? lines.length - 1 : lines.length);
   if (!tree) {
