@@ -5,6 +5,7 @@ export { invokeTool, jsonSchema, type ToolDef, type ToolContext, type ToolOutcom
 export { toolsList } from './tools/golden';
 export { SightlineError, toErrorShape, ERROR_CODES } from './errors';
 export { LANGUAGES, GRAMMAR_SOURCES, languageForPath, fileLanguageFor } from './languages';
+export { TEXT_FORMATS } from './languages/text';
 export { LANGUAGE_IDS } from './languages/types';
 export { defaultDbPath, cacheDir, DEFAULT_SETTINGS } from './settings';
 export { processFile } from './index/process';
