@@ -302,7 +302,7 @@ describe('safety', () => {
       assert.ok(!e.diagnostics().some(d => d.code === 'index_corrupt'));
       const reopened = await Engine.open({ roots: [ws.root], threads: 0 }); cleanup.push(() => reopened.close());
       assert.equal(reopened.rebuiltFromScratch, false);
-      assert.equal((await reopened.status()).file_count, 4);
+      assert.equal((await reopened.status()).file_count, 5);
     });
 
     it('the CLI refuses it (exit 1, index_corrupt) for index, search and status, and leaves it byte-identical', async () => {

@@ -32,7 +32,7 @@ export const CONTAINER_KINDS: ReadonlySet<DefinitionKind> = new Set<DefinitionKi
 
 export const LANGUAGE_IDS = [
   'typescript', 'tsx', 'javascript', 'python', 'java', 'rust', 'go', 'c', 'cpp', 'csharp', 'ruby', 'php',
-  'kotlin', 'scala', 'bash', 'lua', 'swift', 'dart', 'elixir', 'zig', 'vue', 'svelte',
+  'kotlin', 'scala', 'bash', 'lua', 'swift', 'dart', 'elixir', 'vue', 'svelte', 'zig',
 ] as const;
 export type LanguageId = (typeof LANGUAGE_IDS)[number];
 
