@@ -261,9 +261,11 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
     if (s.history) signals.push('commit_subjects');
     let score = FUSION.bm25_file * s.body / mBody + FUSION.bm25_chunk * s.chunk / mChunk + FUSION.name * s.name / mName + FUSION.path * s.path / mPath + FUSION.path_hint * s.hint
       + FUSION.recency * s.recent + FUSION.commit_subjects * s.history / mHistory + SIZE_PRIOR * Math.log1p(f.line_count) / 10;
+    const text = isTextFormatId(f.language);
     if (test) score *= testFactor;
-    else if (!s.hint && isAuxiliaryPath(f.path)) score *= AUXILIARY_FACTOR;
-    if (!s.hint && !plan.wants_text && !opts.filter.file_kind && isTextFormatId(f.language)) score *= TEXT_FACTOR;
+    // docs and CI configuration live in auxiliary places (docs/, .github/): not pushed down when asked for
+    else if (!s.hint && isAuxiliaryPath(f.path) && !(text && plan.wants_text)) score *= AUXILIARY_FACTOR;
+    if (!s.hint && !plan.wants_text && !opts.filter.file_kind && text) score *= TEXT_FACTOR;
     return { file_id: s.a.file_id, repo_id: f.repo_id, path: f.path, language: f.language, score: Math.round(score * 10000) / 10000, signals, chunks: s.a.chunks.slice(0, opts.chunks_per_file), test };
   });
   files.sort((x, y) => y.score - x.score || x.path.localeCompare(y.path));

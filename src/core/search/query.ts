@@ -74,7 +74,8 @@ const INLINE = /`([^`\n]{1,300})`/g;
 /** Words that ask about docs, configuration, data or scripts rather than code (text files then rank like code). */
 const TEXT_WORDING = new RegExp('\\b(?:docs?|documentation|documented|readme|runbooks?|guides?|wiki|changelog|adrs?|configs?|configured|configuration'
   + '|configur(?:e|ing)|settings?|env|environment variables?|yaml|yml|toml|json|ini|migrations?|schema|sql|dockerfile|docker|compose|terraform|helm'
-  + '|kubernetes|k8s|deploy(?:ment|ed|ing)?|ci|workflows?|pipeline|makefile|license|licen[cs]ing)\\b', 'i');
+  + '|kubernetes|k8s|deploy(?:ment|ed|ing)?|ci|workflows?|pipeline|makefile|license|licen[cs]ing|actions|travis|github|gitlab|badges?'
+  + '|instructions|requirements|dependenc(?:y|ies)|contributing|sidebar|cookbook|tutorials?|faq)\\b', 'i');
 const TRACEBACK_WORDING = /Traceback \(most recent call last\):|\bFile "[^"\n]+", line \d+, in\b/g;
 const PY_FRAME = /File "([^"]+)", line \d+, in ([\w<>.$]+)/g;
 const JS_FRAME = /\bat (?:([\w$.<>[\] ]+?) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[a-z]{1,5}):\d+(?::\d+)?\)?/g;
