@@ -43,7 +43,10 @@ export function intOption(v: string | undefined, name: string): number | undefin
   return n;
 }
 
-export interface WorkspaceValues { workspace?: string[]; db?: string; exclude?: string[]; 'max-file-bytes'?: string; languages?: string; 'no-text-files'?: boolean; threads?: string; 'allow-reference-providers'?: boolean; 'export-memories'?: string; 'untrusted-workspace'?: boolean }
+export interface WorkspaceValues {
+  workspace?: string[]; db?: string; exclude?: string[]; 'max-file-bytes'?: string; languages?: string; 'no-text-files'?: boolean; threads?: string;
+  'allow-reference-providers'?: boolean; 'export-memories'?: string; 'untrusted-workspace'?: boolean;
+}
 
 /** Opens the engine for the roots given (or those recorded in --db, or the current folder). */
 export async function openEngine(values: WorkspaceValues, extraRoots: string[] = [], log?: (l: 'info' | 'warn' | 'error', m: string) => void): Promise<Engine> {

@@ -89,7 +89,8 @@ export function notHumanText(text: string): { code: string; message: string } | 
   let longest = 0, lines = 1, start = 0;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', start)) { longest = Math.max(longest, i - start); start = i + 1; lines++; }
   longest = Math.max(longest, text.length - start);
-  if (longest > 5000 && text.length / lines >= 300) return { code: 'minified', message: `minified or machine-written (a ${longest}-character line); not indexed` };
+  if (longest <= 5000 || text.length / lines < 300) return null;
+  return { code: 'minified', message: `minified or machine-written (a ${longest}-character line); not indexed` };
   return null;
 }
 

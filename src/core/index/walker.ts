@@ -52,7 +52,8 @@ export function countNotIndexed(into: NotIndexed, reason: string, path: string):
 
 /** A path's language, or why it is not indexed (`fileLanguageFor` with the walk's options). */
 const classify = (rel: string, opts: WalkOptions) => fileLanguageFor(rel, opts.languages, opts.textFiles ?? true);
-const isReason = (v: FileLanguage | NotIndexedReason): v is NotIndexedReason => v === 'binary_type' || v === 'lock_file' || v === 'language_off' || v === 'text_off';
+const REASONS: ReadonlySet<string> = new Set<NotIndexedReason>(['binary_type', 'lock_file', 'language_off', 'text_off']);
+const isReason = (v: FileLanguage | NotIndexedReason): v is NotIndexedReason => REASONS.has(v);
 
 interface Level { base: string; ig: Ignore }
 
@@ -170,7 +171,8 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkResult>
     const stats = await Promise.all(candidates.map(c => fs.stat(c.abs).then(st => st, (err: Error) => err)));
     candidates.forEach((c, i) => {
       const st = stats[i]!;
-      if (c.extra && !(st instanceof Error) && st.isFile() && st.size <= opts.maxFileBytes) extras.push({ path: c.rel, abs: c.abs, size: st.size, mtime_ms: st.mtimeMs });
+      const fits = !(st instanceof Error) && st.isFile() && st.size <= opts.maxFileBytes;
+      if (c.extra && fits) extras.push({ path: c.rel, abs: c.abs, size: st.size, mtime_ms: st.mtimeMs });
       if (!c.language) return;
       if (st instanceof Error) { diagnostics.push(unreadable(c.rel, st)); return; }
       if (st.size > opts.maxFileBytes) {

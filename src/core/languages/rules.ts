@@ -100,7 +100,10 @@ export function rustCandidates(source: string, fromPath: string): string[] {
 /** foo.test.ts, foo.spec.jsx, …: named after foo.ts (and its other JS/TS spellings). */
 export const JS_TESTS: TestNaming = {
   file: /\.(test|spec)\.[cm]?[jt]sx?$/,
-  tested: base => { const m = /^(.+)\.(test|spec)\.([cm]?[jt]sx?)$/.exec(base); return m ? [`${m[1]}.${m[3]}`, `${m[1]}.ts`, `${m[1]}.tsx`, `${m[1]}.js`, `${m[1]}.vue`, `${m[1]}.svelte`] : []; },
+  tested: base => {
+    const m = /^(.+)\.(test|spec)\.([cm]?[jt]sx?)$/.exec(base);
+    return m ? [m[3]!, 'ts', 'tsx', 'js', 'vue', 'svelte'].map(ext => `${m[1]}.${ext}`) : [];
+  },
 };
 
 /** A test file named `<prefix>NAME<suffix>` tests NAME with the given extension, for each pattern in order. */

@@ -75,9 +75,9 @@ const keysOf = (wasm: string, pair: string, containers: string[]) => ({
 });
 
 /** JSON that configures a tool is config; any other JSON is data. */
-const jsonKind = (path: string): TextKind =>
-  /(?:^|\/)(?:package|tsconfig[\w.-]*|jsconfig|composer|\.?\w*rc|[\w.-]*config[\w.-]*|[\w.-]*settings[\w.-]*|manifest|app|launch|tasks|extensions)\.json5?$/i.test(path)
-    ? 'config' : 'data';
+const CONFIG_JSON = new RegExp('(?:^|/)(?:package|tsconfig[\\w.-]*|jsconfig|composer|\\.?\\w*rc|[\\w.-]*config[\\w.-]*|[\\w.-]*settings[\\w.-]*'
+  + '|manifest|app|launch|tasks|extensions)\\.json5?$', 'i');
+const jsonKind = (path: string): TextKind => (CONFIG_JSON.test(path) ? 'config' : 'data');
 
 export const TEXT_FORMATS = {
   markdown: {
@@ -94,11 +94,13 @@ export const TEXT_FORMATS = {
     sections: { wasm: 'tree-sitter-toml.wasm', sections: { table: tomlKey, table_array_element: tomlKey, pair: tomlKey },
       containers: new Set(['document']), minLines: 2, joiner: '.', keyPaths: true } },
   ini: { kind: 'config', extensions: ['.ini', '.cfg', '.conf', '.properties'],
-    fileNames: ['.editorconfig', '.npmrc', '.gitattributes', '.gitmodules', 'CODEOWNERS', '.gitignore', '.dockerignore', '.npmignore'], fileNamePattern: /^\.env(?:\.[\w.-]+)?$/ },
+    fileNames: ['.editorconfig', '.npmrc', '.gitattributes', '.gitmodules', 'CODEOWNERS', '.gitignore', '.dockerignore', '.npmignore'],
+    fileNamePattern: /^\.env(?:\.[\w.-]+)?$/ },
   hcl: { kind: 'config', extensions: ['.tf', '.tfvars', '.hcl', '.nomad'],
     sections: { wasm: 'tree-sitter-hcl.wasm', sections: { block: hclBlock }, containers: new Set(['config_file', 'body']), minLines: 2, joiner: '.' } },
   sql: { kind: 'script', extensions: ['.sql'], statements: true },
-  dockerfile: { kind: 'script', extensions: ['.dockerfile'], fileNames: ['Dockerfile', 'Containerfile'], fileNamePattern: /^(?:Docker|Container)file\.[\w.-]+$/ },
+  dockerfile: { kind: 'script', extensions: ['.dockerfile'], fileNames: ['Dockerfile', 'Containerfile'],
+    fileNamePattern: /^(?:Docker|Container)file\.[\w.-]+$/ },
   make: { kind: 'script', extensions: ['.mk', '.cmake', '.ps1', '.bat', '.cmd', '.nix', '.gradle', '.bzl'],
     fileNames: ['Makefile', 'GNUmakefile', 'makefile', 'CMakeLists.txt', 'Justfile', 'justfile', 'Procfile', 'BUILD', 'WORKSPACE', 'Vagrantfile', 'Brewfile'] },
   html: { kind: 'markup', extensions: ['.html', '.htm', '.xhtml'],
@@ -138,7 +140,9 @@ const BINARY_EXTENSIONS = new Set(('png jpg jpeg gif bmp ico icns webp avif tif 
   + 'pdf doc docx xls xlsx ppt pptx odt ods key numbers pages '
   + 'exe dll so dylib a lib o obj class pyc pyo pyd wasm node bin dat db sqlite sqlite3 pack idx parquet '
   + 'npy npz pkl pickle h5 hdf5 onnx pt pth ckpt safetensors tfrecord map').split(/\s+/).map(e => `.${e}`));
-const LOCK_FILES = /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|poetry\.lock|Pipfile\.lock|uv\.lock|pdm\.lock|Gemfile\.lock|composer\.lock|go\.sum|mix\.lock|pubspec\.lock|Podfile\.lock|flake\.lock|packages\.lock\.json|gradle\.lockfile|[\w.-]+\.min\.(?:css|js))$/;
+const LOCK_FILES = new RegExp('(?:^|/)(?:package-lock\\.json|npm-shrinkwrap\\.json|yarn\\.lock|pnpm-lock\\.yaml|bun\\.lockb?|Cargo\\.lock'
+  + '|poetry\\.lock|Pipfile\\.lock|uv\\.lock|pdm\\.lock|Gemfile\\.lock|composer\\.lock|go\\.sum|mix\\.lock|pubspec\\.lock|Podfile\\.lock'
+  + '|flake\\.lock|packages\\.lock\\.json|gradle\\.lockfile|[\\w.-]+\\.min\\.(?:css|js))$');
 
 /** Why a file of no language is never read (by its name alone), or null when it may be text. */
 export function skippedByName(relPath: string): 'binary_type' | 'lock_file' | null {

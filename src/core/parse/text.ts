@@ -107,12 +107,18 @@ function sectionOwners(root: Node, rules: SectionRules, kind: TextKind, lines: s
   return out;
 }
 
+/** What a statement does and to what: `create table orders`, `insert into orders`, `alter table x`. */
+const SQL_HEAD = new RegExp('^\\s*(create|alter|drop|insert\\s+into|update|delete\\s+from|select|with|grant|comment\\s+on)\\b(?:\\s+or\\s+replace)?'
+  + '(?:\\s+(?:unique|temp|temporary|materialized|global|local))*'
+  + '(?:\\s+(table|view|index|function|procedure|trigger|type|sequence|schema|extension|policy|domain))?'
+  + '(?:\\s+if\\s+(?:not\\s+)?exists)?\\s+([\\w."`[\\]]+)?', 'i');
+
 /** SQL: each statement of two lines or more is a chunk, named by what it does (`create table orders`). */
 function statementOwners(source: string, kind: TextKind, lineCount: number): ChunkOwner[] {
   const out: ChunkOwner[] = [];
   for (const s of sqlStatements(source)) {
     if (s.end - s.start < 1) continue;
-    const head = /^\s*(create|alter|drop|insert\s+into|update|delete\s+from|select|with|grant|comment\s+on)\b(?:\s+or\s+replace)?(?:\s+(?:unique|temp|temporary|materialized|global|local))*(?:\s+(table|view|index|function|procedure|trigger|type|sequence|schema|extension|policy|domain))?(?:\s+if\s+(?:not\s+)?exists)?\s+([\w."`[\]]+)?/i.exec(s.text);
+    const head = SQL_HEAD.exec(s.text);
     const name = head ? [head[1], head[2], head[3]].filter(Boolean).join(' ').replace(/\s+/g, ' ').toLowerCase() : `statement at line ${s.start}`;
     out.push({ path: name, kind, start: s.start, end: Math.min(s.end, lineCount), ownLines: true });
   }
@@ -128,16 +134,27 @@ export function sqlStatements(source: string): { text: string; start: number; en
     if (ch === '\n') { line++; continue; }
     if (start < 0 && /\s/.test(ch)) continue;
     if (ch === '-' && source[i + 1] === '-') { const j = source.indexOf('\n', i); i = (j < 0 ? source.length : j) - 1; continue; }
-    if (ch === '/' && source[i + 1] === '*') { const j = source.indexOf('*/', i + 2); const k = j < 0 ? source.length : j + 2; line += countNewlines(source, i, k); i = k - 1; continue; }
+    if (ch === '/' && source[i + 1] === '*') {
+      const j = source.indexOf('*/', i + 2); const k = j < 0 ? source.length : j + 2;
+      line += countNewlines(source, i, k); i = k - 1; continue;
+    }
     if (start < 0) { start = i; startLine = line; }
     let close = -1;
     if (ch === '\'' || ch === '"' || ch === '`') close = source.indexOf(ch, i + 1);
-    else if (ch === '$') { const tag = /^\$\w*\$/.exec(source.slice(i, i + 64))?.[0]; if (tag) { const j = source.indexOf(tag, i + tag.length); close = j < 0 ? -1 : j + tag.length - 1; } }
+    else if (ch === '$') close = dollarQuoteEnd(source, i);
     if (close > i) { line += countNewlines(source, i, close); i = close; continue; }
     if (ch === ';') { out.push({ text: source.slice(start, i + 1), start: startLine, end: line }); start = -1; }
   }
   if (start >= 0 && source.slice(start).trim()) out.push({ text: source.slice(start), start: startLine, end: line - (source.endsWith('\n') ? 1 : 0) });
   return out;
+}
+
+/** The last character of a dollar-quoted body that starts at `i` (`$$ … $$`, `$fn$ … $fn$`), or -1. */
+function dollarQuoteEnd(source: string, i: number): number {
+  const tag = /^\$\w*\$/.exec(source.slice(i, i + 64))?.[0];
+  if (!tag) return -1;
+  const j = source.indexOf(tag, i + tag.length);
+  return j < 0 ? -1 : j + tag.length - 1;
 }
 
 function countNewlines(s: string, from: number, to: number): number {

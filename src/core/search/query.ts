@@ -158,7 +158,8 @@ export function analyseQuery(query: string, df: (terms: string[], cap: number) =
     ? !FUNCTION_WORDS.has(c.term) || c.code
     : !(KEYWORDS.has(c.term) && !c.compound) && !(PROSE_STOPWORDS.has(c.term) && !c.code));
   if (!usable.length && short) usable.push(...all); // `the` alone is still a question
-  if (!usable.length) return { terms: [], paths: [...paths.keys()], identifiers: [], wants_tests: wantsTests, wants_text: wantsText, unknown: [], chars_read: text.length };
+  const wants = { wants_tests: wantsTests, wants_text: wantsText };
+  if (!usable.length) return { terms: [], paths: [...paths.keys()], identifiers: [], ...wants, unknown: [], chars_read: text.length };
   // Document frequencies in two steps: every candidate counted up to FIRST_DF_CAP chunks, then, up to
   // SELECTION_DF_CAP, only the common ones that could still be among the MAX_TERMS heaviest (their
   // weight at the first cap is an upper bound). The choice equals counting all up to SELECTION_DF_CAP.
@@ -186,7 +187,8 @@ export function analyseQuery(query: string, df: (terms: string[], cap: number) =
   const top = scored.slice(0, MAX_TERMS);
   const terms = top.map(x => ({ term: x.c.term, weight: Math.round(x.boost * 1000) / 1000, code: x.c.code }));
   const identifiers = top.filter(x => x.c.code && !x.c.part && x.c.term.length >= 3).map(x => x.c.term);
-  return { terms, paths: [...paths].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length).map(([p]) => p).slice(0, 20), identifiers, wants_tests: wantsTests, wants_text: wantsText, unknown, chars_read: text.length };
+  const named = [...paths].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length).map(([p]) => p).slice(0, 20);
+  return { terms, paths: named, identifiers, ...wants, unknown, chars_read: text.length };
 }
 
 function addPath(paths: Map<string, number>, raw: string, weight: number): void {

@@ -34,7 +34,10 @@ export function toHit(row: ChunkRow, score: number, signals: string[]): SearchHi
 }
 
 
-export interface VectorIndex { rowids: Int32Array; vectors: Int8Array; files: Int32Array; fileMeta: Map<number, { repo_id: string; language: string; path: string }> }
+export interface VectorIndex {
+  rowids: Int32Array; vectors: Int8Array; files: Int32Array;
+  fileMeta: Map<number, { repo_id: string; language: string; path: string }>;
+}
 
 function vectorRank(vi: VectorIndex, query: string, filter: SearchFilter, limit: number): { top: { rowid: number; sim: number }[]; total: number } {
   const q = queryVector(query);

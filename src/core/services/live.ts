@@ -231,8 +231,8 @@ export class LiveIndex {
     for (const f of samples) {
       const root = this.deps.roots.find(r => r.repo_id === f.repo_id);
       if (!root) continue;
-      const task: FileTask = { root: root.root, repo_id: f.repo_id, abs: join(root.root, f.path), path: f.path, language: f.language as FileLanguage, size: f.size, mtime_ms: 0,
-        known_hash: null, max_file_bytes: 4 * WARM_FILE_BYTES };
+      const task: FileTask = { root: root.root, repo_id: f.repo_id, abs: join(root.root, f.path), path: f.path, language: f.language as FileLanguage,
+        size: f.size, mtime_ms: 0, known_hash: null, max_file_bytes: 4 * WARM_FILE_BYTES };
       for (let i = 0; i < WARM_ROUNDS; i++) await processFile(task).catch(() => undefined);
     }
     this.stats.parse_warmed = this.warmed;

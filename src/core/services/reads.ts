@@ -26,7 +26,10 @@ export interface ChunkText {
 /** A search whose answer is thrown away (a live engine's preparation): common words, so it reads the usual paths. */
 export const WARM_QUERY: SearchRequest = { query: 'return value error handler', limit: 3, offset: 0, vector: false };
 
-export interface SearchRequest { query: string; limit: number; offset: number; vector: boolean; repo?: string; language?: string; file_kind?: string; group?: 'file' | 'chunk'; include_tests?: boolean; path?: string; chunks_per_file?: number }
+export interface SearchRequest {
+  query: string; limit: number; offset: number; vector: boolean; repo?: string; language?: string; file_kind?: string;
+  group?: 'file' | 'chunk'; include_tests?: boolean; path?: string; chunks_per_file?: number;
+}
 
 export class ReadService {
   private vectorCache: VectorIndex | null = null;

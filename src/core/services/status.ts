@@ -79,9 +79,11 @@ export class StatusService {
 /** Files and lines per language (with its kind: code, or a text format's) and per kind. */
 function languagesAndKinds(counts: { language: string; files: number; lines: number }[], byPath: { language: string; path: string; line_count: number }[]) {
   const pathKinded = new Set<string>(PATH_KINDED);
-  const languages = counts.map(l => ({ language: l.language, file_kind: isTextFormatId(l.language) ? textKindOf(l.language) : 'code', files: l.files, lines: l.lines }));
+  const kindOf = (language: string) => (isTextFormatId(language) ? textKindOf(language) : 'code');
+  const languages = counts.map(l => ({ language: l.language, file_kind: kindOf(l.language), files: l.files, lines: l.lines }));
   const kinds = new Map<string, { file_kind: string; files: number; lines: number }>();
-  const perKind = [...languages.filter(l => !pathKinded.has(l.language)), ...byPath.map(f => ({ file_kind: fileKindOf(f.language, f.path), files: 1, lines: f.line_count }))];
+  const eachFile = byPath.map(f => ({ file_kind: fileKindOf(f.language, f.path), files: 1, lines: f.line_count }));
+  const perKind = [...languages.filter(l => !pathKinded.has(l.language)), ...eachFile];
   for (const l of perKind) {
     const k = kinds.get(l.file_kind) ?? kinds.set(l.file_kind, { file_kind: l.file_kind, files: 0, lines: 0 }).get(l.file_kind)!;
     k.files += l.files; k.lines += l.lines;

@@ -6,7 +6,7 @@ import { keptSymbolIds } from './symbol-ids';
 import type { SqlValue } from 'sql.js';
 import type { Db } from './db';
 import type { TableSpec } from './tables';
-import type { ChunkRow, FileContent, FileMeta, FileRow, NewEdge } from './rows';
+import type { ChunkRow, FileContent, FileLanguageRow, FileMeta, FileRow, NewEdge } from './rows';
 import { CROSS_FILE_KINDS, type Occurrence, type OccurrenceKind } from '../parse/occurrence';
 import { decodeOccurrences } from './occurrences';
 import { unpackFtsText } from './ftstext';
@@ -210,9 +210,9 @@ export class FileTables {
     return this.db.all<{ rowid: number; file_id: number }>('SELECT rowid, file_id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))', [JSON.stringify(fileIds)])
       .map(r => [r.rowid, r.file_id]);
   }
-  fileLanguages(): Map<number, { repo_id: string; language: string; path: string }> {
-    const m = new Map<number, { repo_id: string; language: string; path: string }>();
-    for (const r of this.db.all<{ file_id: number; repo_id: string; language: string; path: string }>('SELECT file_id, repo_id, language, path FROM files')) m.set(r.file_id, r);
+  fileLanguages(): Map<number, FileLanguageRow> {
+    const m = new Map<number, FileLanguageRow>();
+    for (const r of this.db.all<FileLanguageRow & { file_id: number }>('SELECT file_id, repo_id, language, path FROM files')) m.set(r.file_id, r);
     return m;
   }
   /** A repository's files in path order (the graph resolver's input). */

@@ -4,6 +4,8 @@ export interface RepoRow {
   repo_id: string; root: string; name: string; indexed_at: number | null; indexed_commit: string | null;
   branch: string | null; dirty: number | null; nested_repos: string | null; last_run: string | null;
 }
+/** A file's repository, language (or text format) and path. */
+export interface FileLanguageRow { repo_id: string; language: string; path: string }
 export interface FileMeta { file_id: number; path: string; hash: string; size: number; mtime_ms: number }
 export interface FileRow extends FileMeta { repo_id: string; language: string; line_count: number; syntax_errors: number; indexed_at: number }
 export interface ChunkRow {

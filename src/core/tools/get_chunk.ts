@@ -78,7 +78,8 @@ export const getChunk = defineTool({
     const more = shownEnd < r.end_line
       ? `\n_Lines ${r.text_range.start_line}-${shownEnd} of ${r.start_line}-${r.end_line} (${r.chunk_estimated_tokens} tokens in all); call again with start_line=${shownEnd + 1} to read on._`
       : r.next_chunk_id ? `\n_The definition goes on in ${code(r.next_chunk_id)}._` : '';
-    const head = `**${r.path}:${r.start_line}-${r.end_line}** ${r.symbol_path ? `${r.kind} ${code(readableName(r))}` : r.kind === 'top_level' ? 'top-level code' : r.kind}${r.stale ? ' ⚠ stale: the file changed since indexing' : ''}`;
+    const what = r.symbol_path ? `${r.kind} ${code(readableName(r))}` : r.kind === 'top_level' ? 'top-level code' : r.kind;
+    const head = `**${r.path}:${r.start_line}-${r.end_line}** ${what}${r.stale ? ' ⚠ stale: the file changed since indexing' : ''}`;
     return `${head}\n${fence}${r.language}\n${out.join('\n')}\n${fence}${more}`;
   },
 });

@@ -126,7 +126,8 @@ export const indexStatus = defineTool({
     if (s.file_kinds.length > 1) lines.push(`kinds: ${s.file_kinds.map(k => `${k.file_kind} ${k.files}`).join(', ')}`);
     for (const r of s.roots) {
       const not = Object.entries((r.last_run?.not_indexed ?? {}) as Record<string, { files: number; examples: string[] }>);
-      if (not.length) lines.push(`not indexed in ${r.name}: ${not.map(([why, e]) => `${e.files} ${NOT_INDEXED[why] ?? why} (${e.examples.map(code).join(', ')})`).join('; ')}`);
+      const each = not.map(([why, e]) => `${e.files} ${NOT_INDEXED[why] ?? why} (${e.examples.map(code).join(', ')})`);
+      if (each.length) lines.push(`not indexed in ${r.name}: ${each.join('; ')}`);
     }
     if (s.file_count === 0) lines.push('⚠ nothing is indexed yet: run index_repo.');
     const c = s.changed_since_index;

@@ -14,8 +14,12 @@ const fileChunkSchema = codeHitSchema.omit({ repo_id: true, path: true });
 type FileChunk = z.infer<typeof fileChunkSchema>;
 const underFile = ({ repo_id: _r, path: _p, ...rest }: SearchHit & { memories?: unknown }): FileChunk => rest as FileChunk;
 
+/** What a chunk is: its kind and name, `top-level` code, or a text file's unnamed window (its kind). */
+const chunkWhat = (h: { symbol_path: string | null; kind: string }, top = 'top-level') =>
+  (h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : h.kind === 'top_level' ? top : h.kind);
+
 export function renderHit(h: SearchHit, i: number): string {
-  const what = h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : h.kind === 'top_level' ? 'top-level code' : h.kind;
+  const what = chunkWhat(h, 'top-level code');
   return `${i}. ${code(`${h.path}:${h.start_line}-${h.end_line}`)} ${what} · score ${h.score} · chunk ${code(h.chunk_id)}`;
 }
 
@@ -116,7 +120,8 @@ export const searchCode = defineTool({
   output: searchCodeOutput,
   annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
   paged: out => (out.files.length || !out.results.length ? 'files' : 'results'),
-  examples: [{ query: 'retry failed payment', repo: '.', language: 'typescript', file_kind: 'code', path: 'src/**', include_tests: false, group: 'file', vector: true, external: false, limit: 5, offset: 0 }],
+  examples: [{ query: 'retry failed payment', repo: '.', language: 'typescript', file_kind: 'code',
+    path: 'src/**', include_tests: false, group: 'file', vector: true, external: false, limit: 5, offset: 0 }],
   async run(args, ctx) {
     const { query, repo, language, file_kind, path, include_tests, group, vector, external, limit, offset } = args;
     // adapters are asked in parallel with the local search, each bounded by its own timeout (first page only)
@@ -156,7 +161,8 @@ export const searchCode = defineTool({
   render(r, budget) {
     const q = r.query.replace(/\s+/g, ' ');
     const header = `**search_code** ${code(q.length > 80 ? `${q.slice(0, 80)}…` : q)} — ${r.total} ${r.files.length || !r.results.length ? 'file(s)' : 'chunk(s)'}; terms: ${r.terms.slice(0, 12).join(', ')}${r.terms.length > 12 ? ', …' : ''}`;
-    const chunkLine = (h: FileChunk) => `${h.start_line}-${h.end_line} ${h.symbol_path ? `${h.kind} ${code(h.symbol_path)}` : h.kind === 'top_level' ? 'top-level' : h.kind}${h.snippet ? ` — ${code(h.snippet.length > 100 ? `${h.snippet.slice(0, 100)}…` : h.snippet)}` : ''} · ${code(h.chunk_id)}${markerText(h.memories)}`;
+    const snippet = (h: FileChunk) => (h.snippet ? ` — ${code(h.snippet.length > 100 ? `${h.snippet.slice(0, 100)}…` : h.snippet)}` : '');
+    const chunkLine = (h: FileChunk) => `${h.start_line}-${h.end_line} ${chunkWhat(h)}${snippet(h)} · ${code(h.chunk_id)}${markerText(h.memories)}`;
     const local = r.files.length
       ? r.files.map((f, i) => [`${r.offset + i + 1}. ${code(f.path)}${f.test ? ' (test)' : ''}${f.changed_on_disk ? ' ⚠ changed on disk' : ''} · ${f.score} · ${f.signals.join('+')}${markerText(f.memories)}`, ...f.chunks.map(h => `   - ${chunkLine(h)}`)].join('\n'))
       : r.results.map((h, i) => `${r.offset + i + 1}. ${code(h.path)} ${chunkLine(h)}`);

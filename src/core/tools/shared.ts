@@ -19,7 +19,8 @@ export function tokenBudgetParam(defaultTokens: number, what: string) {
 export const languageParam = z.enum(LANGUAGE_IDS).optional().describe('Only this language.');
 export const FILE_KINDS = ['code', ...TEXT_KINDS] as const;
 export const fileKindParam = z.enum(FILE_KINDS).optional()
-  .describe('Only files of this kind: code, or text files that are doc, config, data, script, markup or style (text files rank below code unless the query asks for them or this is set).');
+  .describe('Only files of this kind: code, or text files that are doc, config, data, script, markup or style '
+    + '(text files rank below code unless the query asks for them or this is set).');
 export const queryParam = z.string().min(1).max(1_000_000).describe('Words, identifiers or a question; you may paste a whole issue, stack trace or log.');
 
 export const searchHitSchema = z.object({

@@ -236,7 +236,9 @@ async function scanRoot(r: Root, force: boolean, pool: ParsePool, env: IndexEnv,
     const tw = performance.now();
     ctx.progress('walk', r.repo_id, 0, 0);
     let walked: WalkResult; let git: Awaited<ReturnType<typeof gitState>>;
-    const walkOpts = { excludes: env.settings.excludes, languages: env.settings.languages ? new Set(env.settings.languages) : null, textFiles: env.settings.text_files, maxFileBytes: env.settings.max_file_bytes, signal, onFile, extra: isConfigFile };
+    const languages = env.settings.languages ? new Set(env.settings.languages) : null;
+    const walkOpts = { excludes: env.settings.excludes, languages, textFiles: env.settings.text_files, maxFileBytes: env.settings.max_file_bytes,
+      signal, onFile, extra: isConfigFile };
     const prevRepo = store.meta.repo(r.repo_id);
     // Named paths (a watcher's or the editor's): only they are looked at, when the repository was indexed
     // before and they can be judged one by one; otherwise the root is walked.
