@@ -81,6 +81,13 @@ describe('text files', () => {
     assert.deepEqual(t.filter(c => !c.key.startsWith('<top>')).map(c => [c.key, c.lines]), [['retry', [3, 5]], ['servers', [7, 8]]]);
   });
 
+  it('.env and INI files: each key (under its [section]) is a name of the chunk that holds it', async () => {
+    const env = await chunksOf('.env.example', '# the port\nexport SENTRY_BIND=9000\nRETRY_LIMIT=5\n');
+    assert.equal(env[0]?.names, 'SENTRY_BIND RETRY_LIMIT');
+    const ini = await chunksOf('setup.cfg', '[tool:pytest]\naddopts = -q\n\n[flake8]\nmax-line-length: 100\n');
+    assert.equal(ini.map(c => c.names).join(' '), 'tool:pytest tool:pytest.addopts flake8 flake8.max-line-length');
+  });
+
   it('a section longer than a chunk is cut at its subsections; a key used twice gets ~2', async () => {
     const big = ['services:', ...Array.from({ length: 3 }, (_, i) => [`  svc${i}:`, ...Array.from({ length: 70 }, (_, k) => `    k${k}: v`)]).flat(), ''].join('\n');
     const c = await chunksOf('compose.yaml', big);

@@ -43,6 +43,8 @@ export interface TextFormat {
   /** how the file is cut: a grammar's sections, SQL statements, or (neither) line windows */
   readonly sections?: SectionRules;
   readonly statements?: boolean;
+  /** `KEY=value` / `key: value` lines and `[section]` headers name the chunk holding them (.env, INI, properties) */
+  readonly keyLines?: boolean;
 }
 
 const unquote = (t: string) => t.replace(/^["'`]|["'`]$/g, '').trim();
@@ -93,7 +95,7 @@ export const TEXT_FORMATS = {
   toml: { kind: 'config', extensions: ['.toml'],
     sections: { wasm: 'tree-sitter-toml.wasm', sections: { table: tomlKey, table_array_element: tomlKey, pair: tomlKey },
       containers: new Set(['document']), minLines: 2, joiner: '.', keyPaths: true } },
-  ini: { kind: 'config', extensions: ['.ini', '.cfg', '.conf', '.properties'],
+  ini: { kind: 'config', extensions: ['.ini', '.cfg', '.conf', '.properties'], keyLines: true,
     fileNames: ['.editorconfig', '.npmrc', '.gitattributes', '.gitmodules', 'CODEOWNERS', '.gitignore', '.dockerignore', '.npmignore'],
     fileNamePattern: /^\.env(?:\.[\w.-]+)?$/ },
   hcl: { kind: 'config', extensions: ['.tf', '.tfvars', '.hcl', '.nomad'],

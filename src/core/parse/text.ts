@@ -26,6 +26,7 @@ export async function extractText(format: TextFormatId, path: string, source: st
       tree.delete();
     }
   } else if (spec.statements) owners = statementOwners(source, kind, lineCount);
+  if (spec.keyLines) keys = keyLines(lines);
   return { language: format, line_count: lineCount, syntax_errors: 0, lost_declarations: [], repaired: false,
     definitions: [], occurrences: [], chunks: withKeys(buildChunks(uniquePaths(owners), lines, lineCount, kind), keys) };
 }
@@ -42,6 +43,19 @@ function withKeys(chunks: Chunk[], keys: readonly { line: number; path: string }
     if (inside.size) c.names = [...inside].join(' ');
   }
   return chunks;
+}
+
+/** Keys of `KEY=value`, `key = value`, `key: value` lines (an `export` before is allowed) under their `[section]`. */
+function keyLines(lines: readonly string[]): { line: number; path: string }[] {
+  const out: { line: number; path: string }[] = [];
+  let section = '';
+  lines.forEach((text, i) => {
+    const header = /^\s*\[([^\]\n]{1,80})\]\s*$/.exec(text);
+    if (header) { section = header[1]!.trim(); out.push({ line: i + 1, path: section }); return; }
+    const key = /^\s*(?:export\s+)?([A-Za-z_][\w.-]{0,80})\s*[=:]/.exec(text)?.[1];
+    if (key) out.push({ line: i + 1, path: section ? `${section}.${key}` : key });
+  });
+  return out;
 }
 
 /** Every section's full path and first line, however deep (a config file's keys: `payments.retry.limit`). */
