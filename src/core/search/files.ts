@@ -104,7 +104,13 @@ export const AUXILIARY_FACTOR = 0.7;
  * the query does not ask about them: a question about code is answered in code first, and a README that
  * mentions everything does not crowd it out. A query that names docs or configuration ranks them as code.
  */
-export const TEXT_FACTOR = 0.6;
+export const TEXT_FACTOR = 0.45;
+/**
+ * … and of release notes besides (`CHANGELOG.md`, `CHANGES`, `HISTORY.rst`, `NEWS`): they name every
+ * feature a commit touches without being where it is done.
+ */
+export const RELEASE_NOTES_FACTOR = 0.7;
+const RELEASE_NOTES = /(?:^|\/)(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_]?NOTES)(?:\.[\w]+)?$/i;
 const AUXILIARY = /(^|\/)(\.[^/]+|docs?|examples?|benchmarks?|bench|website|site|playground)(\/|$)|(^|\/)(noxfile|conftest|fabfile|gulpfile|gruntfile|[a-z]+\.config)\.[a-z]+$|(^|\/)(out|bundle)\.js$|\.min\.js$/i;
 /** Whether a path is beside the product code (see AUXILIARY_FACTOR). */
 export const isAuxiliaryPath = (path: string): boolean => AUXILIARY.test(path);
@@ -265,7 +271,7 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
     if (test) score *= testFactor;
     // docs and CI configuration live in auxiliary places (docs/, .github/): not pushed down when asked for
     else if (!s.hint && isAuxiliaryPath(f.path) && !(text && plan.wants_text)) score *= AUXILIARY_FACTOR;
-    if (!s.hint && !plan.wants_text && !opts.filter.file_kind && text) score *= TEXT_FACTOR;
+    if (!s.hint && !plan.wants_text && !opts.filter.file_kind && text) score *= RELEASE_NOTES.test(f.path) ? TEXT_FACTOR * RELEASE_NOTES_FACTOR : TEXT_FACTOR;
     return { file_id: s.a.file_id, repo_id: f.repo_id, path: f.path, language: f.language, score: Math.round(score * 10000) / 10000, signals, chunks: s.a.chunks.slice(0, opts.chunks_per_file), test };
   });
   files.sort((x, y) => y.score - x.score || x.path.localeCompare(y.path));
