@@ -125,11 +125,12 @@ describe('text files', () => {
     before(async function () {
       this.timeout(60000);
       ws = tempWorkspace({
-        'src/pay.py': 'class PaymentRetrier:\n    def retry_failed_payment(self, payment):\n        return self.charge(payment)\n\n    def charge(self, payment):\n        return True\n',
+        'src/pay.py': 'class PaymentRetrier:\n    def retry_failed_payment(self, payment):\n        return self.charge(payment)\n\n    def charge(self, payment):\n        # a declined card is charged once more\n        return True\n',
         'README.md': RUNBOOK,
         'config/payments.yaml': 'payments:\n  retry:\n    limit: 5\n    backoff_seconds: 30\n  currency: EUR\n',
         'db/001_init.sql': 'CREATE TABLE payments (\n  id int,\n  amount numeric\n);\n',
         'Dockerfile': 'FROM python:3.12\nRUN pip install .\n',
+        'CHANGELOG.md': `# Changelog\n\n${[1, 2, 3].map(v => `## 1.${v}\n\n- a declined card: the card is charged again when declined\n`).join('\n')}`,
         'assets/logo.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]),
         'blob.weird': new Uint8Array([1, 2, 0, 3]),
         'package-lock.json': '{"lockfileVersion": 3}\n',
@@ -151,10 +152,11 @@ describe('text files', () => {
       const s = await call('index_status', {});
       const languages = Object.fromEntries((s.languages as { language: string; files: number; file_kind: string }[]).map(l => [l.language, l]));
       assert.deepEqual(Object.keys(languages).sort(), ['dockerfile', 'markdown', 'python', 'sql', 'yaml']);
+      assert.equal(languages.markdown?.files, 2);
       assert.equal(languages.markdown?.file_kind, 'doc');
       assert.equal(languages.yaml?.file_kind, 'config');
       const kinds = Object.fromEntries((s.file_kinds as { file_kind: string; files: number }[]).map(k => [k.file_kind, k.files]));
-      assert.deepEqual(kinds, { code: 1, config: 1, doc: 1, script: 2 });
+      assert.deepEqual(kinds, { code: 1, config: 1, doc: 2, script: 2 });
       const not = s.roots[0].last_run.not_indexed as Record<string, { files: number; examples: string[] }>;
       assert.deepEqual(Object.keys(not).sort(), ['binary', 'binary_type', 'generated', 'lock_file']);
       assert.deepEqual(not.binary_type!.examples, ['assets/logo.png']);
@@ -165,6 +167,8 @@ describe('text files', () => {
     it('a code question finds code first; a question about docs or configuration finds the text first', async () => {
       const code = await call('search_code', { query: 'retry failed payment', external: false });
       assert.equal(code.files[0].path, 'src/pay.py');
+      const charge = await call('search_code', { query: 'declined card', external: false });
+      assert.equal(charge.files[0].path, 'src/pay.py', 'release notes that say it more often do not outrank the code');
       assert.equal(code.files[0].file_kind, 'code');
       const config = await call('search_code', { query: 'where is the retry limit configured?', external: false });
       assert.equal(config.files[0].path, 'config/payments.yaml');
