@@ -4,6 +4,10 @@ import { adaptersNode, fetchAdapters } from './adapters';
 import type { IndexScheduler, IndexStateSnapshot } from './indexer';
 import type { EngineProcess } from './engineProcess';
 
+/** A language row of the Index view: `3 files · 120 lines`, a text format's kind first (`doc · 3 files · 120 lines`). */
+const languageDescription = (l: { file_kind?: string; files: number; lines: number }) =>
+  `${l.file_kind && l.file_kind !== 'code' ? `${l.file_kind} · ` : ''}${l.files} files · ${l.lines} lines`;
+
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('sightline.status', vscode.StatusBarAlignment.Left, 10);
   private readonly sub: vscode.Disposable;
@@ -34,7 +38,7 @@ export class StatusBar implements vscode.Disposable {
 interface StatusData {
   roots: { name: string; path: string; indexed: boolean; file_count: number; chunk_count: number; symbol_count: number; indexed_at: string | null; branch: string | null; commit: string | null; dirty: boolean | null;
     changed_files: number | null; last_run: Record<string, unknown> | null; language_servers: { provider: string; symbols_checked: number; edges: number }[] }[];
-  diagnostics: { path: string; code: string; message: string }[]; total: number; languages: { language: string; files: number; lines: number }[];
+  diagnostics: { path: string; code: string; message: string }[]; total: number; languages: { language: string; file_kind?: string; files: number; lines: number }[];
 }
 
 interface Node { label: string; description?: string; tooltip?: string; icon?: string; children?: Node[]; command?: vscode.Command }
@@ -86,7 +90,7 @@ export class StatusTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
           ],
         };
       });
-      if (d.languages.length) this.roots.push({ label: 'Languages', icon: 'code', children: d.languages.map(l => ({ label: l.language, description: `${l.files} files · ${l.lines} lines` })) });
+      if (d.languages.length) this.roots.push({ label: 'Languages', icon: 'code', children: d.languages.map(l => ({ label: l.language, description: languageDescription(l) })) });
       this.roots.push(d.total
         ? { label: 'Diagnostics', description: String(d.total), icon: 'warning', children: d.diagnostics.map(x => ({ label: x.path, description: x.code, tooltip: x.message })) }
         : { label: 'Diagnostics', description: 'none', icon: 'pass' });
