@@ -244,7 +244,12 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
     const chunk = (a.chunks[0]?.score ?? 0) + 0.25 * (a.chunks[1]?.score ?? 0);
     scored.push({ a, body, chunk, name, path, hint: hinted.get(a.file_id) ?? 0, recent: since === undefined ? 0 : Math.exp(-since / RECENCY_COMMITS), history });
   }
-  const max = (k: keyof Omit<Scored, 'a' | 'recent'>) => { let m = 1e-9; for (const s of scored) if (s[k] > m) m = s[k]; return m; };
+  // Each signal is scaled by its largest value among the files that rank at full weight: text files that
+  // are pushed down (not asked for) neither set the scale code is measured on nor go beyond it.
+  const textDown = !plan.wants_text && !opts.filter.file_kind;
+  const isText = (s: Scored) => isTextFormatId(fi.files.get(s.a.file_id)!.language);
+  const scale = textDown && scored.some(s => !isText(s)) ? scored.filter(s => !isText(s)) : scored;
+  const max = (k: keyof Omit<Scored, 'a' | 'recent'>) => { let m = 1e-9; for (const s of scale) if (s[k] > m) m = s[k]; return m; };
   const mBody = max('body'), mChunk = max('chunk'), mName = max('name'), mPath = max('path'), mHistory = max('history');
   const testFactor = opts.include_tests ? 1 : plan.wants_tests ? TEST_FACTOR_MENTIONED : TEST_FACTOR;
   if (signalSink) {
@@ -265,9 +270,11 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
     if (s.hint) signals.push('path_hint');
     if (s.recent >= 0.05) signals.push('recency');
     if (s.history) signals.push('commit_subjects');
-    let score = FUSION.bm25_file * s.body / mBody + FUSION.bm25_chunk * s.chunk / mChunk + FUSION.name * s.name / mName + FUSION.path * s.path / mPath + FUSION.path_hint * s.hint
-      + FUSION.recency * s.recent + FUSION.commit_subjects * s.history / mHistory + SIZE_PRIOR * Math.log1p(f.line_count) / 10;
     const text = isTextFormatId(f.language);
+    const of = (v: number, m: number) => (text && textDown ? Math.min(1, v / m) : v / m);
+    let score = FUSION.bm25_file * of(s.body, mBody) + FUSION.bm25_chunk * of(s.chunk, mChunk) + FUSION.name * of(s.name, mName)
+      + FUSION.path * of(s.path, mPath) + FUSION.path_hint * s.hint + FUSION.recency * s.recent + FUSION.commit_subjects * of(s.history, mHistory)
+      + SIZE_PRIOR * Math.log1p(f.line_count) / 10;
     if (test) score *= testFactor;
     // docs and CI configuration live in auxiliary places (docs/, .github/): not pushed down when asked for
     else if (!s.hint && isAuxiliaryPath(f.path) && !(text && plan.wants_text)) score *= AUXILIARY_FACTOR;
