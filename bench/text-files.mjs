@@ -2,7 +2,7 @@
 // What text files and the added grammars cost: the bundle, a grammar's first load, and indexing a
 // polyglot workspace with text files on and off, measured in the same run.
 //
-//   node bench/text-files.mjs [--repos a,b,…] [--rounds 2]
+//   node bench/text-files.mjs [--repos a,b,…] [--rounds 3]
 //
 // 1. Grammars: each bundled grammar's bytes and deflated bytes (what it adds to the .vsix, a zip), and
 //    its first load in a new process (web-tree-sitter initialised, the grammar loaded; median of three
@@ -26,8 +26,8 @@ const args = process.argv.slice(2);
 const opt = (name, d) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : d; };
 const MIRRORS = process.env.SIGHTLINE_BENCH_MIRRORS ?? join(BENCH_DIR, '..', '..', '.mirror');
 const REPOS = opt('repos', 'encode+httpx,colinhacks+zod,spf13+cobra,jhy+jsoup,clap-rs+clap').split(',');
-const ROUNDS = Number(opt('rounds', '2'));
-const median = xs => { const s = [...xs].sort((a, b) => a - b); return s[s.length >> 1]; };
+const ROUNDS = Number(opt('rounds', '3'));
+const median = xs => { const s = [...xs].sort((a, b) => a - b); const h = s.length >> 1; return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2; };
 const kb = n => `${(n / 1024).toFixed(0)} KB`;
 const mb = n => `${(n / 2 ** 20).toFixed(1)} MB`;
 
