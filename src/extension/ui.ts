@@ -38,7 +38,8 @@ export class StatusBar implements vscode.Disposable {
 interface StatusData {
   roots: { name: string; path: string; indexed: boolean; file_count: number; chunk_count: number; symbol_count: number; indexed_at: string | null; branch: string | null; commit: string | null; dirty: boolean | null;
     changed_files: number | null; last_run: Record<string, unknown> | null; language_servers: { provider: string; symbols_checked: number; edges: number }[] }[];
-  diagnostics: { path: string; code: string; message: string }[]; total: number; languages: { language: string; file_kind?: string; files: number; lines: number }[];
+  diagnostics: { path: string; code: string; message: string }[]; total: number;
+  languages: { language: string; file_kind?: string; files: number; lines: number }[];
 }
 
 interface Node { label: string; description?: string; tooltip?: string; icon?: string; children?: Node[]; command?: vscode.Command }
@@ -90,7 +91,8 @@ export class StatusTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
           ],
         };
       });
-      if (d.languages.length) this.roots.push({ label: 'Languages', icon: 'code', children: d.languages.map(l => ({ label: l.language, description: languageDescription(l) })) });
+      const languages = d.languages.map(l => ({ label: l.language, description: languageDescription(l) }));
+      if (languages.length) this.roots.push({ label: 'Languages', icon: 'code', children: languages });
       this.roots.push(d.total
         ? { label: 'Diagnostics', description: String(d.total), icon: 'warning', children: d.diagnostics.map(x => ({ label: x.path, description: x.code, tooltip: x.message })) }
         : { label: 'Diagnostics', description: 'none', icon: 'pass' });

@@ -12,7 +12,7 @@ import { CROSS_FILE_KINDS } from '../parse/occurrence';
 import { packFtsText } from '../store/ftstext';
 import { extractLinkSites } from '../links/extract';
 import { packShapes } from '../similar/shape';
-import { isLanguageId, type FileLanguage, type LanguageId } from '../languages';
+import { isLanguageId, type FileLanguage } from '../languages';
 import type { TextFormatId } from '../languages/text';
 import { extractText } from '../parse/text';
 import type { FileContent, NewChunk, NewSymbol, NewEdge } from '../store/store';
@@ -63,17 +63,18 @@ export async function processFile(task: FileTask): Promise<FileOutcome> {
   let text: string;
   try { text = strict.decode(bytes); }
   catch { text = lenient.decode(bytes); diagnostics.push({ code: 'invalid_utf8', message: 'invalid UTF-8 byte sequences were replaced with U+FFFD' }); }
-  const code = isLanguageId(task.language);
+  const language = task.language;
+  const code = isLanguageId(language) ? language : null;
   const notText = code ? null : notHumanText(text);
   if (notText) return { status: 'skipped', diagnostics: [notText] };
   const t0 = performance.now();
   let ex: Extraction;
-  try { ex = code ? await extractSource(task.language as LanguageId, text) : await extractText(task.language as TextFormatId, task.path, text); }
+  try { ex = code ? await extractSource(code, text) : await extractText(language as TextFormatId, task.path, text); }
   catch (e) { return { status: 'skipped', diagnostics: [{ code: 'parse_failed', message: `parser failed: ${(e as Error).message}` }] }; }
   const parse_ms = performance.now() - t0;
   if (ex.syntax_errors > 0) diagnostics.push({ code: 'syntax_errors', message: syntaxErrorMessage(ex) });
   const content = toContent(task, hash, bytes.length, ex);
-  if (code) content.link_sites = extractLinkSites(task.language as LanguageId, task.path, text, ex.definitions);
+  if (code) content.link_sites = extractLinkSites(code, task.path, text, ex.definitions);
   return { status: 'indexed', content, diagnostics, parse_ms };
 }
 

@@ -14,6 +14,7 @@ import {
   GO_GRAPH, JS_GRAPH, JS_TESTS, constructedCall, constructedParen, constructsNothing, firstSegment, includeCandidates, namedTests,
   pythonCandidates, pythonSuffixes, rustCandidates,
 } from './rules';
+import { baseNameOf, pathLookup } from './paths';
 import { TEXT_GRAMMAR_SOURCES, skippedByName, textFormatForPath, type TextFormatId } from './text';
 
 /** What Python runs on an operand: `str(x)` its `__str__`, `for … in x` its `__iter__`, `k in x` its `__contains__`. */
@@ -271,23 +272,10 @@ export function testedBaseNames(path: string): string[] {
   return TEST_NAMINGS.flatMap(t => t.tested(base));
 }
 
-const byExtension = new Map<string, LanguageId>();
-const byFileName = new Map<string, LanguageId>();
-for (const id of LANGUAGE_IDS) {
-  const spec: LanguageSpec = LANGUAGES[id];
-  for (const ext of spec.extensions) byExtension.set(ext, id);
-  for (const name of spec.fileNames ?? []) byFileName.set(name, id);
-}
+const languageOfBase = pathLookup(LANGUAGE_IDS.map(id => [id, LANGUAGES[id] as LanguageSpec] as const));
 
 /** The language of a path, by exact file name first, then by extension; undefined when unsupported. */
-export function languageForPath(relPath: string): LanguageId | undefined {
-  const base = relPath.slice(relPath.lastIndexOf('/') + 1);
-  const exact = byFileName.get(base);
-  if (exact) return exact;
-  const dot = base.lastIndexOf('.');
-  if (dot <= 0) return undefined;
-  return byExtension.get(base.slice(dot).toLowerCase());
-}
+export const languageForPath = (relPath: string): LanguageId | undefined => languageOfBase(baseNameOf(relPath));
 
 /** How a language's line comments start (`//` when the language is unknown). */
 export function lineCommentOf(language: string | undefined): NonNullable<LanguageSpec['lineComment']> {

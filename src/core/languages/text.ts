@@ -10,6 +10,7 @@
  * TEXT_GRAMMAR_SOURCES: esbuild.mjs copies it into dist/grammars/) and a case in test/text-files.test.ts.
  */
 import type { Node } from 'web-tree-sitter';
+import { baseNameOf, extensionOf, pathLookup } from './paths';
 
 /** What a text file is for: a `kind` search results and index_status show. */
 export const TEXT_KINDS = ['doc', 'config', 'data', 'script', 'markup', 'style'] as const;
@@ -149,27 +150,16 @@ const LOCK_FILES = new RegExp('(?:^|/)(?:package-lock\\.json|npm-shrinkwrap\\.js
 /** Why a file of no language is never read (by its name alone), or null when it may be text. */
 export function skippedByName(relPath: string): 'binary_type' | 'lock_file' | null {
   if (LOCK_FILES.test(relPath)) return 'lock_file';
-  const base = relPath.slice(relPath.lastIndexOf('/') + 1);
-  const dot = base.lastIndexOf('.');
-  return dot > 0 && BINARY_EXTENSIONS.has(base.slice(dot).toLowerCase()) ? 'binary_type' : null;
+  return BINARY_EXTENSIONS.has(extensionOf(baseNameOf(relPath))) ? 'binary_type' : null;
 }
 
-const byExtension = new Map<string, TextFormatId>();
-const byName = new Map<string, TextFormatId>();
-for (const id of TEXT_FORMAT_IDS) {
-  const f: TextFormat = TEXT_FORMATS[id];
-  for (const e of f.extensions) byExtension.set(e, id);
-  for (const n of f.fileNames ?? []) byName.set(n, id);
-}
+const formatOfBase = pathLookup(TEXT_FORMAT_IDS.map(id => [id, TEXT_FORMATS[id] as TextFormat] as const));
 
 /** The text format of a path that no language owns: by name, extension, pattern; any other file is `text`. */
 export function textFormatForPath(relPath: string): TextFormatId {
-  const base = relPath.slice(relPath.lastIndexOf('/') + 1);
-  const named = byName.get(base);
-  if (named) return named;
-  const dot = base.lastIndexOf('.');
-  const byExt = dot > 0 ? byExtension.get(base.slice(dot).toLowerCase()) : undefined;
-  if (byExt) return byExt;
+  const base = baseNameOf(relPath);
+  const found = formatOfBase(base);
+  if (found) return found;
   for (const id of TEXT_FORMAT_IDS) if ((TEXT_FORMATS[id] as TextFormat).fileNamePattern?.test(base)) return id;
   return 'text';
 }

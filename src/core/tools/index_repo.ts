@@ -14,6 +14,9 @@ export { diagnosticSchema };
 
 const DIAG_CAP = 50;
 
+/** Files left out for one reason: how many, and the first paths. */
+const notIndexedSchema = z.object({ files: z.number().int().describe('How many.'), examples: z.array(z.string()).describe('The first three paths.') });
+
 export const indexRepo = defineTool({
   name: 'index_repo',
   title: 'Index repository',
@@ -28,7 +31,8 @@ export const indexRepo = defineTool({
   output: z.object({
     repos: z.array(z.object({
       repo_id: z.string().describe('Repository id.'), root: z.string().describe('Absolute root folder.'),
-      files_seen: z.number().int().describe('Files found by the walk (source and text files).'), files_parsed: z.number().int().describe('Files parsed in this run.'),
+      files_seen: z.number().int().describe('Files found by the walk (source and text files).'),
+      files_parsed: z.number().int().describe('Files parsed in this run.'),
       files_unchanged: z.number().int().describe('Files skipped because their content did not change.'), files_deleted: z.number().int().describe('Files removed from the index.'),
       files_skipped: z.number().int().describe('Files not indexed (see diagnostics).'), chunks_written: z.number().int().describe('Chunks written.'),
       symbols_written: z.number().int().describe('Symbols written.'),
@@ -38,8 +42,8 @@ export const indexRepo = defineTool({
       history_git_calls: z.number().int().optional().describe('git processes run for history (0 when HEAD is unchanged).'),
       duration_ms: z.number().int().describe('Wall time for this repository.'),
       forced: z.boolean().describe('Whether this was a forced rebuild.'),
-      not_indexed: z.record(z.string(), z.object({ files: z.number().int().describe('How many.'), examples: z.array(z.string()).describe('The first three paths.') }))
-        .optional().describe('Files left out by why (binary_type, lock_file, binary, generated, minified, language_off, text_off): no diagnostic each.'),
+      not_indexed: z.record(z.string(), notIndexedSchema).optional()
+        .describe('Files left out by why (binary_type, lock_file, binary, generated, minified, language_off, text_off): no diagnostic each.'),
     })).describe('One report per indexed repository.'),
     totals: z.object({
       files_seen: z.number().int().describe('Sum over repositories.'), files_parsed: z.number().int().describe('Sum over repositories.'),
