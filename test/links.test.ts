@@ -7,7 +7,8 @@ import { Engine } from '../src/core/engine';
 import { invokeTool } from '../src/core/tools/contract';
 import { findTool } from '../src/core/tools/registry';
 import { normalisePath } from '../src/core/links/paths';
-import { extractLinkSites, extractConfigSites, readLiteral } from '../src/core/links/extract';
+import { extractLinkSites, readLiteral } from '../src/core/links/extract';
+import { extractConfigSites } from '../src/core/links/config';
 import { pluralTable } from '../src/core/links/rules';
 import type { LanguageId } from '../src/core/languages/types';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
@@ -396,5 +397,50 @@ describe('links: path normalisation and extraction rules', () => {
     assert.deepEqual(k('settings.toml', '[server]\nport = 80\n'), ['config:server:1', 'config:server.port:2']);
     assert.deepEqual(k('application.properties', 'spring.datasource.url=jdbc\n'), ['config:spring.datasource.url:1']);
     assert.deepEqual(k('config/broken.yaml', ': : :\n  - ['), []);
+  });
+  it('reads every YAML/JSON/TOML file, weaker than one named like configuration; environment set in YAML; never a manifest', () => {
+    const k = (p: string, t: string) => extractConfigSites(p, t).map(s => `${s.kind}:${s.key}:${s.line}:${s.confidence}`);
+    assert.deepEqual(k('deploy/values.yaml', 'retry:\n  limit: 3\n'), ['config:retry:1:0.7', 'config:retry.limit:2:0.7']);
+    assert.deepEqual(k('config/values.yaml', 'retry:\n  limit: 3\n'), ['config:retry:1:0.9', 'config:retry.limit:2:0.9']);
+    const compose = 'services:\n  web:\n    environment:\n      REDIS_URL: redis://r\n  worker:\n    environment:\n      - QUEUE_NAME=jobs\n      - bad name\n';
+    assert.deepEqual(k('docker-compose.yml', compose).filter(s => s.startsWith('env:')), ['env:REDIS_URL:4:0.85', 'env:QUEUE_NAME:7:0.85']);
+    const k8s = 'spec:\n  containers:\n    - name: app\n      env:\n        - name: LOG_LEVEL\n          value: debug\n';
+    assert.deepEqual(k('k8s/deployment.yaml', k8s).filter(s => s.startsWith('env:')), ['env:LOG_LEVEL:5:0.85']);
+    assert.deepEqual(k('package.json', '{"name": "x"}'), []);
+    assert.deepEqual(k('pnpm-lock.yaml', 'lockfileVersion: 9\n'), []);
+    assert.deepEqual(k('data/big.json', JSON.stringify({ a: 'x'.repeat(300_000) })), []);
+  });
+});
+
+describe('links: config keys and environment in any YAML/JSON/TOML file', function () {
+  this.timeout(120_000);
+  it('a key read in code links to the file named like configuration first, else to any file that defines it; env set by Compose and Kubernetes', async () => {
+    const ws = tempWorkspace({
+      'config/settings.yaml': 'cache:\n  ttl: 60\n',
+      'deploy/values.yaml': 'cache:\n  ttl: 30\nretry:\n  limit: 3\n',
+      'docker-compose.yml': 'services:\n  web:\n    environment:\n      REDIS_URL: redis://r\n  worker:\n    environment:\n      - QUEUE_NAME=jobs\n',
+      'k8s/deployment.yaml': 'spec:\n  containers:\n    - name: app\n      env:\n        - name: LOG_LEVEL\n          value: debug\n',
+      '.github/workflows/ci.yml': 'env:\n  CI_ONLY: "1"\njobs: {}\n',
+      'package.json': '{"name": "app", "version": "1.0.0"}\n',
+      'app/main.py': [
+        'import os', '', '', 'def settings(config):',
+        '    ttl = config.get("cache.ttl")', '    limit = config.get("retry.limit")', '    name = config.get("name")',
+        '    return os.environ["REDIS_URL"], os.getenv("QUEUE_NAME"), os.environ.get("LOG_LEVEL"), ttl, limit, name', '',
+      ].join('\n'),
+    });
+    const engine = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
+    try {
+      await engine.index({});
+      const L = (await call(engine, { limit: 200 })).data.links as Json[];
+      const to = (kind: string, key: string) => find(L, kind, 'app/main.py', key).map(l => `${l.to_path ?? '-'}:${l.to_line ?? '-'}:${l.matched}`);
+      assert.deepEqual(to('config', 'cache.ttl'), ['config/settings.yaml:2:true']);
+      assert.deepEqual(to('config', 'retry.limit'), ['deploy/values.yaml:4:true']);
+      assert.ok(find(L, 'config', 'app/main.py', 'retry.limit')[0].confidence <= 0.7);
+      assert.deepEqual(to('config', 'name'), ['-:-:false'], 'package.json is a manifest, not configuration');
+      assert.deepEqual(to('env', 'REDIS_URL'), ['docker-compose.yml:4:true']);
+      assert.deepEqual(to('env', 'QUEUE_NAME'), ['docker-compose.yml:7:true']);
+      assert.deepEqual(to('env', 'LOG_LEVEL'), ['k8s/deployment.yaml:5:true']);
+      assert.equal(L.filter(l => l.key === 'CI_ONLY').length, 0, 'environment nothing reads is not a link');
+    } finally { engine.close(); ws.remove(); }
   });
 });

@@ -1,16 +1,14 @@
 /**
  * Link sites of one file. Pure over (language, path, text, definitions): code files run in the parser
  * worker with the file's definitions (index/process.ts), so an unchanged file is never read again for
- * its links; config files (.env, YAML, JSON, TOML, .properties) are read by the links phase.
+ * its links; config files (.env, YAML, JSON, TOML, .properties) are read by the links phase (config.ts).
  *
  * The rules (rules.ts) are regular expressions over the text with whole-line comments blanked out; the
  * key itself is read as a string literal (quotes, template literals, f-strings; interpolations become
  * placeholders, a literal followed by `+` gets a trailing one).
  */
-import { parseDocument, isMap, isScalar, type Node as YamlNode } from 'yaml';
-import { parse as parseToml } from 'smol-toml';
 import type { LanguageId } from '../languages/types';
-import { LINK_RULES, PREFIX_RULES, SQL_STATEMENT, SQL_TABLE, SQL_NOT_TABLES, FLAG_PARENTS, type Draft, type Lit, type LinkRule, type RuleCtx } from './rules';
+import { LINK_RULES, PREFIX_RULES, SQL_STATEMENT, SQL_TABLE, SQL_NOT_TABLES, type Draft, type Lit, type LinkRule, type RuleCtx } from './rules';
 import type { LinkSite } from './types';
 
 export interface SiteDefinition { symbol_path: string; name: string; kind: string; start_line: number; end_line: number }
@@ -77,7 +75,8 @@ function argsAt(text: string, pos: number): string {
   return text.slice(pos, stop);
 }
 
-class Lines {
+/** Line and column of an offset (binary search over line starts). */
+export class Lines {
   private readonly starts: number[] = [0];
   constructor(text: string) { for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1); }
   at(offset: number): { line: number; col: number } {
@@ -166,71 +165,4 @@ export function extractLinkSites(language: LanguageId, path: string, source: str
   for (const s of sites) if (s.kind === 'sql' && s.role === 'provider' && s.symbol_path) { const k = s.symbol_path; const b = best.get(k); if (!b || b.confidence < s.confidence) best.set(k, s); }
   return sites.filter(s => !(s.kind === 'sql' && s.role === 'provider' && s.symbol_path && best.get(s.symbol_path) !== s))
     .sort((a, b) => a.line - b.line || a.col - b.col || a.key.localeCompare(b.key));
-}
-
-// ---- config files -----------------------------------------------------------------------------------
-const MAX_CONFIG_KEYS = 2000;
-
-/** The link sites of a config file: `.env` variables (env providers), config key paths, and flags under flags/features keys. */
-export function extractConfigSites(path: string, text: string): LinkSite[] {
-  const base = path.split('/').pop()!;
-  const lines = new Lines(text);
-  const site = (kind: LinkSite['kind'], key: string, label: string, offset: number, len: number, confidence: number, rule: string): LinkSite => {
-    const a = lines.at(offset); const b = lines.at(offset + len);
-    return { kind, role: 'provider', key, label, line: a.line, col: a.col, end_line: b.line, end_col: b.col, confidence, rule, symbol_path: null };
-  };
-  const out: LinkSite[] = [];
-  if (/^\.env(?:\.|$)|\.env$/.test(base)) {
-    const re = /^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*=/gm;
-    for (let m = re.exec(text); m; m = re.exec(text)) out.push(site('env', m[1]!, m[1]!, m.index + m[0].indexOf(m[1]!), m[1]!.length, 0.95, 'dotenv'));
-    return out;
-  }
-  const keys: { path: string[]; offset: number }[] = [];
-  const ext = base.replace(/^.*\./, '').toLowerCase();
-  try {
-    if (ext === 'yaml' || ext === 'yml') {
-      const walk = (n: YamlNode | null | undefined, at: string[]) => {
-        if (!isMap(n) || at.length > 8) return;
-        for (const item of n.items) {
-          if (keys.length >= MAX_CONFIG_KEYS) return;
-          const k = item.key;
-          if (!isScalar(k) || k.range == null || k.value === null || typeof k.value === 'object') continue;
-          const p = [...at, String(k.value)];
-          keys.push({ path: p, offset: k.range[0] });
-          walk(item.value as YamlNode, p);
-        }
-      };
-      const doc = parseDocument(text);
-      if (doc.errors.length) return out;
-      walk(doc.contents as YamlNode, []);
-    } else if (ext === 'properties') {
-      const re = /^[ \t]*([\w.-]+)[ \t]*[=:]/gm;
-      for (let m = re.exec(text); m && keys.length < MAX_CONFIG_KEYS; m = re.exec(text)) keys.push({ path: m[1]!.split('.'), offset: m.index + m[0].indexOf(m[1]!) });
-    } else {
-      const value = ext === 'toml' ? parseToml(text) : JSON.parse(text);
-      // positions: the first mention of each key after its parent's, as the parsers give none
-      const walk = (v: unknown, at: string[], from: number) => {
-        if (!v || typeof v !== 'object' || Array.isArray(v) || at.length > 8) return;
-        for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
-          if (keys.length >= MAX_CONFIG_KEYS) return;
-          const esc = k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-          const re = new RegExp(ext === 'toml' ? `(?:^|[\\s.\\[])"?${esc}"?\\s*[=\\].]` : `"${esc}"\\s*:`, 'gm');
-          re.lastIndex = from; const m = re.exec(text);
-          const offset = m ? m.index + m[0].indexOf(k) : from;
-          keys.push({ path: [...at, k], offset });
-          walk(child, [...at, k], offset);
-        }
-      };
-      walk(value, [], 0);
-    }
-  } catch { return out; } // a config file that does not parse has no keys
-  for (const k of keys) {
-    const dotted = k.path.join('.');
-    out.push(site('config', dotted.toLowerCase(), dotted, k.offset, k.path[k.path.length - 1]!.length, 0.9, `config-${ext}`));
-    if (k.path.length >= 2 && FLAG_PARENTS.test(k.path[k.path.length - 2]!)) {
-      const f = k.path[k.path.length - 1]!;
-      out.push(site('flag', f, f, k.offset, f.length, 0.85, `config-${ext}`));
-    }
-  }
-  return out;
 }

@@ -120,6 +120,9 @@ function configScore(c: PlacedSite, p: PlacedSite): { score: number; how: string
   return { score: 0, how: '' };
 }
 
+/** A config key defined in a file named like configuration (config.ts), not any YAML/JSON/TOML file. */
+const isNamedConfigKey = (p: PlacedSite) => !p.rule.startsWith('keys-');
+
 const where = (s: PlacedSite) => `${s.path}:${s.line}`;
 
 /** A route picked among equally good ones because it is in the calling file: likely, not certain. */
@@ -208,8 +211,13 @@ export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) =>
       // a match (whole or suffix) needs equal last segments, or a route placeholder there
       if (kind === 'http') for (const p of routeCandidates(c)) { const s = httpScore(c, p); consider(p, s.score, s.how); }
       else if (kind === 'config') {
-        for (const p of byKey.get(c.key) ?? []) consider(p, 1, 'key path');
-        if (!best.length) for (const p of providers) { const s = configScore(c, p); consider(p, s.score, s.how); }
+        // files named like configuration first; any other YAML/JSON/TOML file only when none has the key
+        for (const named of [true, false]) {
+          if (best.length) break;
+          const tier = (p: PlacedSite) => isNamedConfigKey(p) === named;
+          for (const p of byKey.get(c.key) ?? []) if (tier(p)) consider(p, 1, 'key path');
+          if (!best.length) for (const p of providers) if (tier(p)) { const s = configScore(c, p); consider(p, s.score, s.how); }
+        }
       } else for (const p of byKey.get(c.key) ?? []) consider(p, 1, 'same key');
       if (!best.length) {
         if (kind === 'topic' && c.key.startsWith('event:')) continue; // a library event, not a link
@@ -239,8 +247,9 @@ export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) =>
       }
     }
     for (const p of providers) {
-      // config keys nothing reads are most of a config file: only the read ones are links
-      if (used.has(p) || kind === 'config' || (scope && !scope.groups.has(groupOf.get(p)!))) continue;
+      // config keys nothing reads are most of a config file, a YAML file's environment mostly a service's
+      // own: only the read ones are links
+      if (used.has(p) || kind === 'config' || p.rule === 'yaml-env' || (scope && !scope.groups.has(groupOf.get(p)!))) continue;
       if (scope && groupOf.get(p) === WILD_ROUTES && scope.usedOutside(p)) continue;
       out.push(row(kind, p, null, p.confidence, `${p.rule}: ${p.label}${p.handler ? ` (handler ${p.handler})` : ''} at ${where(p)}; nothing in the workspace uses it (unmatched)`, p.label));
     }

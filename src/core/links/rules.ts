@@ -392,26 +392,36 @@ export const SQL_TABLE = /\b(FROM|JOIN|INTO|UPDATE|TABLE(?:\s+IF\s+(?:NOT\s+)?EX
 export const SQL_NOT_TABLES = new Set(['select', 'where', 'set', 'values', 'lateral', 'unnest', 'dual', 'generate_series', 'json_each', 'json_table', 'only', 'as', 'on', 'using', 'exists', 'not', 'if']);
 
 /**
- * Config files the links phase reads (the walk reports them; they are not indexed): `.env` files, and
- * YAML/JSON/TOML/properties files named like configuration (config*, settings*, application*,
- * appsettings*, flags*, features*, or under a config/ folder).
+ * Files named like configuration: `.env` files, and YAML/JSON/TOML/properties files named config*,
+ * settings*, application*, appsettings*, flags*, features* or under a config/ folder. Their keys are
+ * the first definitions of a key a program reads; other YAML/JSON/TOML files come next (config.ts).
  */
 export const CONFIG_FILE = /(?:^|\/)(?:\.env(?:\.[\w.-]+)?|[\w.-]+\.env|(?:config|settings|application|appsettings|app|default|flags|features|feature[-_]flags|toggles)(?:[.-][\w-]+)*\.(?:ya?ml|json|toml|properties)|config\/[\w.-]+\.(?:ya?ml|json|toml|properties)|conf\/[\w.-]+\.(?:ya?ml|toml|properties))$/i;
-export const isConfigFile = (path: string) => CONFIG_FILE.test(path) && !/(?:^|\/)(?:package(?:-lock)?|tsconfig|jsconfig|composer|\.eslintrc)[\w.-]*\.json$/i.test(path);
+const CONFIG_EXTENSION = /\.(?:ya?ml|json|toml|properties)$/i;
+/** Manifests and lock files: their keys are the tool's, never a program's settings. */
+const NOT_CONFIG = /(?:^|\/)(?:(?:package(?:-lock)?|tsconfig|jsconfig|composer|\.eslintrc)[\w.-]*\.json|[\w.-]*-lock\.ya?ml)$/i;
+export type ConfigSource = 'named' | 'other';
+/** Whether the links phase reads a file as configuration, and how strongly its keys define them. */
+export function configSourceOf(path: string): ConfigSource | null {
+  if (NOT_CONFIG.test(path)) return null;
+  if (CONFIG_FILE.test(path)) return 'named';
+  return CONFIG_EXTENSION.test(path) ? 'other' : null;
+}
+export const isConfigFile = (path: string): boolean => configSourceOf(path) !== null;
 
 /** Config keys under these parents are feature flags too (`features.new_checkout: true`). */
 export const FLAG_PARENTS = /^(?:flags|features|feature_flags|featureflags|feature-flags|toggles)$/i;
 
 /** The rules per kind by id: what answers name (short); `RECOGNISED` spells them out. */
 export const RECOGNISED_IDS: Record<LinkKind, string[]> = (() => {
-  const out: Record<LinkKind, string[]> = { http: [], env: ['.env'], config: ['config-files'], sql: ['sql-strings'], topic: [], flag: ['flag-config'] };
+  const out: Record<LinkKind, string[]> = { http: [], env: ['.env', 'yaml-env'], config: ['config-files'], sql: ['sql-strings'], topic: [], flag: ['flag-config'] };
   for (const r of LINK_RULES) if (!out[r.kind].includes(r.id)) out[r.kind].push(r.id);
   return out;
 })();
 
 /** What is recognised, per kind (README, tool boundaries). */
 export const RECOGNISED: Record<LinkKind, string[]> = (() => {
-  const out: Record<LinkKind, string[]> = { http: [], env: ['.env files (KEY=value)'], config: ['keys of YAML/JSON/TOML/.properties config files'], sql: ['SQL in string literals (FROM/JOIN/INTO/UPDATE/CREATE TABLE)'], topic: [], flag: ['keys under flags/features/toggles in config files'] };
+  const out: Record<LinkKind, string[]> = { http: [], env: ['.env files (KEY=value)', 'environment / env in YAML (Compose, Kubernetes, CI)'], config: ['keys of YAML/JSON/TOML/.properties files (files named like configuration first)'], sql: ['SQL in string literals (FROM/JOIN/INTO/UPDATE/CREATE TABLE)'], topic: [], flag: ['keys under flags/features/toggles in config files'] };
   for (const r of LINK_RULES) if (r.api) out[r.kind].push(r.api);
   return out;
 })();

@@ -65,7 +65,7 @@ export interface RankedFile {
 export interface FileSearch { files: RankedFile[]; total: number; plan: QueryPlan; terms: string[]; chunks: RankedChunk[]; candidates: number }
 
 /** What a benchmark may read of each ranking (the normalised signals of every candidate file); unset in use. */
-export type SignalSink = (files: { path: string; test: boolean; lines: number; body: number; chunk: number; name: number; path_terms: number; hint: number; wants_tests: boolean; raw: { tf: number[]; dl: number; names: number[]; paths: number[]; chunks: number[]; recent: number; history: number } }[], meta: { terms: string[]; weights: number[]; idf: number[]; avgdl: number; n: number }) => void;
+export type SignalSink = (files: { path: string; test: boolean; lines: number; body: number; chunk: number; name: number; path_terms: number; hint: number; wants_tests: boolean; text: boolean; wants_text: boolean; raw: { tf: number[]; dl: number; names: number[]; paths: number[]; chunks: number[]; recent: number; history: number } }[], meta: { terms: string[]; weights: number[]; idf: number[]; avgdl: number; n: number }) => void;
 let signalSink: SignalSink | null = null;
 export function setSignalSink(sink: SignalSink | null): void { signalSink = sink; }
 
@@ -256,7 +256,7 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
     signalSink(scored.map(s => {
       const f = fi.files.get(s.a.file_id)!;
       const raw = { tf: Array.from(s.a.tf), dl: Math.max(1, f.line_count * tokensPerLine), names: [...s.a.name], paths: [...s.a.path], chunks: s.a.chunks.slice(0, 3).map(c => c.score), recent: s.recent, history: s.history / mHistory };
-      return { path: f.path, test: isTestPath(f.path), lines: f.line_count, body: s.body / mBody, chunk: s.chunk / mChunk, name: s.name / mName, path_terms: s.path / mPath, hint: s.hint, wants_tests: plan.wants_tests, raw };
+      return { path: f.path, test: isTestPath(f.path), lines: f.line_count, body: s.body / mBody, chunk: s.chunk / mChunk, name: s.name / mName, path_terms: s.path / mPath, hint: s.hint, wants_tests: plan.wants_tests, text: isText(s), wants_text: plan.wants_text || !!opts.filter.file_kind, raw };
     }), { terms, weights: pw, idf: idfFile, avgdl, n: N });
   }
   const files: RankedFile[] = scored.map(s => {

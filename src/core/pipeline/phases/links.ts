@@ -1,6 +1,6 @@
 /**
  * Phase "links": after the scan, the config files the walk reported (.env, YAML, JSON, TOML,
- * .properties; links/rules.ts `isConfigFile`) whose size or mtime changed are read and their sites
+ * .properties; links/rules.ts `isConfigFile`, links/config.ts) whose size or mtime changed are read and their sites
  * stored; then the match groups whose sites changed (store `link_dirty`: a code file parsed or deleted —
  * its sites came from the parser worker with it —, a config file read or gone) are matched again
  * (links/match.ts `siteGroups`): only the sites of those groups are read, and only their links are
@@ -11,7 +11,7 @@
  */
 import { readContainedSync } from '../../util/contained';
 import { symbolId, fileNodeId } from '../../util/ids';
-import { extractConfigSites } from '../../links/extract';
+import { extractConfigSites } from '../../links/config';
 import { matchSites, primaryGroup, handlerGroup, WILD_ROUTES, MOUNTS, type PlacedSite, type MatchScope } from '../../links/match';
 import { phase } from '../runner';
 import type { IndexEnv } from '../env';
