@@ -418,14 +418,17 @@ describe('links: config keys and environment in any YAML/JSON/TOML file', functi
     const ws = tempWorkspace({
       'config/settings.yaml': 'cache:\n  ttl: 60\n',
       'deploy/values.yaml': 'cache:\n  ttl: 30\nretry:\n  limit: 3\n',
-      'docker-compose.yml': 'services:\n  web:\n    environment:\n      REDIS_URL: redis://r\n  worker:\n    environment:\n      - QUEUE_NAME=jobs\n',
+      'docker-compose.yml': 'services:\n  web:\n    environment:\n      REDIS_URL: redis://r\n',
+      'services/worker/compose.yaml': 'services:\n  worker:\n    environment:\n      - QUEUE_NAME=jobs\n',
+      'services/worker/run.py': 'import os\n\nQUEUE = os.getenv("QUEUE_NAME")\n',
+      'tools/report.py': 'import os\n\nQUEUE = os.getenv("QUEUE_NAME")\n',
       'k8s/deployment.yaml': 'spec:\n  containers:\n    - name: app\n      env:\n        - name: LOG_LEVEL\n          value: debug\n',
       '.github/workflows/ci.yml': 'env:\n  CI_ONLY: "1"\njobs: {}\n',
       'package.json': '{"name": "app", "version": "1.0.0"}\n',
       'app/main.py': [
         'import os', '', '', 'def settings(config):',
         '    ttl = config.get("cache.ttl")', '    limit = config.get("retry.limit")', '    name = config.get("name")',
-        '    return os.environ["REDIS_URL"], os.getenv("QUEUE_NAME"), os.environ.get("LOG_LEVEL"), ttl, limit, name', '',
+        '    return os.environ["REDIS_URL"], os.environ.get("LOG_LEVEL"), ttl, limit, name', '',
       ].join('\n'),
     });
     const engine = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
@@ -438,9 +441,13 @@ describe('links: config keys and environment in any YAML/JSON/TOML file', functi
       assert.ok(find(L, 'config', 'app/main.py', 'retry.limit')[0].confidence <= 0.7);
       assert.deepEqual(to('config', 'name'), ['-:-:false'], 'package.json is a manifest, not configuration');
       assert.deepEqual(to('env', 'REDIS_URL'), ['docker-compose.yml:4:true']);
-      assert.deepEqual(to('env', 'QUEUE_NAME'), ['docker-compose.yml:7:true']);
       assert.deepEqual(to('env', 'LOG_LEVEL'), ['k8s/deployment.yaml:5:true']);
       assert.equal(L.filter(l => l.key === 'CI_ONLY').length, 0, 'environment nothing reads is not a link');
+      // set for another project's folder: still its only definition, at a lower confidence
+      const other = find(L, 'env', 'tools/report.py', 'QUEUE_NAME');
+      assert.deepEqual(other.map(l => l.to_path), ['services/worker/compose.yaml']);
+      assert.ok(other[0].confidence < find(L, 'env', 'services/worker/run.py', 'QUEUE_NAME')[0].confidence);
+      assert.match(other[0].evidence, /outside the reading file's folders/);
     } finally { engine.close(); ws.remove(); }
   });
 });

@@ -120,6 +120,10 @@ function configScore(c: PlacedSite, p: PlacedSite): { score: number; how: string
   return { score: 0, how: '' };
 }
 
+/** The score of an environment variable defined outside the folders of the file that reads it. */
+const ENV_ELSEWHERE = 0.75;
+const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
+
 /** A config key defined in a file named like configuration (config.ts), not any YAML/JSON/TOML file. */
 const isNamedConfigKey = (p: PlacedSite) => !p.rule.startsWith('keys-');
 
@@ -217,6 +221,13 @@ export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) =>
           const tier = (p: PlacedSite) => isNamedConfigKey(p) === named;
           for (const p of byKey.get(c.key) ?? []) if (tier(p)) consider(p, 1, 'key path');
           if (!best.length) for (const p of providers) if (tier(p)) { const s = configScore(c, p); consider(p, s.score, s.how); }
+        }
+      } else if (kind === 'env') {
+        // a variable is set for the programs under the .env or Compose file's folder: those definitions
+        // first; one elsewhere (another project of a monorepo) is a weaker match
+        for (const p of byKey.get(c.key) ?? []) {
+          const near = p.repo_id === c.repo_id && c.path.startsWith(folderOf(p.path));
+          consider(p, near ? 1 : ENV_ELSEWHERE, near ? 'same key' : 'same key, defined outside the reading file\'s folders');
         }
       } else for (const p of byKey.get(c.key) ?? []) consider(p, 1, 'same key');
       if (!best.length) {
