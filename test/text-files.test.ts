@@ -8,6 +8,7 @@ import { extractText, sqlStatements } from '../src/core/parse/text';
 import { fileLanguageFor } from '../src/core/languages';
 import { TEXT_FORMAT_IDS, fileKindOf, textFormatForPath } from '../src/core/languages/text';
 import { notHumanText } from '../src/core/index/process';
+import { asksForText } from '../src/core/search/query';
 import { invokeTool } from '../src/core/tools/contract';
 import { TOOLS } from '../src/core/tools/registry';
 import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
@@ -127,6 +128,7 @@ describe('text files', () => {
       ws = tempWorkspace({
         'src/pay.py': 'class PaymentRetrier:\n    def retry_failed_payment(self, payment):\n        return self.charge(payment)\n\n    def charge(self, payment):\n        # a declined card is charged once more\n        return True\n',
         'README.md': RUNBOOK,
+        'docs/payments.md': '# Payments\n\n## Retry a failed payment\n\nA failed payment whose card is declined is retried once more: the payment is charged again.\n',
         'config/payments.yaml': 'payments:\n  retry:\n    limit: 5\n    backoff_seconds: 30\n  currency: EUR\n',
         'db/001_init.sql': 'CREATE TABLE payments (\n  id int,\n  amount numeric\n);\n',
         'Dockerfile': 'FROM python:3.12\nRUN pip install .\n',
@@ -152,11 +154,11 @@ describe('text files', () => {
       const s = await call('index_status', {});
       const languages = Object.fromEntries((s.languages as { language: string; files: number; file_kind: string }[]).map(l => [l.language, l]));
       assert.deepEqual(Object.keys(languages).sort(), ['dockerfile', 'markdown', 'python', 'sql', 'yaml']);
-      assert.equal(languages.markdown?.files, 2);
+      assert.equal(languages.markdown?.files, 3);
       assert.equal(languages.markdown?.file_kind, 'doc');
       assert.equal(languages.yaml?.file_kind, 'config');
       const kinds = Object.fromEntries((s.file_kinds as { file_kind: string; files: number }[]).map(k => [k.file_kind, k.files]));
-      assert.deepEqual(kinds, { code: 1, config: 1, doc: 2, script: 2 });
+      assert.deepEqual(kinds, { code: 1, config: 1, doc: 3, script: 2 });
       const not = s.roots[0].last_run.not_indexed as Record<string, { files: number; examples: string[] }>;
       assert.deepEqual(Object.keys(not).sort(), ['binary', 'binary_type', 'generated', 'lock_file']);
       assert.deepEqual(not.binary_type!.examples, ['assets/logo.png']);
@@ -176,6 +178,21 @@ describe('text files', () => {
       const docs = await call('search_code', { query: 'what does the runbook say about rotating keys', external: false });
       assert.equal(docs.files[0].path, 'README.md');
       assert.equal(docs.files[0].chunks[0].symbol_path, 'Payments > Operations > Rotating keys');
+      // a long text about code that mentions the docs once is still about code
+      const commit = await call('search_code', { external: false,
+        query: 'Retry a failed payment once more when the card is declined, so that the retried payment is charged again; the docs say it is' });
+      assert.equal(commit.files[0].path, 'src/pay.py');
+    });
+
+    it('asks about text: a short question naming docs or configuration, a docs/ci type, two such words; not one word in a long text, not formats alone', () => {
+      const long = (s: string) => `${s} ${'and the code changes that go with it'.repeat(2)}`;
+      assert.equal(asksForText('where is the retry limit configured?'), true);
+      assert.equal(asksForText('what does the runbook say about rotating keys'), true);
+      assert.equal(asksForText(long('docs: explain how retries back off')), true);
+      assert.equal(asksForText(long('Update the deployment guide and the CI workflow for tagged releases')), true);
+      assert.equal(asksForText(long('Use func (c *Command) consistently; it makes the docs look better')), false);
+      assert.equal(asksForText(long('fix(json-schema): keep __proto__ keys as own properties in schema conversion')), false);
+      assert.equal(asksForText('retry failed payment'), false);
     });
 
     it('file_kind keeps one kind; get_chunk reads a text chunk', async () => {

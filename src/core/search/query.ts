@@ -60,6 +60,8 @@ export interface QueryPlan {
   wants_tests: boolean;
   /** The text asks about docs, configuration, data or scripts (text files should not be pushed down). */
   wants_text: boolean;
+  /** The text mentions them without asking (a word in a long text): text files are pushed down less. */
+  mentions_text: boolean;
   /** Words of the text that no indexed chunk contains (left out of `terms`): an empty answer names them. */
   unknown: string[];
   /** Characters of the query that were read (the rest ignored). */
@@ -71,11 +73,33 @@ interface Word { text: string; code: boolean; frame: boolean; pos: number }
 const FENCE = /```[^\n]*\n([\s\S]*?)(?:```|$)/g;
 const INLINE = /`([^`\n]{1,300})`/g;
 /** What every Python traceback says, whatever the error, and its frames' file names: no terms (the frames' paths become path hints and their functions frame words, read apart). */
-/** Words that ask about docs, configuration, data or scripts rather than code (text files then rank like code). */
+/** Words that ask about docs, configuration, data or scripts rather than code (asksForText). */
 const TEXT_WORDING = new RegExp('\\b(?:docs?|documentation|documented|readme|runbooks?|guides?|wiki|changelog|adrs?|configs?|configured|configuration'
   + '|configur(?:e|ing)|settings?|env|environment variables?|yaml|yml|toml|json|ini|migrations?|schema|sql|dockerfile|docker|compose|terraform|helm'
   + '|kubernetes|k8s|deploy(?:ment|ed|ing)?|ci|workflows?|pipeline|makefile|license|licen[cs]ing|actions|travis|github|gitlab|badges?'
-  + '|instructions|requirements|dependenc(?:y|ies)|contributing|sidebar|cookbook|tutorials?|faq)\\b', 'i');
+  + '|instructions|requirements|dependenc(?:y|ies)|contributing|sidebar|cookbook|tutorials?|faq)\\b', 'gi');
+/** Formats, hosts and settings: code handles them too (`parse the JSON schema`), so they alone do not make a question about text. */
+const FORMAT_WORDING = /^(?:json|ya?ml|toml|ini|sql|schema|migrations?|env|requirements|dependenc(?:y|ies)|actions|github|gitlab|settings?)$/i;
+/** Questions this short are about what they name: one word of TEXT_WORDING in them is their subject. */
+const QUESTION_WORDS = 12;
+
+/**
+ * How a query asks about docs, configuration, data or scripts: `asked` (text files then rank like code) —
+ * a short question with one such word (`where is the retry limit configured`), a text that leads with
+ * docs, ci or build (a conventional commit's type), or two such words that are not mere formats;
+ * `mentioned` — one word in a long text (a commit that "makes the docs look better" while changing code);
+ * else `no`. Measured on bench:quality's code and doc/config cases, both halves (bench/fusion-replay.mjs).
+ */
+export function textWording(text: string): 'asked' | 'mentioned' | 'no' {
+  const head = text.slice(0, 2000);
+  const hits = head.match(TEXT_WORDING) ?? [];
+  if (!hits.length) return 'no';
+  const words = head.match(/[A-Za-z]+/g)?.length ?? 0;
+  const asked = words <= QUESTION_WORDS || /^\s*(?:docs?|ci|build)\b/i.test(head) || hits.filter(w => !FORMAT_WORDING.test(w)).length >= 2;
+  return asked ? 'asked' : 'mentioned';
+}
+/** Whether a query asks about text files (textWording). */
+export const asksForText = (text: string): boolean => textWording(text) === 'asked';
 const TRACEBACK_WORDING = /Traceback \(most recent call last\):|\bFile "[^"\n]+", line \d+, in\b/g;
 const PY_FRAME = /File "([^"]+)", line \d+, in ([\w<>.$]+)/g;
 const JS_FRAME = /\bat (?:([\w$.<>[\] ]+?) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[a-z]{1,5}):\d+(?::\d+)?\)?/g;
@@ -131,7 +155,7 @@ export function analyseQuery(query: string, df: (terms: string[], cap: number) =
   // test words, not identifiers that hold one (`test_parse`, `parse_test`); one pass over the words (linear)
   const testWording = text.replace(/\w+/g, w => (/^test_|_test$/.test(w) ? '' : w));
   const wantsTests = /\btests?\b|\bspec\b|\bpytest\b|\bunittest\b|\bfixture/i.test(testWording);
-  const wantsText = TEXT_WORDING.test(text.slice(0, 2000));
+  const wording = textWording(text);
 
   // Candidate terms: whole identifiers (lower-cased, separators dropped) and their sub-words.
   interface Cand { term: string; tf: number; code: boolean; frame: boolean; compound: boolean; part: boolean; first: number; exception: boolean }
@@ -158,7 +182,7 @@ export function analyseQuery(query: string, df: (terms: string[], cap: number) =
     ? !FUNCTION_WORDS.has(c.term) || c.code
     : !(KEYWORDS.has(c.term) && !c.compound) && !(PROSE_STOPWORDS.has(c.term) && !c.code));
   if (!usable.length && short) usable.push(...all); // `the` alone is still a question
-  const wants = { wants_tests: wantsTests, wants_text: wantsText };
+  const wants = { wants_tests: wantsTests, wants_text: wording === 'asked', mentions_text: wording === 'mentioned' };
   if (!usable.length) return { terms: [], paths: [...paths.keys()], identifiers: [], ...wants, unknown: [], chars_read: text.length };
   // Document frequencies in two steps: every candidate counted up to FIRST_DF_CAP chunks, then, up to
   // SELECTION_DF_CAP, only the common ones that could still be among the MAX_TERMS heaviest (their
