@@ -21,6 +21,8 @@ import { BM25_B, BM25_K1 } from '../store/bm25';
 import { isTestPath } from '../languages';
 import { fileKindOf, isTextFormatId } from '../languages/text';
 import { analyseQuery, type QueryPlan } from './query';
+import { codeStats } from './code-stats';
+import { FTS_COLUMNS } from '../store/files';
 import type { SearchFilter } from './search';
 
 /** Column weights for (definition name, path, body): names and paths count above bodies. */
@@ -104,8 +106,9 @@ export const AUXILIARY_FACTOR = 0.7;
  * the query does not ask about them (query.ts textWording): a question about code is answered in code
  * first, and a README that mentions everything does not crowd it out. A query that asks about docs or
  * configuration ranks them as code. Measured with bench/fusion-replay.mjs on bench:quality's commit cases
- * (code gold) and doc/config cases, seeds 1 and 2: 0.45 → 0.7 lifts the doc/config MRR by 0.03 and leaves
- * the code figures within 0.001; 0.8 costs the code cases 0.009.
+ * (code gold; seeds 1 and 3) and doc/config cases (seeds 1 and 2): 0.45 → 0.7 lifts the doc/config MRR
+ * by 0.03–0.04 and costs the code cases 0.003–0.007 (what is left of the gap to text files off is queries
+ * that ask about docs while the commit changed code).
  */
 export const TEXT_FACTOR = 0.7;
 /** … and when it mentions them without asking (a commit that also updates the docs). */
@@ -134,6 +137,9 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
   const empty: FileSearch = { files: [], total: 0, plan, terms, chunks: [], candidates: 0 };
   if (!terms.length && !plan.paths.length) return empty;
   const fi = index();
+  // text not asked for: code is ranked on the statistics of code alone (code-stats.ts)
+  const textDown = !plan.wants_text && !opts.filter.file_kind;
+  const codeOnly = textDown ? codeStats(fi, FTS_COLUMNS) : null;
   const glob = opts.path_glob ? picomatch(opts.path_glob, { dot: true }) : null;
   const kept = new Map<number, boolean>();
   const keep = (fileId: number) => {
@@ -157,12 +163,18 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
     if (fi.chunk_lengths) for (const n of store.files.documentFrequencies(terms, CANDIDATE_BUDGET).df.values()) rows += n;
     const fts = store.files.ftsCandidates(terms.join(' OR '), p, rows >= LENGTHS_FROM_ROWS ? fi.chunk_lengths!() : undefined);
     if (fts) {
-      const { rowids, mi, stride, count, c, n, avg } = fts;
+      const { rowids, mi, stride, count, c } = fts;
+      const n = codeOnly?.chunks ?? fts.n;
+      const avg = (c === FTS_COLUMNS && codeOnly?.avg) || fts.avg;
       candidates = count;
       chunkCount = n;
       // Per row: l (c column lengths), then y (hits per term and column).
       const df = new Uint32Array(p * c); // rows with hits, per term and column
-      for (let r = 0; r < count; r++) { const o = r * stride + c; for (let k = 0; k < p * c; k++) if (mi[o + k]) df[k]!++; }
+      for (let r = 0; r < count; r++) {
+        if (codeOnly?.text_file[fi.chunk_file[rowids[r]!] ?? 0]) continue;
+        const o = r * stride + c;
+        for (let k = 0; k < p * c; k++) if (mi[o + k]) df[k]!++;
+      }
       idfChunk = Array.from({ length: p }, (_, i) => Float64Array.from({ length: c }, (_, j) => {
         const d = df[i * c + j]!;
         return Math.max(0.01, Math.log((n - d + 0.5) / (d + 0.5) + 1));
@@ -212,11 +224,15 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
   if (!acc.size) return empty;
 
   // Whole-file BM25 over the bodies: document frequency over files, file length from its lines.
-  const N = Math.max(1, fi.files.size);
-  const tokensPerLine = chunkCount && fi.total_lines ? (avgBodyPerChunk * chunkCount) / fi.total_lines : 8;
+  const N = Math.max(1, codeOnly?.files ?? fi.files.size);
+  const totalLines = codeOnly?.lines ?? fi.total_lines;
+  const tokensPerLine = chunkCount && totalLines ? (avgBodyPerChunk * chunkCount) / totalLines : 8;
   const avgdl = Math.max(1, (avgBodyPerChunk * chunkCount) / N);
   const dfFile = new Float64Array(p);
-  for (const a of acc.values()) for (let i = 0; i < p; i++) if (a.tf[i]! > 0) dfFile[i] = dfFile[i]! + 1;
+  for (const a of acc.values()) {
+    if (codeOnly?.text_file[a.file_id]) continue;
+    for (let i = 0; i < p; i++) if (a.tf[i]! > 0) dfFile[i] = dfFile[i]! + 1;
+  }
   const idfFile = Array.from(dfFile, d => Math.max(0.01, Math.log((N - d + 0.5) / (d + 0.5) + 1)));
   interface Scored { a: Acc; body: number; chunk: number; name: number; path: number; hint: number; recent: number; history: number }
   const scored: Scored[] = [];
@@ -251,7 +267,6 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
   }
   // Each signal is scaled by its largest value among the files that rank at full weight: text files that
   // are pushed down (not asked for) neither set the scale code is measured on nor go beyond it.
-  const textDown = !plan.wants_text && !opts.filter.file_kind;
   const isText = (s: Scored) => isTextFormatId(fi.files.get(s.a.file_id)!.language);
   const scale = textDown && scored.some(s => !isText(s)) ? scored.filter(s => !isText(s)) : scored;
   const max = (k: keyof Omit<Scored, 'a' | 'recent'>) => { let m = 1e-9; for (const s of scale) if (s[k] > m) m = s[k]; return m; };
