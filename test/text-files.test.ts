@@ -120,6 +120,29 @@ describe('text files', () => {
     assert.equal(notHumanText('# Title\n\nplain words\n'), null);
   });
 
+  it('text files change no code file\'s rank against another (code is ranked on the statistics of code alone)', async function () {
+    this.timeout(60000);
+    const files: Record<string, string> = {
+      'src/ledger.py': 'def settle_ledger(entry):\n    # settle the ledger entry\n    return entry\n',
+      'src/refund.py': 'def refund(order):\n    # a refund reverses the order\n    return order\n',
+      'src/other.py': 'def unrelated():\n    return 1\n',
+    };
+    // many docs about ledgers make "ledger" common in the index as a whole, not in its code
+    for (let i = 0; i < 30; i++) files[`docs/ledger-${i}.md`] = `# Ledger ${i}\n\nThe ledger, the ledger entry, the ledger book.\n`;
+    const order = async (textFiles: boolean) => {
+      const ws = tempWorkspace(files);
+      const engine = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, settings: { text_files: textFiles } });
+      try {
+        await engine.index();
+        const r = await invokeTool(TOOLS.search_code, { query: 'settle ledger refund order', external: false }, { engine });
+        assert.ok(r.ok);
+        const data = r.data as { files: { path: string; file_kind: string; score: number }[] };
+        return data.files.filter(f => f.file_kind === 'code').map(f => `${f.path} ${f.score}`);
+      } finally { engine.close(); ws.remove(); }
+    };
+    assert.deepEqual(await order(true), await order(false));
+  });
+
   describe('through the engine and search_code', () => {
     let ws: TempWorkspace;
     let e: Engine;

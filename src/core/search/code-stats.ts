@@ -13,8 +13,9 @@ export interface CodeStats {
   files: number;
   lines: number;
   chunks: number;
-  /** average full-text column lengths over code chunks; null when the index has no length table */
-  avg: Float64Array | null;
+  /** per full-text column, the average length of a code chunk in whole tokens, as the full-text table
+   * gives its own; null when the index has no length table */
+  avg: Uint32Array | null;
 }
 
 const cache = new WeakMap<FileIndex, CodeStats | null>();
@@ -40,7 +41,8 @@ export function codeStats(fi: FileIndex, columns: number): CodeStats | null {
       chunks++;
       if (lengths) for (let j = 0; j < columns; j++) sums[j] = sums[j]! + (lengths[rowid * columns + j] ?? 0);
     }
-    const avg = lengths && chunks ? sums.map(s => s / chunks) : null;
+    // rounded as SQLite's FTS4 rounds its own ('a' of matchinfo: (tokens + rows / 2) / rows, in integers)
+    const avg = lengths && chunks ? Uint32Array.from(sums, s => Math.floor((s + Math.floor(chunks / 2)) / chunks)) : null;
     stats = { text_file: textFile, files, lines, chunks, avg };
   }
   cache.set(fi, stats);
