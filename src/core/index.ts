@@ -13,7 +13,10 @@ export { walk, DEFAULT_EXCLUDES } from './index/walker';
 export { extractSource } from './parse/extract';
 export { bm25 } from './store/bm25';
 export { STOPWORDS } from './search/search';
-export { setSignalSink, FUSION, SIZE_PRIOR, TEST_FACTOR, TEST_FACTOR_MENTIONED, AUXILIARY_FACTOR, TEXT_FACTOR, TEXT_FACTOR_MENTIONED, RELEASE_NOTES_FACTOR, isAuxiliaryPath } from './search/files';
+export {
+  setSignalSink, FUSION, SIZE_PRIOR, TEST_FACTOR, TEST_FACTOR_MENTIONED, AUXILIARY_FACTOR, TEXT_FACTOR, TEXT_FACTOR_MENTIONED,
+  RELEASE_NOTES_FACTOR, isAuxiliaryPath,
+} from './search/files';
 export { textWording } from './search/query';
 export { tokenize, queryTerms } from './util/tokens';
 export { manifestTools, lmToolName, LM_TOOL_PREFIX } from './tools/manifest';

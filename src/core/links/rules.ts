@@ -414,14 +414,23 @@ export const FLAG_PARENTS = /^(?:flags|features|feature_flags|featureflags|featu
 
 /** The rules per kind by id: what answers name (short); `RECOGNISED` spells them out. */
 export const RECOGNISED_IDS: Record<LinkKind, string[]> = (() => {
-  const out: Record<LinkKind, string[]> = { http: [], env: ['.env', 'yaml-env'], config: ['config-files'], sql: ['sql-strings'], topic: [], flag: ['flag-config'] };
+  const out: Record<LinkKind, string[]> = {
+    http: [], env: ['.env', 'yaml-env'], config: ['config-files'], sql: ['sql-strings'], topic: [], flag: ['flag-config'],
+  };
   for (const r of LINK_RULES) if (!out[r.kind].includes(r.id)) out[r.kind].push(r.id);
   return out;
 })();
 
 /** What is recognised, per kind (README, tool boundaries). */
 export const RECOGNISED: Record<LinkKind, string[]> = (() => {
-  const out: Record<LinkKind, string[]> = { http: [], env: ['.env files (KEY=value)', 'environment / env in YAML (Compose, Kubernetes, CI)'], config: ['keys of YAML/JSON/TOML/.properties files (files named like configuration first)'], sql: ['SQL in string literals (FROM/JOIN/INTO/UPDATE/CREATE TABLE)'], topic: [], flag: ['keys under flags/features/toggles in config files'] };
+  const out: Record<LinkKind, string[]> = {
+    http: [],
+    env: ['.env files (KEY=value)', 'environment / env in YAML (Compose, Kubernetes, CI)'],
+    config: ['keys of YAML/JSON/TOML/.properties files (files named like configuration first)'],
+    sql: ['SQL in string literals (FROM/JOIN/INTO/UPDATE/CREATE TABLE)'],
+    topic: [],
+    flag: ['keys under flags/features/toggles in config files'],
+  };
   for (const r of LINK_RULES) if (r.api) out[r.kind].push(r.api);
   return out;
 })();

@@ -67,7 +67,13 @@ export interface RankedFile {
 export interface FileSearch { files: RankedFile[]; total: number; plan: QueryPlan; terms: string[]; chunks: RankedChunk[]; candidates: number }
 
 /** What a benchmark may read of each ranking (the normalised signals of every candidate file); unset in use. */
-export type SignalSink = (files: { path: string; test: boolean; lines: number; body: number; chunk: number; name: number; path_terms: number; hint: number; wants_tests: boolean; text: boolean; text_mode: 'asked' | 'mentioned' | 'no'; raw: { tf: number[]; dl: number; names: number[]; paths: number[]; chunks: number[]; recent: number; history: number } }[], meta: { terms: string[]; weights: number[]; idf: number[]; avgdl: number; n: number }) => void;
+/** One candidate file's signals, as a benchmark reads them (normalised; `raw`: before normalising). */
+export interface SignalRow {
+  path: string; test: boolean; lines: number; body: number; chunk: number; name: number; path_terms: number; hint: number;
+  wants_tests: boolean; text: boolean; text_mode: 'asked' | 'mentioned' | 'no';
+  raw: { tf: number[]; dl: number; names: number[]; paths: number[]; chunks: number[]; recent: number; history: number };
+}
+export type SignalSink = (files: SignalRow[], meta: { terms: string[]; weights: number[]; idf: number[]; avgdl: number; n: number }) => void;
 let signalSink: SignalSink | null = null;
 export function setSignalSink(sink: SignalSink | null): void { signalSink = sink; }
 
@@ -273,10 +279,17 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
   const mBody = max('body'), mChunk = max('chunk'), mName = max('name'), mPath = max('path'), mHistory = max('history');
   const testFactor = opts.include_tests ? 1 : plan.wants_tests ? TEST_FACTOR_MENTIONED : TEST_FACTOR;
   if (signalSink) {
-    signalSink(scored.map(s => {
+    const textMode = plan.wants_text || opts.filter.file_kind ? 'asked' : plan.mentions_text ? 'mentioned' : 'no';
+    signalSink(scored.map((s): SignalRow => {
       const f = fi.files.get(s.a.file_id)!;
-      const raw = { tf: Array.from(s.a.tf), dl: Math.max(1, f.line_count * tokensPerLine), names: [...s.a.name], paths: [...s.a.path], chunks: s.a.chunks.slice(0, 3).map(c => c.score), recent: s.recent, history: s.history / mHistory };
-      return { path: f.path, test: isTestPath(f.path), lines: f.line_count, body: s.body / mBody, chunk: s.chunk / mChunk, name: s.name / mName, path_terms: s.path / mPath, hint: s.hint, wants_tests: plan.wants_tests, text: isText(s), text_mode: plan.wants_text || opts.filter.file_kind ? 'asked' : plan.mentions_text ? 'mentioned' : 'no', raw };
+      const raw = {
+        tf: Array.from(s.a.tf), dl: Math.max(1, f.line_count * tokensPerLine), names: [...s.a.name], paths: [...s.a.path],
+        chunks: s.a.chunks.slice(0, 3).map(c => c.score), recent: s.recent, history: s.history / mHistory,
+      };
+      return {
+        path: f.path, test: isTestPath(f.path), lines: f.line_count, body: s.body / mBody, chunk: s.chunk / mChunk,
+        name: s.name / mName, path_terms: s.path / mPath, hint: s.hint, wants_tests: plan.wants_tests, text: isText(s), text_mode: textMode, raw,
+      };
     }), { terms, weights: pw, idf: idfFile, avgdl, n: N });
   }
   const files: RankedFile[] = scored.map(s => {
@@ -298,7 +311,9 @@ export function searchFiles(store: Store, index: () => FileIndex, query: string,
     if (test) score *= testFactor;
     // docs and CI configuration live in auxiliary places (docs/, .github/): not pushed down when named
     else if (!s.hint && isAuxiliaryPath(f.path) && !(text && (plan.wants_text || plan.mentions_text))) score *= AUXILIARY_FACTOR;
-    if (!s.hint && textDown && text) score *= (plan.mentions_text ? TEXT_FACTOR_MENTIONED : TEXT_FACTOR) * (RELEASE_NOTES.test(f.path) ? RELEASE_NOTES_FACTOR : 1);
+    if (!s.hint && textDown && text) {
+      score *= (plan.mentions_text ? TEXT_FACTOR_MENTIONED : TEXT_FACTOR) * (RELEASE_NOTES.test(f.path) ? RELEASE_NOTES_FACTOR : 1);
+    }
     return { file_id: s.a.file_id, repo_id: f.repo_id, path: f.path, language: f.language, score: Math.round(score * 10000) / 10000, signals, chunks: s.a.chunks.slice(0, opts.chunks_per_file), test };
   });
   files.sort((x, y) => y.score - x.score || x.path.localeCompare(y.path));
