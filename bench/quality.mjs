@@ -32,6 +32,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { Bm25Index, selfCheck } from './lib/bm25.mjs';
+import { writeResults } from './lib/results.mjs'; // labels the run with the commit it started at
 import { filesFromSearch, patchFiles, pct, readInstances, score, seededSample, summarize } from './lib/retrieval.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -454,7 +455,6 @@ if (DETAILS) showMisses('commit', 10);
 
 console.log(out.join('\n'));
 if (opt('results')) {
-  const { writeResults } = await import('./lib/results.mjs');
   console.error(`bench:quality: wrote ${writeResults(`quality-${opt('results')}`, `Retrieval quality: ${opt('results')} (bench:quality)`, out.join('\n'))}`);
 }
 if (JSON_OUT) {

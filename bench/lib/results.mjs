@@ -32,6 +32,9 @@ export function runLabel() {
   return { date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', commit, machine };
 }
 
+/** The build a run measures is the one it started with: a commit made while it runs is not its label. */
+const AT_START = runLabel();
+
 /**
  * Replaces the section `name` of RESULTS.md with `body` (Markdown) as the latest run, moving the
  * section's previous latest run under "Previous run".
@@ -44,7 +47,8 @@ export function writeResults(name, title, body) {
   const end = text.indexOf(close);
   const old = start >= 0 && end > start ? text.slice(start + open.length, end) : '';
   const previous = latestOf(old);
-  const { date, commit, machine } = runLabel();
+  const { date, machine } = runLabel();
+  const { commit } = AT_START;
   const section = [
     open,
     `## ${title}`,
