@@ -9,7 +9,8 @@
 //          [--changed FILE] [--set NAME=V]... [--sweep NAME=v1,v2,...] [--explain]
 //   NAME: text_factor, text_factor_mentioned, release_notes_factor, auxiliary_factor, test_factor,
 //         size_prior, wording (recorded: as the run judged each query; engine: query.ts textWording
-//         again, needs --queries, the make-cases files; any: every text word asks, as before 0.1.0)
+//         again, needs --queries, the make-cases files; any: every text word asks, as before 0.1.0),
+//         code_first (1: a text file the query does not ask for comes after the best code file; not used)
 //   --changed FILE: JSON lines {id, changed: [paths]}: a case's gold is every file its commit changed
 //   --explain: the cases whose gold file has text files above it
 import { readFileSync } from 'node:fs';
@@ -25,7 +26,7 @@ if (!all('signals').length) { console.error('fusion-replay: --signals FILE is re
 const F = core.FUSION;
 const ENGINE = {
   text_factor: core.TEXT_FACTOR, text_factor_mentioned: core.TEXT_FACTOR_MENTIONED, release_notes_factor: core.RELEASE_NOTES_FACTOR,
-  auxiliary_factor: core.AUXILIARY_FACTOR, test_factor: core.TEST_FACTOR, size_prior: core.SIZE_PRIOR, wording: 'recorded',
+  auxiliary_factor: core.AUXILIARY_FACTOR, test_factor: core.TEST_FACTOR, size_prior: core.SIZE_PRIOR, wording: 'recorded', code_first: 0,
 };
 const value = v => (Number.isNaN(Number(v)) ? v : Number(v));
 const SET = { ...ENGINE, ...Object.fromEntries(all('set').map(s => s.split('=')).map(([k, v]) => [k, value(v)])) };
@@ -70,7 +71,13 @@ function fuse(c, p, mode) {
 
 function ranking(k, p) {
   const mode = modeOf(k, p.wording);
-  const ranked = rescale(k.candidates, mode !== 'asked').map(c => ({ c, s: fuse(c, p, mode) })).sort((a, b) => b.s - a.s || a.c.path.localeCompare(b.c.path));
+  let scored = rescale(k.candidates, mode !== 'asked').map(c => ({ c, s: fuse(c, p, mode) }));
+  if (p.code_first && mode !== 'asked') {
+    // a text file not asked for comes after the best code file (unless named)
+    const top = Math.max(0, ...scored.filter(x => !x.c.text).map(x => x.s));
+    scored = scored.map(x => (x.c.text && !x.c.hint && x.s >= top ? { ...x, s: top - 1e-6 } : x));
+  }
+  const ranked = scored.sort((a, b) => b.s - a.s || a.c.path.localeCompare(b.c.path));
   const gold = changed.get(k.id) ?? k.gold;
   return { mode, ranked, rank: ranked.findIndex(r => gold.includes(r.c.path)) + 1 };
 }
