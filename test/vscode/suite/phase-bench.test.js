@@ -62,8 +62,9 @@ async function startProfile(file) {
 async function editLatency(api, n) {
   const comment = { '.py': '#', '.rb': '#' };
   // every match, not the first 5000 found (which differ from run to run): the same files each run
+  // minified and bundled files (a vendored angular.min.js) are not indexed as code: never picked
   const all = (await vscode.workspace.findFiles('**/*.{py,ts,js,go,rs,java,rb}', '**/{node_modules,.git,test,tests}/**'))
-    .map(u => u.fsPath).sort();
+    .map(u => u.fsPath).filter(f => !/\.min\.js$/.test(f) && !fs.readFileSync(f, 'utf8').split('\n').some(l => l.length > 5000)).sort();
   // distinct files, spread over the sorted list (a file edited twice would be saved over its own restore)
   const count = Math.min(n, all.length);
   const picks = Array.from({ length: count }, (_, i) => all[Math.floor((i + 0.5) * all.length / count)]);
