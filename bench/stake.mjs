@@ -11,6 +11,7 @@
 //   related_tests    test functions that executed the function found; precision = found tests that ran it
 //                    / tests listed. "reachable" = tests whose calls reach the function through project
 //                    code alone (no library frame, no other thread on the way).
+//                    "likely": the same for the tests the answer marks likely (listed first).
 // and counts answers that say none (no reference, no test) while the truth has some, and answers that
 // claim complete while they miss truth. Dynamic truth is a lower bound of what the code can do, so recall
 // is the headline and precision indicative.
@@ -223,7 +224,7 @@ class Recall {
 
 function newMetrics() {
   return { refs: new Recall(), impact2: new Recall(), impact3: new Recall(), tests: new Recall(), testsThatRan: new Recall(),
-    reachable: new Recall(), testsWithin: Object.fromEntries([1, 2, 3].map(k => [k, { reachable: new Recall(), ran: new Recall() }])),
+    reachable: new Recall(), likely: { reachable: new Recall(), ran: new Recall() }, testsWithin: Object.fromEntries([1, 2, 3].map(k => [k, { reachable: new Recall(), ran: new Recall() }])),
     targets: 0, withCallers: 0, withTests: 0, examples: [], details: [] };
 }
 
@@ -269,6 +270,9 @@ async function measureOne(engine, truth, ids, isTest, t, m) {
     r.ran.add(near, ran, false);
   }
   m.reachable.add(listed, reachable, tests.first.complete);
+  const likely = new Set(tests.items.filter(x => x.likely).map(x => x.node.id));
+  m.likely.reachable.add(likely, reachable, false);
+  m.likely.ran.add(likely, ran, false);
   if (ran.size) m.withTests++;
   const hits = (got, want) => [...want].filter(x => got.has(x)).length;
   const listedCallers = new Set(refs.items.map(r => r.from.id));
@@ -284,10 +288,12 @@ async function measureOne(engine, truth, ids, isTest, t, m) {
 function summarise(m) {
   const r = (x) => ({ recall: x.recall, precision: x.precision, none: x.none, falseComplete: x.falseComplete,
     found: x.found, truth: x.truth, asked: x.asked });
-  return { targets: m.targets, withCallers: m.withCallers, withTests: m.withTests, refs: r(m.refs),
+  return { testsListed: m.tests.listed, targets: m.targets, withCallers: m.withCallers, withTests: m.withTests, refs: r(m.refs),
     impact2: r(m.impact2), impact3: r(m.impact3), tests: r(m.tests), testsThatRan: r(m.testsThatRan), reachable: r(m.reachable),
     testsWithin: Object.fromEntries(Object.entries(m.testsWithin).map(([k, v]) => [k, { recall: v.reachable.recall,
       precision: v.ran.precision }])),
+    likely: { recall: m.likely.reachable.recall, precision: m.likely.ran.precision, listed: m.likely.ran.listed,
+      none: m.likely.ran.none },
     examples: m.examples,
     details: m.details };
 }
@@ -324,6 +330,15 @@ function report(results) {
     const cell = (r) => `${pct(r.recall)} / ${pct(r.precision)}`;
     lines.push(`| ${x.name} | ${[1, 2, 3].map(k => cell(x.testsWithin[k])).join(' | ')} | ${pct(x.reachable.recall)} / `
       + `${pct(x.tests.precision)} |`);
+  }
+  lines.push('', 'related_tests, the tests it marks likely (listed first): recall of the project-reachable tests / precision '
+    + 'against the tests that ran it / tests listed as likely / answers with no likely test while some ran.', '',
+  '| project | likely: recall | likely: precision | likely listed | all listed | no likely test while some ran |',
+  '| --- | --- | --- | --- | --- | --- |');
+  for (const x of results) {
+    if (x.error) continue;
+    lines.push(`| ${x.name} | ${pct(x.likely.recall)} | ${pct(x.likely.precision)} | ${x.likely.listed} | ${x.testsListed} `
+      + `| ${x.likely.none} of ${x.targets} |`);
   }
   lines.push('', 'Confidence by tier against what runs: heuristic call edges between two functions that both ran, '
     + 'counted right when the traced caller called the callee (a lower bound: a call in a branch the tests never '

@@ -23,7 +23,7 @@ export { manifestTools, lmToolName, LM_TOOL_PREFIX } from './tools/manifest';
 export { loadLanguage } from './parse/treesitter';
 export { resolveGraph } from './graph/resolve';
 export { isTestPath } from './languages';
-export { isTestCase, TESTS_MAX_DEPTH } from './graph/tests';
+export { isTestCase, testsOf, TESTS_MAX_DEPTH } from './graph/tests';
 export { FAMILY_CONFIDENCE, TIERS } from './graph/tiers';
 export { toNodeRef } from './graph/query';
 export { mineRepository, buildCoChange } from './history';

@@ -22,7 +22,7 @@ interface ImpactData {
   complete: boolean; boundaries?: { kind: string; detail: string }[]; memories?: Memory[];
 }
 
-interface RelatedTest { node: NodeRef; distance: number; resolution: string; reason: string; confidence: number }
+interface RelatedTest { node: NodeRef; distance: number; resolution: string; reason: string; confidence: number; likely: boolean }
 
 type Node = { label: string; description?: string; tooltip?: string | vscode.MarkdownString; icon?: string; color?: string; children?: Node[]; open?: NodeRef; command?: vscode.Command; expanded?: boolean };
 
@@ -143,7 +143,7 @@ export class ImpactTree implements vscode.TreeDataProvider<Node>, vscode.Disposa
 
   /** A related test: where it is, how sure, and (tooltip) how it reaches the target (a call, a fixture, a test client). */
   private testItem(t: RelatedTest): Node {
-    const description = `${t.node.path}:${t.node.line} · ${t.resolution === 'exact' ? 'exact' : 'best effort'}`;
+    const description = `${t.likely ? 'likely' : 'possible'} · ${t.node.path}:${t.node.line} · ${t.resolution === 'exact' ? 'exact' : 'best effort'}`;
     return this.nodeItem(t.node, { icon: 'beaker', description, tooltip: `${t.reason} (confidence ${t.confidence.toFixed(2)})` });
   }
 

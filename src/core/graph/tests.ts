@@ -13,17 +13,56 @@
  * when it also reaches the method's class. When the bound or the depth limit cuts the walk, the answer
  * carries a `depth_limit` boundary. A test that requests a route through a test client reaches its
  * handler (testClientEdges). Test files named after the target's file are the fallback when no test was found.
+ *
+ * A test is `likely` to run the target when every step on its way is a call or use bound with at least
+ * LIKELY_CONFIDENCE, no step only names a type (an annotation), and every registration on the way (`isRegistration`: a table or class body holds a
+ * function as a value) is one whose function the test names (`FILTERS = {"random": do_random}` and a
+ * test whose text says `random`); the others are possible. Likely tests come first.
  */
 import type { NodeRow } from '../store/store';
 import { isTestPath } from '../languages';
 import type { Boundary, GraphEdge, GraphReader } from './query';
 import { NAME_ONLY_TIERS } from './tiers';
+import { splitIdentifier } from '../util/tokens';
 
 /** Below this an edge was bound by a name only (receiver type unknown, or a shared name). */
 export const NAME_ONLY = 0.5;
 /** Whether an edge was bound by a name only: by its tier, or (another provider's) by its confidence. */
 export const isNameOnly = (e: GraphEdge): boolean => (e.tier ? NAME_ONLY_TIERS.has(e.tier) : e.confidence < NAME_ONLY);
 const WALK_KINDS = ['calls', 'references', 'extends', 'implements'] as const;
+/** The lowest edge confidence on a likely test's way: a binding more likely right than wrong (confidences are measured precisions). */
+export const LIKELY_CONFIDENCE = 0.5;
+/** Definitions whose own body holds values rather than runs: a constant's table, a class's body (decorators, defaults). */
+const HOLDER_KINDS: ReadonlySet<string> = new Set(['constant', 'class', 'struct', 'interface', 'enum', 'trait', 'type', 'module']);
+
+/**
+ * Whether `referrer` holds `used` as a value rather than running it: a table (`FILTERS = {"random":
+ * do_random}`), a class body (a decorator, a default), a module's top level outside a test file, or a
+ * function handing a function over (a hook set, a callback passed, a default argument). What reaches the
+ * holder runs the function only when it looks that entry up or calls the hook, which a static walk cannot tell.
+ */
+export function isRegistration(edge: GraphEdge, referrer: NodeRow, used: NodeRow): boolean {
+  if (edge.kind !== 'references') return false;
+  if (used.kind === 'function' || used.kind === 'method') return true;
+  return HOLDER_KINDS.has(referrer.kind) || (referrer.kind === 'file' && !isTestPath(referrer.path));
+}
+
+/**
+ * Whether a use of `used` only names a type: a reference to a class (an annotation, `isinstance`, a class
+ * handed over as a value) runs none of its code; constructing it is a call.
+ */
+const namesTypeOnly = (edge: GraphEdge, used: NodeRow): boolean => edge.kind === 'references' && TYPE_KINDS.has(used.kind);
+const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'interface', 'enum', 'trait', 'type']);
+
+/** Words too common in code to tell that a test means one registered function. */
+const COMMON_WORDS = new Set(['self', 'init', 'call', 'test', 'data', 'value', 'name', 'make', 'create', 'build', 'handle',
+  'default', 'process', 'func', 'function', 'method', 'wrap', 'wrapper', 'decorator', 'callback', 'inner', 'get', 'set']);
+
+/** The words by which a test names a registered function: its name and its parts of 4+ letters that are not common words. */
+export function namingWords(fn: NodeRow): string[] {
+  const parts = fn.kind === 'file' ? [] : [fn.name.toLowerCase(), ...splitIdentifier(fn.name)];
+  return [...new Set(parts)].filter(w => w.length >= 4 && !COMMON_WORDS.has(w));
+}
 
 export interface TestHit {
   node: NodeRow;
@@ -36,6 +75,8 @@ export interface TestHit {
   reason: string;
   /** Nodes between the test and the target, nearest to the test first (helpers, API layers). */
   via: NodeRow[];
+  /** Every step bound with at least LIKELY_CONFIDENCE and none a registration (see the header). */
+  likely: boolean;
 }
 
 export interface TestsOf {
@@ -80,7 +121,9 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   }
   interface Visit {
     node: NodeRow; distance: number; confidence: number; weakest: GraphEdge | null; parent: Visit | null; edge: GraphEdge | null;
-    nameOnly: boolean; root: NodeRow;
+    nameOnly: boolean; root: NodeRow; likely: boolean;
+    /** per registration on the way, the words by which a test names the registered function (namingWords) */
+    named: readonly string[][];
     /** whether the walk goes on from this node (a node first met through a name-only binding is not, until a better edge reaches it) */
     queued: boolean;
   }
@@ -90,7 +133,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   const walked: NodeRow[] = [];
   const reachers = new Map<number, Set<number>>();
   const start = (t: NodeRow): Visit => ({
-    node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t, queued: true,
+    node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t, queued: true, likely: true, named: [],
   });
   let frontier: Visit[] = targets.map(start);
   for (const f of frontier) seen.set(f.node.node, f);
@@ -109,14 +152,21 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
         if (targetSet.has(neighbour.node)) continue;
         const confidence = Math.min(f.confidence, edge.confidence);
         const nameOnly = f.nameOnly || isNameOnly(edge);
+        const registers = isRegistration(edge, neighbour, f.node);
+        const likely = f.likely && edge.confidence >= LIKELY_CONFIDENCE && !namesTypeOnly(edge, f.node)
+          && (!registers || namingWords(f.node).length > 0);
         const prev = seen.get(neighbour.node);
-        if (prev && (prev.distance < d || prev.confidence >= confidence)) continue;
+        if (prev && (prev.distance < d || (prev.confidence >= confidence && (prev.likely || !likely)))) continue;
         const weakest = edge.confidence <= (f.weakest?.confidence ?? 1) ? edge : f.weakest;
-        const v: Visit = { node: neighbour, distance: d, confidence, weakest, parent: f, edge, nameOnly, root: f.root, queued: !!prev?.queued };
+        const v: Visit = {
+          node: neighbour, distance: d, confidence, weakest, parent: f, edge, nameOnly, root: f.root, queued: !!prev?.queued, likely,
+          named: registers ? [...f.named, namingWords(f.node)] : f.named,
+        };
         seen.set(neighbour.node, v);
         if (isTestCase(neighbour)) {
           const cls = classes.get(v.root.node);
           if (nameOnly && cls && !reachesClass(g, neighbour, cls, reachers)) { lowConfidence++; continue; }
+          if (v.likely && v.named.length) v.likely = namesEach(g.wordsOf(neighbour), v.named);
           found.set(neighbour.node, hit(v));
         } else if (isNameOnly(edge)) {
           lowConfidence++; // listed nowhere, followed no further: a name-only binding does not carry reachability
@@ -137,11 +187,11 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
       const cases = namedFor(t, g.symbolsIn(neighbour.file_id).filter(isTestCase));
       for (const c of cases.length ? cases : [neighbour]) {
         const reason = `in a test file named after ${file.path} (naming convention; no call seen)`;
-        found.set(c.node, { node: c, distance: 1, confidence: edge.confidence, provider: edge.provider, reason, via: [] });
+        found.set(c.node, { node: c, distance: 1, confidence: edge.confidence, provider: edge.provider, reason, via: [], likely: false });
       }
     }
   }
-  const tests = [...found.values()].sort((a, b) => a.distance - b.distance || b.confidence - a.confidence || a.node.path.localeCompare(b.node.path) || a.node.start_line - b.node.start_line);
+  const tests = [...found.values()].sort(byLikelihood);
   const boundaries: Boundary[] = [];
   if (cut) boundaries.push({ kind: 'depth_limit', detail: `the search for tests stopped after ${examined} node(s) and depth ${Math.min(maxDepth, TESTS_MAX_DEPTH)}; more tests may reach the target through longer paths` });
   return { tests, boundaries, lowConfidence, examined, walked };
@@ -153,11 +203,18 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     const shown = chain.length > 6 ? [...chain.slice(0, 3), '…', ...chain.slice(-2)] : chain;
     const how = v.edge!.kind === 'link_http' ? 'requests its route through a test client:' : v.edge!.kind;
     return {
-      node: v.node, distance: v.distance, confidence: v.confidence, provider: (v.weakest ?? v.edge!).provider, via,
+      node: v.node, distance: v.distance, confidence: v.confidence, provider: (v.weakest ?? v.edge!).provider, via, likely: v.likely,
       reason: v.distance === 1 ? `${how} it directly (${v.edge!.provider}${v.edge!.line ? `, line ${v.edge!.line}` : ''})` : `reaches it in ${v.distance} hops: ${shown.join(' → ')}`,
     };
   }
 }
+
+/** Whether a test's words name each registered function on its way (one of its naming words each). */
+const namesEach = (words: ReadonlySet<string>, named: readonly string[][]): boolean => named.every(ws => ws.some(w => words.has(w)));
+
+/** Likely tests first, then nearest, then strongest link, then by place. */
+const byLikelihood = (a: TestHit, b: TestHit): number => Number(b.likely) - Number(a.likely) || a.distance - b.distance
+  || b.confidence - a.confidence || a.node.path.localeCompare(b.node.path) || a.node.start_line - b.node.start_line;
 
 /**
  * Of a named test file's cases, those named for the target when any is (`test_first` for `sync_do_first`,

@@ -46,3 +46,9 @@ export function writeChunks(db: Db, fileId: number, f: FileContent, rewrite: boo
   });
   if (f.chunks.length) db.stmt('INSERT INTO file_text (file_id, data) VALUES (?, ?)').run([fileId, f.fts_text]);
 }
+
+/** A chunk's order and lines in its file: its tokens are `FileTables.tokenText(fileId)[2 + 2 * ord]`. */
+export interface ChunkSpan { ord: number; start_line: number; end_line: number }
+export function chunkSpans(db: Db, fileId: number): ChunkSpan[] {
+  return db.all<ChunkSpan>('SELECT ord, start_line, end_line FROM chunks WHERE file_id = ? ORDER BY ord', [fileId]);
+}

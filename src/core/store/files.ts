@@ -11,7 +11,7 @@ import { CROSS_FILE_KINDS, type Occurrence, type OccurrenceKind } from '../parse
 import { decodeOccurrences } from './occurrences';
 import { unpackFtsText } from './ftstext';
 import { sqlId, parseId, pathKeySplits } from '../util/ids';
-import { writeChunks } from './chunks';
+import { writeChunks, chunkSpans, type ChunkSpan } from './chunks';
 import { writeShapes } from './shapes';
 import { LANGUAGE_IDS } from '../languages/types';
 
@@ -67,7 +67,6 @@ export class FileTables {
       return this.ftsCache.parts[i] ?? '';
     }));
   }
-
   /** Forget what was read of the tables (after a write or a delete: a file id may be given to a new file). */
   invalidate(): void { this.dfCache.clear(); this.chunkTotal = null; this.ftsCache = null; }
 
@@ -433,7 +432,7 @@ export class FileTables {
     const r = this.db.one<{ data: Uint8Array }>('SELECT data FROM file_text WHERE file_id = ?', [fileId]);
     return r ? unpackFtsText(r.data) : null;
   }
-  /** Chunks whose full text holds a term (its file and key), at most `limit`. */
+  chunkSpans(fileId: number): ChunkSpan[] { return chunkSpans(this.db, fileId); }
   /**
    * Files of a repository whose text holds any of the full-text terms (each a whole identifier as
    * util/tokens.ts writes it: lower case, without `_` and `$`): every file whose code names one of them,
@@ -446,6 +445,7 @@ export class FileTables {
     return this.db.all<{ file_id: number }>(`SELECT DISTINCT c.file_id AS file_id FROM (SELECT docid FROM chunks_fts WHERE chunks_fts MATCH ?) m
       CROSS JOIN chunks c ON c.rowid = m.docid CROSS JOIN files f ON f.file_id = c.file_id WHERE f.repo_id = ?`, [terms.join(' OR '), repoId]).map(r => r.file_id);
   }
+  /** Chunks whose full text holds a term (its file and key), at most `limit`. */
   chunksWithTerm(term: string, limit: number): { file_id: number; key: string }[] {
     return this.db.all(`SELECT c.file_id AS file_id, c.key AS key FROM chunks c WHERE c.rowid IN (SELECT docid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)`, [term, limit]);
   }

@@ -104,6 +104,8 @@ export const testSchema = z.object({
   reason: z.string().describe('How the test reaches the target.'),
   resolution: z.enum(['exact', 'best_effort']).describe('Resolution of the weakest link.'),
   confidence: z.number().describe('Lowest edge confidence on the way.'),
+  likely: z.boolean().describe('Every step is a call or use bound with confidence >= 0.5, and a function only registered '
+    + '(a table, a class body, a hook, a callback) is named by the test; likely tests come first.'),
   via: z.array(z.string()).describe('Qualified names of the nodes between the test and the target, nearest to the test first (a helper in the test file comes first).'),
 });
 
@@ -111,11 +113,15 @@ export const testSchema = z.object({
 export function testLine(x: z.infer<typeof testSchema>, marker = ''): string {
   const via = x.via.length ? ` · via ${x.via.slice(0, 2).map(v => code(v)).join(', ')}${x.via.length > 2 ? ' …' : ''}` : '';
   const where = `${x.node.path}:${x.node.line}`;
-  return `- ${marker}${x.node.kind} ${code(nodeLabel(x.node))} ${where} · d${x.distance} ${x.resolution} ${x.confidence} — ${x.reason}${via}`;
+  const odds = x.likely ? 'likely' : 'possible';
+  return `- ${marker}${x.node.kind} ${code(nodeLabel(x.node))} ${where} · ${odds} d${x.distance} ${x.resolution} ${x.confidence} — ${x.reason}${via}`;
 }
 
 export function toTestRef(t: TestHit): z.infer<typeof testSchema> {
-  return { node: toNodeRef(t.node), distance: t.distance, reason: t.reason, resolution: resolutionOf(t.confidence), confidence: t.confidence, via: t.via.map(v => v.symbol_path ?? v.path) };
+  return {
+    node: toNodeRef(t.node), distance: t.distance, reason: t.reason, resolution: resolutionOf(t.confidence), confidence: t.confidence,
+    likely: t.likely, via: t.via.map(v => v.symbol_path ?? v.path),
+  };
 }
 
 // ---- project memories ----------------------------------------------------------------------------

@@ -83,7 +83,7 @@ describe('Sightline in VS Code', function () {
     assert.match(map, /\*\*overview\*\* of /);
     assert.match(map, /### Central symbols/);
     const tests = text(await invoke('sightline_related_tests', { symbol: 'placeOrder' }));
-    assert.match(tests, /\*\*related_tests\*\* for `placeOrder`/);
+    assert.match(tests, /\*\*related_tests\*\* for `placeOrder` — \d+ test\(s\) \(\d+ likely, \d+ possible\)/);
     const ia = text(await invoke('sightline_impact_analysis', { changed_files: ['src/money.ts'] }));
     assert.match(ia, /\*\*impact_analysis\*\* risk (LOW|MEDIUM|HIGH|UNKNOWN)/);
     const ctx = text(await invoke('sightline_expand_context', { chunk_ids: [chunkId[1]] }));

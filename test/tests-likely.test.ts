@@ -1,0 +1,86 @@
+/**
+ * related_tests says which tests are likely to run a symbol: every step a call bound with confidence
+ * >= 0.5, and a function only registered in a table (or a class body) counts as run only by the tests
+ * that name it. Likely tests come first; the others stay listed as possible.
+ */
+import { strict as assert } from 'node:assert';
+import { Engine } from '../src/core/engine';
+import { TOOLS } from '../src/core/tools/registry';
+import { invokeTool } from '../src/core/tools/contract';
+import { tempWorkspace } from './helpers/workspace';
+import { sp } from './helpers/nodes';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const FILES = {
+  'app/filters.py': [
+    'def do_random(seq):', '    return seq[0]', '',
+    'def do_upper(s):', '    return s.upper()', '',
+    'FILTERS = {"random": do_random, "upper": do_upper}', '',
+  ].join('\n'),
+  'app/env.py': [
+    'from app.filters import FILTERS', '',
+    'class Env:', '    def __init__(self):', '        self.filters = dict(FILTERS)', '',
+    '    def render(self, text):', '        return text', '',
+  ].join('\n'),
+  'app/core.py': 'def helper(x):\n    return x + 1\n\ndef compute(x):\n    return helper(x)\n',
+  'app/cart.py': 'class Cart:\n    def total(self):\n        return 1\n',
+  'app/order.py': 'class Order:\n    def total(self):\n        return 2\n',
+  'tests/test_env.py': [
+    'from app.env import Env', 'from app.core import compute', '',
+    'def test_random_filter():', '    env = Env()', '    assert env.render("{{ items|random }}")', '',
+    'def test_upper_filter():', '    env = Env()', '    assert env.render("{{ name|upper }}")', '',
+    'def test_compute():', '    assert compute(1) == 2', '',
+  ].join('\n'),
+  'tests/test_cart.py': [
+    'from app.cart import Cart', '',
+    'def test_cart_guessed(make):', '    c = make()', '    assert c.total() == 1', '',
+    'def test_cart_typed():', '    assert Cart().total() == 1', '',
+  ].join('\n'),
+};
+
+describe('related_tests: likely and possible tests', () => {
+  let call: (tool: keyof typeof TOOLS, args: Json) => Promise<Json>;
+  let markdown = '';
+  let close: () => void;
+  before(async () => {
+    const ws = tempWorkspace(FILES);
+    const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
+    close = () => { e.close(); ws.remove(); };
+    await e.index();
+    call = async (tool, args) => {
+      const out = await invokeTool(TOOLS[tool] as never, args, { engine: e });
+      if (!out.ok) throw new Error(`${tool}: ${JSON.stringify(out.error)}`);
+      markdown = out.markdown;
+      return out.data as Json;
+    };
+  });
+  after(() => close());
+
+  const odds = (r: Json): string[] => r.tests.map((t: Json) => `${sp(t.node)}:${t.likely ? 'likely' : 'possible'}`);
+
+  it('a function registered in a table is likely run only by the tests that name it, and those come first', async () => {
+    const r = await call('related_tests', { symbol: 'do_random' });
+    assert.deepEqual(odds(r), ['test_random_filter:likely', 'test_upper_filter:possible']);
+    assert.equal(r.likely_total, 1);
+    const upper = await call('related_tests', { symbol: 'do_upper' });
+    assert.deepEqual(odds(upper), ['test_upper_filter:likely', 'test_random_filter:possible']);
+    await call('related_tests', { symbol: 'do_random' }); // the Markdown of the first answer
+    assert.match(markdown, /2 test\(s\) \(1 likely, 1 possible\)/);
+    assert.match(markdown, /test_upper_filter.* possible d/);
+  });
+
+  it('plain calls through typed imports are likely', async () => {
+    const r = await call('related_tests', { symbol: 'helper' });
+    assert.deepEqual(odds(r), ['test_compute:likely']);
+    assert.equal(r.likely_total, 1);
+  });
+
+  it('a test reached only through a guessed binding (confidence below 0.5) is possible, after the likely one', async () => {
+    const r = await call('related_tests', { symbol: 'Cart.total' });
+    const got = odds(r);
+    assert.equal(got[0], 'test_cart_typed:likely');
+    assert.deepEqual(got.slice(1), ['test_cart_guessed:possible']);
+    assert.ok(r.tests[1].confidence < 0.5, JSON.stringify(r.tests[1]));
+  });
+});
