@@ -971,4 +971,23 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'Proxy.__getattr__'), ['use']);
     assert.deepEqual((await call('find_references', { symbol: 'Plain.known' })).references, []);
   });
+
+  it('a function returns the class its body constructs: a private class, through a factory, under a library annotation', async () => {
+    const call = await make({
+      'app/iters.py': [
+        'import typing as t', '',
+        'class _Wrapper:', '    def __init__(self, it):', '        self._it = it', '',
+        '    def __aiter__(self):', '        return self', '',
+        'def wrap(x) -> "t.AsyncIterator[int]":', '    return _Wrapper(iter(x))', '',
+        'def plain(x):', '    return _Wrapper(x)', '',
+        'def make_plain(x):', '    return plain(x)', '',
+      ].join('\n'),
+      'app/use.py': [
+        'from app.iters import wrap, make_plain', '',
+        'async def total(v):', '    async for x in wrap(v):', '        pass', '',
+        'def first(v):', '    return make_plain(v).__aiter__()', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await typedUsers(call, '_Wrapper.__aiter__'), ['first', 'total']);
+  });
 });

@@ -289,7 +289,11 @@ function declaredIn(from: FileScope, cls: GSymbol, attr: string): GSymbol[] {
   return out;
 }
 
-/** The class a function's return annotation names (memoised for the resolution pass). */
+/**
+ * The class a function returns (memoised for the resolution pass): the workspace class its return annotation
+ * names, else the one class its `return Cls(…)` / `return make(…)` statements give (an annotation naming a
+ * library protocol, `-> AsyncIterator[V]`, says less than the class the body constructs).
+ */
 export function returnsOf(from: FileScope, fn: GSymbol): GSymbol[] {
   const t = from.t;
   const key = `returns\0${fn.id}`;
@@ -304,6 +308,18 @@ export function returnsOf(from: FileScope, fn: GSymbol): GSymbol[] {
     const r = scope?.resolveType(ann.name, fn.sp);
     if (r && 'syms' in r && r.syms.length === 1) out = r.syms;
   }
+  if (!out.length && view) out = returnedClass(fn.fileId === from.file.id ? from : view.scope, view.occ, fn);
   t.passMemo.set(key, out);
   return out;
+}
+
+/** The one class a function's `return <call>` statements give, if those that give a workspace class agree. */
+function returnedClass(scope: FileScope | undefined, occ: readonly Occurrence[], fn: GSymbol): GSymbol[] {
+  if (!scope) return [];
+  const classes = new Set<GSymbol>();
+  for (const o of occ) {
+    if (o.kind !== 'returns_call' || o.scope !== fn.sp || !o.receiver) continue;
+    for (const c of scope.flow.callResult(o.receiver, o)) classes.add(c);
+  }
+  return classes.size === 1 ? [...classes] : [];
 }
