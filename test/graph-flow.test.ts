@@ -972,7 +972,7 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual((await call('find_references', { symbol: 'Plain.known' })).references, []);
   });
 
-  it('a function returns the class its body constructs: a private class, through a factory, under a library annotation', async () => {
+  it('a function returns the class its body constructs: a private class, through a factory, under a library annotation; async comprehensions iterate', async () => {
     const call = await make({
       'app/iters.py': [
         'import typing as t', '',
@@ -986,8 +986,9 @@ describe('graph: resolution that follows what programs do', () => {
         'from app.iters import wrap, make_plain', '',
         'async def total(v):', '    async for x in wrap(v):', '        pass', '',
         'def first(v):', '    return make_plain(v).__aiter__()', '',
+        'async def listed(v):', '    return [x async for x in wrap(v)]', '',
       ].join('\n'),
     });
-    assert.deepEqual(await typedUsers(call, '_Wrapper.__aiter__'), ['first', 'total']);
+    assert.deepEqual(await typedUsers(call, '_Wrapper.__aiter__'), ['first', 'listed', 'total']);
   });
 });

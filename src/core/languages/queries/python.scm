@@ -241,6 +241,7 @@
 (for_statement "async" @name right: (_) @receiver) @reference.protocol
 (await "await" @name (_) @receiver) @reference.protocol
 (for_in_clause "for" @name right: (_) @receiver) @reference.protocol
+(for_in_clause "async" @name right: (_) @receiver) @reference.protocol
 (comparison_operator operators: ["in" "not in"] @name . (_) @receiver) @reference.protocol
 (comparison_operator . (_) @receiver . operators: "==" @name) @reference.protocol
 
