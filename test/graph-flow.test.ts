@@ -991,4 +991,21 @@ describe('graph: resolution that follows what programs do', () => {
     });
     assert.deepEqual(await typedUsers(call, '_Wrapper.__aiter__'), ['first', 'listed', 'total']);
   });
+
+  it('pytest: a function in a parametrize decorator is handed to the test it decorates (a use by that test, a likely test of it)', async () => {
+    const call = await make({
+      'app/utils.py': 'def auto_aiter(x):\n    return x\n\ndef plain(x):\n    return x\n',
+      'tests/test_iter.py': [
+        'import pytest', 'from app.utils import auto_aiter, plain', '',
+        '@pytest.mark.parametrize(', '    "transform", [plain, auto_aiter]', ')',
+        'def test_transform(transform):', '    assert transform([1])', '',
+        'class TestInClass:', '    @pytest.mark.parametrize("transform", [auto_aiter])',
+        '    def test_method(self, transform):', '        assert transform([1])', '',
+      ].join('\n'),
+    });
+    const uses = await users(call, 'auto_aiter', undefined, ['references', 'calls']);
+    assert.deepEqual(uses, ['tests/test_iter.py:TestInClass.test_method', 'tests/test_iter.py:test_transform']);
+    const tests = await call('related_tests', { symbol: 'auto_aiter' });
+    assert.deepEqual(tests.tests.map((t: Json) => `${sp(t.node)}:${t.likely}`).sort(), ['TestInClass.test_method:true', 'test_transform:true']);
+  });
 });

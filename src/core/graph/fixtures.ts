@@ -13,6 +13,9 @@
 import { posix } from 'node:path';
 import { passScope, type FileScope } from './scope';
 import type { GFile, GSymbol, RepoTables } from './tables';
+import type { Occurrence } from '../parse/occurrence';
+import type { GraphRules } from '../languages/types';
+import { isTestPath } from '../languages';
 
 /**
  * A fixture: its function, the classes its scope names (what it returns, or makes), and of those the
@@ -104,4 +107,27 @@ function fixtureOf(t: RepoTables, fn: GSymbol, decorator: string): Fixture | nul
   const factoryOf = classes.filter(c => !annotated.has(c.name) && !uses.some(o => o.name === c.name && o.kind === 'call')
     && uses.some(o => o.name === c.name && o.kind === 'identifier'));
   return { fn, classes, factoryOf };
+}
+
+/** How far above a test its parametrize decorator may start (a long list of cases spans lines). */
+const PARAMETRIZE_LINES = 40;
+
+/**
+ * `@pytest.mark.parametrize("transform", [iter, auto_aiter])` above a test hands those values to the test,
+ * which calls them as its parameters: the lines of such a decorator, each to the test it decorates (its
+ * symbol path). Only in test files; the decorated definition is the next one below the decorator.
+ */
+export function parametrizedLines(t: RepoTables, file: GFile, occ: readonly Occurrence[], rules: GraphRules): Map<number, string> {
+  const out = new Map<number, string>();
+  const name = rules.fixtures?.parametrize;
+  if (!name || !isTestPath(file.path)) return out;
+  const sites = occ.filter(o => o.kind === 'call' && o.name === name);
+  if (!sites.length) return out;
+  const defs = (t.byFile.get(file.id) ?? []).filter(s => s.kind === 'function' || s.kind === 'method').sort((a, b) => a.line - b.line);
+  for (const site of sites) {
+    const test = defs.find(d => d.line > site.line);
+    if (!test || test.line - site.line > PARAMETRIZE_LINES) continue;
+    for (let line = site.line; line < test.line; line++) out.set(line, test.sp);
+  }
+  return out;
 }

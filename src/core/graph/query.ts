@@ -132,10 +132,10 @@ export class GraphReader {
 
   symbolsIn(fileId: number): NodeRow[] { return this.store.symbols.symbolsInFile(fileId); }
 
-  /** The full-text words (util/tokens.ts) of the chunks holding a definition's lines; of a whole file for a file node. */
+  /** The full-text words (util/tokens.ts) of the chunks holding a definition's lines and the line above (a decorator's end). */
   wordsOf(n: NodeRow): Set<string> {
     const text = this.store.files.tokenText(n.file_id) ?? [];
-    const spans = this.store.files.chunkSpans(n.file_id).filter(c => n.kind === 'file' || (c.end_line >= n.start_line && c.start_line <= n.end_line));
+    const spans = this.store.files.chunkSpans(n.file_id).filter(c => n.kind === 'file' || (c.end_line >= n.start_line - 1 && c.start_line <= n.end_line));
     return new Set(spans.flatMap(c => `${text[1 + 2 * c.ord] ?? ''} ${text[2 + 2 * c.ord] ?? ''}`.split(/\s+/)));
   }
 

@@ -27,7 +27,7 @@ import { NAME_ONLY_TIERS, TYPED_TIERS } from './tiers';
 import { isByPrefix, methodsByPrefix } from './dynamic';
 import { CallSite, resolveCall } from './calls';
 import { testsByNaming, testsFromCalls } from './test-edges';
-import { fixtureLabel, fixtureNamed } from './fixtures';
+import { fixtureLabel, fixtureNamed, parametrizedLines } from './fixtures';
 import { closuresOf } from './flow';
 
 export { fileNode } from './scope';
@@ -120,11 +120,12 @@ function resolveFile(t: RepoTables, file: GFile, out: EdgeBuffer): void {
   out.family = scope.family;
   scope.bindImports(occ, out, true);
   scope.collectScopeClasses(occ);
+  const handedToTests = parametrizedLines(t, file, occ, scope.L);
   for (const o of occ) {
     switch (o.kind) {
       case 'call': resolveCallSite(scope, o, out); break;
       case 'extends': case 'implements': resolveBase(scope, o, out, false); break;
-      case 'identifier': resolveIdentifier(scope, o, out); break;
+      case 'identifier': resolveIdentifier(scope, handedTo(o, handedToTests), out); break;
       case 'enters': resolveEnters(scope, o, out); break;
       case 'result_call': resolveResultCall(scope, o, out); break;
       case 'assign': resolvePatch(scope, o, out); break;
@@ -283,6 +284,12 @@ function resolveBase(scope: FileScope, o: Occurrence, out: EdgeBuffer, record: b
   for (const s of res.syms) out.emit(cls.id, s.id, o.kind, res.tier, res.detail, scope.file.id, o.line);
   if (record) scope.t.addBases(cls, res.syms);
 }
+
+/** A name in a parametrize decorator is the decorated test's: the test receives the value (fixtures.ts). */
+const handedTo = (o: Occurrence, lines: ReadonlyMap<number, string>): Occurrence => {
+  const test = lines.get(o.line);
+  return test ? { ...o, scope: test } : o;
+};
 
 function resolveIdentifier(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
   // Top-level uses are covered by imports and calls; identifiers there are mostly declarations.

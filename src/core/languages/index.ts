@@ -91,7 +91,7 @@ export const LANGUAGES = {
       subscriptMembers: { get: '__getitem__', set: '__setitem__', del: '__delitem__' },
       protocolCalls: PYTHON_PROTOCOL_CALLS, inertBases: PYTHON_INERT_BASES, decorators: PYTHON_DECORATORS,
       callableType: /^(?:\w+\.)*Callable\[\[/,
-      fixtures: { decorator: 'fixture', files: ['conftest.py'] },
+      fixtures: { decorator: 'fixture', files: ['conftest.py'], parametrize: 'parametrize' },
       submodule: (source, name) => (source.endsWith('.') ? `${source}${name}` : `${source}.${name}`),
     },
     tests: namedTests(/^test_.*\.py$|_test\.py$/, [{ re: /^test_(.+)\.py$/, ext: () => 'py' }, { re: /^(.+)_test\.py$/, ext: () => 'py' }]) },

@@ -145,9 +145,10 @@ export interface GraphRules {
   readonly lastDefinitionWins?: boolean;
   /**
    * Fixtures injected by parameter name (pytest): functions decorated with `decorator` in the test's
-   * file or in one of `files` (conftest.py) of its folder or a folder above (graph/fixtures.ts).
+   * file or in one of `files` (conftest.py) of its folder or a folder above (graph/fixtures.ts). The names
+   * in a `parametrize` decorator's arguments are handed to the test it decorates (graph/resolve.ts).
    */
-  readonly fixtures?: { readonly decorator: string; readonly files: readonly string[] };
+  readonly fixtures?: { readonly decorator: string; readonly files: readonly string[]; readonly parametrize?: string };
   /**
    * Classes and modules reopen: `module Rake` in thirty files is one module (Ruby). Definitions of a
    * class with one qualified name count once when a name is looked up across the repository.
