@@ -32,6 +32,16 @@ const FILES = {
     'def test_upper_filter():', '    env = Env()', '    assert env.render("{{ name|upper }}")', '',
     'def test_compute():', '    assert compute(1) == 2', '',
   ].join('\n'),
+  'app/ser.py': [
+    'class Serializer:', '    def loads(self, s):', '        return self.load_payload(s)', '',
+    '    def load_payload(self, s):', '        return s', '',
+    'class UrlSafe(Serializer):', '    def load_payload(self, s):', '        return s.strip()', '',
+  ].join('\n'),
+  'tests/test_ser.py': [
+    'from app.ser import Serializer, UrlSafe', '',
+    'def test_urlsafe():', '    assert UrlSafe().loads(" x") == "x"', '',
+    'def test_plain():', '    assert Serializer().loads("x") == "x"', '',
+  ].join('\n'),
   'tests/test_cart.py': [
     'from app.cart import Cart', '',
     'def test_cart_guessed(make):', '    c = make()', '    assert c.total() == 1', '',
@@ -82,5 +92,10 @@ describe('related_tests: likely and possible tests', () => {
     assert.equal(got[0], 'test_cart_typed:likely');
     assert.deepEqual(got.slice(1), ['test_cart_guessed:possible']);
     assert.ok(r.tests[1].confidence < 0.5, JSON.stringify(r.tests[1]));
+  });
+
+  it('an override run through a call of its base method is likely only for the tests that make its class', async () => {
+    const r = await call('related_tests', { symbol: 'UrlSafe.load_payload' });
+    assert.deepEqual(odds(r), ['test_urlsafe:likely', 'test_plain:possible']);
   });
 });

@@ -15,7 +15,8 @@
  * handler (testClientEdges). Test files named after the target's file are the fallback when no test was found.
  *
  * A test is `likely` to run the target when every step on its way is a call or use bound with at least
- * LIKELY_CONFIDENCE, no step only names a type (an annotation), and every registration on the way (`isRegistration`: a table or class body holds a
+ * LIKELY_CONFIDENCE (or runs an override of a called base method, when the test reaches the override's class
+ * or a subclass), no step only names a type (an annotation), and every registration on the way (`isRegistration`: a table or class body holds a
  * function as a value) is one whose function the test names (`FILTERS = {"random": do_random}` and a
  * test whose text says `random`); the others are possible. Likely tests come first.
  */
@@ -124,6 +125,8 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     nameOnly: boolean; root: NodeRow; likely: boolean;
     /** per registration on the way, the words by which a test names the registered function (namingWords) */
     named: readonly string[][];
+    /** per override reached through a call of its base method (tier dispatch), the override's class */
+    overrides: readonly NodeRow[];
     /** whether the walk goes on from this node (a node first met through a name-only binding is not, until a better edge reaches it) */
     queued: boolean;
   }
@@ -132,8 +135,9 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   let lowConfidence = 0; let examined = 0; let cut = false;
   const walked: NodeRow[] = [];
   const reachers = new Map<number, Set<number>>();
+  const families = new Map<number, Set<number>>();
   const start = (t: NodeRow): Visit => ({
-    node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t, queued: true, likely: true, named: [],
+    node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t, queued: true, likely: true, named: [], overrides: [],
   });
   let frontier: Visit[] = targets.map(start);
   for (const f of frontier) seen.set(f.node.node, f);
@@ -153,20 +157,22 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
         const confidence = Math.min(f.confidence, edge.confidence);
         const nameOnly = f.nameOnly || isNameOnly(edge);
         const registers = isRegistration(edge, neighbour, f.node);
-        const likely = f.likely && edge.confidence >= LIKELY_CONFIDENCE && !namesTypeOnly(edge, f.node)
+        const override = edge.tier === 'dispatch' ? classOf(g, f.node) : undefined;
+        const likely = f.likely && (edge.confidence >= LIKELY_CONFIDENCE || !!override) && !namesTypeOnly(edge, f.node)
           && (!registers || namingWords(f.node).length > 0);
         const prev = seen.get(neighbour.node);
         if (prev && (prev.distance < d || (prev.confidence >= confidence && (prev.likely || !likely)))) continue;
         const weakest = edge.confidence <= (f.weakest?.confidence ?? 1) ? edge : f.weakest;
         const v: Visit = {
           node: neighbour, distance: d, confidence, weakest, parent: f, edge, nameOnly, root: f.root, queued: !!prev?.queued, likely,
-          named: registers ? [...f.named, namingWords(f.node)] : f.named,
+          named: registers ? [...f.named, namingWords(f.node)] : f.named, overrides: override ? [...f.overrides, override] : f.overrides,
         };
         seen.set(neighbour.node, v);
         if (isTestCase(neighbour)) {
           const cls = classes.get(v.root.node);
           if (nameOnly && cls && !reachesClass(g, neighbour, cls, reachers)) { lowConfidence++; continue; }
           if (v.likely && v.named.length) v.likely = namesEach(g.wordsOf(neighbour), v.named);
+          if (v.likely && v.overrides.length) v.likely = v.overrides.every(c => reachesFamily(g, neighbour, c, families));
           found.set(neighbour.node, hit(v));
         } else if (isNameOnly(edge)) {
           lowConfidence++; // listed nowhere, followed no further: a name-only binding does not carry reachability
@@ -265,12 +271,47 @@ function reachesClass(g: GraphReader, test: NodeRow, cls: NodeRow, reachers: Map
 
 const REACH_HOPS = 3;
 
-function reachersOf(g: GraphReader, cls: NodeRow): Set<number> {
+/** The class (or other container) a method belongs to. */
+const classOf = (g: GraphReader, fn: NodeRow): NodeRow | undefined => g.containers(fn).find(c => c.kind !== 'file' && c.kind !== 'module');
+
+/**
+ * Whether a test makes or is handed an instance of a class or one of its subclasses (calls and references
+ * within REACH_HOPS, not imports): a call of a base method runs an override only on such an instance.
+ */
+function reachesFamily(g: GraphReader, test: NodeRow, cls: NodeRow, families: Map<number, Set<number>>): boolean {
+  let set = families.get(cls.node);
+  if (!set) {
+    set = new Set<number>();
+    for (const member of familyOf(g, cls)) for (const n of reachersOf(g, member, MAKES)) set.add(n);
+    families.set(cls.node, set);
+  }
+  if (set.has(test.node)) return true;
+  // a test method runs in its class and in every test class inheriting it: a member of one of those
+  // (a fixture or factory a subclass overrides) that makes the override's class counts
+  const own = test.kind === 'method' ? classOf(g, test) : undefined;
+  if (!own) return false;
+  const classes = new Set(familyOf(g, own).map(c => `${c.path}\0${c.symbol_path}`));
+  return [...g.nodes([...set]).values()].some(n => classes.has(`${n.path}\0${n.parent_path}`));
+}
+
+/** A class and its subclasses, transitively (at most 50). */
+function familyOf(g: GraphReader, cls: NodeRow): NodeRow[] {
+  const out = [cls];
+  for (let i = 0; i < out.length && out.length < 50; i++) {
+    for (const { neighbour } of g.edges(out[i]!, 'in', ['extends'])) if (!out.some(n => n.node === neighbour.node)) out.push(neighbour);
+  }
+  return out;
+}
+
+/** What makes or hands out an instance: a call (a constructor, a factory) or a reference (`partial(Cls)`), not an import. */
+const MAKES = ['calls', 'references'] as const;
+
+function reachersOf(g: GraphReader, cls: NodeRow, kinds: readonly string[] = ['calls', 'references', 'imports']): Set<number> {
   const seen = new Set<number>();
   let frontier = [cls];
   for (let d = 0; d < REACH_HOPS && frontier.length; d++) {
     const next: NodeRow[] = [];
-    for (const list of g.edgesOfMany(frontier, 'in', ['calls', 'references', 'imports'], { dispatch: false }).values()) {
+    for (const list of g.edgesOfMany(frontier, 'in', kinds, { dispatch: false }).values()) {
       for (const { neighbour, edge } of list) {
         if (isNameOnly(edge) || seen.has(neighbour.node) || neighbour.node === cls.node) continue;
         seen.add(neighbour.node); next.push(neighbour);
