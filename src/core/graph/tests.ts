@@ -137,7 +137,8 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   const reachers = new Map<number, Set<number>>();
   const families = new Map<number, Set<number>>();
   const start = (t: NodeRow): Visit => ({
-    node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t, queued: true, likely: true, named: [], overrides: [],
+    node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t, queued: true,
+    likely: true, named: [], overrides: [],
   });
   let frontier: Visit[] = targets.map(start);
   for (const f of frontier) seen.set(f.node.node, f);
