@@ -208,12 +208,18 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     for (let p = v.parent; p && p.parent; p = p.parent) via.push(p.node);
     const chain = [v.node, ...via, v.root].map(n => n.symbol_path ?? n.path);
     const shown = chain.length > 6 ? [...chain.slice(0, 3), '…', ...chain.slice(-2)] : chain;
-    const how = v.edge!.kind === 'link_http' ? 'requests its route through a test client:' : v.edge!.kind;
     return {
       node: v.node, distance: v.distance, confidence: v.confidence, provider: (v.weakest ?? v.edge!).provider, via, likely: v.likely,
-      reason: v.distance === 1 ? `${how} it directly (${v.edge!.provider}${v.edge!.line ? `, line ${v.edge!.line}` : ''})` : `reaches it in ${v.distance} hops: ${shown.join(' → ')}`,
+      reason: v.distance === 1 ? directly(v.edge!) : `reaches it in ${v.distance} hops: ${shown.join(' → ')}`,
     };
   }
+}
+
+/** How a test at distance 1 uses the target, with the provider and line of the edge. */
+function directly(e: GraphEdge): string {
+  const how = e.kind === 'link_http' ? 'requests its route through a test client: it directly'
+    : e.tier === 'dispatch' ? 'calls the method it overrides' : `${e.kind} it directly`;
+  return `${how} (${e.provider}${e.line ? `, line ${e.line}` : ''})`;
 }
 
 /** Whether a test's words name each registered function on its way (one of its naming words each). */
