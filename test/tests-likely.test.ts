@@ -42,6 +42,8 @@ const FILES = {
     'def test_urlsafe():', '    assert UrlSafe().loads(" x") == "x"', '',
     'def test_plain():', '    assert Serializer().loads("x") == "x"', '',
   ].join('\n'),
+  'tests/conftest.py': 'import pytest\nfrom app.env import Env\n\n@pytest.fixture\ndef env():\n    return Env()\n',
+  'tests/test_fixture.py': 'def test_with_fixture(env):\n    assert env.render("x")\n',
   'tests/test_cart.py': [
     'from app.cart import Cart', '',
     'def test_cart_guessed(make):', '    c = make()', '    assert c.total() == 1', '',
@@ -71,12 +73,12 @@ describe('related_tests: likely and possible tests', () => {
 
   it('a function registered in a table is likely run only by the tests that name it, and those come first', async () => {
     const r = await call('related_tests', { symbol: 'do_random' });
-    assert.deepEqual(odds(r), ['test_random_filter:likely', 'test_upper_filter:possible']);
+    assert.deepEqual(odds(r), ['test_random_filter:likely', 'test_upper_filter:possible', 'test_with_fixture:possible']);
     assert.equal(r.likely_total, 1);
     const upper = await call('related_tests', { symbol: 'do_upper' });
-    assert.deepEqual(odds(upper), ['test_upper_filter:likely', 'test_random_filter:possible']);
+    assert.deepEqual(odds(upper), ['test_upper_filter:likely', 'test_random_filter:possible', 'test_with_fixture:possible']);
     await call('related_tests', { symbol: 'do_random' }); // the Markdown of the first answer
-    assert.match(markdown, /2 test\(s\) \(1 likely, 1 possible\)/);
+    assert.match(markdown, /3 test\(s\) \(1 likely, 2 possible\)/);
     assert.match(markdown, /test_upper_filter.* possible d/);
   });
 
@@ -97,5 +99,10 @@ describe('related_tests: likely and possible tests', () => {
   it('an override run through a call of its base method is likely only for the tests that make its class', async () => {
     const r = await call('related_tests', { symbol: 'UrlSafe.load_payload' });
     assert.deepEqual(odds(r), ['test_urlsafe:likely', 'test_plain:possible']);
+  });
+
+  it('a test that names a fixture runs it: what the fixture calls is likely run by the test', async () => {
+    const r = await call('related_tests', { symbol: 'Env.__init__' });
+    assert.ok(odds(r).includes('test_with_fixture:likely'), JSON.stringify(odds(r)));
   });
 });

@@ -43,7 +43,7 @@ const HOLDER_KINDS: ReadonlySet<string> = new Set(['constant', 'class', 'struct'
  * holder runs the function only when it looks that entry up or calls the hook, which a static walk cannot tell.
  */
 export function isRegistration(edge: GraphEdge, referrer: NodeRow, used: NodeRow): boolean {
-  if (edge.kind !== 'references') return false;
+  if (edge.kind !== 'references' || edge.tier === 'fixture') return false; // a test naming a fixture runs it
   if (used.kind === 'function' || used.kind === 'method') return true;
   return HOLDER_KINDS.has(referrer.kind) || (referrer.kind === 'file' && !isTestPath(referrer.path));
 }
