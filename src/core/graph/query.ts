@@ -3,7 +3,7 @@
  * graph plus language-server and external providers), and the boundaries that make an answer a lower
  * bound. One scoring concept: the per-edge confidence; `resolution` is its projection (exact ≥ 0.9).
  */
-import type { Store, NodeRow, ProviderCheckRow } from '../store/store';
+import type { Store, NodeRow, ProviderCheckRow, ChunkSpan } from '../store/store';
 import type { Occurrence } from '../parse/occurrence';
 import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { AMBIGUOUS_MAX, TIERS, parseEvidence, type Tier } from './tiers';
@@ -77,6 +77,7 @@ interface FileFacts {
   symbols: NodeRow[]; decorators?: DecoratorSites; bases?: Map<string | null, string[]>; assigns?: Occurrence[]; handOffs?: Occurrence[];
   /** scopes that yield (generator functions) */
   generators?: Set<string | null>;
+  text?: { tokens: string[]; spans: ChunkSpan[] }; // full-text tokens and each chunk's lines (wordsOf)
 }
 const YIELD_KINDS: ReadonlySet<string> = new Set(['yields']);
 const HANDOFF_KINDS: ReadonlySet<string> = new Set(['argument', 'params', 'call', 'assign', 'identifier']);
@@ -134,9 +135,10 @@ export class GraphReader {
 
   /** The full-text words (util/tokens.ts) of the chunks holding a definition's lines and the line above (a decorator's end). */
   wordsOf(n: NodeRow): Set<string> {
-    const text = this.store.files.tokenText(n.file_id) ?? [];
-    const spans = this.store.files.chunkSpans(n.file_id).filter(c => n.kind === 'file' || (c.end_line >= n.start_line - 1 && c.start_line <= n.end_line));
-    return new Set(spans.flatMap(c => `${text[1 + 2 * c.ord] ?? ''} ${text[2 + 2 * c.ord] ?? ''}`.split(/\s+/)));
+    const facts = this.factsOf(n.file_id);
+    const { tokens, spans } = facts.text ??= { tokens: this.store.files.tokenText(n.file_id) ?? [], spans: this.store.files.chunkSpans(n.file_id) };
+    const held = spans.filter(c => n.kind === 'file' || (c.end_line >= n.start_line - 1 && c.start_line <= n.end_line));
+    return new Set(held.flatMap(c => `${tokens[1 + 2 * c.ord] ?? ''} ${tokens[2 + 2 * c.ord] ?? ''}`.split(/\s+/)));
   }
 
   /** The symbols of an indexed file by path (null: the file is not indexed). */

@@ -135,7 +135,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   let lowConfidence = 0; let examined = 0; let cut = false;
   const walked: NodeRow[] = [];
   const reachers = new Map<number, Set<number>>();
-  const families = new Map<number, Set<number>>();
+  const families = new Map<number, Makers>();
   const start = (t: NodeRow): Visit => ({
     node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t, queued: true,
     likely: true, named: [], overrides: [],
@@ -285,20 +285,25 @@ const classOf = (g: GraphReader, fn: NodeRow): NodeRow | undefined => g.containe
  * Whether a test makes or is handed an instance of a class or one of its subclasses (calls and references
  * within REACH_HOPS, not imports): a call of a base method runs an override only on such an instance.
  */
-function reachesFamily(g: GraphReader, test: NodeRow, cls: NodeRow, families: Map<number, Set<number>>): boolean {
-  let set = families.get(cls.node);
-  if (!set) {
-    set = new Set<number>();
-    for (const member of familyOf(g, cls)) for (const n of reachersOf(g, member, MAKES)) set.add(n);
-    families.set(cls.node, set);
-  }
-  if (set.has(test.node)) return true;
+function reachesFamily(g: GraphReader, test: NodeRow, cls: NodeRow, families: Map<number, Makers>): boolean {
+  let makers = families.get(cls.node);
+  if (!makers) families.set(cls.node, makers = makersOf(g, cls));
+  if (makers.nodes.has(test.node)) return true;
   // a test method runs in its class and in every test class inheriting it: a member of one of those
   // (a fixture or factory a subclass overrides) that makes the override's class counts
   const own = test.kind === 'method' ? classOf(g, test) : undefined;
-  if (!own) return false;
-  const classes = new Set(familyOf(g, own).map(c => `${c.path}\0${c.symbol_path}`));
-  return [...g.nodes([...set]).values()].some(n => classes.has(`${n.path}\0${n.parent_path}`));
+  return !!own && familyOf(g, own).some(c => makers.owners.has(classKey(c.path, c.symbol_path)));
+}
+
+/** What makes a class family's instances: the nodes, and the classes those are members of. */
+interface Makers { nodes: Set<number>; owners: Set<string> }
+const classKey = (path: string, sp: string | null): string => `${path}\0${sp}`;
+
+function makersOf(g: GraphReader, cls: NodeRow): Makers {
+  const nodes = new Set<number>();
+  for (const member of familyOf(g, cls)) for (const n of reachersOf(g, member, MAKES)) nodes.add(n);
+  const owners = new Set([...g.nodes([...nodes]).values()].map(n => classKey(n.path, n.parent_path)));
+  return { nodes, owners };
 }
 
 /** A class and its subclasses, transitively (at most 50). */

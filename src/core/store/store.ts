@@ -35,6 +35,7 @@ export type {
   RepoRow, FileMeta, FileRow, ChunkRow, NewChunk, NewSymbol, NewEdge, Diagnostic, FileContent,
   GraphEdgeRow, ProviderEdgeRow, ProviderCheckRow, NodeRow,
 } from './rows';
+export type { ChunkSpan } from './chunks';
 
 let sqlPromise: Promise<SqlJsStatic> | undefined;
 function sqlJs(): Promise<SqlJsStatic> {
