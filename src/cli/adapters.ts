@@ -23,7 +23,7 @@ export const ADAPTERS_USAGE = 'sightline adapters list [--json] | inspect NAME |
 const out = (s: string) => process.stdout.write(`${s}\n`);
 
 export function renderAdapterList(list: readonly AdapterInfo[], errors: readonly { message: string }[]): string {
-  if (!list.length && !errors.length) return 'no adapters configured (see the README: Adapters)';
+  if (!list.length && !errors.length) return 'no adapters configured (see docs/adapters.md)';
   const lines = list.map(a => {
     const where = a.declared_in?.map(d => d.kind).join('+') ?? '';
     const head = `${a.state === 'active' ? '●' : a.state === 'error' ? '✗' : '○'} ${a.name} · ${a.state}${a.driver ? ` · ${a.driver}` : ''}${a.ops.length ? ` · ops ${a.ops.join(', ')}` : ''}${a.tools.length ? ` · tools ${a.tools.join(', ')}` : ''}${where ? ` · from ${where}` : ''}`;

@@ -2,7 +2,7 @@
  * The link rules: which APIs are recognised, as data. Each rule names its kind and role, the languages
  * it applies to, a regular expression that ends where the key's string literal starts (the extractor
  * reads that literal: quotes, template literals, f-strings, concatenation), and how a match becomes a
- * site (key, confidence, anchor). Adding a framework touches this file only; `RECOGNISED` (the README's
+ * site (key, confidence, anchor). Adding a framework touches this file only; `RECOGNISED` (docs/links.md's
  * list and the tool's boundaries) is derived from it.
  *
  * Why this file is long: it is the table itself — one entry per recognised API across twelve languages.
@@ -33,7 +33,7 @@ export interface Draft {
 
 export interface LinkRule {
   id: string;
-  /** what is recognised, for the README and the tool's boundaries */
+  /** what is recognised, for docs/links.md and the tool's boundaries */
   api: string;
   kind: LinkKind; role: LinkRole;
   languages: readonly LanguageId[];
@@ -421,7 +421,7 @@ export const RECOGNISED_IDS: Record<LinkKind, string[]> = (() => {
   return out;
 })();
 
-/** What is recognised, per kind (README, tool boundaries). */
+/** What is recognised, per kind (docs/links.md, tool boundaries). */
 export const RECOGNISED: Record<LinkKind, string[]> = (() => {
   const out: Record<LinkKind, string[]> = {
     http: [],

@@ -2,7 +2,7 @@
  * Centrality: PageRank over the graph's symbol and file nodes, by power iteration over a compressed
  * adjacency (typed arrays; no graph library: the whole algorithm is the loop below, and a graphology
  * graph of the ~1M-line benchmark's 65k nodes would cost more to build than the ranks cost to compute,
- * see README "Overview").
+ * see docs/overview.md).
  *
  * Weights are absolute, not only relative: a node passes on at most its edges' summed weight (at most
  * all of its rank), the rest goes back to the teleport vector. So a function whose one outgoing edge is
