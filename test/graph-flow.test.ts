@@ -743,6 +743,37 @@ describe('graph: resolution that follows what programs do', () => {
     const impact = await call('impact', { symbol: 'Router.__call__', depth: 2 });
     assert.ok(impact.affected.some((a: Json) => sp(a.node) === 'Middleware.__call__' && a.name_only), JSON.stringify(impact.affected));
   });
+  it('a callable type without parameters is implemented by the functions without parameters that return its result', async () => {
+    const call = await make({
+      'web/types.py': [
+        'from typing import Awaitable, Callable', '', 'class Message:', '    pass', '',
+        'Receive = Callable[[], Awaitable[Message]]', 'Tick = Callable[[], None]', '',
+      ].join('\n'),
+      'web/requests.py': [
+        'from web.types import Receive, Tick', '', 'class Request:',
+        '    def __init__(self, receive: Receive, tick: Tick) -> None:', '        self._receive = receive', '        self._tick = tick', '',
+        '    async def body(self):', '        return await self._receive()', '',
+        '    def beat(self):', '        self._tick()', '',
+      ].join('\n'),
+      'web/client.py': [
+        'from web.types import Message', '', 'class Client:',
+        '    def request(self, app):', '        async def receive() -> Message:', '            return Message()', '',
+        '        async def other(n) -> Message:', '            return Message()', '',
+        '        def done() -> None:', '            return None', '',
+        '        app(receive, other, done)', '',
+        '    async def next_message(self) -> Message:', '        return Message()', '',
+      ].join('\n'),
+    });
+    const refs = async (symbol: string) => (await call('find_references', { symbol })).references.map((r: Json) => sp(r.from));
+    // `self._receive()` calls a value of Receive: a possible call of each function that takes nothing and gives a Message
+    assert.deepEqual(await refs('Client.request.receive'), ['Client.request', 'Request.body']);
+    assert.deepEqual(await refs('Client.next_message'), ['Request.body'], 'a method takes nothing but self');
+    assert.deepEqual(await refs('Client.request.other'), ['Client.request'], 'it takes a parameter');
+    // a type whose calls give nothing names no result: every function without parameters would match
+    assert.deepEqual(await refs('Client.request.done'), ['Client.request']);
+    const body = (await call('find_references', { symbol: 'Client.request.receive' })).references.find((r: Json) => sp(r.from) === 'Request.body');
+    assert.match(body.evidence, /protocol: .*takes nothing and returns Message, like Receive/);
+  });
   it('a member of a class or module named outright has the type its method returns (Rake.application.lookup)', async () => {
     const call = await make({
       'lib/rake/rake_module.rb': 'module Rake\n  class << self\n    def application\n      @application ||= Rake::Application.new\n    end\n  end\nend\n',

@@ -15,7 +15,8 @@
  */
 import type { NodeRow } from '../store/store';
 import type { Occurrence } from '../parse/occurrence';
-import { DECORATOR_LINES, resolutionOf } from './query';
+import { resolutionOf } from './query';
+import { DECORATOR_LINES } from './file-facts';
 import type { GraphEdge, GraphReader } from './query';
 import { TIERS } from './tiers';
 

@@ -16,7 +16,8 @@ import { relayed } from './dispatch';
 import type { GraphEdge, GraphReader } from './query';
 
 type Hit = { neighbour: NodeRow; edge: GraphEdge };
-export interface CallableType { node: NodeRow; params: string[] }
+/** A callable type: the parameter types it names, and the type its calls give (`Awaitable[T]`: T). */
+export interface CallableType { node: NodeRow; params: string[]; returns: string | null }
 
 /** For each function among `nodes` that implements a callable type: the calls of values of that type. */
 export function protocolCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
@@ -28,10 +29,10 @@ export function protocolCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<
     const params = g.typedParams(fn);
     const list: Hit[] = [];
     for (const t of types) {
-      if (!implementsType(params, t.params)) continue;
+      if (!(t.params.length ? implementsType(params, t.params) : takesNothingGives(g, fn, t))) continue;
       for (const { neighbour, edge } of callersOf(g, t)) {
         if (neighbour.node === fn.node) continue;
-        list.push({ neighbour, edge: relayed(g, fn, edge, 'protocol', `${fn.symbol_path} takes the parameters of ${t.node.symbol_path}`) });
+        list.push({ neighbour, edge: relayed(g, fn, edge, 'protocol', implementsWhy(fn, t)) });
       }
     }
     if (list.length) out.set(fn.node, list);
@@ -47,15 +48,48 @@ function callersOf(g: GraphReader, t: CallableType): Hit[] {
   return hits;
 }
 
+const implementsWhy = (fn: NodeRow, t: CallableType) => (t.params.length
+  ? `${fn.symbol_path} takes the parameters of ${t.node.symbol_path}`
+  : `${fn.symbol_path} takes nothing and returns ${t.returns}, like ${t.node.symbol_path}`);
+
 const implementsType = (params: readonly string[], wanted: readonly string[]) =>
   wanted.length > 0 && params.length >= wanted.length && wanted.every((w, i) => params[i] === w);
 
-/** The parameter types a callable type's declared text names (`Callable[[Scope, Receive, Send], …]`), or null. */
-export function callableParams(language: string, declared: string): string[] | null {
+/**
+ * A type of calls without arguments (`Receive = Callable[[], Awaitable[Message]]`) is implemented by the
+ * functions that take nothing (self aside) and say they return its result type (`async def receive() -> Message`):
+ * without the result type every function without parameters would match.
+ */
+function takesNothingGives(g: GraphReader, fn: NodeRow, t: CallableType): boolean {
+  if (!t.returns) return false;
+  const returns = g.returnTypeOf(fn);
+  if (returns === null || typeKey(returns) !== t.returns) return false;
+  const params = g.handOffs(fn.file_id).find(o => o.kind === 'params' && o.scope === fn.symbol_path)?.name.split(',') ?? [];
+  const selves = graphRules(fn.language as LanguageId).selfReceivers;
+  return params.filter((p, i) => !(i === 0 && selves.includes(p))).length === 0;
+}
+
+/**
+ * What a callable type's declared text says (`Callable[[Scope, Receive, Send], Awaitable[None]]`): the
+ * parameter types, and the result type (an awaitable's or coroutine's result), or null when it is no callable type.
+ */
+export function callableSignature(language: string, declared: string): { params: string[]; returns: string | null } | null {
   const start = graphRules(language as LanguageId).callableType?.exec(declared);
   if (!start) return null;
+  const outer = bracketed(declared, start[0].length - 2);
   const list = bracketed(declared, start[0].length - 1);
-  return list === null ? null : splitTopLevel(list).map(typeKey).filter(Boolean);
+  if (outer === null || list === null) return null;
+  const result = typeKey(awaited(splitTopLevel(outer)[1]?.trim() ?? ''));
+  return { params: splitTopLevel(list).map(typeKey).filter(Boolean), returns: SAYS_NOTHING.test(result) ? null : result };
+}
+
+/** Results that name no type of the workspace: they would match every function without parameters. */
+const SAYS_NOTHING = /^(?:|None|Any|object|NoReturn|Never)$/;
+
+/** `Awaitable[T]`, `Coroutine[Any, Any, T]`: T; any other type as written. */
+function awaited(type: string): string {
+  const m = /^(?:\w+\.)*(?:Awaitable|Coroutine)\[(.*)\]$/s.exec(type);
+  return m ? (splitTopLevel(m[1]!).at(-1) ?? '').trim() : type;
 }
 
 /** A type as written, without module qualifiers (`types.Scope` and `Scope` are one type here). */

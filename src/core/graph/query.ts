@@ -3,14 +3,17 @@
  * graph plus language-server and external providers), and the boundaries that make an answer a lower
  * bound. One scoring concept: the per-edge confidence; `resolution` is its projection (exact ≥ 0.9).
  */
-import type { Store, NodeRow, ProviderCheckRow, ChunkSpan } from '../store/store';
+import type { Store, NodeRow, ProviderCheckRow } from '../store/store';
 import type { Occurrence } from '../parse/occurrence';
+import {
+  ASSIGN_KINDS, BASE_KINDS, DECORATOR_KINDS, DECORATOR_LINES, HANDOFF_KINDS, SIGNATURE_KINDS, decoratorSites, type FileFacts,
+} from './file-facts';
 import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { AMBIGUOUS_MAX, TIERS, parseEvidence, type Tier } from './tiers';
 import { SymbolLookup, overloadBase, parseNodeId, type LookupOptions, type Resolved } from './lookup';
 import { dispatchCallers } from './dispatch';
 import { callbackCallers } from './callbacks';
-import { protocolCallers, callableParams, typeKey, type CallableType } from './protocol';
+import { protocolCallers, callableSignature, typeKey, type CallableType } from './protocol';
 import { graphRules, graphRulesOf } from '../languages';
 import { LANGUAGE_IDS, type LanguageId } from '../languages/types';
 import { implicitCallBoundaries } from './unseen';
@@ -47,12 +50,6 @@ export const BOUNDARY_KINDS = [
   'heuristic_only', 'ambiguous_dispatch', 'ambiguous_target', 'unparsed_files', 'provider_incomplete', 'depth_limit',
   'dynamic_names', 'stale_graph', 'graph_pending', 'stale_files', 'history_unavailable', 'unfollowed_links', 'implicit_calls',
 ] as const;
-const BASE_KINDS: ReadonlySet<string> = new Set(['extends', 'implements']);
-const DECORATOR_KINDS: ReadonlySet<string> = new Set(['call', 'identifier']);
-const ASSIGN_KINDS: ReadonlySet<string> = new Set(['assign']);
-/** How far above a definition its decorators may start (stacked, with arguments over several lines). */
-/** How far above a definition its decorators may start. */
-export const DECORATOR_LINES = 16;
 export type BoundaryKind = (typeof BOUNDARY_KINDS)[number];
 export interface Boundary { kind: BoundaryKind; detail: string }
 
@@ -70,24 +67,6 @@ export function chunkIdOf(n: NodeRow): string | null {
 export function toNodeRef(n: NodeRow): NodeRef {
   const id = n.kind === 'file' ? fileNodeId(n.repo_id, n.path) : symbolId(n.repo_id, n.path, n.symbol_path!);
   return { id, kind: n.kind, path: n.path, line: n.start_line };
-}
-
-/** What graph answers read of one file, once per reader (GraphReader.factsOf). */
-interface FileFacts {
-  symbols: NodeRow[]; decorators?: DecoratorSites; bases?: Map<string | null, string[]>; assigns?: Occurrence[]; handOffs?: Occurrence[];
-  /** scopes that yield (generator functions) */
-  generators?: Set<string | null>;
-  text?: { tokens: string[]; spans: ChunkSpan[] }; // full-text tokens and each chunk's lines (wordsOf)
-}
-const YIELD_KINDS: ReadonlySet<string> = new Set(['yields']);
-const HANDOFF_KINDS: ReadonlySet<string> = new Set(['argument', 'params', 'call', 'assign', 'identifier']);
-
-/** A file's call and identifier occurrences by line, and the lines where a definition ends. */
-interface DecoratorSites { byLine: Map<number, Occurrence[]>; ends: Set<number> }
-function decoratorSites(occurrences: Occurrence[], symbols: readonly NodeRow[]): DecoratorSites {
-  const byLine = new Map<number, Occurrence[]>();
-  for (const o of occurrences) { let l = byLine.get(o.line); if (!l) byLine.set(o.line, l = []); l.push(o); }
-  return { byLine, ends: new Set(symbols.map(d => d.end_line)) };
 }
 
 export class GraphReader {
@@ -313,8 +292,8 @@ export class GraphReader {
     const languages = LANGUAGE_IDS.filter(l => graphRules(l).callableType);
     for (const node of this.store.symbols.symbolsOfKind(repoId, 'type', languages)) {
       const declared = this.assignsIn(node.file_id).find(o => o.name === node.name && o.scope === node.symbol_path && o.alias);
-      const params = declared ? callableParams(node.language, declared.alias!) : null;
-      if (params?.length) types.push({ node, params });
+      const signature = declared ? callableSignature(node.language, declared.alias!) : null;
+      if (signature?.params.length || signature?.returns) types.push({ node, ...signature! });
     }
     this.callableTypeCache.set(repoId, types);
     return types;
@@ -354,16 +333,25 @@ export class GraphReader {
     return facts;
   }
 
+  /** Whether a function is a generator: a call makes it, its body runs where it is iterated. */
+  isGenerator(fn: NodeRow): boolean {
+    return this.signatureOf(fn.file_id).some(o => o.kind === 'yields' && o.scope === fn.symbol_path);
+  }
+
+  /** The class a function says it returns (`-> T`, else `return T(…)`), as written; null when it says none. */
+  returnTypeOf(fn: NodeRow): string | null {
+    return this.signatureOf(fn.file_id).find(o => o.kind === 'returns' && o.scope === fn.symbol_path)?.name ?? null;
+  }
+
+  private signatureOf(fileId: number): Occurrence[] {
+    const facts = this.factsOf(fileId);
+    return facts.signature ??= this.store.files.occurrences(fileId, SIGNATURE_KINDS);
+  }
+
   /**
    * The decorators applied to a function (by name: `@app.route(…)` → route), from the lines above it: an
    * occurrence that begins right after an `@` at the definition's column (`@stack.callback`: callback).
    */
-  /** Whether a function is a generator: a call makes it, its body runs where it is iterated. */
-  isGenerator(fn: NodeRow): boolean {
-    const facts = this.factsOf(fn.file_id);
-    facts.generators ??= new Set(this.store.files.occurrences(fn.file_id, YIELD_KINDS).map(o => o.scope));
-    return facts.generators.has(fn.symbol_path);
-  }
 
   decoratorsOf(fn: NodeRow): string[] {
     const facts = this.factsOf(fn.file_id);
