@@ -786,6 +786,31 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'Rake.TaskManager.lookup'), ['Rake.Task.find']);
     assert.deepEqual(await typedUsers(call, 'Other.lookup', 0.3), []);
   });
+  it('a function defined after its @overload stubs: its local imports and nested definitions bind inside it', async () => {
+    const call = await make({
+      'pkg/__init__.py': '',
+      'pkg/decorators.py': [
+        'import typing as t', '', '@t.overload', 'def command(name: t.Callable) -> int: ...', '',
+        '@t.overload', 'def command(name: str | None = None) -> t.Callable: ...', '',
+        'def command(name=None):', '    def decorator(f):', '        return f', '',
+        '    if callable(name):', '        return decorator(name)', '    return decorator', '',
+      ].join('\n'),
+      'pkg/core.py': [
+        'import typing as t', '', 'class Group:', '    @t.overload', '    def command(self, f: t.Callable) -> int: ...', '',
+        '    @t.overload', '    def command(self, *args: str) -> t.Callable: ...', '',
+        '    def command(self, *args):', '        from .decorators import command', '',
+        '        def decorator(f):', '            return command(*args)(f)', '',
+        '        return decorator', '',
+        ...['Other', 'Third', 'Fourth'].flatMap(c => [`class ${c}:`, '    def command(self):', '        return 1', '']),
+      ].join('\n'),
+    });
+    const refs = async (symbol: string) => (await call('find_references', { symbol, kinds: ['calls'] })).references
+      .map((r: Json) => `${sp(r.from)} ${r.confidence}`);
+    // the import inside Group.command~3 binds `command` in the closure nested in it (not a name shared by 4 methods)
+    assert.deepEqual(await refs('pkg.decorators.command'), ['Group.command.decorator 0.8']);
+    // `decorator(name)` inside command~3 is the closure nested in it; Group's closure calls what command(…) returns
+    assert.deepEqual((await refs('pkg.decorators.command.decorator')).sort(), ['Group.command.decorator 0.7', 'command~3 0.85']);
+  });
   it('an unannotated factory returns the class its return statement constructs (s = session(); s.send())', async () => {
     const call = await make({
       'pkg/sessions.py': 'class Session:\n    def send(self):\n        return 1\n\n\ndef session():\n    return Session()\n',

@@ -11,6 +11,7 @@ import { CLASSY, symbolKey, type GFile, type GSymbol, type RepoTables } from './
 import { EdgeBuffer } from './edges';
 import { fixtureNamed } from './fixtures';
 import { Flow } from './flow';
+import { overloadBase } from './lookup';
 
 /** Node id of a file in graph_edges (symbols use their positive row id). */
 export const fileNode = (fileId: number) => -fileId;
@@ -147,7 +148,7 @@ export class FileScope {
 
   private scopedBinding(name: string, scope: string): Binding | undefined {
     for (const x of this.scopedBindings.get(name) ?? []) {
-      if (scope === x.scope || scope.startsWith(`${x.scope}.`)) return x.binding;
+      if (scope === x.scope || scope.startsWith(`${overloadBase(x.scope)}.`)) return x.binding;
     }
     return undefined;
   }
@@ -210,7 +211,9 @@ export class FileScope {
     if (local) return this.resolveBinding(name, local, filter) ?? { unbound: 0 };
     if (scope && this.localNames.has(name)) {
       for (let p: string | null = scope; p; p = parentScope(p)) {
-        const s = t.byFilePath.get(symbolKey(file.id, `${p}.${name}`));
+        // definitions nested in a redefinition (`def command` after its `@overload`s, `command~5`) are named
+        // under the first one's path (`command.decorator`)
+        const s = t.byFilePath.get(symbolKey(file.id, `${overloadBase(p)}.${name}`));
         if (s && p === scope && s.kind === 'method' && this.inClassBody(scope)) continue;
         if (s && p !== scope && this.L.classScopeHidden && this.isClass(p)) continue;
         if (s && filter.has(s.kind)) return { syms: [s], tier: p === scope ? 'local' : 'same_file', detail: '' };
