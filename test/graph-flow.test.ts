@@ -786,6 +786,27 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'Rake.TaskManager.lookup'), ['Rake.Task.find']);
     assert.deepEqual(await typedUsers(call, 'Other.lookup', 0.3), []);
   });
+  it('a return annotation names its class through a generic, Optional, a union with None or a string', async () => {
+    const call = await make({
+      'pkg/bar.py': [
+        'import typing as t', '', 'V = t.TypeVar("V")', '', 'class ProgressBar(t.Generic[V]):',
+        '    def __iter__(self) -> t.Iterator[V]:', '        return iter([])', '',
+        '    def render(self) -> None:', '        pass', '',
+        'def generic(items) -> ProgressBar[V]:', '    return make(items)', '',
+        'def optional() -> t.Optional[ProgressBar]:', '    return None', '',
+        'def union() -> ProgressBar | None:', '    return None', '',
+        'def quoted() -> "ProgressBar":', '    return None', '',
+        'def outside() -> t.Iterator[ProgressBar]:', '    return None', '',
+        ...['generic', 'optional', 'union', 'quoted', 'outside'].flatMap(f => [`def use_${f}():`, `    ${f}([]).render()`, '']),
+        'def loop():', '    for x in generic([]):', '        pass', '',
+      ].join('\n'),
+    });
+    const typed = async (symbol: string) => (await call('find_references', { symbol })).references
+      .filter((r: Json) => r.confidence >= 0.5).map((r: Json) => sp(r.from)).sort();
+    // an Iterator of the class is no instance of it: that call stays a guess by name
+    assert.deepEqual(await typed('ProgressBar.render'), ['use_generic', 'use_optional', 'use_quoted', 'use_union']);
+    assert.deepEqual(await typed('ProgressBar.__iter__'), ['loop'], 'iterating what the generic annotation names');
+  });
   it('a function defined after its @overload stubs: its local imports and nested definitions bind inside it', async () => {
     const call = await make({
       'pkg/__init__.py': '',

@@ -301,14 +301,15 @@ export function returnsOf(from: FileScope, fn: GSymbol): GSymbol[] {
   if (hit) return hit;
   t.passMemo.set(key, []);
   const view = passScope(t, fn.fileId);
-  const ann = view?.occ.find(o => o.kind === 'returns' && o.scope === fn.sp);
-  let out: GSymbol[] = [];
+  // the class its `return …(…)` statements construct is what runs: at least as precise as the annotation
+  // (`-> Base` over `return Derived()`, `-> AwaitableOrContextManager[T]` over `return Wrapper(…)`)
+  const scope = view ? (fn.fileId === from.file.id ? from : view.scope) : undefined;
+  let out: GSymbol[] = view ? returnedClass(scope, view.occ, fn) : [];
+  const ann = out.length ? undefined : view?.occ.find(o => o.kind === 'returns' && o.scope === fn.sp);
   if (ann) {
-    const scope = fn.fileId === from.file.id ? from : view!.scope;
     const r = scope?.resolveType(ann.name, fn.sp);
     if (r && 'syms' in r && r.syms.length === 1) out = r.syms;
   }
-  if (!out.length && view) out = returnedClass(fn.fileId === from.file.id ? from : view.scope, view.occ, fn);
   t.passMemo.set(key, out);
   return out;
 }

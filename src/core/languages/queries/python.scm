@@ -200,6 +200,21 @@
 ; def f(…) -> T
 (function_definition
   return_type: (type [(identifier) @name (attribute) @name]) @reference.returns)
+; def f(…) -> Cls[V], -> Optional[Cls], -> Cls | None, -> "Cls": the class named (a generic class of the
+; repository, or the one an Optional holds); a container from outside (`-> Iterator[Cls]`) names no class of it
+(function_definition
+  return_type: (type [(generic_type (identifier) @name) (subscript value: [(identifier) (attribute)] @name)])
+  (#not-any-of? @name "Optional" "typing.Optional" "t.Optional")) @reference.returns
+(function_definition
+  return_type: (type [
+    (generic_type (identifier) @_wrap (type_parameter . (type [(identifier) @name (attribute) @name]) .))
+    (subscript value: [(identifier) (attribute)] @_wrap subscript: [(identifier) @name (attribute) @name])])
+  (#match? @_wrap "(^|[.])Optional$")) @reference.returns
+(function_definition
+  return_type: (type [
+    (union_type . (type [(identifier) @name (attribute) @name]) . (type (none)) .)
+    (binary_operator left: [(identifier) @name (attribute) @name] operator: "|" right: (none))
+    (string (string_content) @name)])) @reference.returns
 
 ; def f(…): … return T(…): what a factory returns, unannotated (a capitalised callee: a class, by convention)
 (return_statement
