@@ -42,6 +42,18 @@ const FILES = {
     'def test_urlsafe():', '    assert UrlSafe().loads(" x") == "x"', '',
     'def test_plain():', '    assert Serializer().loads("x") == "x"', '',
   ].join('\n'),
+  'app/parse.py': [
+    'class ParseError(Exception):', '    def __init__(self, msg):', '        super().__init__(describe(msg))', '',
+    'def describe(msg):', '    return msg.strip()', '',
+    'def report(e):', '    return str(e)', '',
+    'def parse(text):', '    try:', '        return int(text)', '    except ValueError as e:', '        report(e)',
+    '    if not text:', '        raise ParseError("empty")', '    return 0', '',
+  ].join('\n'),
+  'tests/test_parse.py': [
+    'import pytest', 'from app.parse import parse', '',
+    'def test_parse_number():', '    assert parse("1") == 1', '',
+    'def test_parse_empty():', '    with pytest.raises(Exception):', '        parse("")', '',
+  ].join('\n'),
   'tests/conftest.py': 'import pytest\nfrom app.env import Env\n\n@pytest.fixture\ndef env():\n    return Env()\n',
   'tests/test_fixture.py': 'def test_with_fixture(env):\n    assert env.render("x")\n',
   'tests/test_cart.py': [
@@ -99,6 +111,15 @@ describe('related_tests: likely and possible tests', () => {
   it('an override run through a call of its base method is likely only for the tests that make its class', async () => {
     const r = await call('related_tests', { symbol: 'UrlSafe.load_payload' });
     assert.deepEqual(odds(r), ['test_urlsafe:likely', 'test_plain:possible']);
+  });
+
+  it('code run only on an error (a raise, an exception handler) is likely run only by the tests that expect an error', async () => {
+    for (const symbol of ['ParseError.__init__', 'describe', 'report']) {
+      const r = await call('related_tests', { symbol });
+      assert.deepEqual(odds(r), ['test_parse_empty:likely', 'test_parse_number:possible'], symbol);
+    }
+    const plain = await call('related_tests', { symbol: 'parse' });
+    assert.deepEqual(odds(plain).sort(), ['test_parse_empty:likely', 'test_parse_number:likely']);
   });
 
   it('a test that names a fixture runs it: what the fixture calls is likely run by the test', async () => {

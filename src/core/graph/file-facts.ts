@@ -10,6 +10,8 @@ export interface FileFacts {
   handOffs?: Occurrence[];
   /** what a function's signature says: `yields` (a generator), `returns` (`-> T`, `return T(…)`) */
   signature?: Occurrence[];
+  /** the line spans of code that runs only on an error (`error_path` occurrences) */
+  errorSpans?: [number, number][];
   text?: { tokens: string[]; spans: ChunkSpan[] }; // full-text tokens and each chunk's lines (wordsOf)
 }
 
@@ -17,6 +19,7 @@ export const BASE_KINDS: ReadonlySet<string> = new Set(['extends', 'implements']
 export const DECORATOR_KINDS: ReadonlySet<string> = new Set(['call', 'identifier']);
 export const ASSIGN_KINDS: ReadonlySet<string> = new Set(['assign']);
 export const SIGNATURE_KINDS: ReadonlySet<string> = new Set(['yields', 'returns']);
+export const ERROR_KINDS: ReadonlySet<string> = new Set(['error_path']);
 export const HANDOFF_KINDS: ReadonlySet<string> = new Set(['argument', 'params', 'call', 'assign', 'identifier']);
 
 /** How far above a definition its decorators may start (stacked, with arguments over several lines). */

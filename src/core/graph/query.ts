@@ -6,7 +6,8 @@
 import type { Store, NodeRow, ProviderCheckRow } from '../store/store';
 import type { Occurrence } from '../parse/occurrence';
 import {
-  ASSIGN_KINDS, BASE_KINDS, DECORATOR_KINDS, DECORATOR_LINES, HANDOFF_KINDS, SIGNATURE_KINDS, decoratorSites, type FileFacts,
+  ASSIGN_KINDS, BASE_KINDS, DECORATOR_KINDS, DECORATOR_LINES, ERROR_KINDS, HANDOFF_KINDS, SIGNATURE_KINDS, decoratorSites,
+  type FileFacts,
 } from './file-facts';
 import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { AMBIGUOUS_MAX, TIERS, parseEvidence, type Tier } from './tiers';
@@ -341,6 +342,14 @@ export class GraphReader {
   /** The class a function says it returns (`-> T`, else `return T(…)`), as written; null when it says none. */
   returnTypeOf(fn: NodeRow): string | null {
     return this.signatureOf(fn.file_id).find(o => o.kind === 'returns' && o.scope === fn.symbol_path)?.name ?? null;
+  }
+
+  /** Whether an edge's site (a line of `from`'s file) is code that runs only on an error (a handler, a raise). */
+  onErrorPath(edge: GraphEdge, from: NodeRow): boolean {
+    if (edge.line === null || from.kind === 'file') return false;
+    const facts = this.factsOf(from.file_id);
+    facts.errorSpans ??= this.store.files.occurrences(from.file_id, ERROR_KINDS).map(o => [o.line, Number(o.source ?? o.line)]);
+    return facts.errorSpans.some(([a, b]) => edge.line! >= a && edge.line! <= b);
   }
 
   private signatureOf(fileId: number): Occurrence[] {

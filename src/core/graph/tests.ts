@@ -18,7 +18,9 @@
  * LIKELY_CONFIDENCE (or runs an override of a called base method, when the test reaches the override's class
  * or a subclass), no step only names a type (an annotation), and every registration on the way (`isRegistration`: a table or class body holds a
  * function as a value) is one whose function the test names (`FILTERS = {"random": do_random}` and a
- * test whose text says `random`); the others are possible. Likely tests come first.
+ * test whose text says `random`); a way through code that runs only on an error (an exception handler, a
+ * raise) counts for a test that expects an error (`expectsError`: its text says raises, throws, …). The others
+ * are possible. Likely tests come first.
  */
 import type { NodeRow } from '../store/store';
 import { isTestPath } from '../languages';
@@ -58,6 +60,10 @@ const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'interface',
 /** Words too common in code to tell that a test means one registered function. */
 const COMMON_WORDS = new Set(['self', 'init', 'call', 'test', 'data', 'value', 'name', 'make', 'create', 'build', 'handle',
   'default', 'process', 'func', 'function', 'method', 'wrap', 'wrapper', 'decorator', 'callback', 'inner', 'get', 'set']);
+
+/** Words by which a test says it expects an error (`pytest.raises`, `assertRaises`, `toThrow`, `assert_raises`). */
+const ERROR_WORDS = ['raises', 'raise', 'throws', 'throw', 'rejects'];
+const expectsError = (words: ReadonlySet<string>): boolean => ERROR_WORDS.some(w => words.has(w));
 
 /** The words by which a test names a registered function: its name and its parts of 4+ letters that are not common words. */
 export function namingWords(fn: NodeRow): string[] {
@@ -127,6 +133,8 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     named: readonly string[][];
     /** per override reached through a call of its base method (tier dispatch), the override's class */
     overrides: readonly NodeRow[];
+    /** some step on the way is made by code that runs only on an error */
+    onError: boolean;
     /** whether the walk goes on from this node (a node first met through a name-only binding is not, until a better edge reaches it) */
     queued: boolean;
   }
@@ -138,7 +146,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   const families = new Map<number, Makers>();
   const start = (t: NodeRow): Visit => ({
     node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t, queued: true,
-    likely: true, named: [], overrides: [],
+    likely: true, named: [], overrides: [], onError: false,
   });
   let frontier: Visit[] = targets.map(start);
   for (const f of frontier) seen.set(f.node.node, f);
@@ -167,6 +175,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
         const v: Visit = {
           node: neighbour, distance: d, confidence, weakest, parent: f, edge, nameOnly, root: f.root, queued: !!prev?.queued, likely,
           named: registers ? [...f.named, namingWords(f.node)] : f.named, overrides: override ? [...f.overrides, override] : f.overrides,
+          onError: f.onError || (likely && g.onErrorPath(edge, neighbour)),
         };
         seen.set(neighbour.node, v);
         if (isTestCase(neighbour)) {
@@ -174,6 +183,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
           if (nameOnly && cls && !reachesClass(g, neighbour, cls, reachers)) { lowConfidence++; continue; }
           if (v.likely && v.named.length) v.likely = namesEach(g.wordsOf(neighbour), v.named);
           if (v.likely && v.overrides.length) v.likely = v.overrides.every(c => reachesFamily(g, neighbour, c, families));
+          if (v.likely && v.onError) v.likely = expectsError(g.wordsOf(neighbour));
           found.set(neighbour.node, hit(v));
         } else if (isNameOnly(edge)) {
           lowConfidence++; // listed nowhere, followed no further: a name-only binding does not carry reachability

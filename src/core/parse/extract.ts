@@ -180,6 +180,11 @@ export async function extractSource(language: LanguageId, source: string): Promi
           receiver: assignValue ? textOf(assignValue).slice(0, 200) : null, source: null, alias: null });
         continue;
       }
+      if (refKind === 'error_path') {
+        // code that runs only on an error (an exception handler, a raise statement), through its last line
+        pending.push({ kind: refKind, node: refNode, name: '', receiver: null, source: String(refNode.endPosition.row + 1), alias: null });
+        continue;
+      }
       if (refKind === 'yields' || refKind === 'self_block') {
         // a generator's scope; a block run with `receiver` as self, through its last line
         const self = refKind === 'self_block' && receiver ? textOf(receiver).slice(0, 200) : null;

@@ -104,8 +104,9 @@ export const testSchema = z.object({
   reason: z.string().describe('How the test reaches the target.'),
   resolution: z.enum(['exact', 'best_effort']).describe('Resolution of the weakest link.'),
   confidence: z.number().describe('Lowest edge confidence on the way.'),
-  likely: z.boolean().describe('Every step is a call or use bound with confidence >= 0.5, and a function only registered '
-    + '(a table, a class body, a hook, a callback) is named by the test; likely tests come first.'),
+  likely: z.boolean().describe('Every step is a call or use bound with confidence >= 0.5, a function only registered '
+    + '(a table, a class body, a hook, a callback) is named by the test, and error-only code (a handler, a raise) is '
+    + 'reached only by a test expecting an error; likely tests come first.'),
   via: z.array(z.string()).describe('Qualified names of the nodes between the test and the target, nearest to the test first (a helper in the test file comes first).'),
 });
 

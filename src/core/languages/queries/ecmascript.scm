@@ -147,3 +147,7 @@
 
 ; a generator function: its body runs where the generator is iterated, not where it is called
 (yield_expression) @reference.yields
+
+; code that runs only on an error: a catch clause, a throw statement (graph/tests.ts: likely tests)
+(catch_clause) @reference.error_path
+(throw_statement) @reference.error_path

@@ -297,3 +297,7 @@
 
 ; a function's parameters, in order
 (function_definition parameters: (parameters) @reference.params)
+
+; code that runs only on an error: an exception handler, a raise statement (graph/tests.ts: likely tests)
+(except_clause) @reference.error_path
+(raise_statement) @reference.error_path

@@ -130,3 +130,6 @@
 ; a method's parameters, in order (`&block` among them)
 (method parameters: (method_parameters) @reference.params)
 (singleton_method parameters: (method_parameters) @reference.params)
+
+; code that runs only on an error: a rescue clause (graph/tests.ts: likely tests)
+(rescue) @reference.error_path
