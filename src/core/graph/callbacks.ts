@@ -15,9 +15,8 @@
  */
 import type { NodeRow } from '../store/store';
 import type { Occurrence } from '../parse/occurrence';
-import { resolutionOf } from './query';
+import { resolutionOf, type GraphEdge, type GraphReader } from './query';
 import { DECORATOR_LINES } from './file-facts';
-import type { GraphEdge, GraphReader } from './query';
 import { TIERS } from './tiers';
 
 type Hit = { neighbour: NodeRow; edge: GraphEdge };
@@ -46,12 +45,12 @@ function memoOf(g: GraphReader): Memo {
 }
 
 /** A function's parameter names in order (parse/arguments.ts), or null when none were recorded. */
-function paramsOf(g: GraphReader, fn: NodeRow): string[] | null {
+export function paramsOf(g: GraphReader, fn: NodeRow): string[] | null {
   return g.handOffs(fn.file_id).find(o => o.kind === 'params' && o.scope === fn.symbol_path)?.name.split(',') ?? null;
 }
 
 /** Whether a parameter list starts with the instance (`self`, `cls`): a bound call does not pass it. */
-const selfFirst = (params: readonly string[]) => /^(self|cls)$/.test(params[0] ?? '');
+export const selfFirst = (params: readonly string[]) => /^(self|cls)$/.test(params[0] ?? '');
 
 /** For each function node, the invokers of the values it is handed over as (tier callback). */
 export function callbackCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {

@@ -13,6 +13,7 @@ import type { NodeRow } from '../store/store';
 import { graphRules } from '../languages';
 import type { LanguageId } from '../languages/types';
 import { relayed } from './dispatch';
+import { paramsOf, selfFirst } from './callbacks';
 import type { GraphEdge, GraphReader } from './query';
 
 type Hit = { neighbour: NodeRow; edge: GraphEdge };
@@ -64,9 +65,8 @@ function takesNothingGives(g: GraphReader, fn: NodeRow, t: CallableType): boolea
   if (!t.returns) return false;
   const returns = g.returnTypeOf(fn);
   if (returns === null || typeKey(returns) !== t.returns) return false;
-  const params = g.handOffs(fn.file_id).find(o => o.kind === 'params' && o.scope === fn.symbol_path)?.name.split(',') ?? [];
-  const selves = graphRules(fn.language as LanguageId).selfReceivers;
-  return params.filter((p, i) => !(i === 0 && selves.includes(p))).length === 0;
+  const params = paramsOf(g, fn) ?? [];
+  return params.length === (selfFirst(params) ? 1 : 0);
 }
 
 /**

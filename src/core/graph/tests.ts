@@ -181,9 +181,10 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
         if (isTestCase(neighbour)) {
           const cls = classes.get(v.root.node);
           if (nameOnly && cls && !reachesClass(g, neighbour, cls, reachers)) { lowConfidence++; continue; }
-          if (v.likely && v.named.length) v.likely = namesEach(g.wordsOf(neighbour), v.named);
+          const words = v.likely && (v.named.length || v.onError) ? g.wordsOf(neighbour) : undefined;
+          if (words && v.named.length) v.likely = namesEach(words, v.named);
           if (v.likely && v.overrides.length) v.likely = v.overrides.every(c => reachesFamily(g, neighbour, c, families));
-          if (v.likely && v.onError) v.likely = expectsError(g.wordsOf(neighbour));
+          if (words && v.likely && v.onError) v.likely = expectsError(words);
           found.set(neighbour.node, hit(v));
         } else if (isNameOnly(edge)) {
           lowConfidence++; // listed nowhere, followed no further: a name-only binding does not carry reachability

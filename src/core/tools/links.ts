@@ -44,7 +44,10 @@ function keyRows(reader: LinkReaderLike, name: string, repo_id: string | undefin
 /** What limits a links answer: always heuristic; sites with no counterpart; nothing stored at all. */
 function linkBoundaries(reader: LinkReaderLike, rows: readonly LinkRow[], kind: LinkKind | undefined, unmatched: number): Boundary[] {
   const kinds = [...new Set(kind ? [kind] : rows.length ? rows.map(l => l.kind) : LINK_KINDS)] as LinkKind[];
-  const boundaries: Boundary[] = [{ kind: 'heuristic_only', detail: `links are read from source text by recognising these APIs (rule ids; docs/links.md spells them out) — ${kinds.map(k => `${k}: ${RECOGNISED_IDS[k].join(', ')}`).join(' | ')}. Wrappers, names built at run time and other frameworks are not seen` }];
+  const recognised = kinds.map(k => `${k}: ${RECOGNISED_IDS[k].join(', ')}`).join(' | ');
+  const heuristic = `links are read from source text by recognising these APIs (rule ids; docs/links.md spells them out)`
+    + ` — ${recognised}. Wrappers, names built at run time and other frameworks are not seen`;
+  const boundaries: Boundary[] = [{ kind: 'heuristic_only', detail: heuristic }];
   if (unmatched) boundaries.push({ kind: 'dynamic_names', detail: `${plural(unmatched, 'site has', 'sites have')} no counterpart in the workspace (matched=false): an external service, a mount prefix or base URL set elsewhere, or an API not recognised` });
   if (!reader.count()) boundaries.push({ kind: 'unparsed_files', detail: 'no links are stored: index the workspace (index_repo) first, or it recognises none of the APIs above' });
   return boundaries;
