@@ -321,6 +321,24 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'Build.DSL.task', 0.8), ['TestTasks.test_define']);
   });
 
+  it('Ruby: a base named through its namespace is that definition, never the class itself or a nearer namesake', async () => {
+    const call = await make({
+      'lib/manager.rb': 'module Build\n  module Manager\n    def define(name)\n      name\n    end\n  end\nend\n',
+      'lib/app.rb': 'module Build\n  class App\n    include Manager\n  end\nend\n',
+      // `class Manager; include Build::Manager` names the module, not the class being defined
+      'test/helper.rb': 'class BuildCase\n  class Manager\n    include Build::Manager\n  end\nend\n',
+      'test/test_manager.rb': [
+        'class TestManager < BuildCase', '  def setup', '    @m = BuildCase::Manager.new', '  end', '',
+        '  def test_app', '    @m = Build::App.new', '  end', '',
+        // @m holds a BuildCase::Manager or a Build::App: both run the one Build::Manager#define
+        '  def test_define', '    @m.define(:x)', '  end', 'end', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Build.Manager', undefined, ['implements']),
+      ['lib/app.rb:Build.App', 'test/helper.rb:BuildCase.Manager']);
+    assert.deepEqual(await typedUsers(call, 'Build.Manager.define'), ['TestManager.test_define']);
+  });
+
   it('a subscript runs the element members of a receiver of known type (__getitem__/__setitem__, Ruby [] and []=)', async () => {
     const call = await make({
       'web/headers.py': [

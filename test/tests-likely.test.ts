@@ -54,6 +54,18 @@ const FILES = {
     'def test_parse_number():', '    assert parse("1") == 1', '',
     'def test_parse_empty():', '    with pytest.raises(Exception):', '        parse("")', '',
   ].join('\n'),
+  // DSL.task reaches resolve in three plain calls; the Helper override of task in one (through dispatch)
+  'app/dsl.py': [
+    'class DSL:', '    def task(self, name):', '        return define(name)', '',
+    'def define(name):', '    return lookup(name)', '',
+    'def lookup(name):', '    return resolve(name)', '',
+    'def resolve(name):', '    return name', '',
+  ].join('\n'),
+  'tests/test_dsl.py': [
+    'from app.dsl import DSL, resolve', '',
+    'class Helper(DSL):', '    def task(self, name):', '        return resolve(name)', '',
+    'class TestDsl(DSL):', '    def test_task(self):', '        assert self.task("x")', '',
+  ].join('\n'),
   'tests/conftest.py': 'import pytest\nfrom app.env import Env\n\n@pytest.fixture\ndef env():\n    return Env()\n',
   'tests/test_fixture.py': 'def test_with_fixture(env):\n    assert env.render("x")\n',
   'tests/test_cart.py': [
@@ -111,6 +123,12 @@ describe('related_tests: likely and possible tests', () => {
   it('an override run through a call of its base method is likely only for the tests that make its class', async () => {
     const r = await call('related_tests', { symbol: 'UrlSafe.load_payload' });
     assert.deepEqual(odds(r), ['test_urlsafe:likely', 'test_plain:possible']);
+  });
+
+  it('a test reached by a likely way is likely, though an unlikely way (an override it never makes) is shorter', async () => {
+    const r = await call('related_tests', { symbol: 'resolve' });
+    assert.deepEqual(odds(r), ['TestDsl.test_task:likely']);
+    assert.equal(r.tests[0].distance, 4, JSON.stringify(r.tests[0]));
   });
 
   it('code run only on an error (a raise, an exception handler) is likely run only by the tests that expect an error', async () => {

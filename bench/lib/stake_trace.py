@@ -11,7 +11,9 @@ the project (a file under STAKE_ROOT, outside any virtualenv or site-packages):
 - per test function, the project functions it executed.
 
 Anonymous code (lambdas, comprehensions, generator expressions) is counted as the named function
-that defines it. At the end of the session it writes one JSON file (STAKE_OUT):
+that defines it: what it calls, that function calls, and a test that runs it runs that function. But
+whoever calls a lambda (``ProgressBar`` calling a test's ``item_show_func=lambda …``) does not call the
+function that defines it, so calls *into* anonymous code are no edges. At the end of the session it writes one JSON file (STAKE_OUT):
 
   {"root": ..., "functions": [[path, qualname, first_line, is_test], ...],
    "edges": [[caller, callee, via_library, call_line], ...],
@@ -30,6 +32,10 @@ import pytest
 ROOT = os.path.realpath(os.environ.get("STAKE_ROOT", os.getcwd()))
 OUT = os.environ.get("STAKE_OUT", "stake-trace.json")
 SKIP_PARTS = ("site-packages", "/.venv", "/venv/", "/.tox/", "/bench/lib/")
+
+
+def is_anonymous(code):
+    return code.co_name.startswith("<") and code.co_name != "<module>"
 
 
 class Recorder:
@@ -62,7 +68,7 @@ class Recorder:
             return -1
         qual = getattr(code, "co_qualname", code.co_name).replace("<locals>.", "")
         parts = qual.split(".")
-        if code.co_name.startswith("<") and code.co_name != "<module>":
+        if is_anonymous(code):
             # a lambda or comprehension: the named function that defines it
             named = [p for p in parts if not p.startswith("<")]
             owner = self.named.get((path, ".".join(named))) if named else None
@@ -92,6 +98,8 @@ class Recorder:
             return
         if self.current is not None:
             self.executed.setdefault(callee, set()).add(self.current)
+        if is_anonymous(frame.f_code):
+            return
         via_library = False
         back = frame.f_back
         while back is not None:

@@ -272,7 +272,8 @@ export const CALL_RULES: readonly CallRule[] = [
       const callee = calleeOfCall(c.receiver!);
       const types = callee && c.depth < 2 ? c.f.flow.callResult(callee, c.o, c.depth + 1)
         : c.f.flow.typeOf(c.receiver!, c.o.scope, c.o.line, c.depth);
-      const members = types.map(cls => c.f.t.memberIn(cls, c.o.name)).filter(m => m !== undefined);
+      // one method, whichever of the types holds it (two classes that include one module)
+      const members = [...new Set(types.map(cls => c.f.t.memberIn(cls, c.o.name)).filter(m => m !== undefined))];
       // fl.sort on a FileList whose body defines its delegating methods at run time
       const dynamic = members.length || types.length !== 1 ? undefined : dynamicMember(c.f, types[0]!, c.o.name);
       if (dynamic) return bound([dynamic], 'assigned', `${c.receiver} → ${types[0]!.sp} (${c.o.name} defined at run time)`);

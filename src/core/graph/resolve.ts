@@ -22,7 +22,7 @@
 import { CROSS_FILE_KINDS, SYNTAX_SOURCE, type Occurrence } from '../parse/occurrence';
 import { CALLABLE, CLASSY, REFERABLE, RepoTables, symbolKey, type GFile, type GSymbol, type RepoInput } from './tables';
 import { EdgeBuffer, type GEdge, type GraphStats } from './edges';
-import { FileScope, passScope } from './scope';
+import { FileScope, passScope, type Resolution } from './scope';
 import { NAME_ONLY_TIERS, TYPED_TIERS } from './tiers';
 import { isByPrefix, methodsByPrefix } from './dynamic';
 import { CallSite, resolveCall } from './calls';
@@ -279,10 +279,22 @@ function constructorsOf(scope: FileScope, syms: readonly GSymbol[]): GSymbol[] {
 function resolveBase(scope: FileScope, o: Occurrence, out: EdgeBuffer, record: boolean): void {
   const cls = o.scope ? scope.t.byFilePath.get(symbolKey(scope.file.id, o.scope)) : undefined;
   if (!cls) return;
-  const res = scope.resolveName(o.name, null, CLASSY);
+  const res = (o.receiver ? qualifiedBase(scope, o) : undefined) ?? scope.resolveName(o.name, null, CLASSY);
   if (!('syms' in res)) return;
-  for (const s of res.syms) out.emit(cls.id, s.id, o.kind, res.tier, res.detail, scope.file.id, o.line);
-  if (record) scope.t.addBases(cls, res.syms);
+  // a class is never its own base (`class TaskManager; include TaskManager` names another one)
+  const bases = res.syms.filter(s => s.id !== cls.id);
+  for (const s of bases) out.emit(cls.id, s.id, o.kind, res.tier, res.detail, scope.file.id, o.line);
+  if (record) scope.t.addBases(cls, bases);
+}
+
+/** `include Rake::TaskManager`: the one definition at that path (in any enclosing namespace), not the nearest name. */
+function qualifiedBase(scope: FileScope, o: Occurrence): Resolution | undefined {
+  const path = `${o.receiver!.replace(/^::/, '').replace(/::/g, '.')}.${o.name}`;
+  const atPath = (s: GSymbol) => CLASSY.has(s.kind) && (s.sp === path || s.sp.endsWith(`.${path}`));
+  const hits = (scope.t.byName.get(o.name) ?? []).filter(atPath);
+  // a namespace reopened in several files is one definition
+  const paths = new Set(hits.map(s => s.sp));
+  return paths.size === 1 ? { syms: [hits[0]!], tier: 'import', detail: path } : undefined;
 }
 
 /** A name in a parametrize decorator is the decorated test's: the test receives the value (fixtures.ts). */

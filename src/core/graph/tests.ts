@@ -170,10 +170,13 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
         const likely = f.likely && (edge.confidence >= LIKELY_CONFIDENCE || !!override) && !namesTypeOnly(edge, f.node)
           && (!registers || namingWords(f.node).length > 0);
         const prev = seen.get(neighbour.node);
-        if (prev && (prev.distance < d || (prev.confidence >= confidence && (prev.likely || !likely)))) continue;
+        // a likely way beats an unlikely one found earlier, however long (a test that reaches an override by
+        // dispatch, and its base method by plain calls): the node is visited, and walked on, once more
+        const upgrade = !!prev && !prev.likely && likely;
+        if (prev && !upgrade && (prev.distance < d || (prev.confidence >= confidence && (prev.likely || !likely)))) continue;
         const weakest = edge.confidence <= (f.weakest?.confidence ?? 1) ? edge : f.weakest;
         const v: Visit = {
-          node: neighbour, distance: d, confidence, weakest, parent: f, edge, nameOnly, root: f.root, queued: !!prev?.queued, likely,
+          node: neighbour, distance: d, confidence, weakest, parent: f, edge, nameOnly, root: f.root, queued: !!prev?.queued && !upgrade, likely,
           named: registers ? [...f.named, namingWords(f.node)] : f.named, overrides: override ? [...f.overrides, override] : f.overrides,
           onError: f.onError || (likely && g.onErrorPath(edge, neighbour)),
         };

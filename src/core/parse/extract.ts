@@ -56,6 +56,7 @@ export { LIMITS } from './chunks';
 
 const CHUNK_KINDS = new Set<DefinitionKind>(['function', 'method', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'module']);
 const KIND_SET = new Set<string>(DEFINITION_KINDS);
+const BASE_KINDS: ReadonlySet<string> = new Set<OccurrenceKind>(['extends', 'implements']);
 
 interface RawDef {
   kind: DefinitionKind;
@@ -216,7 +217,10 @@ export async function extractSource(language: LanguageId, source: string): Promi
       const target = nameNode ?? refNode;
       if (refKind !== 'identifier') claimed.add(target.startIndex);
       // An identifier's text is read only if it survives (most are claimed by a call, import or definition).
-      pending.push({ kind: refKind, node: target, name: refKind === 'identifier' ? '' : textOf(target).slice(0, 200), receiver: null, source: null, alias: null });
+      // a base named through its namespace (Ruby `include Rake::TaskManager`): the qualifier is its receiver
+      const qualifier = receiver && BASE_KINDS.has(refKind) ? textOf(receiver).slice(0, 200) : null;
+      const name = refKind === 'identifier' ? '' : textOf(target).slice(0, 200);
+      pending.push({ kind: refKind, node: target, name, receiver: qualifier, source: null, alias: null });
     }
 
     // Nesting: sort by start asc, end desc, and keep a stack of open definitions.

@@ -92,10 +92,11 @@
 
 ; ---------------------------------------------------------------- inheritance
 
+; a base named through its namespace (`< Rake::Task`, `include Rake::TaskManager`): the namespace is its receiver
 (superclass
   [
     (constant) @name @reference.extends
-    (scope_resolution name: (constant) @name @reference.extends)
+    (scope_resolution scope: (_)? @receiver name: (constant) @name @reference.extends)
   ])
 
 ; include / prepend / extend Mod
@@ -105,7 +106,7 @@
   arguments: (argument_list
     [
       (constant) @name @reference.implements
-      (scope_resolution name: (constant) @name @reference.implements)
+      (scope_resolution scope: (_)? @receiver name: (constant) @name @reference.implements)
     ])
   (#any-of? @_mixin "include" "prepend" "extend"))
 
