@@ -279,6 +279,37 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_assign']);
   });
 
+  it('Python: calling a value of a Callable type gives its result (awaited too); an attribute holding a bound method runs it', async () => {
+    const call = await make({
+      'web/resp.py': 'class Response:\n    async def __call__(self, scope):\n        return None\n',
+      'web/routing.py': [
+        'from typing import Awaitable, Callable', 'from web.resp import Response', '',
+        'def request_response(func: Callable[[int], Awaitable[Response] | Response]):',
+        '    f: Callable[[int], Awaitable[Response]] = func', '',
+        '    async def app(scope):', '        response = await f(1)', '        await response(scope)', '',
+        '    return app', '',
+        'def direct(func: Callable[[int], Response]):', '    r = func(1)', '    return r(2)', '',
+        'class Router:', '    def __init__(self, middleware):', '        self.stack = self.app',
+        '        for cls in middleware:', '            self.stack = cls(self.stack)', '',
+        '    async def app(self, scope):', '        return scope', '',
+        '    async def __call__(self, scope):', '        await self.stack(scope)', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await typedUsers(call, 'Response.__call__'), ['direct', 'request_response.app']);
+    assert.deepEqual(await users(call, 'Router.app', undefined, ['calls']), ['web/routing.py:Router.__call__']);
+  });
+
+  it('Python: calling a parameter typed type[X] (a class without a call member) constructs X', async () => {
+    const call = await make({
+      'tpl/errors.py': 'class SyntaxErr(Exception):\n    def __init__(self, msg, line):\n        super().__init__(msg)\n',
+      'tpl/parser.py': [
+        'from tpl.errors import SyntaxErr', '',
+        'def fail(msg, exc: type[SyntaxErr] = SyntaxErr):', '    raise exc(msg, 1)', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await typedUsers(call, 'SyntaxErr.__init__'), ['fail']);
+  });
+
   it('Python: parameters typed "T", Optional[T] or T | None, and calling an attribute that holds a class', async () => {
     const call = await make({
       'gen/code.py': 'class CodeGenerator:\n    def __init__(self):\n        self.n = 0\n\n    def emit(self):\n        return 1\n\nclass Noise:\n    def emit(self):\n        return 2\n',

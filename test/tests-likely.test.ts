@@ -66,6 +66,17 @@ const FILES = {
     'class Helper(DSL):', '    def task(self, name):', '        return resolve(name)', '',
     'class TestDsl(DSL):', '    def test_task(self):', '        assert self.task("x")', '',
   ].join('\n'),
+  // a visitor runs visit_<node class> only for nodes of that class
+  'app/visitor.py': [
+    'class Visitor:', '    def visit(self, node):', '        f = getattr(self, f"visit_{type(node).__name__}")', '        return f(node)', '',
+    '    def visit_Assign(self, node):', '        return 1', '',
+    '    def visit_Loop(self, node):', '        return 2', '',
+  ].join('\n'),
+  'tests/test_visitor.py': [
+    'from app.visitor import Visitor', '',
+    'def test_assign_statement():', '    assert Visitor().visit("x = 1")', '',
+    'def test_loop_statement():', '    assert Visitor().visit("for x in y: pass")', '',
+  ].join('\n'),
   'tests/conftest.py': 'import pytest\nfrom app.env import Env\n\n@pytest.fixture\ndef env():\n    return Env()\n',
   'tests/test_fixture.py': 'def test_with_fixture(env):\n    assert env.render("x")\n',
   'tests/test_cart.py': [
@@ -129,6 +140,13 @@ describe('related_tests: likely and possible tests', () => {
     const r = await call('related_tests', { symbol: 'resolve' });
     assert.deepEqual(odds(r), ['TestDsl.test_task:likely']);
     assert.equal(r.tests[0].distance, 4, JSON.stringify(r.tests[0]));
+  });
+
+  it('a method a visitor chooses by a name prefix is likely run only by the tests that name what it is chosen for', async () => {
+    const r = await call('related_tests', { symbol: 'Visitor.visit_Assign' });
+    assert.deepEqual(odds(r), ['test_assign_statement:likely', 'test_loop_statement:possible']);
+    const loop = await call('related_tests', { symbol: 'Visitor.visit_Loop' });
+    assert.deepEqual(odds(loop), ['test_loop_statement:likely', 'test_assign_statement:possible']);
   });
 
   it('code run only on an error (a raise, an exception handler) is likely run only by the tests that expect an error', async () => {

@@ -173,6 +173,10 @@ export const CALL_RULES: readonly CallRule[] = [
       if (runs.length === 1) return bound(runs, 'assigned', `${o.name} → ${runs[0]!.sp}`);
       const typed = heldCallableType(held, o.name);
       if (typed) return typed;
+      // exc: type[SyntaxError] (or exc: SyntaxError); exc(…): a value of a class without a call member, called,
+      // is that class constructed
+      const classes = f.L.callMember && !runs.length ? held.filter(t => CLASSY.has(t.kind) && t.kind !== 'type') : [];
+      if (classes.length === 1) return bound(classes, 'assigned', `${o.name} → ${classes[0]!.sp}`);
       // f = self.get_visitor(node); f(node): what get_visitor hands out runs
       const handed = held.length ? undefined : f.flow.handedOut(o.name, o.scope, o.line, depth);
       if (handed?.syms.length) return bound(handed.syms, handed.byPrefix ? 'by_prefix' : 'assigned', `${o.name} → ${handed.syms[0]!.sp}`);
@@ -291,6 +295,9 @@ export const CALL_RULES: readonly CallRule[] = [
       const held = c.f.flow.typeOf(callee, c.o.scope, c.o.line, c.depth);
       const typed = heldCallableType(held, callee);
       if (typed) return typed;
+      // self.stack = self.app; self.stack(…): the bound method runs
+      const methods = held.length ? [] : c.f.flow.boundMethods(callee, c.o.scope, c.o.line, c.depth);
+      if (methods.length) return bound(methods, 'assigned', `${callee} → ${methods[0]!.sp}`);
       const classes = held.filter(t => CLASSY.has(t.kind) && t.kind !== 'type');
       if (classes.length !== 1) return undefined;
       const runs = callMembers(c.f, classes);

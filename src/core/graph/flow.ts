@@ -16,6 +16,7 @@ import { passScope, parentScope, type FileScope } from './scope';
 import { fixtureNamed } from './fixtures';
 import { isByPrefix, methodsByPrefix } from './dynamic';
 import { TYPED_TIERS } from './tiers';
+import { callableSignature, resultTypes } from './type-text';
 
 const FLOW_DEPTH = 3;
 const NAME = /^[A-Za-z_]\w*$/;
@@ -117,13 +118,15 @@ export class Flow {
   }
 
   /**
-   * The methods a local holds as bound methods (`default = self._default_finalize`, later `default(v)`):
+   * The methods a local or an attribute holds as bound methods (`default = self._default_finalize`, later `default(v)`):
    * each copy of a member of a typed receiver, the receiver's type known.
    */
   boundMethods(name: string, scope: string | null, line: number, depth = 0): GSymbol[] {
-    if (depth > FLOW_DEPTH || !this.assigns.size || !NAME.test(name)) return [];
+    if (depth > FLOW_DEPTH || !this.assigns.size) return [];
+    // self.stack = self.app in any method of the class, later self.stack(…)
+    const assigns = NAME.test(name) ? this.localAssigns(name, scope, line) : this.attributeAssigns(name, scope);
     const out: GSymbol[] = [];
-    for (const o of this.localAssigns(name, scope, line)) {
+    for (const o of assigns) {
       const dot = o.source ? o.source.lastIndexOf('.') : -1;
       if (dot <= 0) continue;
       const site: Occurrence = { ...o, kind: 'call', name: o.source!.slice(dot + 1), receiver: o.source!.slice(0, dot), source: null };
@@ -203,9 +206,24 @@ export class Flow {
 
   /** The classes a call of `callee` gives: a class it constructs, or the return type of what it calls. */
   callResult(callee: string, at: Occurrence, depth = 0): GSymbol[] {
+    const declared = NAME.test(callee) ? this.callableResult(callee, at) : [];
+    if (declared.length) return declared;
     const s = this.calleeOf(callee, at, depth);
     if (!s) return [];
     return CLASSY.has(s.kind) ? [s] : returnsOf(this.f, s);
+  }
+
+  /** `f: Callable[[Request], Awaitable[Response]]` (a local or a parameter): calling f gives a Response. */
+  private callableResult(name: string, at: Occurrence): GSymbol[] {
+    const out: GSymbol[] = [];
+    for (const o of this.localAssigns(name, at.scope, at.line)) {
+      const returns = o.alias ? callableSignature(this.f.file.language, o.alias)?.returns : null;
+      for (const t of returns ? resultTypes(returns) : []) {
+        const r = this.f.resolveType(t, o.scope);
+        if ('syms' in r && r.syms.length === 1 && !out.includes(r.syms[0]!)) out.push(r.syms[0]!);
+      }
+    }
+    return out;
   }
 
   /** The one definition a callee expression (`make`, `pkg.make`, `self.factory`) binds to, if one. */

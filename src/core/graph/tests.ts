@@ -71,6 +71,15 @@ export function namingWords(fn: NodeRow): string[] {
   return [...new Set(parts)].filter(w => w.length >= 4 && !COMMON_WORDS.has(w));
 }
 
+/**
+ * The words of what a method chosen by a name prefix is chosen for (`visit_OverlayScope`: overlayscope, overlay,
+ * scope): a visitor runs it only for that kind of node, so only the tests that name it likely run it.
+ */
+function chosenForWords(fn: NodeRow): string[] {
+  const rest = fn.name.slice(fn.name.indexOf('_') + 1);
+  return rest ? [...new Set([rest.toLowerCase(), ...splitIdentifier(rest)])] : [];
+}
+
 export interface TestHit {
   node: NodeRow;
   /** Edges between the test and the target (1 = the test uses the target itself). */
@@ -167,8 +176,9 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
         const nameOnly = f.nameOnly || isNameOnly(edge);
         const registers = isRegistration(edge, neighbour, f.node);
         const override = edge.tier === 'dispatch' ? classOf(g, f.node) : undefined;
+        const naming = edge.tier === 'by_prefix' ? chosenForWords(f.node) : registers ? namingWords(f.node) : null;
         const likely = f.likely && (edge.confidence >= LIKELY_CONFIDENCE || !!override) && !namesTypeOnly(edge, f.node)
-          && (!registers || namingWords(f.node).length > 0);
+          && (!naming || naming.length > 0);
         const prev = seen.get(neighbour.node);
         // a likely way beats an unlikely one found earlier, however long (a test that reaches an override by
         // dispatch, and its base method by plain calls): the node is visited, and walked on, once more
@@ -177,7 +187,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
         const weakest = edge.confidence <= (f.weakest?.confidence ?? 1) ? edge : f.weakest;
         const v: Visit = {
           node: neighbour, distance: d, confidence, weakest, parent: f, edge, nameOnly, root: f.root, queued: !!prev?.queued && !upgrade, likely,
-          named: registers ? [...f.named, namingWords(f.node)] : f.named, overrides: override ? [...f.overrides, override] : f.overrides,
+          named: naming ? [...f.named, naming] : f.named, overrides: override ? [...f.overrides, override] : f.overrides,
           onError: f.onError || (likely && g.onErrorPath(edge, neighbour)),
         };
         seen.set(neighbour.node, v);

@@ -91,10 +91,10 @@
 
 ; ---------------------------------------------------------------- types that flow
 
-; x = f(…), self.x = f(…)
+; x = f(…), self.x = f(…), x = await f(…) (what a coroutine function returns)
 (assignment
   left: [(identifier) (attribute object: (identifier) attribute: (identifier))] @assign.target
-  right: (call function: (_) @assign.value)) @reference.assign
+  right: [(call function: (_) @assign.value) (await (call function: (_) @assign.value))]) @reference.assign
 
 ; x: T = …, self.x: T
 (assignment
@@ -196,6 +196,19 @@
 (typed_default_parameter name: (identifier) @assign.target
   type: (type [(subscript value: [(identifier) (attribute)] @assign.type)
     (binary_operator left: (subscript value: [(identifier) (attribute)] @assign.type) operator: "|" right: (none))])) @reference.assign
+
+; f: Callable[[Request], Awaitable[Response]] = …, def g(f: Callable[…]): the whole callable type (graph/flow.ts:
+; calling the value gives the type's result)
+(assignment
+  left: (identifier) @assign.target
+  type: (type (generic_type (identifier) @_callable) @assign.type)
+  (#eq? @_callable "Callable")) @reference.assign
+(typed_parameter (identifier) @assign.target
+  type: (type (generic_type (identifier) @_callable) @assign.type)
+  (#eq? @_callable "Callable")) @reference.assign
+(typed_default_parameter name: (identifier) @assign.target
+  type: (type (generic_type (identifier) @_callable) @assign.type)
+  (#eq? @_callable "Callable")) @reference.assign
 
 ; def f(…) -> T
 (function_definition
