@@ -352,6 +352,20 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'Build.DSL.task', 0.8), ['TestTasks.test_define']);
   });
 
+  it('Ruby: a block handed on as &block and stored runs where the stored block is called', async () => {
+    const call = await make({
+      'lib/pool.rb': [
+        'class Promise', '  def initialize(args, &block)', '    @args = args', '    @block = block', '  end', '',
+        '  def chore', '    @block.call(*@args)', '  end', 'end', '',
+        'class Pool', '  def future(*args, &block)', '    Promise.new(args, &block)', '  end', 'end', '',
+        'class Task', '  def run(x)', '    x', '  end', '',
+        '  def invoke_all(pool, tasks)', '    tasks.each do |t|', '      pool.future(t) do |r|', '        run(r)', '      end', '    end',
+        '  end', 'end', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Task.run', undefined, ['calls']), ['lib/pool.rb:Promise.chore', 'lib/pool.rb:Task.invoke_all']);
+  });
+
   it('Ruby: a base named through its namespace is that definition, never the class itself or a nearer namesake', async () => {
     const call = await make({
       'lib/manager.rb': 'module Build\n  module Manager\n    def define(name)\n      name\n    end\n  end\nend\n',

@@ -9,7 +9,8 @@
  *   line of the callee (where the call's own edges are).
  * - `params`: a function's parameter names in order, comma-separated (`self,callback,*args,**kwargs`).
  * - a block handed to a call (Ruby `run do … end`): an `argument` whose slot (`source`) is `&`, `name` `&`
- *   and the block's last line.
+ *   and the block's last line; a block parameter handed on (`Promise.new(args, &block)`): slot `&`, `name` the
+ *   parameter's.
  *
  * Query captures: @reference.argument with @name (the value), @receiver (the callee), @argument.key (a
  * keyword), @argument.result (a decorator's call), @argument.block (a block; @receiver its call's method);
@@ -46,6 +47,8 @@ export function argumentOccurrence(captures: readonly Capture[], textOf: (n: Nod
     return { kind: 'argument', node: decorator, name: textOf(value).slice(0, MAX_TEXT), receiver: `@${textOf(callee).slice(0, MAX_TEXT)}${called}`,
       source: '0', alias: String(decorator.startPosition.row + 1) };
   }
+  // Ruby `Promise.new(args, &block)`: a block parameter handed on is the callee's block
+  if (value.parent?.type === 'block_argument') return forwardedBlock(call, callee, value, textOf);
   const key = by.get('argument.key');
   const slot = key ? textOf(key) : positionOf(value);
   if (slot === null) return null;
@@ -57,6 +60,12 @@ export function argumentOccurrence(captures: readonly Capture[], textOf: (n: Nod
 function blockOccurrence(call: Node, method: Node, block: Node, textOf: (n: Node) => string): PendingOccurrence {
   const callee = textOf(call).slice(0, method.endIndex - call.startIndex).slice(0, MAX_TEXT);
   return { kind: 'argument', node: block, name: `&${block.endPosition.row + 1}`, receiver: callee, source: '&', alias: String(method.endPosition.row + 1) };
+}
+
+/** A block parameter handed on (`&block`): the block's name in slot `&`, the callee up to its method. */
+function forwardedBlock(call: Node, method: Node, value: Node, textOf: (n: Node) => string): PendingOccurrence {
+  const callee = textOf(call).slice(0, method.endIndex - call.startIndex).slice(0, MAX_TEXT);
+  return { kind: 'argument', node: value, name: textOf(value).slice(0, MAX_TEXT), receiver: callee, source: '&', alias: String(method.endPosition.row + 1) };
 }
 
 /** A positional argument's index, or null after a spread (`f(*args, cb)`: its position is unknown). */

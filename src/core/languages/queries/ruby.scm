@@ -126,6 +126,8 @@
 
 ; a block handed to a call runs where the callee yields (or calls its &block): graph/callbacks.ts
 (call method: (_) @receiver block: [(do_block) (block)] @argument.block) @reference.argument
+; a block parameter handed on (`Promise.new(args, &block)`): the callee's block is that block
+(call method: (_) @receiver arguments: (argument_list (block_argument (identifier) @name))) @reference.argument
 (yield "yield" @name) @reference.call
 
 ; a method's parameters, in order (`&block` among them)
