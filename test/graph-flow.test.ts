@@ -352,6 +352,21 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'Build.DSL.task', 0.8), ['TestTasks.test_define']);
   });
 
+  it('Ruby: an operator binds to the one class with it that the receiver\'s name or the scope names; Python subscripts do not', async () => {
+    const call = await make({
+      'lib/task.rb': 'module Build\n  class Task\n    def |(deps)\n      deps\n    end\n\n    def self.format(d)\n      d\n    end\n  end\nend\n',
+      'lib/manager.rb': [
+        'module Build', '  module Manager', '    def define(task_class, name, deps)', '      task = make(task_class, name)',
+        '      task | deps', '      task', '    end', '',
+        '    def order(t, deps)', '      Task.format(deps)', '      t | deps', '    end', '',
+        '    def make(c, n)', '      c.new(n)', '    end', '  end', 'end', '',
+      ].join('\n'),
+      'web/headers.py': 'class Headers:\n    def __getitem__(self, key):\n        return key\n\ndef read(headers):\n    return headers["a"]\n',
+    });
+    assert.deepEqual(await users(call, 'Build.Task.|', undefined, ['calls']), ['lib/manager.rb:Build.Manager.define', 'lib/manager.rb:Build.Manager.order']);
+    assert.deepEqual(await users(call, 'Headers.__getitem__'), [], 'a Python container named like a class is not one');
+  });
+
   it('Ruby: a block handed on as &block and stored runs where the stored block is called', async () => {
     const call = await make({
       'lib/pool.rb': [

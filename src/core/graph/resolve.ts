@@ -145,7 +145,7 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
     return;
   }
   const r = resolveCall(new CallSite(scope, o, o.receiver?.trim() ?? null));
-  if (r === 'none' || (typeof r === 'object' && isSyntaxMember(o) && !TYPED_TIERS.has(r.tier))) return;
+  if (r === 'none' || (typeof r === 'object' && isSyntaxMember(o) && !bindsSyntax(scope, r.tier))) return;
   if (r === 'unbound') { out.countUnbound(scope.file.id, o.name); return; }
   const from = scope.fromOf(o.scope);
   for (const s of r.syms) out.emit(from, s.id, 'calls', r.tier, r.detail, scope.file.id, o.line);
@@ -155,6 +155,14 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
   out.stats.bound++;
   if (NAME_ONLY_TIERS.has(r.tier)) out.stats.ambiguous++;
 }
+
+/**
+ * Whether a member run by syntax (`x[k]`, `str(x)`, Ruby `a | b`) binds through a tier: one that knows the
+ * receiver's type, or (where the language table says so) the one class with it that the receiver's name or
+ * the calling scope names.
+ */
+const bindsSyntax = (scope: FileScope, tier: string) => TYPED_TIERS.has(tier) || (NAMED_CLASS_TIERS.has(tier) && !!scope.L.syntaxByReceiverName);
+const NAMED_CLASS_TIERS: ReadonlySet<string> = new Set(['receiver_name', 'scope_type']);
 
 /** A member run by syntax (a subscript, `str(x)`, `for … in x`) rather than named by the call. */
 function isSyntaxMember(o: Occurrence): boolean {

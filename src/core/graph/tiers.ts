@@ -71,11 +71,11 @@ export type Tier = keyof typeof TIERS;
  * Per language family, the tiers whose measured precision departs from the table (bench:stake's tier
  * precision against what runs, bench:graph's against pyright): their edges get this confidence instead.
  * Python: a class the scope names (httpx 0.41 against pyright, 0.23–0.65 against what runs) and a method
- * name alone (0.00–0.41) are guesses; Ruby: a method every definition overrides (0.21).
+ * name alone (0.00–0.41) are guesses; Ruby: a method every definition overrides (0.21), a class the scope names (0.52).
  */
 export const FAMILY_CONFIDENCE: Readonly<Record<string, Partial<Record<Tier, number>>>> = {
   python: { scope_type: 0.45, method_name: 0.25 },
-  ruby: { hierarchy: 0.25 },
+  ruby: { hierarchy: 0.25, scope_type: 0.5 },
 };
 
 /**

@@ -132,6 +132,7 @@ export const LANGUAGES = {
       selfReceivers: ['self'], constructed: (r) => /^([A-Z][\w:]*)\.new\b/.exec(r.trim())?.[1]?.split('::').pop() ?? null,
       constructorMember: 'initialize', newMethod: 'new', implicitMembers: /^(?:\[\]=?|[-+*\/%<>=!~^&|]+@?|each|call|to_s|to_str|to_ary|to_proc|coerce|method_missing|respond_to_missing\?)$/, lastDefinitionWins: true, openClasses: true, bareCalls: true,
       classBodyIsClass: true, subscriptMembers: { get: '[]', set: '[]=' }, protocolCalls: RUBY_PROTOCOL_CALLS, setterSuffix: '=',
+      syntaxByReceiverName: true,
       callbacks: true, dynamicMembers: RUBY_DYNAMIC_MEMBERS,
     },
     tests: namedTests(/_spec\.rb$|_test\.rb$/, [{ re: /^(.+)_test\.rb$/, ext: () => 'rb' }, { re: /^(.+)_spec\.rb$/, ext: () => 'rb' }]) },

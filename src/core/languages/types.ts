@@ -211,6 +211,12 @@ export interface GraphRules {
    * `for … in x`: `__iter__`), by the name the query captures; bound like subscripts.
    */
   readonly protocolCalls?: Readonly<Record<string, string>>;
+  /**
+   * Whether a member run by syntax also binds to the one class with it that the receiver's name or the
+   * calling scope names (Ruby `task | other` → Task#|: receiver names 0.80 precise in bench:stake); off where
+   * containers are named like the classes (Python `headers["x"]` on a dict: 0.08).
+   */
+  readonly syntaxByReceiverName?: boolean;
   /** The member calling an instance runs (`__call__`): `handler(x)` on a value of a class with it. */
   readonly callMember?: string;
   /**
