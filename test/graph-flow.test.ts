@@ -440,6 +440,21 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Bag.__eq__'), ['app/bag.py:same']);
   });
 
+  it('Python: testing a value\'s truth runs its __bool__, or its __len__ without one, when its type is known', async () => {
+    const call = await make({
+      'web/data.py': [
+        'class Headers:', '    def __len__(self):', '        return 0', '',
+        'class Secret:', '    def __bool__(self):', '        return True', '',
+        '    def __len__(self):', '        return 1', '',
+        'def merge(headers: Headers = None):', '    h = headers or Headers()', '    return h', '',
+        'def check(s: Secret):', '    assert s', '', 'def unknown(x):', '    if x:', '        return 1', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Headers.__len__', undefined, ['calls']), ['web/data.py:merge']);
+    assert.deepEqual(await users(call, 'Secret.__bool__', undefined, ['calls']), ['web/data.py:check']);
+    assert.deepEqual(await users(call, 'Secret.__len__', undefined, ['calls']), [], '__bool__ first');
+  });
+
   it('Python: await x and async for … in x run the operand\'s __await__ and __aiter__ when its type is known', async () => {
     const call = await make({
       'app/wrap.py': [

@@ -25,7 +25,7 @@ import { EdgeBuffer, type GEdge, type GraphStats } from './edges';
 import { FileScope, passScope, type Resolution } from './scope';
 import { NAME_ONLY_TIERS, TYPED_TIERS } from './tiers';
 import { isByPrefix, methodsByPrefix } from './dynamic';
-import { CallSite, resolveCall } from './calls';
+import { CallSite, resolveCall, type CallOutcome } from './calls';
 import { testsByNaming, testsFromCalls } from './test-edges';
 import { fixtureLabel, fixtureNamed, parametrizedLines } from './fixtures';
 import { closuresOf } from './flow';
@@ -144,7 +144,7 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
     for (const m of methodsByPrefix(scope, o)) out.emit(from, m.id, 'references', 'by_prefix', o.name, scope.file.id, o.line);
     return;
   }
-  const r = resolveCall(new CallSite(scope, o, o.receiver?.trim() ?? null));
+  const r = syntaxFallback(scope, o, resolveCall(new CallSite(scope, o, o.receiver?.trim() ?? null)));
   if (r === 'none' || (typeof r === 'object' && isSyntaxMember(o) && !bindsSyntax(scope, r.tier))) return;
   if (r === 'unbound') { out.countUnbound(scope.file.id, o.name); return; }
   const from = scope.fromOf(o.scope);
@@ -163,6 +163,14 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
  */
 const bindsSyntax = (scope: FileScope, tier: string) => TYPED_TIERS.has(tier) || (NAMED_CLASS_TIERS.has(tier) && !!scope.L.syntaxByReceiverName);
 const NAMED_CLASS_TIERS: ReadonlySet<string> = new Set(['receiver_name', 'scope_type']);
+
+/** `if headers:` on a class without __bool__: the member the protocol falls back to (its __len__). */
+function syntaxFallback(scope: FileScope, o: Occurrence, r: CallOutcome): CallOutcome {
+  const fallback = isSyntaxMember(o) ? scope.L.protocolFallbacks?.[o.name] : undefined;
+  if (!fallback || (typeof r === 'object' && bindsSyntax(scope, r.tier))) return r;
+  const retry = resolveCall(new CallSite(scope, { ...o, name: fallback }, o.receiver?.trim() ?? null));
+  return typeof retry === 'object' && bindsSyntax(scope, retry.tier) ? retry : r;
+}
 
 /** A member run by syntax (a subscript, `str(x)`, `for … in x`) rather than named by the call. */
 function isSyntaxMember(o: Occurrence): boolean {

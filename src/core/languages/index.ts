@@ -22,6 +22,8 @@ const PYTHON_PROTOCOL_CALLS = {
   str: '__str__', repr: '__repr__', len: '__len__', iter: '__iter__', next: '__next__', hash: '__hash__',
   bool: '__bool__', reversed: '__reversed__', format: '__format__', for: '__iter__',
   in: '__contains__', 'not in': '__contains__', '==': '__eq__', await: '__await__', async: '__aiter__',
+  // truth tests: `if x`, `while x`, `not x`, `x or y`, `x and y`, `assert x`
+  if: '__bool__', elif: '__bool__', while: '__bool__', not: '__bool__', or: '__bool__', and: '__bool__', assert: '__bool__',
   // type(self)(…), self.__class__(…): the object's own class constructed
   type: '__init__', __class__: '__init__',
 };
@@ -89,7 +91,7 @@ export const LANGUAGES = {
       constructorMember: '__init__', lastDefinitionWins: true, classScopeHidden: true, contextMembers: ['__enter__', '__exit__'],
       callMember: '__call__', callbacks: true, dynamicMembers: { fallback: '__getattr__' }, implicitMembers: /^__\w+__$/,
       subscriptMembers: { get: '__getitem__', set: '__setitem__', del: '__delitem__' },
-      protocolCalls: PYTHON_PROTOCOL_CALLS, inertBases: PYTHON_INERT_BASES, decorators: PYTHON_DECORATORS,
+      protocolCalls: PYTHON_PROTOCOL_CALLS, protocolFallbacks: { __bool__: '__len__' }, inertBases: PYTHON_INERT_BASES, decorators: PYTHON_DECORATORS,
       callableType: /^(?:\w+\.)*Callable\[\[/,
       fixtures: { decorator: 'fixture', files: ['conftest.py'], parametrize: 'parametrize' },
       submodule: (source, name) => (source.endsWith('.') ? `${source}${name}` : `${source}.${name}`),

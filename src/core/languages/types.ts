@@ -211,6 +211,8 @@ export interface GraphRules {
    * `for … in x`: `__iter__`), by the name the query captures; bound like subscripts.
    */
   readonly protocolCalls?: Readonly<Record<string, string>>;
+  /** The member a protocol runs when the class has none of the first (Python truth: `__len__` without `__bool__`). */
+  readonly protocolFallbacks?: Readonly<Record<string, string>>;
   /**
    * Whether a member run by syntax also binds to the one class with it that the receiver's name or the
    * calling scope names (Ruby `task | other` → Task#|: receiver names 0.80 precise in bench:stake); off where

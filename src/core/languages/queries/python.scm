@@ -265,6 +265,14 @@
   function: (identifier) @name
   arguments: (argument_list . (_) @receiver .)
   (#any-of? @name "str" "repr" "len" "iter" "next" "hash" "bool" "reversed" "format")) @reference.protocol
+; `if x:`, `while x:`, `not x`, `x or y`, `assert x`: testing the operand's truth runs its __bool__ (its __len__
+; when it has none: the language table's protocolFallbacks)
+(if_statement "if" @name condition: (_) @receiver) @reference.protocol
+(elif_clause "elif" @name condition: (_) @receiver) @reference.protocol
+(while_statement "while" @name condition: (_) @receiver) @reference.protocol
+(not_operator "not" @name argument: (_) @receiver) @reference.protocol
+(boolean_operator left: (_) @receiver operator: ["and" "or"] @name) @reference.protocol
+(assert_statement "assert" @name . (_) @receiver) @reference.protocol
 (for_statement "for" @name right: (_) @receiver) @reference.protocol
 (for_statement "async" @name right: (_) @receiver) @reference.protocol
 (await "await" @name (_) @receiver) @reference.protocol
