@@ -51,6 +51,9 @@ export class CallSite {
   }
 }
 
+/** The classes among what a value holds (a `type` alias is no class one can construct). */
+const classesIn = (held: readonly GSymbol[]) => held.filter(t => CLASSY.has(t.kind) && t.kind !== 'type');
+
 export type CallOutcome = { syms: GSymbol[]; tier: Tier; detail: string } | 'unbound' | 'none';
 export interface CallRule { name: string; resolve(c: CallSite): CallOutcome | undefined }
 
@@ -175,7 +178,7 @@ export const CALL_RULES: readonly CallRule[] = [
       if (typed) return typed;
       // exc: type[SyntaxError] (or exc: SyntaxError); exc(…): a value of a class without a call member, called,
       // is that class constructed
-      const classes = f.L.callMember && !runs.length ? held.filter(t => CLASSY.has(t.kind) && t.kind !== 'type') : [];
+      const classes = f.L.callMember && !runs.length ? classesIn(held) : [];
       if (classes.length === 1) return bound(classes, 'assigned', `${o.name} → ${classes[0]!.sp}`);
       // f = self.get_visitor(node); f(node): what get_visitor hands out runs
       const handed = held.length ? undefined : f.flow.handedOut(o.name, o.scope, o.line, depth);
@@ -298,7 +301,7 @@ export const CALL_RULES: readonly CallRule[] = [
       // self.stack = self.app; self.stack(…): the bound method runs
       const methods = held.length ? [] : c.f.flow.boundMethods(callee, c.o.scope, c.o.line, c.depth);
       if (methods.length) return bound(methods, 'assigned', `${callee} → ${methods[0]!.sp}`);
-      const classes = held.filter(t => CLASSY.has(t.kind) && t.kind !== 'type');
+      const classes = classesIn(held);
       if (classes.length !== 1) return undefined;
       const runs = callMembers(c.f, classes);
       return bound(runs.length === 1 ? runs : classes, 'assigned', `${callee} → ${classes[0]!.sp}`);

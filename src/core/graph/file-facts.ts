@@ -15,7 +15,7 @@ export interface FileFacts {
   text?: { tokens: string[]; spans: ChunkSpan[] }; // full-text tokens and each chunk's lines (wordsOf)
 }
 
-export const BASE_KINDS: ReadonlySet<string> = new Set(['extends', 'implements']);
+export { BASE_KINDS } from '../parse/occurrence';
 export const DECORATOR_KINDS: ReadonlySet<string> = new Set(['call', 'identifier']);
 export const ASSIGN_KINDS: ReadonlySet<string> = new Set(['assign']);
 export const SIGNATURE_KINDS: ReadonlySet<string> = new Set(['yields', 'returns']);

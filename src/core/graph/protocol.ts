@@ -13,9 +13,7 @@ import type { NodeRow } from '../store/store';
 import { relayed } from './dispatch';
 import { paramsOf, selfFirst } from './callbacks';
 import type { GraphEdge, GraphReader } from './query';
-import { callableSignature, typeKey } from './type-text';
-
-export { callableSignature, typeKey };
+import { typeKey } from './type-text';
 
 type Hit = { neighbour: NodeRow; edge: GraphEdge };
 /** A callable type: the parameter types it names, and the type its calls give (`Awaitable[T]`: T). */

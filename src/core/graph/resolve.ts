@@ -144,8 +144,8 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
     for (const m of methodsByPrefix(scope, o)) out.emit(from, m.id, 'references', 'by_prefix', o.name, scope.file.id, o.line);
     return;
   }
-  const r = syntaxFallback(scope, o, resolveCall(new CallSite(scope, o, o.receiver?.trim() ?? null)));
-  if (r === 'none' || (typeof r === 'object' && isSyntaxMember(o) && !bindsSyntax(scope, r.tier))) return;
+  const r = isSyntaxMember(o) ? resolveSyntaxMember(scope, o) : resolveCall(new CallSite(scope, o, o.receiver?.trim() ?? null));
+  if (r === 'none') return;
   if (r === 'unbound') { out.countUnbound(scope.file.id, o.name); return; }
   const from = scope.fromOf(o.scope);
   for (const s of r.syms) out.emit(from, s.id, 'calls', r.tier, r.detail, scope.file.id, o.line);
@@ -157,20 +157,24 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
 }
 
 /**
- * Whether a member run by syntax (`x[k]`, `str(x)`, Ruby `a | b`) binds through a tier: one that knows the
- * receiver's type, or (where the language table says so) the one class with it that the receiver's name or
- * the calling scope names.
+ * A member run by syntax (`x[k]`, `str(x)`, `if x:`, Ruby `a | b`): the member, or the one the protocol falls back
+ * to (`__len__` for a class without `__bool__`), bound through a tier that knows the receiver's type or (where
+ * the language table says so) the one class with it that the receiver's name or the calling scope names.
+ * A member no class of the repository defines is not looked for: most such syntax runs on built-in values.
  */
-const bindsSyntax = (scope: FileScope, tier: string) => TYPED_TIERS.has(tier) || (NAMED_CLASS_TIERS.has(tier) && !!scope.L.syntaxByReceiverName);
-const NAMED_CLASS_TIERS: ReadonlySet<string> = new Set(['receiver_name', 'scope_type']);
-
-/** `if headers:` on a class without __bool__: the member the protocol falls back to (its __len__). */
-function syntaxFallback(scope: FileScope, o: Occurrence, r: CallOutcome): CallOutcome {
-  const fallback = isSyntaxMember(o) ? scope.L.protocolFallbacks?.[o.name] : undefined;
-  if (!fallback || (typeof r === 'object' && bindsSyntax(scope, r.tier))) return r;
-  const retry = resolveCall(new CallSite(scope, { ...o, name: fallback }, o.receiver?.trim() ?? null));
-  return typeof retry === 'object' && bindsSyntax(scope, retry.tier) ? retry : r;
+function resolveSyntaxMember(scope: FileScope, o: Occurrence): CallOutcome {
+  for (const name of [o.name, scope.L.protocolFallbacks?.[o.name]]) {
+    if (!name || !scope.t.byName.get(name)?.some(s => CALLABLE_MEMBER.has(s.kind))) continue;
+    const r = resolveCall(new CallSite(scope, name === o.name ? o : { ...o, name }, o.receiver?.trim() ?? null));
+    if (typeof r === 'object' && bindsSyntax(scope, r.tier)) return r;
+  }
+  return 'none';
 }
+
+const CALLABLE_MEMBER: ReadonlySet<string> = new Set(['method', 'function']);
+const NAMED_CLASS_TIERS: ReadonlySet<string> = new Set(['receiver_name', 'scope_type']);
+const bindsSyntax = (scope: FileScope, tier: string) =>
+  TYPED_TIERS.has(tier) || (NAMED_CLASS_TIERS.has(tier) && !!scope.L.syntaxByReceiverName);
 
 /** A member run by syntax (a subscript, `str(x)`, `for … in x`) rather than named by the call. */
 function isSyntaxMember(o: Occurrence): boolean {

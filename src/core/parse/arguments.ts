@@ -58,15 +58,19 @@ export function argumentOccurrence(captures: readonly Capture[], textOf: (n: Nod
 
 /** A block handed to a call (Ruby `in_namespace(name) do … end`): `&` and its last line, the callee up to its method. */
 function blockOccurrence(call: Node, method: Node, block: Node, textOf: (n: Node) => string): PendingOccurrence {
-  const callee = textOf(call).slice(0, method.endIndex - call.startIndex).slice(0, MAX_TEXT);
+  const callee = calleeText(call, method, textOf);
   return { kind: 'argument', node: block, name: `&${block.endPosition.row + 1}`, receiver: callee, source: '&', alias: String(method.endPosition.row + 1) };
 }
 
 /** A block parameter handed on (`&block`): the block's name in slot `&`, the callee up to its method. */
 function forwardedBlock(call: Node, method: Node, value: Node, textOf: (n: Node) => string): PendingOccurrence {
-  const callee = textOf(call).slice(0, method.endIndex - call.startIndex).slice(0, MAX_TEXT);
+  const callee = calleeText(call, method, textOf);
   return { kind: 'argument', node: value, name: textOf(value).slice(0, MAX_TEXT), receiver: callee, source: '&', alias: String(method.endPosition.row + 1) };
 }
+
+/** A call's text up to the end of its method (`Promise.new(args) { … }` → `Promise.new`). */
+const calleeText = (call: Node, method: Node, textOf: (n: Node) => string) =>
+  textOf(call).slice(0, method.endIndex - call.startIndex).slice(0, MAX_TEXT);
 
 /** A positional argument's index, or null after a spread (`f(*args, cb)`: its position is unknown). */
 function positionOf(value: Node): string | null {

@@ -20,7 +20,7 @@ import { buildChunks, topLevelOnly, LIMITS, type Chunk, type ChunkOwner } from '
 import { scriptBlocksOnly } from './embedded';
 import { callMember, calleeText, syntaxMember } from './syntax-members';
 
-import { OCCURRENCE_CAPTURES, SYNTAX_SOURCE, type Occurrence, type OccurrenceKind } from './occurrence';
+import { BASE_KINDS, OCCURRENCE_CAPTURES, SYNTAX_SOURCE, type Occurrence, type OccurrenceKind } from './occurrence';
 
 export type { Occurrence, OccurrenceKind } from './occurrence';
 
@@ -56,7 +56,6 @@ export { LIMITS } from './chunks';
 
 const CHUNK_KINDS = new Set<DefinitionKind>(['function', 'method', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'module']);
 const KIND_SET = new Set<string>(DEFINITION_KINDS);
-const BASE_KINDS: ReadonlySet<string> = new Set<OccurrenceKind>(['extends', 'implements']);
 
 interface RawDef {
   kind: DefinitionKind;

@@ -55,6 +55,8 @@ export interface Occurrence {
  * definitions) did not change keeps every other file's edges valid.
  */
 export const CROSS_FILE_KINDS: ReadonlySet<OccurrenceKind> = new Set<OccurrenceKind>(['import', 'extends', 'implements']);
+/** A class's bases: `extends` and `implements` (Ruby `include`), named through a qualifier held as the receiver. */
+export const BASE_KINDS: ReadonlySet<OccurrenceKind> = new Set<OccurrenceKind>(['extends', 'implements']);
 
 const KIND_INDEX = new Map<string, number>(OCCURRENCE_KINDS.map((k, i) => [k, i]));
 
