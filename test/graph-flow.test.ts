@@ -399,6 +399,29 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'Build.Manager.define'), ['TestManager.test_define']);
   });
 
+  it('a method a mixin or base lacks, called on self, runs the definition of the classes built on it', async () => {
+    const call = await make({
+      // Ruby: a module's bare call of a method the class including it defines (sinatra's Helpers#redirect → Base#halt)
+      'lib/helpers.rb': 'module Web\n  module Helpers\n    def redirect(uri)\n      halt(302)\n    end\n  end\nend\n',
+      'lib/base.rb': 'module Web\n  class Base\n    include Helpers\n\n    def halt(code)\n      code\n    end\n  end\nend\n',
+      // Python: a base's template method calls a hook only its subclasses define; two define it
+      'app/views.py': [
+        'class View:', '    def dispatch(self):', '        return self.render()', '', 'class Page(View):', '    def render(self):',
+        '        return "page"', '', 'class Feed(View):', '    def render(self):', '        return "feed"', '',
+        'class Mixin:', '    def describe(self):', '        return self.label()', '', 'class Card(Mixin, Page):', '    def label(self):',
+        '        return "card"', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Web.Base.halt'), ['lib/helpers.rb:Web.Helpers.redirect']);
+    // one class built on the mixin defines label: a confident binding; two subclasses define render: each possible
+    assert.deepEqual(await typedUsers(call, 'Card.label'), ['Mixin.describe']);
+    const ref = (await call('find_references', { symbol: 'Web.Base.halt' })).references[0];
+    assert.match(ref.evidence, /class built on the enclosing one: Web.Base, built on Web.Helpers/);
+    assert.deepEqual(await users(call, 'Page.render'), ['app/views.py:View.dispatch']);
+    assert.deepEqual(await users(call, 'Feed.render'), ['app/views.py:View.dispatch']);
+    assert.deepEqual(await typedUsers(call, 'Feed.render'), [], 'two hosts: neither is confident');
+  });
+
   it('a subscript runs the element members of a receiver of known type (__getitem__/__setitem__, Ruby [] and []=)', async () => {
     const call = await make({
       'web/headers.py': [

@@ -11,7 +11,7 @@ import { tempWorkspace, type TempWorkspace } from './helpers/workspace';
 
 const FILES: Record<string, string> = {
   'py/pkg/__init__.py': 'from pkg.base import Base as Base\nfrom pkg.util import helper\n',
-  'py/pkg/base.py': 'class Root:\n    def ping(self):\n        return 0\n\nclass Base(Root):\n    def save(self):\n        return self.ping()\n',
+  'py/pkg/base.py': 'class Root:\n    def ping(self):\n        return 0\n\nclass Base(Root):\n    def save(self):\n        return self.ping() + self.hook()\n',
   'py/pkg/model.py': 'from pkg import Base\n\nclass Model(Base):\n    def load(self):\n        def inner():\n            return 1\n        return self.save() + inner()\n',
   'py/pkg/util.py': 'def helper(x):\n    return x\n\ndef unique_name_here():\n    return helper(2)\n',
   'py/pkg/service.py': 'from pkg.model import Model\nfrom pkg import helper\n\ndef serve():\n    m = Model()\n    helper(m)\n    unique_name_here()\n    return m.load()\n',
@@ -29,11 +29,14 @@ const FILES: Record<string, string> = {
   'go/store/store.go': 'package store\n\ntype Store struct{}\n',
   'go/store/ops.go': 'package store\n\nfunc (s *Store) Get() int { return s.Put() }\n\nfunc (s *Store) Put() int { return 1 }\n',
   'go/store/use.go': 'package store\n\nfunc Use() int {\n\ts := &Store{}\n\treturn s.Get()\n}\n',
+  'py/pkg/hooks.py': 'from pkg.base import Base\n\nclass Hooked(Base):\n    def hook(self):\n        return 1\n',
+  'rb/lib/helpers.rb': 'module Web\n  module Helpers\n    def redirect(uri)\n      halt(302)\n    end\n  end\nend\n',
+  'rb/lib/base.rb': 'module Web\n  class App\n    include Helpers\n\n    def halt(code)\n      code\n    end\n  end\nend\n',
   'java/src/Animal.java': 'package zoo;\n\nclass Animal {\n    String name() { return ""; }\n}\n',
   'java/src/Dog.java': 'package zoo;\n\nclass Dog extends Animal {\n    String bark() { return name(); }\n}\n',
 };
 
-const comment = (path: string) => (path.endsWith('.py') ? '#' : '//');
+const comment = (path: string) => (path.endsWith('.py') || path.endsWith('.rb') ? '#' : '//');
 
 describe('graph: a new process resolves an edit reading definitions on demand', () => {
   let ws: TempWorkspace;
@@ -62,7 +65,8 @@ describe('graph: a new process resolves an edit reading definitions on demand', 
     for (const want of ['py/pkg/service.py#serve -> py/pkg/base.py#Base.save calls', 'py/pkg/model.py#Model.load -> py/pkg/base.py#Base.save calls',
       'ts/src/app.ts#run -> ts/src/circle.ts#Circle.radius calls', 'rs/src/main.rs#main -> rs/src/make.rs#Thing.make calls',
       'go/store/use.go#Use -> go/store/ops.go#Store.Get calls',
-      'py/pkg/visitor.py#NodeVisitor.get_visitor -> py/pkg/gen.py#Gen.visit_Name references', 'java/src/Dog.java#Dog -> java/src/Animal.java#Animal extends']) {
+      'py/pkg/visitor.py#NodeVisitor.get_visitor -> py/pkg/gen.py#Gen.visit_Name references', 'java/src/Dog.java#Dog -> java/src/Animal.java#Animal extends',
+      'py/pkg/base.py#Base.save -> py/pkg/hooks.py#Hooked.hook calls', 'rb/lib/helpers.rb#Web.Helpers.redirect -> rb/lib/base.rb#Web.App.halt calls']) {
       assert.ok(partial.edges.some(x => x.startsWith(want)), `${want}\n${partial.edges.join('\n')}`);
     }
     assert.deepEqual(partial.edges, rebuilt.edges);

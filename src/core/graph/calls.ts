@@ -11,6 +11,7 @@
  *                 a local or parameter of a callable type (`app: ASGIApp`) calls a value of it → callable
  *   super         super.f(): a member of a base of the enclosing class                 → self
  *   self          this.f() / self.f(): a member of the enclosing class (bases included) → self
+ *                 else the one class built on it with f (Ruby mixins, hooks; bare calls too) → host
  *   self_chain    this.a().f(): fluent chains on the instance                           → self_chain
  *   namespace     ns.f() where ns is imported from a barrel's `export * as ns`          → import
  *   module        mod.f() where mod is a module import (Go: any file of the package)    → import
@@ -28,10 +29,10 @@
  */
 import type { Occurrence } from '../parse/occurrence';
 import { AMBIGUOUS_MAX, type Tier } from './tiers';
-import { CALLABLE, CLASSY, type GSymbol } from './tables';
+import { CALLABLE, CLASSY, symbolKey, type GSymbol, type RepoTables } from './tables';
 import { parentScope, passScope, type FileScope } from './scope';
 import { fixtureLabel, fixtureNamed } from './fixtures';
-import { hierarchyRoots } from './hierarchy';
+import { hierarchyRoots, hostMembers } from './hierarchy';
 
 /** A call site being resolved, with what the rules derive from its receiver (computed once, on first use). */
 export class CallSite {
@@ -90,12 +91,35 @@ function isSubsequence(short: string, long: string): boolean {
   return i === short.length;
 }
 
-/** A receiver-less call as a method of self: the enclosing class's member, its bases' or its mixins'. */
-function selfMember(f: FileScope, o: Occurrence): { cls: GSymbol; m: GSymbol } | undefined {
+/**
+ * A receiver-less call as a method of self: the enclosing class's member, its bases' or its mixins', else
+ * (hostBinding) what the classes built on it define.
+ */
+function selfMember(f: FileScope, o: Occurrence): CallOutcome | undefined {
   if (f.inClassBody(o.scope)) return undefined;
   const cls = f.classOf(o.scope);
   const m = cls ? f.t.memberIn(cls, o.name) : undefined;
-  return m && (m.kind === 'method' || m.kind === 'function') ? { cls: cls!, m } : undefined;
+  if (m && (m.kind === 'method' || m.kind === 'function')) return bound([m], 'self', cls!.sp);
+  const host = cls ?? mixinOf(f, o.scope);
+  return host ? hostBinding(f.t, host, o.name) : undefined;
+}
+
+/** The module a method is defined in directly, when no class encloses it (a Ruby mixin's instance method). */
+export function mixinOf(f: FileScope, scope: string | null): GSymbol | undefined {
+  const parent = scope ? parentScope(scope) : null;
+  const s = parent ? f.t.byFilePath.get(symbolKey(f.file.id, parent)) : undefined;
+  return s?.kind === 'module' ? s : undefined;
+}
+
+/**
+ * A member `cls` lacks, called on self: the definition of the one class built on it that has it (a
+ * module's `halt` of the class including it: host), or each of 2–3 (ambiguous).
+ */
+export function hostBinding(t: RepoTables, cls: GSymbol, name: string): { syms: GSymbol[]; tier: Tier; detail: string } | undefined {
+  const hosts = hostMembers(t, cls, name, AMBIGUOUS_MAX);
+  if (!hosts.length) return undefined;
+  if (hosts.length === 1) return { syms: hosts, tier: 'host', detail: `${hosts[0]!.parent}, built on ${cls.sp}` };
+  return { syms: hosts, tier: 'ambiguous', detail: `${hosts.length} classes on ${cls.sp}` };
 }
 
 /**
@@ -194,7 +218,7 @@ export const CALL_RULES: readonly CallRule[] = [
       if (onSelf.length === 1) return bound(onSelf, 'assigned', `${self} → ${onSelf[0]!.sp} (instance_eval)`);
       // Ruby `task :name do … end` in a test: a method of self's class, its bases or the modules it includes
       const inherited = f.L.bareCalls ? selfMember(f, o) : undefined;
-      if (inherited) return bound([inherited.m], 'self', inherited.cls.sp);
+      if (inherited) return inherited;
       if ('syms' in res) return bound(res.syms, res.tier, res.detail);
       return res.unbound > AMBIGUOUS_MAX ? 'unbound' : 'none';
     },
@@ -214,7 +238,7 @@ export const CALL_RULES: readonly CallRule[] = [
       if (!f.L.selfReceivers.includes(r!)) return undefined;
       const cls = f.classOf(o.scope);
       const m = cls ? f.t.memberIn(cls, o.name) : undefined;
-      return m ? bound([m], 'self', cls!.sp) : undefined;
+      return m ? bound([m], 'self', cls!.sp) : cls ? hostBinding(f.t, cls, o.name) : undefined;
     },
   },
   {

@@ -4,7 +4,7 @@
  * unknown type is a call of the hierarchy's root method, and base-class dispatch (dispatch.ts) reaches
  * the overrides. Names shared by unrelated classes have many roots (2–3 are bound as ambiguous).
  */
-import { symbolKey, type GSymbol, type RepoTables } from './tables';
+import { CLASSY, symbolKey, type GSymbol, type RepoTables } from './tables';
 
 /** The classes `cls` derives from (bases resolved on demand), nearest first. */
 export function ancestors(t: RepoTables, cls: GSymbol): GSymbol[] {
@@ -40,4 +40,43 @@ export function hierarchyRoots(t: RepoTables, methods: readonly GSymbol[]): GSym
   const out = [...owners.values()].every(Boolean) ? roots : [];
   t.passMemo.set(key, out);
   return out;
+}
+
+/**
+ * The classes that name `cls` as a base (subclasses; Ruby classes that include a module), by id. With a
+ * lookup (a partial update), those recorded by the last graph update's stored edges, except in the files
+ * being resolved again, whose bases are read from their occurrences.
+ */
+export function subclassesOf(t: RepoTables, cls: GSymbol): GSymbol[] {
+  const key = symbolKey(cls.fileId, cls.sp);
+  const lookup = t.input.lookup;
+  let ids: readonly number[] = t.subclassIds(key);
+  if (lookup) {
+    const resolving = t.resolving ?? new Set<number>();
+    const fresh = [...resolving].flatMap(fid => (t.byFile.get(fid) ?? []).filter(s => CLASSY.has(s.kind) && t.basesFor(s)?.includes(key)));
+    ids = [...lookup.subclassesOf(cls.id).filter(id => !resolving.has(t.symbolById(id)?.fileId ?? -1)), ...fresh.map(s => s.id)];
+  }
+  return [...new Set(ids)].sort((a, b) => a - b).map(id => t.symbolById(id)).filter((s): s is GSymbol => !!s);
+}
+
+/**
+ * A method `cls` neither defines nor inherits, defined by the classes built on it: what a mixin's method
+ * runs when it calls `halt` of the class that includes it, or a base's template method calls a hook only
+ * its subclasses define. The nearest definition down each line of subclasses; none when more than `max`.
+ */
+export function hostMembers(t: RepoTables, cls: GSymbol, name: string, max: number): GSymbol[] {
+  const out = new Map<number, GSymbol>();
+  const seen = new Set<number>([cls.id]);
+  for (let level = subclassesOf(t, cls); level.length && out.size <= max;) {
+    const next: GSymbol[] = [];
+    for (const sub of level) {
+      if (seen.has(sub.id)) continue;
+      seen.add(sub.id);
+      const m = t.memberIn(sub, name);
+      if (m && (m.kind === 'method' || m.kind === 'function')) out.set(m.id, m);
+      else next.push(...subclassesOf(t, sub));
+    }
+    level = next;
+  }
+  return out.size <= max ? [...out.values()] : [];
 }

@@ -25,7 +25,7 @@ import { EdgeBuffer, type GEdge, type GraphStats } from './edges';
 import { FileScope, passScope, type Resolution } from './scope';
 import { NAME_ONLY_TIERS, TYPED_TIERS } from './tiers';
 import { isByPrefix, methodsByPrefix } from './dynamic';
-import { CallSite, resolveCall, type CallOutcome } from './calls';
+import { CallSite, hostBinding, mixinOf, resolveCall, type CallOutcome } from './calls';
 import { testsByNaming, testsFromCalls } from './test-edges';
 import { fixtureLabel, fixtureNamed, parametrizedLines } from './fixtures';
 import { closuresOf } from './flow';
@@ -104,6 +104,7 @@ function basesOfFile(t: RepoTables, f: GFile, muted: EdgeBuffer): void {
 /** The edges of the given files (all files without `only`), their test links and unbound counts. */
 export function resolveWith(t: RepoTables, only: ReadonlySet<number> | undefined, sink: ((edges: GEdge[]) => void) | undefined): GraphOutput {
   t.passMemo.clear();
+  t.resolving = only;
   const out = new EdgeBuffer(sink);
   for (const f of t.input.files) if (!only || only.has(f.id)) resolveFile(t, f, out);
   testsByNaming(t, only, out);
@@ -229,8 +230,11 @@ function bareMethodCall(scope: FileScope, o: Occurrence, out: EdgeBuffer): boole
   if (!scope.L.bareCalls || scope.inClassBody(o.scope)) return false;
   const cls = scope.classOf(o.scope);
   const m = cls ? scope.t.memberIn(cls, o.name) : undefined;
-  if (!m || (m.kind !== 'method' && m.kind !== 'function')) return false;
-  out.emit(scope.fromOf(o.scope), m.id, 'calls', 'self', cls!.sp, scope.file.id, o.line);
+  const own = m && (m.kind === 'method' || m.kind === 'function');
+  const host = cls ?? mixinOf(scope, o.scope);
+  const r = own ? { syms: [m], tier: 'self' as const, detail: cls!.sp } : host && hostBinding(scope.t, host, o.name);
+  if (!r) return false;
+  for (const s of r.syms) out.emit(scope.fromOf(o.scope), s.id, 'calls', r.tier, r.detail, scope.file.id, o.line);
   return true;
 }
 

@@ -7,8 +7,7 @@
  * Built in two steps: `new RepoTables(input)` indexes the definitions; the bases pass (resolve.ts)
  * records each class's base classes with `addBases`, after which member maps are complete.
  */
-import type { LanguageId } from '../languages/types';
-import { CONTAINER_KINDS } from '../languages/types';
+import { CONTAINER_KINDS, type LanguageId } from '../languages/types';
 import { graphRules } from '../languages';
 import { LazyMap, LazySet } from './lazy';
 import type { Occurrence } from '../parse/occurrence';
@@ -29,6 +28,8 @@ export interface SymbolLookup {
   /** methods whose parent path is `owner`, in any file */
   methodsOfOwner(owner: string): GSymbol[];
   fileOf(symbolId: number): number | undefined;
+  /** ids of the classes whose stored extends/implements edges name this class (the last graph update's) */
+  subclassesOf(symbolId: number): number[];
 }
 
 /** What the tables are built from: a repository's files, definitions and (read on demand) occurrences. */
@@ -114,8 +115,7 @@ export class RepoTables {
       this.methodsOfOwner = new LazyMap(owner => { const l = lookup.methodsOfOwner(owner); return l.length ? l : undefined; });
       this.symbolFile = new LazyMap(id => lookup.fileOf(id));
       this.nestedInFunction = new LazySet(id => {
-        const fid = this.symbolFile.get(id);
-        const s = fid === undefined ? undefined : (this.byFile.get(fid) ?? []).find(x => x.id === id);
+        const s = this.symbolById(id);
         return !!s?.parent && isFunction(this.byFilePath.get(symbolKey(s.fileId, s.parent)));
       });
       this.basesDone = new Set();
@@ -406,20 +406,27 @@ export class RepoTables {
       for (const c of this.byName.get(last) ?? []) if (c.sp === d.parent && c.fileId !== fileId) out.add(c.id);
     }
     // subclasses, all the way down
+    const queue = [...out];
+    while (queue.length) {
+      const sym = this.symbolById(queue.pop()!);
+      for (const sub of sym ? this.subclassIds(symbolKey(sym.fileId, sym.sp)) : []) if (!out.has(sub)) { out.add(sub); queue.push(sub); }
+    }
+    return out;
+  }
+
+  /** Ids of the classes that record `key` (a class's symbol key) as a base, from whole tables (not with a lookup). */
+  subclassIds(key: string): readonly number[] {
     if (!this.subclassIndex) {
       this.subclassIndex = new Map();
       for (const [cls, bases] of this.basesOf) for (const b of bases) (this.subclassIndex.get(b) ?? this.subclassIndex.set(b, []).get(b)!).push(cls);
     }
-    const subclasses = this.subclassIndex;
-    const queue = [...out];
-    while (queue.length) {
-      const id = queue.pop()!;
-      const fid = this.symbolFile.get(id);
-      const sym = fid === undefined ? undefined : (this.byFile.get(fid) ?? []).find(x => x.id === id);
-      for (const sub of (sym && subclasses.get(symbolKey(sym.fileId, sym.sp))) ?? []) if (!out.has(sub)) { out.add(sub); queue.push(sub); }
-    }
-    return out;
+    return this.subclassIndex.get(key) ?? [];
   }
+  symbolById(id: number): GSymbol | undefined {
+    return (this.byFile.get(this.symbolFile.get(id) ?? -1) ?? []).find(x => x.id === id);
+  }
+  /** The files a partial resolution is resolving (resolveWith): their stored edges are being replaced. */
+  resolving: ReadonlySet<number> | undefined;
 
   /** Classes by the key of each base they record (built when a definition change first needs it, then kept up to date). */
   private subclassIndex: Map<string, number[]> | null = null;

@@ -14,6 +14,8 @@
  *                     also a test naming a fixture uses it
  *   scope_type  0.65  x.run() where exactly one class named in the calling scope (a parameter's type, a
  *                     constructor call) has a method run
+ *   host        0.8   self.f() / a bare f() where the enclosing class or module lacks f and the one class built on it
+ *                     defines it (a Ruby mixin calling its includer's method; a base's hook only a subclass defines)
  *   self_chain  0.6   a call on a call chain rooted at the instance (this.a().run(), (c ? this.a() : this).run()):
  *                     fluent interfaces return the instance, so run is looked up in the enclosing class
  *   same_dir    0.6   the only definition with that name in the same folder (package)
@@ -48,6 +50,7 @@ export const TIERS = {
   assigned: { confidence: 0.7, text: 'a method of the type the receiver holds:' },
   fixture: { confidence: 0.7, text: 'through the test fixture' },
   scope_type: { confidence: 0.65, text: 'a method of the one class the calling scope names with that method:' },
+  host: { confidence: 0.8, text: 'a method self has through the class built on the enclosing one:' },
   self_chain: { confidence: 0.6, text: 'a call chain on the instance of' },
   same_dir: { confidence: 0.6, text: 'the only definition with that name in' },
   unique: { confidence: 0.55, text: 'the only definition with that name in the repository' },
@@ -85,7 +88,7 @@ export const FAMILY_CONFIDENCE: Readonly<Record<string, Partial<Record<Tier, num
 export const NAME_ONLY_TIERS: ReadonlySet<string> = new Set<Tier>(['method_name', 'ambiguous', 'protocol']);
 
 /** Tiers that know the receiver's type (the only ones a member run by syntax, `x[k]` or `str(x)`, binds through). */
-export const TYPED_TIERS: ReadonlySet<string> = new Set<Tier>(['receiver', 'self', 'self_chain', 'assigned', 'fixture']);
+export const TYPED_TIERS: ReadonlySet<string> = new Set<Tier>(['receiver', 'self', 'host', 'self_chain', 'assigned', 'fixture']);
 
 /** The confidence of an edge of `tier` in a file of language `family`. */
 export const tierConfidence = (tier: Tier, family: string | null): number =>

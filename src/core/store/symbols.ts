@@ -6,7 +6,10 @@ import { OWNER_INDEX } from './schema';
 /** A definition as graph resolution reads it. */
 export interface GraphSymbolRow { id: number; fileId: number; name: string; sp: string; kind: string; parent: string | null; line: number }
 /** Definitions read one question at a time (what graph/tables.ts calls a SymbolLookup). */
-export interface GraphLookup { byName(name: string): GraphSymbolRow[]; byFile(fileId: number): GraphSymbolRow[]; methodsOfOwner(owner: string): GraphSymbolRow[]; fileOf(id: number): number | undefined }
+export interface GraphLookup {
+  byName(name: string): GraphSymbolRow[]; byFile(fileId: number): GraphSymbolRow[]; methodsOfOwner(owner: string): GraphSymbolRow[];
+  fileOf(id: number): number | undefined; subclassesOf(id: number): number[];
+}
 const GRAPH_COLS = `SELECT s.rowid AS id, s.file_id AS fileId, s.name AS name, s.symbol_path AS sp, s.kind AS kind, s.parent_path AS parent, s.start_line AS line
       FROM symbols s JOIN files f USING (file_id)`;
 
@@ -132,6 +135,8 @@ export class SymbolTables {
       byFile: fileId => this.db.all(`${GRAPH_COLS} WHERE s.file_id = ? AND f.repo_id = ? ORDER BY s.rowid`, [fileId, repoId]),
       methodsOfOwner: owner => this.db.all(`${GRAPH_COLS} WHERE s.kind = 'method' AND s.parent_path = ? AND f.repo_id = ? ORDER BY f.path, s.rowid`, [owner, repoId]),
       fileOf: id => this.db.one<{ f: number }>('SELECT file_id AS f FROM symbols WHERE rowid = ?', [id])?.f,
+      subclassesOf: id => this.db.all<{ n: number }>(`SELECT DISTINCT from_node AS n FROM graph_edges WHERE to_node = ? AND kind IN ('extends', 'implements')
+        AND repo_id = ?`, [id, repoId]).map(r => r.n),
     };
   }
 
