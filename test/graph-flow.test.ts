@@ -422,6 +422,28 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'Feed.render'), [], 'two hosts: neither is confident');
   });
 
+  it('a method an outside mixin gives a class runs the class\'s own members: Enumerable#map its each, Mapping.get its __getitem__', async () => {
+    const call = await make({
+      'lib/args.rb': [
+        'class Args', '  include Enumerable', '  include Comparable', '', '  def each', '    yield 1', '  end', '',
+        '  def <=>(other)', '    0', '  end', 'end', '', 'class Plain', '  def each', '    nil', '  end', 'end', '',
+        'def names', '  a = Args.new', '  a.map { |x| x }', 'end', '', 'def older', '  a = Args.new', '  a < Args.new', 'end', '',
+        'def plain', '  p = Plain.new', '  p.map { |x| x }', 'end', '',
+      ].join('\n'),
+      'web/headers.py': [
+        'from collections.abc import Mapping', '', 'class Headers(Mapping):', '    def __getitem__(self, key):', '        return key', '',
+        '    def __iter__(self):', '        return iter([])', '', '    def __len__(self):', '        return 0', '',
+        'class Mutable(Headers):', '    pass', '', 'def read():', '    h = Mutable()', '    return h.get("a")', '',
+      ].join('\n'),
+    });
+    // Plain includes nothing: its map is not its each
+    assert.deepEqual(await users(call, 'Args.each'), ['lib/args.rb:names']);
+    assert.deepEqual(await users(call, 'Args.<=>'), ['lib/args.rb:older']);
+    assert.deepEqual(await users(call, 'Plain.each'), []);
+    // a subclass of a Mapping: get is Mapping's, and runs the inherited __getitem__
+    assert.deepEqual(await typedUsers(call, 'Headers.__getitem__'), ['read']);
+  });
+
   it('a subscript runs the element members of a receiver of known type (__getitem__/__setitem__, Ruby [] and []=)', async () => {
     const call = await make({
       'web/headers.py': [
@@ -440,7 +462,7 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Build.Registry.[]'), ['lib/registry.rb:Build.Registry.fetch', 'lib/registry.rb:lookup']);
   });
 
-  it('Python: str(x), len(x), next(x), for … in x, k in x and x == y run the operand\'s members when its type is known', async () => {
+  it('Python: str(x), len(x), next(x), list(x), dict(x), for … in x, k in x and x == y run the operand\'s members when its type is known', async () => {
     const call = await make({
       'app/bag.py': [
         'class Bag:', '    def __str__(self):', '        return "bag"', '', '    def __len__(self):', '        return 0', '',
@@ -450,14 +472,20 @@ describe('graph: resolution that follows what programs do', () => {
         'def walk():', '    b = Bag()', '    for x in b:', '        print(x)', '', 'def step():', '    b = Bag()', '    return next(b)', '',
         'def names():', '    b = Bag()', '    return [x for x in b]', '', 'def other(data):', '    return str(data), len(data)', '',
         'def has():', '    b = Bag()', '    return "k" in b or "j" not in b', '', 'def same():', '    b = Bag()', '    return b == 1', '',
+        'def listed():', '    b = Bag()', '    return list(b)', '', 'def ordered():', '    b = Bag()', '    return sorted(b)', '',
+        'class Table:', '    def keys(self):', '        return []', '', '    def __getitem__(self, k):', '        return k', '',
+        'def copied():', '    t = Table()', '    return dict(t)', '',
       ].join('\n'),
       'app/more.py': 'class Bag2:\n    def __contains__(self, k):\n        return False\n\n    def __eq__(self, o):\n        return False\n',
     });
     assert.deepEqual(await users(call, 'Bag2.__contains__'), []);
     assert.deepEqual(await users(call, 'Bag2.__eq__'), []);
     assert.deepEqual(await users(call, 'Bag.__str__'), ['app/bag.py:show'], 'str(data) on a parameter binds nothing');
-    assert.deepEqual(await users(call, 'Bag.__len__'), ['app/bag.py:size']);
-    assert.deepEqual(await users(call, 'Bag.__iter__'), ['app/bag.py:names', 'app/bag.py:walk']);
+    // list(b) iterates b and asks its length first; sorted(b) iterates it; dict(t) reads a mapping's keys and items
+    assert.deepEqual(await users(call, 'Bag.__len__'), ['app/bag.py:listed', 'app/bag.py:size']);
+    assert.deepEqual(await users(call, 'Bag.__iter__'), ['app/bag.py:listed', 'app/bag.py:names', 'app/bag.py:ordered', 'app/bag.py:walk']);
+    assert.deepEqual(await users(call, 'Table.keys'), ['app/bag.py:copied']);
+    assert.deepEqual(await users(call, 'Table.__getitem__'), ['app/bag.py:copied']);
     assert.deepEqual(await users(call, 'Bag.__next__'), ['app/bag.py:step']);
     assert.deepEqual(await users(call, 'Bag.__contains__'), ['app/bag.py:has']);
     assert.deepEqual(await users(call, 'Bag.__eq__'), ['app/bag.py:same']);

@@ -32,7 +32,7 @@ import { AMBIGUOUS_MAX, type Tier } from './tiers';
 import { CALLABLE, CLASSY, symbolKey, type GSymbol, type RepoTables } from './tables';
 import { parentScope, passScope, type FileScope } from './scope';
 import { fixtureLabel, fixtureNamed } from './fixtures';
-import { hierarchyRoots, hostMembers } from './hierarchy';
+import { ancestors, hierarchyRoots, hostMembers } from './hierarchy';
 
 /** A call site being resolved, with what the rules derive from its receiver (computed once, on first use). */
 export class CallSite {
@@ -134,6 +134,25 @@ function dynamicMember(f: FileScope, cls: GSymbol, name: string): GSymbol | unde
   const definers = rules.definers ?? [];
   const occ = definers.length ? passScope(f.t, cls.fileId)?.occ ?? [] : [];
   return occ.some(o => o.kind === 'call' && o.scope === cls.sp && definers.includes(o.name)) ? cls : undefined;
+}
+
+/**
+ * What a method a mixin from outside the repository gives a class runs of the class's own (LanguageSpec
+ * outsideMixins): `fl.map` on a class that includes Enumerable runs its `each`, `h.get(k)` on a Mapping its
+ * `__getitem__`. The mixin is named as a base of the class or of one of its ancestors.
+ */
+function mixinRuns(f: FileScope, cls: GSymbol, name: string): { mixin: string; runs: GSymbol[] } | undefined {
+  const mixins = f.L.outsideMixins;
+  if (!mixins || !CLASSY.has(cls.kind)) return undefined;
+  for (const c of [cls, ...ancestors(f.t, cls)]) {
+    for (const o of passScope(f.t, c.fileId)?.occ ?? []) {
+      const given = (o.kind === 'extends' || o.kind === 'implements') && o.scope === c.sp ? mixins[o.name]?.[name] : undefined;
+      if (!given) continue;
+      const runs = given.split(' ').map(m => f.t.memberIn(cls, m)).filter((m): m is GSymbol => m?.kind === 'method' || m?.kind === 'function');
+      return runs.length ? { mixin: o.name, runs } : undefined;
+    }
+  }
+  return undefined;
 }
 
 /** The call members (`__call__`) of the given classes: what calling an instance of one runs. */
@@ -305,6 +324,9 @@ export const CALL_RULES: readonly CallRule[] = [
         : c.f.flow.typeOf(c.receiver!, c.o.scope, c.o.line, c.depth);
       // one method, whichever of the types holds it (two classes that include one module)
       const members = [...new Set(types.map(cls => c.f.t.memberIn(cls, c.o.name)).filter(m => m !== undefined))];
+      // args.map on a class that includes Enumerable: its each runs (a mixin's method is found before method_missing)
+      const mixed = members.length || types.length !== 1 ? undefined : mixinRuns(c.f, types[0]!, c.o.name);
+      if (mixed) return bound(mixed.runs, 'assigned', `${c.receiver} → ${types[0]!.sp} (${mixed.mixin}#${c.o.name} runs it)`);
       // fl.sort on a FileList whose body defines its delegating methods at run time
       const dynamic = members.length || types.length !== 1 ? undefined : dynamicMember(c.f, types[0]!, c.o.name);
       if (dynamic) return bound([dynamic], 'assigned', `${c.receiver} → ${types[0]!.sp} (${c.o.name} defined at run time)`);

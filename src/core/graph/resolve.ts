@@ -161,11 +161,12 @@ function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void
  * A member run by syntax (`x[k]`, `str(x)`, `if x:`, Ruby `a | b`): the member, or the one the protocol falls back
  * to (`__len__` for a class without `__bool__`), bound through a tier that knows the receiver's type or (where
  * the language table says so) the one class with it that the receiver's name or the calling scope names.
- * A member no class of the repository defines is not looked for: most such syntax runs on built-in values.
+ * A member no class of the repository defines (and no outside mixin gives) is not looked for: most such
+ * syntax runs on built-in values.
  */
 function resolveSyntaxMember(scope: FileScope, o: Occurrence): CallOutcome {
   for (const name of [o.name, scope.L.protocolFallbacks?.[o.name]]) {
-    if (!name || !scope.t.byName.get(name)?.some(s => CALLABLE_MEMBER.has(s.kind))) continue;
+    if (!name || !(scope.t.byName.get(name)?.some(s => CALLABLE_MEMBER.has(s.kind)) || givenByMixin(scope, name))) continue;
     const r = resolveCall(new CallSite(scope, name === o.name ? o : { ...o, name }, o.receiver?.trim() ?? null));
     if (typeof r === 'object' && bindsSyntax(scope, r.tier)) return r;
   }
@@ -173,6 +174,8 @@ function resolveSyntaxMember(scope: FileScope, o: Occurrence): CallOutcome {
 }
 
 const CALLABLE_MEMBER: ReadonlySet<string> = new Set(['method', 'function']);
+/** Whether a mixin from outside the repository gives the member (Comparable's `<`): it runs a member the class defines. */
+const givenByMixin = (scope: FileScope, name: string) => Object.values(scope.L.outsideMixins ?? {}).some(m => Object.hasOwn(m, name));
 const NAMED_CLASS_TIERS: ReadonlySet<string> = new Set(['receiver_name', 'scope_type']);
 const bindsSyntax = (scope: FileScope, tier: string) =>
   TYPED_TIERS.has(tier) || (NAMED_CLASS_TIERS.has(tier) && !!scope.L.syntaxByReceiverName);

@@ -24,13 +24,16 @@ const PYTHON_PROTOCOL_CALLS = {
   in: '__contains__', 'not in': '__contains__', '==': '__eq__', await: '__await__', async: '__aiter__',
   // truth tests: `if x`, `while x`, `not x`, `x or y`, `x and y`, `assert x`
   if: '__bool__', elif: '__bool__', while: '__bool__', not: '__bool__', or: '__bool__', and: '__bool__', assert: '__bool__',
+  // building a collection from x iterates it (list and tuple ask its length first); dict(m) reads a mapping's keys
+  list: '__iter__ __len__', tuple: '__iter__ __len__', set: '__iter__', frozenset: '__iter__', sorted: '__iter__',
+  enumerate: '__iter__', sum: '__iter__', min: '__iter__', max: '__iter__', any: '__iter__', all: '__iter__', dict: 'keys __getitem__',
   // type(self)(…), self.__class__(…): the object's own class constructed
   type: '__init__', __class__: '__init__',
 };
 
 /** Ruby syntax that runs a method: interpolation, and binary operators (their method has the operator's name). */
 const RUBY_PROTOCOL_CALLS = {
-  '#{': 'to_s', '|': '|', '&': '&', '+': '+', '-': '-', '<<': '<<', '<=>': '<=>', '==': '==',
+  '#{': 'to_s', '|': '|', '&': '&', '+': '+', '-': '-', '<<': '<<', '<=>': '<=>', '==': '==', '<': '<', '<=': '<=', '>': '>', '>=': '>=',
   '|=': '|', '&=': '&', '+=': '+', '-=': '-',
 };
 
@@ -41,6 +44,29 @@ const RUBY_DYNAMIC_MEMBERS = {
     'send', 'public_send', '__send__', 'object_id', 'tap', 'then', 'hash', 'eql?', 'equal?', 'inspect', 'to_s', 'method', 'methods',
     'extend', 'instance_eval', 'instance_exec', 'instance_variable_get', 'instance_variable_set', 'singleton_class', 'itself',
     '==', '!=', '===', '=~', '!']),
+};
+
+/** Ruby's Enumerable and Comparable: what each method they give a class runs of its own (`each`, `<=>`). */
+const RUBY_OUTSIDE_MIXINS = {
+  Enumerable: Object.fromEntries(('map collect flat_map collect_concat select filter filter_map reject find detect find_all find_index '
+    + 'each_with_index each_with_object each_slice each_cons each_entry reverse_each inject reduce sum count tally to_a entries to_h '
+    + 'to_set include? member? first min max minmax min_by max_by sort sort_by group_by partition chunk_while slice_when zip take '
+    + 'take_while drop drop_while uniq any? all? none? one? grep grep_v lazy cycle').split(' ').map(m => [m, 'each'])),
+  Comparable: Object.fromEntries(['<', '<=', '>', '>=', '==', 'between?', 'clamp'].map(m => [m, '<=>'])),
+};
+
+/** Python's collections.abc mixins: what each method they give a class runs of its own. */
+const PY_MAPPING = { get: '__getitem__', __contains__: '__getitem__', keys: '__iter__', items: '__iter__ __getitem__',
+  values: '__iter__ __getitem__', __eq__: '__iter__ __getitem__' };
+const PY_SEQUENCE = { __contains__: '__getitem__', __iter__: '__getitem__', __reversed__: '__len__ __getitem__',
+  index: '__getitem__', count: '__getitem__' };
+const PYTHON_OUTSIDE_MIXINS = {
+  Mapping: PY_MAPPING,
+  MutableMapping: { ...PY_MAPPING, pop: '__getitem__ __delitem__', setdefault: '__getitem__ __setitem__', update: '__setitem__',
+    clear: '__iter__ __delitem__', popitem: '__iter__ __getitem__ __delitem__' },
+  Sequence: PY_SEQUENCE,
+  MutableSequence: { ...PY_SEQUENCE, append: 'insert __len__', extend: 'insert __len__', pop: '__getitem__ __delitem__',
+    remove: '__getitem__ __delitem__', reverse: '__len__ __getitem__ __setitem__' },
 };
 
 /**
@@ -89,7 +115,7 @@ export const LANGUAGES = {
       importCandidates: pythonCandidates, importSuffixes: pythonSuffixes, selfReceivers: ['self', 'cls'],
       constructed: constructedCall, moduleImport: firstSegment,
       constructorMember: '__init__', lastDefinitionWins: true, classScopeHidden: true, contextMembers: ['__enter__', '__exit__'],
-      callMember: '__call__', callbacks: true, dynamicMembers: { fallback: '__getattr__' }, implicitMembers: /^__\w+__$/,
+      callMember: '__call__', callbacks: true, dynamicMembers: { fallback: '__getattr__' }, outsideMixins: PYTHON_OUTSIDE_MIXINS, implicitMembers: /^__\w+__$/,
       subscriptMembers: { get: '__getitem__', set: '__setitem__', del: '__delitem__' },
       protocolCalls: PYTHON_PROTOCOL_CALLS, protocolFallbacks: { __bool__: '__len__' }, inertBases: PYTHON_INERT_BASES, decorators: PYTHON_DECORATORS,
       callableType: /^(?:\w+\.)*Callable\[\[/,
@@ -135,7 +161,7 @@ export const LANGUAGES = {
       constructorMember: 'initialize', newMethod: 'new', implicitMembers: /^(?:\[\]=?|[-+*\/%<>=!~^&|]+@?|each|call|to_s|to_str|to_ary|to_proc|coerce|method_missing|respond_to_missing\?)$/, lastDefinitionWins: true, openClasses: true, bareCalls: true,
       classBodyIsClass: true, subscriptMembers: { get: '[]', set: '[]=' }, protocolCalls: RUBY_PROTOCOL_CALLS, setterSuffix: '=',
       syntaxByReceiverName: true,
-      callbacks: true, dynamicMembers: RUBY_DYNAMIC_MEMBERS,
+      callbacks: true, dynamicMembers: RUBY_DYNAMIC_MEMBERS, outsideMixins: RUBY_OUTSIDE_MIXINS,
     },
     tests: namedTests(/_spec\.rb$|_test\.rb$/, [{ re: /^(.+)_test\.rb$/, ext: () => 'rb' }, { re: /^(.+)_spec\.rb$/, ext: () => 'rb' }]) },
   php: { wasm: 'tree-sitter-php.wasm', extensions: ['.php'], query: 'php.scm', lineComment: 'both',

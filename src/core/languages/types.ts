@@ -208,7 +208,8 @@ export interface GraphRules {
   readonly setterSuffix?: string;
   /**
    * Built-in functions and statements that run a member of their operand (`str(x)`: `__str__`,
-   * `for … in x`: `__iter__`), by the name the query captures; bound like subscripts.
+   * `for … in x`: `__iter__`), by the name the query captures; bound like subscripts. Several members,
+   * separated by spaces, are each run (`list(x)`: `__iter__ __len__`).
    */
   readonly protocolCalls?: Readonly<Record<string, string>>;
   /** The member a protocol runs when the class has none of the first (Python truth: `__len__` without `__bool__`). */
@@ -233,6 +234,12 @@ export interface GraphRules {
    * method, or to the class (whose body defines it); `universal` members every object has are not missing.
    */
   readonly dynamicMembers?: { readonly fallback: string; readonly definers?: readonly string[]; readonly universal?: ReadonlySet<string> };
+  /**
+   * Mixins from outside the repository, by the base name a class gives (Ruby `include Enumerable`, Python
+   * `Mapping`): each method the mixin gives, and the class's own members that method runs (space-separated:
+   * Enumerable's `map` runs `each`, Mapping's `get` runs `__getitem__`).
+   */
+  readonly outsideMixins?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Members a `with` statement runs on the object it enters (`__enter__`, `__exit__`). */
   readonly contextMembers?: readonly string[];
   /** A class method that constructs an instance (`Worker.new`, Ruby): a call of it constructs the receiver. */

@@ -159,7 +159,8 @@ export async function extractSource(language: LanguageId, source: string): Promi
         const name = syntaxMember(spec, syntax, protocol, nameNode ? textOf(nameNode) : null);
         // source 'syntax': the member is run by syntax, not named by the code (bound only on a known receiver type)
         const source = syntax === 'reference.by_prefix' ? null : SYNTAX_SOURCE;
-        if (name) pending.push({ kind: 'call', node: protocol, name, receiver: textOf(receiver).slice(0, 200), source, alias: null });
+        const text = textOf(receiver).slice(0, 200);
+        for (const member of name?.split(' ') ?? []) pending.push({ kind: 'call', node: protocol, name: member, receiver: text, source, alias: null });
         continue;
       }
       if (!refKind || !refNode) continue;

@@ -264,7 +264,8 @@
 (call
   function: (identifier) @name
   arguments: (argument_list . (_) @receiver .)
-  (#any-of? @name "str" "repr" "len" "iter" "next" "hash" "bool" "reversed" "format")) @reference.protocol
+  (#any-of? @name "str" "repr" "len" "iter" "next" "hash" "bool" "reversed" "format"
+    "list" "tuple" "set" "frozenset" "sorted" "enumerate" "sum" "min" "max" "any" "all" "dict")) @reference.protocol
 ; `if x:`, `while x:`, `not x`, `x or y`, `assert x`: testing the operand's truth runs its __bool__ (its __len__
 ; when it has none: the language table's protocolFallbacks)
 (if_statement "if" @name condition: (_) @receiver) @reference.protocol

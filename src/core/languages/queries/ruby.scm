@@ -77,7 +77,7 @@
 ; "#{chain}" runs chain.to_s; a | b, a + b, a << b … run the left operand's operator method (language table
 ; protocolCalls; bound only on a known receiver type)
 (interpolation "#{" @name . (_) @receiver) @reference.protocol
-(binary left: (_) @receiver operator: ["|" "&" "+" "-" "<<" "<=>" "=="] @name) @reference.protocol
+(binary left: (_) @receiver operator: ["|" "&" "+" "-" "<<" "<=>" "==" "<" "<=" ">" ">="] @name) @reference.protocol
 (operator_assignment left: (_) @receiver operator: ["|=" "&=" "+=" "-="] @name) @reference.protocol
 
 ; ---------------------------------------------------------------- imports
