@@ -404,6 +404,8 @@ describe('graph: resolution that follows what programs do', () => {
       // Ruby: a module's bare call of a method the class including it defines (sinatra's Helpers#redirect → Base#halt)
       'lib/helpers.rb': 'module Web\n  module Helpers\n    def redirect(uri)\n      halt(302)\n    end\n  end\nend\n',
       'lib/base.rb': 'module Web\n  class Base\n    include Helpers\n\n    def halt(code)\n      code\n    end\n  end\nend\n',
+      'lib/other.rb': 'module Web\n  class Other\n    def redirect(uri)\n      uri\n    end\n  end\nend\n',
+      'lib/task.rb': 'module Web\n  class Task\n    attr_accessor :base\n\n    def run\n      base.redirect("/")\n    end\n  end\nend\n',
       // Python: a base's template method calls a hook only its subclasses define; two define it
       'app/views.py': [
         'class View:', '    def dispatch(self):', '        return self.render()', '', 'class Page(View):', '    def render(self):',
@@ -413,6 +415,9 @@ describe('graph: resolution that follows what programs do', () => {
       ].join('\n'),
     });
     assert.deepEqual(await users(call, 'Web.Base.halt'), ['lib/helpers.rb:Web.Helpers.redirect']);
+    // a receiver named like the class that has the method through its mixin (`base` → Web.Base includes Helpers)
+    assert.deepEqual(await typedUsers(call, 'Web.Helpers.redirect', 0.5), ['Web.Task.run']);
+    assert.deepEqual(await typedUsers(call, 'Web.Other.redirect', 0.5), []);
     // one class built on the mixin defines label: a confident binding; two subclasses define render: each possible
     assert.deepEqual(await typedUsers(call, 'Card.label'), ['Mixin.describe']);
     const ref = (await call('find_references', { symbol: 'Web.Base.halt' })).references[0];

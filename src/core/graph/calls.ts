@@ -32,7 +32,8 @@ import { AMBIGUOUS_MAX, type Tier } from './tiers';
 import { CALLABLE, CLASSY, symbolKey, type GSymbol, type RepoTables } from './tables';
 import { parentScope, passScope, type FileScope } from './scope';
 import { fixtureLabel, fixtureNamed } from './fixtures';
-import { ancestors, hierarchyRoots, hostMembers } from './hierarchy';
+import { hierarchyRoots } from './hierarchy';
+import { classNamedLike, hostBinding, inheritedNamedLike, mixinOf, mixinRuns } from './built-on';
 
 /** A call site being resolved, with what the rules derive from its receiver (computed once, on first use). */
 export class CallSite {
@@ -61,37 +62,6 @@ export interface CallRule { name: string; resolve(c: CallSite): CallOutcome | un
 const bound = (syms: GSymbol[], tier: Tier, detail: string): CallOutcome => ({ syms, tier, detail });
 
 /**
- * Of the methods given, those of the class a receiver's name names best: equal (`parser` → Parser), the
- * end of the class's name (`formatter` → HelpFormatter) or of the receiver's (`root_context` → Context),
- * or an abbreviation (`ctx` → Context, `req` → Request). Empty unless one class wins.
- */
-export function classNamedLike(receiver: string, methods: readonly GSymbol[]): GSymbol[] {
-  const r = receiver.replace(/_/g, '').toLowerCase();
-  if (r.length < 3 || r === 'self' || r === 'cls' || r === 'this') return [];
-  let best = 0;
-  let out: GSymbol[] = [];
-  for (const m of methods) {
-    const owner = m.parent?.slice(m.parent.lastIndexOf('.') + 1).toLowerCase() ?? '';
-    const score = nameScore(r, owner);
-    if (score > best) { best = score; out = [m]; } else if (score && score === best) out.push(m);
-  }
-  return new Set(out.map(m => `${m.fileId}:${m.parent}`)).size === 1 ? out.slice(0, 1) : [];
-}
-
-function nameScore(r: string, owner: string): number {
-  if (!owner) return 0;
-  if (r === owner) return 3;
-  if (owner.endsWith(r) || r.endsWith(owner)) return 2;
-  return r.length <= 5 && r[0] === owner[0] && isSubsequence(r, owner) ? 1 : 0;
-}
-
-function isSubsequence(short: string, long: string): boolean {
-  let i = 0;
-  for (const ch of long) if (ch === short[i]) i++;
-  return i === short.length;
-}
-
-/**
  * A receiver-less call as a method of self: the enclosing class's member, its bases' or its mixins', else
  * (hostBinding) what the classes built on it define.
  */
@@ -102,24 +72,6 @@ function selfMember(f: FileScope, o: Occurrence): CallOutcome | undefined {
   if (m && (m.kind === 'method' || m.kind === 'function')) return bound([m], 'self', cls!.sp);
   const host = cls ?? mixinOf(f, o.scope);
   return host ? hostBinding(f.t, host, o.name) : undefined;
-}
-
-/** The module a method is defined in directly, when no class encloses it (a Ruby mixin's instance method). */
-export function mixinOf(f: FileScope, scope: string | null): GSymbol | undefined {
-  const parent = scope ? parentScope(scope) : null;
-  const s = parent ? f.t.byFilePath.get(symbolKey(f.file.id, parent)) : undefined;
-  return s?.kind === 'module' ? s : undefined;
-}
-
-/**
- * A member `cls` lacks, called on self: the definition of the one class built on it that has it (a
- * module's `halt` of the class including it: host), or each of 2–3 (ambiguous).
- */
-export function hostBinding(t: RepoTables, cls: GSymbol, name: string): { syms: GSymbol[]; tier: Tier; detail: string } | undefined {
-  const hosts = hostMembers(t, cls, name, AMBIGUOUS_MAX);
-  if (!hosts.length) return undefined;
-  if (hosts.length === 1) return { syms: hosts, tier: 'host', detail: `${hosts[0]!.parent}, built on ${cls.sp}` };
-  return { syms: hosts, tier: 'ambiguous', detail: `${hosts.length} classes on ${cls.sp}` };
 }
 
 /**
@@ -134,25 +86,6 @@ function dynamicMember(f: FileScope, cls: GSymbol, name: string): GSymbol | unde
   const definers = rules.definers ?? [];
   const occ = definers.length ? passScope(f.t, cls.fileId)?.occ ?? [] : [];
   return occ.some(o => o.kind === 'call' && o.scope === cls.sp && definers.includes(o.name)) ? cls : undefined;
-}
-
-/**
- * What a method a mixin from outside the repository gives a class runs of the class's own (LanguageSpec
- * outsideMixins): `fl.map` on a class that includes Enumerable runs its `each`, `h.get(k)` on a Mapping its
- * `__getitem__`. The mixin is named as a base of the class or of one of its ancestors.
- */
-function mixinRuns(f: FileScope, cls: GSymbol, name: string): { mixin: string; runs: GSymbol[] } | undefined {
-  const mixins = f.L.outsideMixins;
-  if (!mixins || !CLASSY.has(cls.kind)) return undefined;
-  for (const c of [cls, ...ancestors(f.t, cls)]) {
-    for (const o of passScope(f.t, c.fileId)?.occ ?? []) {
-      const given = (o.kind === 'extends' || o.kind === 'implements') && o.scope === c.sp ? mixins[o.name]?.[name] : undefined;
-      if (!given) continue;
-      const runs = given.split(' ').map(m => f.t.memberIn(cls, m)).filter((m): m is GSymbol => m?.kind === 'method' || m?.kind === 'function');
-      return runs.length ? { mixin: o.name, runs } : undefined;
-    }
-  }
-  return undefined;
 }
 
 /** The call members (`__call__`) of the given classes: what calling an instance of one runs. */
@@ -388,7 +321,9 @@ export const CALL_RULES: readonly CallRule[] = [
       const named = receiver && /^[A-Za-z_][\w.]*$/.test(receiver) ? receiver.slice(receiver.lastIndexOf('.') + 1) : null;
       if (!named || f.flow.fromOutside(receiver!, o.scope, o.line)) return undefined;
       const hits = classNamedLike(named, f.methodsNamed(o.name));
-      return hits.length === 1 ? bound(hits, 'receiver_name', `${named} → ${hits[0]!.parent}`) : undefined;
+      if (hits.length === 1) return bound(hits, 'receiver_name', `${named} → ${hits[0]!.parent}`);
+      const through = inheritedNamedLike(f, named, o.name);
+      return through ? bound([through.m], 'receiver_name', `${named} → ${through.cls} (${through.m.parent})`) : undefined;
     },
   },
   {

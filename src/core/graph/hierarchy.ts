@@ -59,6 +59,18 @@ export function subclassesOf(t: RepoTables, cls: GSymbol): GSymbol[] {
   return [...new Set(ids)].sort((a, b) => a - b).map(id => t.symbolById(id)).filter((s): s is GSymbol => !!s);
 }
 
+/** Every class built on `cls`, all the way down, nearest first. */
+export function descendants(t: RepoTables, cls: GSymbol): GSymbol[] {
+  const out: GSymbol[] = [];
+  const seen = new Set<number>([cls.id]);
+  for (let level = subclassesOf(t, cls); level.length;) {
+    const next: GSymbol[] = [];
+    for (const c of level) if (!seen.has(c.id)) { seen.add(c.id); out.push(c); next.push(...subclassesOf(t, c)); }
+    level = next;
+  }
+  return out;
+}
+
 /**
  * A method `cls` neither defines nor inherits, defined by the classes built on it: what a mixin's method
  * runs when it calls `halt` of the class that includes it, or a base's template method calls a hook only

@@ -1,0 +1,100 @@
+/**
+ * What a class gets from the classes it is built on or built into, for the call ladder (calls.ts): the class a
+ * receiver's name names (`ctx` → Context), directly or through a base or mixin it has (`application[k]` →
+ * Application, which includes TaskManager); a method a mixin or base calls on itself that only a class built on
+ * it defines (tier host); and what a method a mixin from outside the repository gives runs of the class's own
+ * (Enumerable's `map` runs `each`).
+ */
+import { AMBIGUOUS_MAX, type Tier } from './tiers';
+import { CLASSY, symbolKey, type GSymbol, type RepoTables } from './tables';
+import { parentScope, passScope, type FileScope } from './scope';
+import { ancestors, descendants, hostMembers } from './hierarchy';
+
+/**
+ * Of the methods given, those of the class a receiver's name names best: equal (`parser` → Parser), the
+ * end of the class's name (`formatter` → HelpFormatter) or of the receiver's (`root_context` → Context),
+ * or an abbreviation (`ctx` → Context, `req` → Request). Empty unless one class wins.
+ */
+export function classNamedLike(receiver: string, methods: readonly GSymbol[]): GSymbol[] {
+  const r = receiver.replace(/_/g, '').toLowerCase();
+  if (r.length < 3 || r === 'self' || r === 'cls' || r === 'this') return [];
+  let best = 0;
+  let out: GSymbol[] = [];
+  for (const m of methods) {
+    const owner = m.parent?.slice(m.parent.lastIndexOf('.') + 1).toLowerCase() ?? '';
+    const score = nameScore(r, owner);
+    if (score > best) { best = score; out = [m]; } else if (score && score === best) out.push(m);
+  }
+  return new Set(out.map(m => `${m.fileId}:${m.parent}`)).size === 1 ? out.slice(0, 1) : [];
+}
+
+function nameScore(r: string, owner: string): number {
+  if (!owner) return 0;
+  if (r === owner) return 3;
+  if (owner.endsWith(r) || r.endsWith(owner)) return 2;
+  return r.length <= 5 && r[0] === owner[0] && isSubsequence(r, owner) ? 1 : 0;
+}
+
+function isSubsequence(short: string, long: string): boolean {
+  let i = 0;
+  for (const ch of long) if (ch === short[i]) i++;
+  return i === short.length;
+}
+
+/** The module a method is defined in directly, when no class encloses it (a Ruby mixin's instance method). */
+export function mixinOf(f: FileScope, scope: string | null): GSymbol | undefined {
+  const parent = scope ? parentScope(scope) : null;
+  const s = parent ? f.t.byFilePath.get(symbolKey(f.file.id, parent)) : undefined;
+  return s?.kind === 'module' ? s : undefined;
+}
+
+/**
+ * A member `cls` lacks, called on self: the definition of the one class built on it that has it (a
+ * module's `halt` of the class including it: host), or each of 2–3 (ambiguous).
+ */
+export function hostBinding(t: RepoTables, cls: GSymbol, name: string): { syms: GSymbol[]; tier: Tier; detail: string } | undefined {
+  const hosts = hostMembers(t, cls, name, AMBIGUOUS_MAX);
+  if (!hosts.length) return undefined;
+  if (hosts.length === 1) return { syms: hosts, tier: 'host', detail: `${hosts[0]!.parent}, built on ${cls.sp}` };
+  return { syms: hosts, tier: 'ambiguous', detail: `${hosts.length} classes on ${cls.sp}` };
+}
+
+/**
+ * What a method a mixin from outside the repository gives a class runs of the class's own (LanguageSpec
+ * outsideMixins): `fl.map` on a class that includes Enumerable runs its `each`, `h.get(k)` on a Mapping its
+ * `__getitem__`. The mixin is named as a base of the class or of one of its ancestors.
+ */
+export function mixinRuns(f: FileScope, cls: GSymbol, name: string): { mixin: string; runs: GSymbol[] } | undefined {
+  const mixins = f.L.outsideMixins;
+  if (!mixins || !CLASSY.has(cls.kind)) return undefined;
+  for (const c of [cls, ...ancestors(f.t, cls)]) {
+    for (const o of passScope(f.t, c.fileId)?.occ ?? []) {
+      const given = (o.kind === 'extends' || o.kind === 'implements') && o.scope === c.sp ? mixins[o.name]?.[name] : undefined;
+      if (!given) continue;
+      const runs = given.split(' ').map(m => f.t.memberIn(cls, m)).filter((m): m is GSymbol => m?.kind === 'method' || m?.kind === 'function');
+      return runs.length ? { mixin: o.name, runs } : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Of the methods named `name`, at most this many are followed down to the classes built on their owners. */
+const INHERITED_NAMED_MAX = 8;
+
+/**
+ * `application[name]`, `application.lookup(…)`: the method the one class named like the receiver has through a
+ * base or a mixin (Application includes TaskManager, which defines `[]`), when no owner of the method itself
+ * is named like it.
+ */
+export function inheritedNamedLike(f: FileScope, named: string, name: string): { m: GSymbol; cls: string } | undefined {
+  const methods = f.methodsNamed(name);
+  if (!methods.length || methods.length > INHERITED_NAMED_MAX) return undefined;
+  // each class built on a method's owner that has the method, as that class's method (parent: the class)
+  const viaClass: GSymbol[] = [];
+  for (const m of methods) {
+    const owner = m.parent ? f.t.byFilePath.get(symbolKey(m.fileId, m.parent)) : undefined;
+    for (const c of owner ? descendants(f.t, owner) : []) if (f.t.memberIn(c, name)?.id === m.id) viaClass.push({ ...m, parent: c.sp });
+  }
+  const hit = classNamedLike(named, viaClass)[0];
+  return hit ? { m: methods.find(m => m.id === hit.id)!, cls: hit.parent! } : undefined;
+}
