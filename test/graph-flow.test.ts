@@ -449,6 +449,18 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'Headers.__getitem__'), ['read']);
   });
 
+  it('Ruby: a symbol handed as a block (list.map(&:name)) calls that method on each element', async () => {
+    const call = await make({
+      'lib/promise.rb': 'class Promise\n  def value\n    1\n  end\nend\n',
+      'lib/pool.rb': [
+        'class Pool', '  def wait(futures)', '    futures.reverse_each(&:value)', '  end', '', '  def names(list)', '    list.map(&:missing_here)', '  end', 'end', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Promise.value'), ['lib/pool.rb:Pool.wait']);
+    const r = await call('find_references', { symbol: 'Promise.value' });
+    assert.equal(r.references[0].line, 3);
+  });
+
   it('a subscript runs the element members of a receiver of known type (__getitem__/__setitem__, Ruby [] and []=)', async () => {
     const call = await make({
       'web/headers.py': [

@@ -210,6 +210,12 @@ export async function extractSource(language: LanguageId, source: string): Promi
       if (refKind === 'call') {
         const target = nameNode ?? refNode;
         claimed.add(target.startIndex);
+        if (receiver && target.type === 'simple_symbol') {
+          // Ruby `list.map(&:name)`: `name` is called on each element of the list (a receiver no flow types)
+          const elements = `${textOf(receiver).slice(0, 190)}[…]`;
+          pending.push({ kind: 'call', node: target, name: textOf(target).slice(1, 200), receiver: elements, source: null, alias: null });
+          continue;
+        }
         const name = callMember(spec, refNode, cleanName(textOf(target)).slice(0, 200));
         pending.push({ kind: 'call', node: target, name, receiver: receiver ? textOf(receiver).slice(0, 200) : null, source: null, alias: null });
         continue;

@@ -36,6 +36,11 @@
   receiver: _ @receiver
   method: [(identifier) (constant)] @name) @reference.call
 
+; `futures.reverse_each(&:value)`: a symbol handed as the block calls that method on each element
+(call
+  receiver: _ @receiver
+  arguments: (argument_list (block_argument (simple_symbol) @name))) @reference.call
+
 ; ---------------------------------------------------------------- types that flow
 
 ; x = Foo.new(…), @x = make(…): what the variable holds; x = y, @x = y: a copy
