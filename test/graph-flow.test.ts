@@ -461,6 +461,33 @@ describe('graph: resolution that follows what programs do', () => {
     assert.equal(r.references[0].line, 3);
   });
 
+  it('a call of a member a class has from an outside base may run the methods that base runs (Thread.start → run)', async () => {
+    const call = await make({
+      'app/work.py': [
+        'import threading', 'import textwrap', '', 'class Worker(threading.Thread):', '    def run(self):', '        return 1', '',
+        '    def helper(self):', '        return 2', '',
+        'class Wrapper(textwrap.TextWrapper):', '    def _wrap_chunks(self, chunks):', '        return chunks', '',
+        'class Plain:', '    def run(self):', '        return 3', '',
+      ].join('\n'),
+      'app/main.py': [
+        'from app.work import Worker, Wrapper, Plain', '', 'def start():', '    w = Worker()', '    w.start()', '    w.helper()', '',
+        'def wrap(text):', '    wrapper = Wrapper(width=10)', '    return wrapper.fill(text)', '', 'def plain():', '    p = Plain()', '    p.start()', '',
+      ].join('\n'),
+      'tests/test_main.py': 'from app.main import start, wrap\n\ndef test_start():\n    start()\n\ndef test_wrap():\n    assert wrap("a b")\n',
+    });
+    // w.start() uses Worker through its outside base: run may be run by it (possible, low confidence)
+    const run = await call('find_references', { symbol: 'Worker.run' });
+    assert.deepEqual(run.references.map((r: Json) => sp(r.from)), ['start']);
+    const [ref] = run.references;
+    assert.ok(ref.confidence <= 0.1 && /inherits from outside the workspace may run run/.test(ref.evidence), ref.evidence);
+    assert.deepEqual(await users(call, 'Wrapper._wrap_chunks'), ['app/main.py:wrap']);
+    // helper is called by name: nothing is relayed to it; Plain has no outside base
+    assert.deepEqual(await users(call, 'Worker.helper'), ['app/main.py:start']);
+    assert.deepEqual(await users(call, 'Plain.run'), []);
+    const tests = await call('related_tests', { symbol: 'Wrapper._wrap_chunks' });
+    assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_wrap']);
+  });
+
   it('a subscript runs the element members of a receiver of known type (__getitem__/__setitem__, Ruby [] and []=)', async () => {
     const call = await make({
       'web/headers.py': [

@@ -9,6 +9,7 @@ import { AMBIGUOUS_MAX, type Tier } from './tiers';
 import { CLASSY, symbolKey, type GSymbol, type RepoTables } from './tables';
 import { parentScope, passScope, type FileScope } from './scope';
 import { ancestors, descendants, hostMembers } from './hierarchy';
+import { INERT_BASES } from './unseen';
 
 /**
  * Of the methods given, those of the class a receiver's name names best: equal (`parser` → Parser), the
@@ -97,4 +98,21 @@ export function inheritedNamedLike(f: FileScope, named: string, name: string): {
   }
   const hit = classNamedLike(named, viaClass)[0];
   return hit ? { m: methods.find(m => m.id === hit.id)!, cls: hit.parent! } : undefined;
+}
+
+/**
+ * The base outside the workspace a class (or one of its workspace bases) declares, when it is one whose own
+ * code may call what a subclass defines (not inert: `object`, builtin containers, exceptions): what a call of a
+ * member the class does not define runs (`wrapper.fill(…)` on a `textwrap.TextWrapper` subclass).
+ */
+export function outsideBaseOf(f: FileScope, cls: GSymbol): string | undefined {
+  if (!CLASSY.has(cls.kind)) return undefined;
+  for (const c of [cls, ...ancestors(f.t, cls)]) {
+    const inside = new Set((f.t.basesFor(c) ?? []).map(k => f.t.byFilePath.get(k)?.name));
+    for (const o of passScope(f.t, c.fileId)?.occ ?? []) {
+      if ((o.kind !== 'extends' && o.kind !== 'implements') || o.scope !== c.sp || inside.has(o.name)) continue;
+      if (!INERT_BASES.test(o.name) && !f.L.inertBases?.test(o.name)) return o.receiver ? `${o.receiver}.${o.name}` : o.name;
+    }
+  }
+  return undefined;
 }

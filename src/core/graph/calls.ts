@@ -33,7 +33,7 @@ import { CALLABLE, CLASSY, symbolKey, type GSymbol, type RepoTables } from './ta
 import { parentScope, passScope, type FileScope } from './scope';
 import { fixtureLabel, fixtureNamed } from './fixtures';
 import { hierarchyRoots } from './hierarchy';
-import { classNamedLike, hostBinding, inheritedNamedLike, mixinOf, mixinRuns } from './built-on';
+import { classNamedLike, hostBinding, inheritedNamedLike, mixinOf, mixinRuns, outsideBaseOf } from './built-on';
 
 /** A call site being resolved, with what the rules derive from its receiver (computed once, on first use). */
 export class CallSite {
@@ -263,6 +263,9 @@ export const CALL_RULES: readonly CallRule[] = [
       // fl.sort on a FileList whose body defines its delegating methods at run time
       const dynamic = members.length || types.length !== 1 ? undefined : dynamicMember(c.f, types[0]!, c.o.name);
       if (dynamic) return bound([dynamic], 'assigned', `${c.receiver} → ${types[0]!.sp} (${c.o.name} defined at run time)`);
+      // wrapper.fill(…) on a textwrap.TextWrapper subclass: a use of the class whose outside base may run its overrides
+      const outside = members.length || types.length !== 1 ? undefined : outsideBaseOf(c.f, types[0]!);
+      if (outside) return bound([types[0]!], 'outside', `${c.receiver} → ${types[0]!.sp} (${c.o.name} of ${outside})`);
       if (members.length !== 1) return undefined;
       return bound(members, 'assigned', `${c.receiver} → ${members[0]!.sp.slice(0, members[0]!.sp.lastIndexOf('.'))}`);
     },

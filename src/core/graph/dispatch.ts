@@ -24,6 +24,7 @@ type Hit = { neighbour: NodeRow; edge: GraphEdge };
 /** For each method among `nodes`: the callers of the methods it overrides, as dispatch edges. */
 export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
   const out = patchCallers(g, nodes);
+  for (const [node, hits] of outsideCallers(g, nodes)) out.set(node, [...(out.get(node) ?? []), ...hits]);
   const structural = structuralBases(g, nodes);
   const methods = nodes.filter(n => n.kind === 'method' && (n.parent_path || structural.has(n.node)));
   if (!methods.length) return out;
@@ -152,6 +153,31 @@ function patchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hi
       }
     }
     if (list.length) out.set(f.node, list);
+  }
+  return out;
+}
+
+/**
+ * For each method among `nodes` that no code of the workspace calls by name, of a class whose members are
+ * called through a base outside the workspace (edges of tier `outside` into the class: `wrapper.fill(…)` on a
+ * `textwrap.TextWrapper` subclass): those callers, as possible callers — the outside base's code may run it
+ * (`fill` runs the subclass's `_wrap_chunks`). Constructors are called by constructing the class.
+ */
+function outsideCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
+  const out = new Map<number, Hit[]>();
+  const methods = nodes.filter(n => n.kind === 'method' && n.parent_path && n.name !== graphRules(n.language as LanguageId).constructorMember);
+  if (!methods.length) return out;
+  const named = g.edgesOfMany(methods, 'in', ['calls'], { dispatch: false });
+  const unnamed = methods.filter(m => !named.get(m.node)?.length);
+  const classOf = new Map(unnamed.map(m => [m.node, g.containers(m)[0]] as const).filter((x): x is [number, NodeRow] => !!x[1]));
+  if (!classOf.size) return out;
+  const uses = g.edgesOfMany([...new Set(classOf.values())], 'in', ['calls'], { dispatch: false });
+  for (const [node, cls] of classOf) {
+    const m = unnamed.find(x => x.node === node)!;
+    const why = `what ${cls.symbol_path} inherits from outside the workspace may run ${m.name}`;
+    const list = (uses.get(cls.node) ?? []).filter(u => u.edge.tier === 'outside')
+      .map(({ neighbour, edge }) => ({ neighbour, edge: relayed(g, m, edge, 'dispatch', why) }));
+    if (list.length) out.set(node, list);
   }
   return out;
 }

@@ -28,7 +28,8 @@ export class EdgeBuffer {
   emit(from: number, to: number, kind: string, tier: Tier, detail: string, fileId: number, line: number,
     confidence: number = tierConfidence(tier, this.family)): void {
     if (from === to || this.muted) return;
-    const key = `${from},${to},${kind}`;
+    // a use through an outside base is kept beside a construction of the class (graph/dispatch.ts reads it)
+    const key = tier === 'outside' ? `${from},${to},${kind},outside` : `${from},${to},${kind}`;
     const i = this.best.get(key);
     const evidence = evidenceCode(tier, detail);
     if (i === undefined) { this.best.set(key, this.edges.length); this.edges.push({ from, to, kind, confidence, evidence, fileId, line }); }

@@ -18,7 +18,7 @@ import type { LanguageId } from '../languages/types';
 import type { Boundary, GraphReader } from './query';
 
 /** Bases whose own code calls no member a subclass defines (beyond the syntax's: `implicitMembers`). */
-const INERT_BASES = /^(?:Object|object|BasicObject|BaseException|Exception|StandardError|\w+Error|\w+Warning)$/;
+export const INERT_BASES = /^(?:Object|object|BasicObject|BaseException|Exception|StandardError|\w+Error|\w+Warning)$/;
 /** How far up the workspace's own bases an outside base is looked for. */
 const BASE_DEPTH = 6;
 
