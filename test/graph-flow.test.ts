@@ -464,10 +464,12 @@ describe('graph: resolution that follows what programs do', () => {
   it('a call of a member a class has from an outside base may run the methods that base runs (Thread.start → run)', async () => {
     const call = await make({
       'app/work.py': [
-        'import threading', 'import textwrap', '', 'class Worker(threading.Thread):', '    def run(self):', '        return 1', '',
+        'import socketserver', 'import threading', 'import textwrap', '', 'class Worker(threading.Thread):', '    def run(self):', '        return 1', '',
         '    def helper(self):', '        return 2', '',
         'class Wrapper(textwrap.TextWrapper):', '    def _wrap_chunks(self, chunks):', '        return chunks', '',
         'class Plain:', '    def run(self):', '        return 3', '',
+        'class Server(socketserver.TCPServer):', '    def serve_forever(self):', '        return super().serve_forever()', '',
+        '    def handle_error(self, request, address):', '        return None', '',
       ].join('\n'),
       'app/main.py': [
         'from app.work import Worker, Wrapper, Plain', '', 'def start():', '    w = Worker()', '    w.start()', '    w.helper()', '',
@@ -484,6 +486,9 @@ describe('graph: resolution that follows what programs do', () => {
     // helper is called by name: nothing is relayed to it; Plain has no outside base
     assert.deepEqual(await users(call, 'Worker.helper'), ['app/main.py:start']);
     assert.deepEqual(await users(call, 'Plain.run'), []);
+    // super().serve_forever() runs the outside base's loop, which may call the class's handle_error
+    assert.deepEqual(await users(call, 'Server.handle_error'), ['app/work.py:Server.serve_forever']);
+    assert.deepEqual(await users(call, 'Server.serve_forever'), [], 'never its own possible caller');
     const tests = await call('related_tests', { symbol: 'Wrapper._wrap_chunks' });
     assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_wrap']);
   });

@@ -181,7 +181,10 @@ export const CALL_RULES: readonly CallRule[] = [
       if (r !== 'super' && r !== 'super()' && !r!.startsWith('super(')) return undefined;
       const cls = f.classOf(o.scope);
       const m = cls ? f.t.baseMember(cls, o.name) : undefined;
-      return m ? bound([m], 'self', `super of ${cls!.sp}`) : undefined;
+      if (m || !cls) return m ? bound([m], 'self', `super of ${cls!.sp}`) : undefined;
+      // super().serve_forever() into a base outside the workspace, whose code may run the class's overrides
+      const outside = outsideBaseOf(f, cls);
+      return outside ? bound([cls], 'outside', `super → ${cls.sp} (${o.name} of ${outside})`) : undefined;
     },
   },
   {

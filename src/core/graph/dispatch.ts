@@ -175,7 +175,7 @@ function outsideCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, 
   for (const [node, cls] of classOf) {
     const m = unnamed.find(x => x.node === node)!;
     const why = `what ${cls.symbol_path} inherits from outside the workspace may run ${m.name}`;
-    const list = (uses.get(cls.node) ?? []).filter(u => u.edge.tier === 'outside')
+    const list = (uses.get(cls.node) ?? []).filter(u => u.edge.tier === 'outside' && u.neighbour.node !== node)
       .map(({ neighbour, edge }) => ({ neighbour, edge: relayed(g, m, edge, 'dispatch', why) }));
     if (list.length) out.set(node, list);
   }
