@@ -491,6 +491,8 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Server.serve_forever'), [], 'never its own possible caller');
     const tests = await call('related_tests', { symbol: 'Wrapper._wrap_chunks' });
     assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_wrap']);
+    // whether the outside base runs it is unknown: a test reaching it that way is possible, never likely
+    assert.equal(tests.tests[0].likely, false);
   });
 
   it('a subscript runs the element members of a receiver of known type (__getitem__/__setitem__, Ruby [] and []=)', async () => {

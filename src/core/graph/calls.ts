@@ -182,8 +182,9 @@ export const CALL_RULES: readonly CallRule[] = [
       const cls = f.classOf(o.scope);
       const m = cls ? f.t.baseMember(cls, o.name) : undefined;
       if (m || !cls) return m ? bound([m], 'self', `super of ${cls!.sp}`) : undefined;
-      // super().serve_forever() into a base outside the workspace, whose code may run the class's overrides
-      const outside = outsideBaseOf(f, cls);
+      // super().serve_forever() into a base outside the workspace, whose code may run the class's overrides (not
+      // super().__init__(…): a constructor rarely runs them, and nearly every subclass calls it)
+      const outside = o.name === f.L.constructorMember ? undefined : outsideBaseOf(f, cls);
       return outside ? bound([cls], 'outside', `super → ${cls.sp} (${o.name} of ${outside})`) : undefined;
     },
   },

@@ -160,7 +160,7 @@ function patchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hi
 /**
  * For each method among `nodes` that no code of the workspace calls by name, of a class whose members are
  * called through a base outside the workspace (edges of tier `outside` into the class: `wrapper.fill(…)` on a
- * `textwrap.TextWrapper` subclass): those callers, as possible callers — the outside base's code may run it
+ * `textwrap.TextWrapper` subclass): those callers, as possible callers (tier inherited) — the outside base's code may run it
  * (`fill` runs the subclass's `_wrap_chunks`). Constructors are called by constructing the class.
  */
 function outsideCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
@@ -176,7 +176,7 @@ function outsideCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, 
     const m = unnamed.find(x => x.node === node)!;
     const why = `what ${cls.symbol_path} inherits from outside the workspace may run ${m.name}`;
     const list = (uses.get(cls.node) ?? []).filter(u => u.edge.tier === 'outside' && u.neighbour.node !== node)
-      .map(({ neighbour, edge }) => ({ neighbour, edge: relayed(g, m, edge, 'dispatch', why) }));
+      .map(({ neighbour, edge }) => ({ neighbour, edge: relayed(g, m, edge, 'inherited', why) }));
     if (list.length) out.set(node, list);
   }
   return out;
@@ -187,7 +187,7 @@ function outsideCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, 
  * (an override, an implementation, a patch, a function of a callable type): capped at the tier's
  * confidence, the reason after the call's own evidence.
  */
-export function relayed(g: GraphReader, to: NodeRow, edge: GraphEdge, tier: 'dispatch' | 'patch' | 'protocol', why: string): GraphEdge {
+export function relayed(g: GraphReader, to: NodeRow, edge: GraphEdge, tier: 'dispatch' | 'patch' | 'protocol' | 'inherited', why: string): GraphEdge {
   const confidence = Math.min(edge.confidence, TIERS[tier].confidence);
   const evidence = `${tier}: ${edge.evidence}; ${why}`;
   return { ...edge, to: g.idOf(to), confidence, resolution: resolutionOf(confidence), tier, evidence };

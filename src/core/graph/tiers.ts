@@ -33,7 +33,9 @@
  *                     an edge to the type itself
  *   outside     0.7   x.f() where x holds a class that does not define f and extends a class outside the workspace:
  *                     an edge to the class; the callers of such edges are possible callers of its methods, which
- *                     the outside base's code may run (read at query time, dispatch.ts, as tier dispatch)
+ *                     the outside base's code may run (read at query time, dispatch.ts: tier inherited)
+ *   inherited   0.1   a method of a class no workspace code calls by name, possibly run by the code its outside base
+ *                     runs when the class is used through it (read at query time from tier `outside` uses, dispatch.ts)
  *   protocol    0.05  a call of a value of a callable type: a possible call of each function whose parameter
  *                     types are the type's (read at query time, graph/protocol.ts; 0.02 ran in bench:stake)
  *   callback    0.6   a function handed over as a value (a decorator, an argument) is called by the code that
@@ -66,6 +68,7 @@ export const TIERS = {
   patch: { confidence: 0.5, text: 'a function assigned in place of a module\'s function:' },
   callable: { confidence: 0.7, text: 'a call of a value of the callable type' },
   outside: { confidence: 0.7, text: 'a call of a method the class has from a base outside the workspace:' },
+  inherited: { confidence: 0.1, text: 'a method the base outside the workspace may run, used through its class:' },
   protocol: { confidence: 0.05, text: 'a call of a value of a callable type it implements:' },
   callback: { confidence: 0.6, text: 'a call of a parameter the function is handed to:' },
   import_file: { confidence: 0.85, text: 'import of' },
