@@ -495,6 +495,25 @@ describe('graph: resolution that follows what programs do', () => {
     assert.equal(tests.tests[0].likely, false);
   });
 
+  it('the dependents of many members of one overload set at once stay each member\'s own plus the others\' (no compounding)', async () => {
+    // twelve redefinitions of `step` (an overload set step, step~2 … step~12), each called by its own caller
+    const defs = Array.from({ length: 12 }, (_, i) => `def step():\n    return target()\n\ndef caller_${i}():\n    return step()\n`);
+    const ws = tempWorkspace({ 'app/flow.py': `def target():\n    return 1\n\n${defs.join('\n')}` });
+    const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
+    done.push(() => { e.close(); ws.remove(); });
+    await e.index();
+    const g = await e.graph();
+    const target = await invokeTool(TOOLS.find_references as never, { symbol: 'target' }, { engine: e });
+    const repo = (((target as { data: Json }).data).resolved[0].id as string).split(':')[1]!;
+    const set = (g.symbolsAt(repo, 'app/flow.py') ?? []).filter(n => n.name === 'step');
+    assert.equal(set.length, 12);
+    const lists = g.dependentsOfMany(set, ['calls']);
+    // asked together, each member's list is its own; merged lists appended into one another grew 2^12-fold
+    for (const n of set) assert.ok(lists.get(n.node)!.length <= 12, `${n.symbol_path}: ${lists.get(n.node)!.length} dependents`);
+    const one = g.dependentsOfMany([set[3]!], ['calls']);
+    assert.ok(one.get(set[3]!.node)!.length >= 1, 'one member asked alone still gets its siblings\' dependents');
+  });
+
   it('a subscript runs the element members of a receiver of known type (__getitem__/__setitem__, Ruby [] and []=)', async () => {
     const call = await make({
       'web/headers.py': [

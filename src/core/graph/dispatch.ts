@@ -14,6 +14,7 @@ import { TIERS } from './tiers';
 import { graphRules } from '../languages';
 import type { LanguageId } from '../languages/types';
 import { resolutionOf, type GraphEdge, type GraphReader } from './query';
+import { appendAll } from '../util/arrays';
 
 /** Base classes followed upward from a method's class. */
 const DISPATCH_DEPTH = 4;
@@ -24,7 +25,7 @@ type Hit = { neighbour: NodeRow; edge: GraphEdge };
 /** For each method among `nodes`: the callers of the methods it overrides, as dispatch edges. */
 export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
   const out = patchCallers(g, nodes);
-  for (const [node, hits] of outsideCallers(g, nodes)) out.set(node, [...(out.get(node) ?? []), ...hits]);
+  for (const [node, hits] of outsideCallers(g, nodes)) out.set(node, appendAll(out.get(node) ?? [], hits));
   const structural = structuralBases(g, nodes);
   const methods = nodes.filter(n => n.kind === 'method' && (n.parent_path || structural.has(n.node)));
   if (!methods.length) return out;

@@ -12,6 +12,7 @@ import {
 import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { AMBIGUOUS_MAX, TIERS, parseEvidence, type Tier } from './tiers';
 import { SymbolLookup, overloadBase, parseNodeId, type LookupOptions, type Resolved } from './lookup';
+import { appendAll } from '../util/arrays';
 import { dispatchCallers } from './dispatch';
 import { callbackCallers } from './callbacks';
 import { protocolCallers, type CallableType } from './protocol';
@@ -170,10 +171,12 @@ export class GraphReader {
    * implementation) with those of its whole set: calls bind to the set's first definition.
    */
   dependentsOfMany(nodes: readonly NodeRow[], kinds: readonly string[], opts: EdgeOptions = {}): Map<number, Neighbour[]> {
+    // an overload's dependents include its siblings' not asked themselves (merged lists appended into each other grow without bound)
+    const asked = new Set(nodes.map(n => n.node));
     const siblings = new Map<number, NodeRow[]>();
-    for (const n of nodes) if (n.symbol_path && /~\d+$/.test(n.symbol_path)) siblings.set(n.node, this.overloadSet(n).filter(m => m.node !== n.node));
+    for (const n of nodes) if (n.symbol_path && /~\d+$/.test(n.symbol_path)) siblings.set(n.node, this.overloadSet(n).filter(m => !asked.has(m.node)));
     const edges = this.edgesOfMany([...nodes, ...[...siblings.values()].flat()], 'in', kinds, opts);
-    for (const [node, members] of siblings) edges.get(node)!.push(...members.flatMap(m => edges.get(m.node) ?? []));
+    for (const [node, members] of siblings) for (const m of members) appendAll(edges.get(node)!, edges.get(m.node) ?? []);
     return edges;
   }
 
@@ -208,11 +211,11 @@ export class GraphReader {
       result.get(self.node)!.push({ neighbour: other, edge: { from: e.from_id, to: e.to_id, kind: e.kind, provider: e.provider, confidence: e.confidence, resolution: resolutionOf(e.confidence),
         evidence: e.evidence, path: (dir === 'in' ? other : self).path, line: null, tier: null } });
     }
-    if (opts.links) for (const [node, list] of this.linkEdgesOfMany(nodes, dir)) result.get(node)!.push(...list);
+    if (opts.links) for (const [node, list] of this.linkEdgesOfMany(nodes, dir)) appendAll(result.get(node)!, list);
     if (dir === 'in' && kinds.includes('calls') && opts.dispatch !== false) {
-      for (const [node, list] of dispatchCallers(this, nodes)) result.get(node)!.push(...list);
-      for (const [node, list] of protocolCallers(this, nodes)) result.get(node)!.push(...list);
-      if (opts.callbacks !== false) for (const [node, list] of callbackCallers(this, nodes)) result.get(node)!.push(...list);
+      for (const [node, list] of dispatchCallers(this, nodes)) appendAll(result.get(node)!, list);
+      for (const [node, list] of protocolCallers(this, nodes)) appendAll(result.get(node)!, list);
+      if (opts.callbacks !== false) for (const [node, list] of callbackCallers(this, nodes)) appendAll(result.get(node)!, list);
     }
     for (const list of result.values()) list.sort((a, b) => b.edge.confidence - a.edge.confidence || a.neighbour.path.localeCompare(b.neighbour.path) || a.neighbour.start_line - b.neighbour.start_line);
     return result;

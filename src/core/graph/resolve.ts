@@ -30,6 +30,7 @@ import { hostBinding, mixinOf } from './built-on';
 import { testsByNaming, testsFromCalls } from './test-edges';
 import { fixtureLabel, fixtureNamed, parametrizedLines } from './fixtures';
 import { closuresOf } from './flow';
+import { appendAll } from '../util/arrays';
 
 export { fileNode } from './scope';
 export { AMBIGUOUS_MAX, TIERS, type Tier } from './tiers';
@@ -77,7 +78,7 @@ export function resolvePartial(input: GraphInput & { lookup: NonNullable<RepoInp
   muted.muted = true;
   t.basesOfFile = f => basesOfFile(t, f, muted);
   const edges: GEdge[] = [];
-  const out = resolveWith(t, input.only, e => { edges.push(...e); });
+  const out = resolveWith(t, input.only, e => { appendAll(edges, e); });
   input.sink?.(edges);
   return input.sink ? out : { ...out, edges };
 }

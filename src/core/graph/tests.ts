@@ -27,6 +27,7 @@ import { isTestPath } from '../languages';
 import type { Boundary, GraphEdge, GraphReader } from './query';
 import { NAME_ONLY_TIERS } from './tiers';
 import { splitIdentifier } from '../util/tokens';
+import { appendAll } from '../util/arrays';
 
 /** Below this an edge was bound by a name only (receiver type unknown, or a shared name). */
 export const NAME_ONLY = 0.5;
@@ -166,7 +167,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     // a callback's invoker runs whatever any caller hands it: the test that hands the function over reaches
     // it by its reference, the invoker's other callers do not (callback edges are not read)
     const edgesOf = g.dependentsOfMany(frontier.map(f => f.node), WALK_KINDS, { callbacks: false });
-    for (const [node, list] of testClientEdges(g, frontier.map(f => f.node))) edgesOf.get(node)!.push(...list);
+    for (const [node, list] of testClientEdges(g, frontier.map(f => f.node))) appendAll(edgesOf.get(node)!, list);
     for (const f of frontier) {
       examined++;
       if (f.distance > 0) walked.push(f.node);

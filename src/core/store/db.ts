@@ -6,6 +6,7 @@
 import type { Database, SqlJsStatic, Statement, SqlValue } from 'sql.js';
 import { PagedBuffer, capacityFor, changeCounter, declaredPageSize, reserved } from './image';
 import type { SaveImage } from './pagelog';
+import { appendAll } from '../util/arrays';
 
 /**
  * The remaining rows of a statement as objects. Like sql.js's getAsObject, but the column names are read
@@ -147,7 +148,7 @@ export class Db {
     const out: T[] = [];
     for (let i = 0; i < values.length; i += 300) {
       const part = values.slice(i, i + 300);
-      out.push(...this.rows<T>(sql(part.map(() => '?').join(',')), [...part, ...after]));
+      appendAll(out, this.rows<T>(sql(part.map(() => '?').join(',')), [...part, ...after]));
     }
     return out;
   }
