@@ -165,13 +165,12 @@ export class GraphReader {
     return result;
   }
 
-  /** `edges` for many nodes at once (a walk's whole frontier): a few batched queries instead of a few per node. */
   /**
-   * Incoming edges of each node, an overload's later definition (`invoke~3`, a typing overload's
-   * implementation) with those of its whole set: calls bind to the set's first definition.
+   * `edges` for many nodes at once (a walk's frontier, batched). Incoming edges of each node, an overload's later
+   * definition (`invoke~3`, a typing overload's implementation) with those of its whole set: calls bind to the
+   * set's first definition. A sibling asked too keeps its own list (merged lists grew without bound).
    */
   dependentsOfMany(nodes: readonly NodeRow[], kinds: readonly string[], opts: EdgeOptions = {}): Map<number, Neighbour[]> {
-    // an overload's dependents include its siblings' not asked themselves (merged lists appended into each other grow without bound)
     const asked = new Set(nodes.map(n => n.node));
     const siblings = new Map<number, NodeRow[]>();
     for (const n of nodes) if (n.symbol_path && /~\d+$/.test(n.symbol_path)) siblings.set(n.node, this.overloadSet(n).filter(m => !asked.has(m.node)));
