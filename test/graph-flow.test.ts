@@ -16,11 +16,17 @@ describe('graph: resolution that follows what programs do', () => {
   const done: (() => void)[] = [];
   afterEach(() => { while (done.length) done.pop()!(); });
 
-  async function make(files: Record<string, string>): Promise<Call> {
+  /** An engine over the files, indexed (closed after the test). */
+  async function indexed(files: Record<string, string>): Promise<Engine> {
     const ws = tempWorkspace(files);
     const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
     done.push(() => { e.close(); ws.remove(); });
     await e.index();
+    return e;
+  }
+
+  async function make(files: Record<string, string>): Promise<Call> {
+    const e = await indexed(files);
     return async (tool, args) => {
       const out = await invokeTool(TOOLS[tool] as never, args, { engine: e });
       if (!out.ok) throw new Error(`${tool}: ${JSON.stringify(out.error)}`);
@@ -498,10 +504,7 @@ describe('graph: resolution that follows what programs do', () => {
   it('the dependents of many members of one overload set at once stay each member\'s own plus the others\' (no compounding)', async () => {
     // twelve redefinitions of `step` (an overload set step, step~2 … step~12), each called by its own caller
     const defs = Array.from({ length: 12 }, (_, i) => `def step():\n    return target()\n\ndef caller_${i}():\n    return step()\n`);
-    const ws = tempWorkspace({ 'app/flow.py': `def target():\n    return 1\n\n${defs.join('\n')}` });
-    const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
-    done.push(() => { e.close(); ws.remove(); });
-    await e.index();
+    const e = await indexed({ 'app/flow.py': `def target():\n    return 1\n\n${defs.join('\n')}` });
     const g = await e.graph();
     const target = await invokeTool(TOOLS.find_references as never, { symbol: 'target' }, { engine: e });
     const repo = (((target as { data: Json }).data).resolved[0].id as string).split(':')[1]!;

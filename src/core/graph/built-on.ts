@@ -10,6 +10,7 @@ import { CLASSY, symbolKey, type GSymbol, type RepoTables } from './tables';
 import { parentScope, passScope, type FileScope } from './scope';
 import { ancestors, descendants, hostMembers } from './hierarchy';
 import { INERT_BASES } from './unseen';
+import type { Occurrence } from '../parse/occurrence';
 
 /**
  * Of the methods given, those of the class a receiver's name names best: equal (`parser` → Parser), the
@@ -69,14 +70,18 @@ export function mixinRuns(f: FileScope, cls: GSymbol, name: string): { mixin: st
   const mixins = f.L.outsideMixins;
   if (!mixins || !CLASSY.has(cls.kind)) return undefined;
   for (const c of [cls, ...ancestors(f.t, cls)]) {
-    for (const o of passScope(f.t, c.fileId)?.occ ?? []) {
-      const given = (o.kind === 'extends' || o.kind === 'implements') && o.scope === c.sp ? mixins[o.name]?.[name] : undefined;
-      if (!given) continue;
-      const runs = given.split(' ').map(m => f.t.memberIn(cls, m)).filter((m): m is GSymbol => m?.kind === 'method' || m?.kind === 'function');
-      return runs.length ? { mixin: o.name, runs } : undefined;
-    }
+    const base = declaredBases(f, c).find(o => mixins[o.name]?.[name]);
+    if (!base) continue;
+    const members = mixins[base.name]![name]!.split(' ').map(m => f.t.memberIn(cls, m));
+    const runs = members.filter((m): m is GSymbol => m?.kind === 'method' || m?.kind === 'function');
+    return runs.length ? { mixin: base.name, runs } : undefined;
   }
   return undefined;
+}
+
+/** The bases a class's own source names (`extends`/`implements` occurrences), resolved in the workspace or not. */
+function declaredBases(f: FileScope, cls: GSymbol): Occurrence[] {
+  return (passScope(f.t, cls.fileId)?.occ ?? []).filter(o => (o.kind === 'extends' || o.kind === 'implements') && o.scope === cls.sp);
 }
 
 /** Of the methods named `name`, at most this many are followed down to the classes built on their owners. */
@@ -109,10 +114,8 @@ export function outsideBaseOf(f: FileScope, cls: GSymbol): string | undefined {
   if (!CLASSY.has(cls.kind)) return undefined;
   for (const c of [cls, ...ancestors(f.t, cls)]) {
     const inside = new Set((f.t.basesFor(c) ?? []).map(k => f.t.byFilePath.get(k)?.name));
-    for (const o of passScope(f.t, c.fileId)?.occ ?? []) {
-      if ((o.kind !== 'extends' && o.kind !== 'implements') || o.scope !== c.sp || inside.has(o.name)) continue;
-      if (!INERT_BASES.test(o.name) && !f.L.inertBases?.test(o.name)) return o.receiver ? `${o.receiver}.${o.name}` : o.name;
-    }
+    const o = declaredBases(f, c).find(b => !inside.has(b.name) && !INERT_BASES.test(b.name) && !f.L.inertBases?.test(b.name));
+    if (o) return o.receiver ? `${o.receiver}.${o.name}` : o.name;
   }
   return undefined;
 }

@@ -65,7 +65,7 @@ const bound = (syms: GSymbol[], tier: Tier, detail: string): CallOutcome => ({ s
  * A receiver-less call as a method of self: the enclosing class's member, its bases' or its mixins', else
  * (hostBinding) what the classes built on it define.
  */
-function selfMember(f: FileScope, o: Occurrence): CallOutcome | undefined {
+export function selfMember(f: FileScope, o: Occurrence): CallOutcome | undefined {
   if (f.inClassBody(o.scope)) return undefined;
   const cls = f.classOf(o.scope);
   const m = cls ? f.t.memberIn(cls, o.name) : undefined;

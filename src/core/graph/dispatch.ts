@@ -23,9 +23,9 @@ const BASE_KINDS = ['extends', 'implements'] as const;
 type Hit = { neighbour: NodeRow; edge: GraphEdge };
 
 /** For each method among `nodes`: the callers of the methods it overrides, as dispatch edges. */
-export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
+export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[], own?: ReadonlyMap<number, readonly Hit[]>): Map<number, Hit[]> {
   const out = patchCallers(g, nodes);
-  for (const [node, hits] of outsideCallers(g, nodes)) out.set(node, appendAll(out.get(node) ?? [], hits));
+  for (const [node, hits] of outsideCallers(g, nodes, own)) out.set(node, appendAll(out.get(node) ?? [], hits));
   const structural = structuralBases(g, nodes);
   const methods = nodes.filter(n => n.kind === 'method' && (n.parent_path || structural.has(n.node)));
   if (!methods.length) return out;
@@ -161,24 +161,30 @@ function patchCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hi
 /**
  * For each method among `nodes` that no code of the workspace calls by name, of a class whose members are
  * called through a base outside the workspace (edges of tier `outside` into the class: `wrapper.fill(…)` on a
- * `textwrap.TextWrapper` subclass): those callers, as possible callers (tier inherited) — the outside base's code may run it
- * (`fill` runs the subclass's `_wrap_chunks`). Constructors are called by constructing the class.
+ * `textwrap.TextWrapper` subclass): those callers, as possible callers (tier inherited) — the outside base's code
+ * may run it (`fill` runs the subclass's `_wrap_chunks`). Constructors are called by constructing the class.
  */
-function outsideCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<number, Hit[]> {
+function outsideCallers(g: GraphReader, nodes: readonly NodeRow[], own?: ReadonlyMap<number, readonly Hit[]>): Map<number, Hit[]> {
   const out = new Map<number, Hit[]>();
   const methods = nodes.filter(n => n.kind === 'method' && n.parent_path && n.name !== graphRules(n.language as LanguageId).constructorMember);
   if (!methods.length) return out;
-  const named = g.edgesOfMany(methods, 'in', ['calls'], { dispatch: false });
-  const unnamed = methods.filter(m => !named.get(m.node)?.length);
-  const classOf = new Map(unnamed.map(m => [m.node, g.containers(m)[0]] as const).filter((x): x is [number, NodeRow] => !!x[1]));
+  // the incoming calls the caller already read (edgesOfMany), else read here
+  const named = own ?? g.edgesOfMany(methods, 'in', ['calls'], { dispatch: false });
+  const classOf = new Map<number, NodeRow>();
+  for (const m of methods) {
+    if (named.get(m.node)?.some(h => h.edge.kind === 'calls')) continue;
+    const cls = g.containers(m)[0];
+    if (cls && cls.kind !== 'file') classOf.set(m.node, cls);
+  }
   if (!classOf.size) return out;
-  const uses = g.edgesOfMany([...new Set(classOf.values())], 'in', ['calls'], { dispatch: false });
-  for (const [node, cls] of classOf) {
-    const m = unnamed.find(x => x.node === node)!;
+  const uses = g.edgesOfMany([...new Map([...classOf.values()].map(c => [c.node, c])).values()], 'in', ['calls'], { dispatch: false });
+  for (const m of methods) {
+    const cls = classOf.get(m.node);
+    if (!cls) continue;
     const why = `what ${cls.symbol_path} inherits from outside the workspace may run ${m.name}`;
-    const list = (uses.get(cls.node) ?? []).filter(u => u.edge.tier === 'outside' && u.neighbour.node !== node)
+    const list = (uses.get(cls.node) ?? []).filter(u => u.edge.tier === 'outside' && u.neighbour.node !== m.node)
       .map(({ neighbour, edge }) => ({ neighbour, edge: relayed(g, m, edge, 'inherited', why) }));
-    if (list.length) out.set(node, list);
+    if (list.length) out.set(m.node, list);
   }
   return out;
 }

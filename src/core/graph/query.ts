@@ -212,7 +212,7 @@ export class GraphReader {
     }
     if (opts.links) for (const [node, list] of this.linkEdgesOfMany(nodes, dir)) appendAll(result.get(node)!, list);
     if (dir === 'in' && kinds.includes('calls') && opts.dispatch !== false) {
-      for (const [node, list] of dispatchCallers(this, nodes)) appendAll(result.get(node)!, list);
+      for (const [node, list] of dispatchCallers(this, nodes, result)) appendAll(result.get(node)!, list);
       for (const [node, list] of protocolCallers(this, nodes)) appendAll(result.get(node)!, list);
       if (opts.callbacks !== false) for (const [node, list] of callbackCallers(this, nodes)) appendAll(result.get(node)!, list);
     }

@@ -25,8 +25,7 @@ import { EdgeBuffer, type GEdge, type GraphStats } from './edges';
 import { FileScope, passScope, type Resolution } from './scope';
 import { NAME_ONLY_TIERS, TYPED_TIERS } from './tiers';
 import { isByPrefix, methodsByPrefix } from './dynamic';
-import { CallSite, resolveCall, type CallOutcome } from './calls';
-import { hostBinding, mixinOf } from './built-on';
+import { CallSite, resolveCall, selfMember, type CallOutcome } from './calls';
 import { testsByNaming, testsFromCalls } from './test-edges';
 import { fixtureLabel, fixtureNamed, parametrizedLines } from './fixtures';
 import { closuresOf } from './flow';
@@ -232,13 +231,8 @@ function resolveResultCall(scope: FileScope, o: Occurrence, out: EdgeBuffer): vo
 
 /** Ruby `return empty if …`: a bare name that is a method of the enclosing class is a call of it. */
 function bareMethodCall(scope: FileScope, o: Occurrence, out: EdgeBuffer): boolean {
-  if (!scope.L.bareCalls || scope.inClassBody(o.scope)) return false;
-  const cls = scope.classOf(o.scope);
-  const m = cls ? scope.t.memberIn(cls, o.name) : undefined;
-  const own = m && (m.kind === 'method' || m.kind === 'function');
-  const host = cls ?? mixinOf(scope, o.scope);
-  const r = own ? { syms: [m], tier: 'self' as const, detail: cls!.sp } : host && hostBinding(scope.t, host, o.name);
-  if (!r) return false;
+  const r = scope.L.bareCalls ? selfMember(scope, o) : undefined;
+  if (typeof r !== 'object') return false;
   for (const s of r.syms) out.emit(scope.fromOf(o.scope), s.id, 'calls', r.tier, r.detail, scope.file.id, o.line);
   return true;
 }
