@@ -6,12 +6,15 @@
 // MRR (the check that the replay is the fusion).
 //
 // usage: node bench/fusion-replay.mjs --signals FILE [--signals FILE]... [--queries CASES.jsonl]...
-//          [--changed FILE] [--set NAME=V]... [--sweep NAME=v1,v2,...] [--explain]
+//          [--changed FILE] [--reports FILE]... [--set NAME=V]... [--sweep NAME=v1,v2,...] [--explain] [--halves]
 //   NAME: text_factor, text_factor_mentioned, release_notes_factor, auxiliary_factor, test_factor,
 //         size_prior, wording (recorded: as the run judged each query; engine: query.ts textWording
 //         again, needs --queries, the make-cases files; any: every text word asks, as before 0.1.0),
 //         code_first (1: a text file the query does not ask for comes after the best code file; not used)
+//         recency, commit_subjects (the history signals' weights), report_chars (a query longer than this is
+//         a report: an issue, a traceback), report_recency, report_commit_subjects (their weights for reports)
 //   --changed FILE: JSON lines {id, changed: [paths]}: a case's gold is every file its commit changed
+//   --reports FILE: bench:quality --json reports, for the query lengths of signals that lack them
 //   --explain: the cases whose gold file has text files above it
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +30,9 @@ const F = core.FUSION;
 const ENGINE = {
   text_factor: core.TEXT_FACTOR, text_factor_mentioned: core.TEXT_FACTOR_MENTIONED, release_notes_factor: core.RELEASE_NOTES_FACTOR,
   auxiliary_factor: core.AUXILIARY_FACTOR, test_factor: core.TEST_FACTOR, size_prior: core.SIZE_PRIOR, wording: 'recorded', code_first: 0,
+  recency: F.recency, commit_subjects: F.commit_subjects,
+  report_chars: core.REPORT_CHARS ?? Infinity, report_recency: core.REPORT_HISTORY?.recency ?? F.recency,
+  report_commit_subjects: core.REPORT_HISTORY?.commit_subjects ?? F.commit_subjects,
 };
 const value = v => (Number.isNaN(Number(v)) ? v : Number(v));
 const SET = { ...ENGINE, ...Object.fromEntries(all('set').map(s => s.split('=')).map(([k, v]) => [k, value(v)])) };
@@ -37,6 +43,9 @@ const SIGNALS = ['body', 'chunk', 'name', 'path_terms'];
 const cases = jsonLines(all('signals'));
 const queries = new Map(jsonLines(all('queries')).map(c => [c.commit, c.query]));
 const changed = new Map(jsonLines(all('changed')).map(c => [c.id, c.changed]));
+// query lengths of signals written before they carried one: from the runs' --json reports
+const reportChars = new Map(all('reports').flatMap(f => JSON.parse(readFileSync(f, 'utf8')).cases.map(c => [c.id, c.query_chars])));
+const charsOf = k => k.query_chars ?? reportChars.get(k.id) ?? 0;
 
 /** How a case's query asks for text: asked (ranked as code), mentioned, no. */
 function modeOf(k, wording) {
@@ -58,11 +67,13 @@ function rescale(cands, textDown) {
 }
 
 /** One file's fused score, as searchFiles computes it (include_tests: false). */
-function fuse(c, p, mode) {
+function fuse(c, p, mode, chars) {
   const textDown = mode !== 'asked';
+  const report = chars > p.report_chars;
+  const [wRecency, wSubjects] = report ? [p.report_recency, p.report_commit_subjects] : [p.recency, p.commit_subjects];
   const of = v => (c.text && textDown ? Math.min(1, v) : v);
   let score = F.bm25_file * of(c.body) + F.bm25_chunk * of(c.chunk) + F.name * of(c.name) + F.path * of(c.path_terms)
-    + F.path_hint * c.hint + F.recency * c.raw.recent + F.commit_subjects * of(c.history) + p.size_prior * Math.log1p(c.lines) / 10;
+    + F.path_hint * c.hint + wRecency * c.raw.recent + wSubjects * of(c.history) + p.size_prior * Math.log1p(c.lines) / 10;
   if (c.test) score *= c.wants_tests ? core.TEST_FACTOR_MENTIONED : p.test_factor;
   else if (!c.hint && core.isAuxiliaryPath(c.path) && !(c.text && mode !== 'no')) score *= p.auxiliary_factor;
   if (!c.hint && textDown && c.text) score *= (mode === 'mentioned' ? p.text_factor_mentioned : p.text_factor) * (RELEASE_NOTES.test(c.path) ? p.release_notes_factor : 1);
@@ -71,7 +82,7 @@ function fuse(c, p, mode) {
 
 function ranking(k, p) {
   const mode = modeOf(k, p.wording);
-  let scored = rescale(k.candidates, mode !== 'asked').map(c => ({ c, s: fuse(c, p, mode) }));
+  let scored = rescale(k.candidates, mode !== 'asked').map(c => ({ c, s: fuse(c, p, mode, charsOf(k)) }));
   if (p.code_first && mode !== 'asked') {
     // a text file not asked for comes after the best code file (unless named)
     const top = Math.max(0, ...scored.filter(x => !x.c.text).map(x => x.s));
@@ -82,9 +93,18 @@ function ranking(k, p) {
   return { mode, ranked, rank: ranked.findIndex(r => gold.includes(r.c.path)) + 1 };
 }
 
+/** The cases, or one half of them by their order in the signals files (`--halves`: tune on one, check on the other). */
+const halves = args.includes('--halves') ? [['even', 0], ['odd', 1]] : [];
+const half = (list, h) => list.filter((_, i) => i % 2 === h);
+
 function evaluate(p) {
+  const whole = evaluateOn(cases, p);
+  return halves.length ? `${whole} | ${halves.map(([n, h]) => `${n}: ${evaluateOn(half(cases, h), p)}`).join(' | ')}` : whole;
+}
+
+function evaluateOn(list, p) {
   const by = new Map();
-  for (const k of cases) {
+  for (const k of list) {
     const { rank } = ranking(k, p);
     const g = by.get(k.kind) ?? { n: 0, rr: 0, r1: 0 };
     g.n++; g.rr += rank ? 1 / rank : 0; g.r1 += rank === 1 ? 1 : 0;

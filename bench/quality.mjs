@@ -280,7 +280,7 @@ async function runRepo(kind, name, gitDir, cases, work, rows, skipped) {
           const top = (seen ?? []).map(f => ({ ...f, _s: f.body + 0.7 * f.chunk + 0.35 * f.name + 0.25 * f.path_terms + f.hint })).sort((a, b) => b._s - a._s).slice(0, 400);
           const hist = recentTouches(tree, 500);
           const withHist = top.map(({ _s, ...f }) => ({ ...f, hist: hist.get(f.path) ?? null }));
-          appendFileSync(SIGNALS_OUT, JSON.stringify({ kind, repo: name, id: c.id, gold, files_indexed: indexed.size, meta, candidates: withHist }) + '\n');
+          appendFileSync(SIGNALS_OUT, JSON.stringify({ kind, repo: name, id: c.id, query_chars: c.query.length, gold, files_indexed: indexed.size, meta, candidates: withHist }) + '\n');
         }
         if (out.ok) ours = filesFromSearch(out.data);
         else error = { code: out.error?.code ?? 'error', message: String(out.error?.message ?? JSON.stringify(out.error)) };

@@ -467,6 +467,48 @@ describe('graph: resolution that follows what programs do', () => {
     assert.equal(r.references[0].line, 3);
   });
 
+  it('Ruby: a constant naming a class stands for it; self lacking a method runs what the class defines at run time', async () => {
+    const call = await make({
+      'lib/file_list.rb': [
+        'module Rake', '  class FileList', '    %w[each_with_index push].each do |sym|', '      class_eval %{', '        def #{sym}(*a, &b)',
+        '          @items.send(:#{sym}, *a, &b)', '        end', '      }', '    end', '', '    def sub!(pat, rep)',
+        '      each_with_index { |fn, i| fn }', '      raise ArgumentError if pat.nil?', '      self', '    end', '  end', 'end', '',
+      ].join('\n'),
+      'lib/plain.rb': 'class Plain\n  def run\n    each_with_index { |x| x }\n  end\nend\n',
+      'test/test_file_list.rb': [
+        'class TestFileList < Minitest::Test', '  FileList = Rake::FileList', '  Other = 3', '', '  def test_subclass',
+        '    custom = Class.new(FileList)', '    custom.new', '  end', '', '  def test_other', '    Other + 1', '  end', 'end', '',
+      ].join('\n'),
+    });
+    // Class.new(FileList) names Rake::FileList through the test's alias constant
+    assert.deepEqual(await users(call, 'Rake.FileList'), ['lib/file_list.rb:Rake.FileList.sub!', 'test/test_file_list.rb:TestFileList.test_subclass']);
+    const refs = await call('find_references', { symbol: 'Rake.FileList' });
+    const alias = refs.references.find((r: Json) => sp(r.from) === 'TestFileList.test_subclass');
+    assert.match(alias.evidence, /TestFileList\.FileList = Rake\.FileList/);
+    // a class with no run-time definitions gets no edge for a method it lacks; Kernel's raise is no member
+    assert.deepEqual(await users(call, 'Plain'), []);
+    const sub = refs.references.filter((r: Json) => sp(r.from) === 'Rake.FileList.sub!');
+    assert.deepEqual(sub.map((r: Json) => r.line), [12], 'each_with_index, not the parameter pat');
+    assert.match(sub[0].evidence, /defines at run time: self → Rake\.FileList \(each_with_index\)/);
+  });
+
+  it('a receiver named like a class with the method outranks the classes the calling scope names', async () => {
+    const call = await make({
+      'lib/tm.rb': [
+        'module Rake', '  module TaskManager', '    def [](name, scopes = nil)', '      name', '    end', '  end', '',
+        '  class Application', '    include TaskManager', '  end', '', '  class Task', '    attr_accessor :application', '',
+        '    class << self', '      def [](task_name)', '        task_name', '      end', '    end', '  end', '',
+        '  class FileTask < Task', '    def out_of_date?(stamp)', '      prereq_task = application[stamp, @scope]',
+        '      prereq_task.instance_of?(Rake::FileTask)', '    end', '', '    def kind(x)', '      x.instance_of?(Rake::FileTask) && x[1]', '    end',
+        '  end', 'end', '',
+      ].join('\n'),
+    });
+    // application[…] is the Application's (TaskManager#[]), not the Task class's [] the scope's FileTask inherits
+    assert.deepEqual(await users(call, 'Rake.TaskManager.[]'), ['lib/tm.rb:Rake.FileTask.out_of_date?']);
+    // x[1] names no class: the scope's FileTask still types it
+    assert.deepEqual(await users(call, 'Rake.Task.[]'), ['lib/tm.rb:Rake.FileTask.kind']);
+  });
+
   it('a call of a member a class has from an outside base may run the methods that base runs (Thread.start → run)', async () => {
     const call = await make({
       'app/work.py': [
@@ -1260,7 +1302,7 @@ describe('graph: resolution that follows what programs do', () => {
     });
     // @list.sort runs a method FileList's body defines (bound to the class); @list.class is Object's own
     const refs = (await call('find_references', { symbol: 'FileList' })).references;
-    assert.deepEqual(refs.filter((r: Json) => / defined at run time/.test(r.evidence)).map((r: Json) => sp(r.from)), ['Holder.sorted'], JSON.stringify(refs));
+    assert.deepEqual(refs.filter((r: Json) => / defines at run time/.test(r.evidence)).map((r: Json) => sp(r.from)), ['Holder.sorted'], JSON.stringify(refs));
     assert.ok(!refs.some((r: Json) => sp(r.from) === 'Holder.kind'), JSON.stringify(refs));
     assert.deepEqual(await typedUsers(call, 'Proxy.__getattr__'), ['use']);
     assert.deepEqual((await call('find_references', { symbol: 'Plain.known' })).references, []);

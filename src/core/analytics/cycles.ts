@@ -20,7 +20,7 @@ import type { Tier } from '../graph/tiers';
 export const CYCLE_MIN_CONFIDENCE = 0.7;
 /** Tiers that bind by a name alone: they never close a cycle, whatever their confidence. */
 // `fixture` (0.7) is a guess at a test receiver's type, like scope_type: it closes no cycle either
-export const NAME_ONLY_TIERS: ReadonlySet<Tier> = new Set<Tier>(['method_name', 'ambiguous', 'naming', 'fixture', 'assigned', 'outside']);
+export const NAME_ONLY_TIERS: ReadonlySet<Tier> = new Set<Tier>(['method_name', 'ambiguous', 'naming', 'fixture', 'assigned', 'outside', 'run_time']);
 export type CycleLevel = 'file' | 'symbol';
 
 export interface Cycle {

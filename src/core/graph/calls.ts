@@ -71,8 +71,23 @@ export function selfMember(f: FileScope, o: Occurrence): CallOutcome | undefined
   const m = cls ? f.t.memberIn(cls, o.name) : undefined;
   if (m && (m.kind === 'method' || m.kind === 'function')) return bound([m], 'self', cls!.sp);
   const host = cls ?? mixinOf(f, o.scope);
-  return host ? hostBinding(f.t, host, o.name) : undefined;
+  if (!host) return undefined;
+  // a bare name that is no call may be a local or a parameter: only a call is looked for at run time
+  return hostBinding(f.t, host, o.name) ?? (o.kind === 'call' ? definedAtRunTime(f, host, o.name) : undefined);
 }
+
+/**
+ * A method self lacks in a language where every call names a method (Ruby): what the class defines at run
+ * time runs it (`each_with_index` in a FileList whose body delegates Array's methods with `class_eval`).
+ * Elsewhere `self.x()` may call a value an attribute holds, so this is left to the held-value rule.
+ */
+function definedAtRunTime(f: FileScope, cls: GSymbol, name: string): CallOutcome | undefined {
+  const dynamic = f.L.bareCalls ? dynamicMember(f, cls, name) : undefined;
+  return dynamic ? bound([dynamic], runTimeTier(dynamic, 'self'), `self → ${cls.sp} (${name})`) : undefined;
+}
+
+/** A fallback method (`method_missing`, `__getattr__`) surely runs; a class whose body defines methods may not have it. */
+const runTimeTier = (dynamic: GSymbol, typed: Tier): Tier => (CLASSY.has(dynamic.kind) ? 'run_time' : typed);
 
 /**
  * What a call of a member a class does not define runs (LanguageSpec.dynamicMembers): its fallback method
@@ -194,7 +209,8 @@ export const CALL_RULES: readonly CallRule[] = [
       if (!f.L.selfReceivers.includes(r!)) return undefined;
       const cls = f.classOf(o.scope);
       const m = cls ? f.t.memberIn(cls, o.name) : undefined;
-      return m ? bound([m], 'self', cls!.sp) : cls ? hostBinding(f.t, cls, o.name) : undefined;
+      if (m) return bound([m], 'self', cls!.sp);
+      return cls ? hostBinding(f.t, cls, o.name) ?? definedAtRunTime(f, cls, o.name) : undefined;
     },
   },
   {
@@ -266,7 +282,7 @@ export const CALL_RULES: readonly CallRule[] = [
       if (mixed) return bound(mixed.runs, 'assigned', `${c.receiver} → ${types[0]!.sp} (${mixed.mixin}#${c.o.name} runs it)`);
       // fl.sort on a FileList whose body defines its delegating methods at run time
       const dynamic = members.length || types.length !== 1 ? undefined : dynamicMember(c.f, types[0]!, c.o.name);
-      if (dynamic) return bound([dynamic], 'assigned', `${c.receiver} → ${types[0]!.sp} (${c.o.name} defined at run time)`);
+      if (dynamic) return bound([dynamic], runTimeTier(dynamic, 'assigned'), `${c.receiver} → ${types[0]!.sp} (${c.o.name})`);
       // wrapper.fill(…) on a textwrap.TextWrapper subclass: a use of the class whose outside base may run its overrides
       const outside = members.length || types.length !== 1 ? undefined : outsideBaseOf(c.f, types[0]!);
       if (outside) return bound([types[0]!], 'outside', `${c.receiver} → ${types[0]!.sp} (${c.o.name} of ${outside})`);
@@ -312,7 +328,9 @@ export const CALL_RULES: readonly CallRule[] = [
       // nobody's method here, whatever the scope names
       const { constructed, named } = c.receiverName;
       if (named && !constructed && /^[A-Z][a-z0-9]\w*$/.test(named) && !f.bindings.get(named) && !('syms' in f.resolveName(named, o.scope, CLASSY))) return 'none';
-      // The receiver's type is probably one of the classes the scope names (annotations, constructors).
+      // The receiver's type is probably one of the classes the scope names (annotations, constructors),
+      // unless the receiver is named like a class with the method (`application[…]` where the scope names Task)
+      if (namedLikeOwner(c)) return undefined;
       let typed: GSymbol[] = [];
       for (let p: string | null = o.scope; p !== null; p = parentScope(p)) {
         typed = f.scopeMembers(p, o.name);
@@ -321,18 +339,7 @@ export const CALL_RULES: readonly CallRule[] = [
       return typed.length === 1 ? bound(typed, 'scope_type', typed[0]!.sp.slice(0, typed[0]!.sp.lastIndexOf('.'))) : undefined;
     },
   },
-  {
-    name: 'receiver_name',
-    resolve: ({ f, o, receiver }) => {
-      // ctx.invoke(…), formatter.write(…): the one class named like the receiver that has the method
-      const named = receiver && /^[A-Za-z_][\w.]*$/.test(receiver) ? receiver.slice(receiver.lastIndexOf('.') + 1) : null;
-      if (!named || f.flow.fromOutside(receiver!, o.scope, o.line)) return undefined;
-      const hits = classNamedLike(named, f.methodsNamed(o.name));
-      if (hits.length === 1) return bound(hits, 'receiver_name', `${named} → ${hits[0]!.parent}`);
-      const through = inheritedNamedLike(f, named, o.name);
-      return through ? bound([through.m], 'receiver_name', `${named} → ${through.cls} (${through.m.parent})`) : undefined;
-    },
-  },
+  { name: 'receiver_name', resolve: namedLikeOwner },
   {
     name: 'method_name',
     resolve: ({ f, o }) => {
@@ -384,4 +391,14 @@ export function calleeOfCall(receiver: string): string | null {
     else if (ch === ')' && --depth === 0 && i !== receiver.length - 1) return null;
   }
   return depth === 0 ? m[1]! : null;
+}
+
+/** ctx.invoke(…), formatter.write(…): the one class named like the receiver that has the method (or inherits it). */
+function namedLikeOwner({ f, o, receiver }: CallSite): CallOutcome | undefined {
+  const named = receiver && /^[A-Za-z_][\w.]*$/.test(receiver) ? receiver.slice(receiver.lastIndexOf('.') + 1) : null;
+  if (!named || f.flow.fromOutside(receiver!, o.scope, o.line)) return undefined;
+  const hits = classNamedLike(named, f.methodsNamed(o.name));
+  if (hits.length === 1) return bound(hits, 'receiver_name', `${named} → ${hits[0]!.parent}`);
+  const through = inheritedNamedLike(f, named, o.name);
+  return through ? bound([through.m], 'receiver_name', `${named} → ${through.cls} (${through.m.parent})`) : undefined;
 }

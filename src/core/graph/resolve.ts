@@ -23,7 +23,7 @@ import { CROSS_FILE_KINDS, SYNTAX_SOURCE, type Occurrence } from '../parse/occur
 import { CALLABLE, CLASSY, REFERABLE, RepoTables, symbolKey, type GFile, type GSymbol, type RepoInput } from './tables';
 import { EdgeBuffer, type GEdge, type GraphStats } from './edges';
 import { FileScope, passScope, type Resolution } from './scope';
-import { NAME_ONLY_TIERS, TYPED_TIERS } from './tiers';
+import { NAME_ONLY_TIERS, TYPED_TIERS, type Tier } from './tiers';
 import { isByPrefix, methodsByPrefix } from './dynamic';
 import { CallSite, resolveCall, selfMember, type CallOutcome } from './calls';
 import { testsByNaming, testsFromCalls } from './test-edges';
@@ -343,5 +343,19 @@ function resolveIdentifier(scope: FileScope, o: Occurrence, out: EdgeBuffer): vo
     // a definition mentioning itself (recursion, its own name) is not a reference
     if (o.scope && (o.scope === s.sp || o.scope.startsWith(`${s.sp}.`)) && s.fileId === scope.file.id) continue;
     out.emit(from, s.id, 'references', res.tier, res.detail, scope.file.id, o.line);
+    const cls = res.syms.length === 1 ? aliasedClass(scope, s) : undefined;
+    if (cls) out.emit(from, cls.syms[0]!.id, 'references', cls.tier, `through ${s.sp} = ${cls.detail}`, scope.file.id, o.line);
   }
+}
+
+/** `FileList = Rake::FileList`: a constant that names a class stands for the class; a use of it is the class's. */
+function aliasedClass(scope: FileScope, s: GSymbol): { syms: GSymbol[]; tier: Tier; detail: string } | undefined {
+  if (s.kind !== 'constant' && s.kind !== 'variable') return undefined;
+  const view = passScope(scope.t, s.fileId);
+  const copy = view?.occ.find(a => a.kind === 'assign' && a.line === s.line && a.name === s.name && a.source);
+  if (!view || !copy) return undefined;
+  const named = copy.source!.replace(/::/g, '.');
+  const r = view.scope.resolveType(named, copy.scope);
+  if (!('syms' in r) || r.syms.length !== 1 || !CLASSY.has(r.syms[0]!.kind) || r.syms[0] === s) return undefined;
+  return { syms: r.syms, tier: r.tier, detail: named };
 }

@@ -23,6 +23,9 @@
  *   receiver_name 0.5 x.run() where x is named like the one class with run (`ctx` → Context, `parser` → Parser)
  *   hierarchy   0.5   x.run() where every method named run overrides one (the root's callers reach each by dispatch)
  *   method_name 0.4   the only method with that name, called on a receiver of unknown type
+ *   run_time    0.4   a call of a method the receiver's class (or self's) lacks, where the class body defines methods at
+ *                     run time (define_method, class_eval): an edge to the class (a fallback method, method_missing or
+ *                     __getattr__, surely runs: its edge keeps the tier that typed the receiver)
  *   ambiguous   0.25  one of 2–3 definitions sharing the name (each gets an edge; never confident)
  *   dispatch    0.1   a call of a base method that this method overrides (read at query time, graph/dispatch.ts;
  *                     one override runs per call: 0.05–0.16 of these edges ran in bench:stake)
@@ -62,6 +65,7 @@ export const TIERS = {
   receiver_name: { confidence: 0.5, text: 'a method of the class the receiver is named like:' },
   hierarchy: { confidence: 0.5, text: 'the method every definition of the name overrides:' },
   method_name: { confidence: 0.4, text: 'the only method with that name (receiver type unknown)' },
+  run_time: { confidence: 0.4, text: 'a method the class defines at run time:' },
   ambiguous: { confidence: 0.25, text: 'one of several definitions sharing the name' },
   dispatch: { confidence: 0.1, text: 'a call of the base method it overrides' },
   by_prefix: { confidence: 0.5, text: 'a method chosen at run time by its name:' },
@@ -81,11 +85,12 @@ export type Tier = keyof typeof TIERS;
  * Per language family, the tiers whose measured precision departs from the table (bench:stake's tier
  * precision against what runs, bench:graph's against pyright): their edges get this confidence instead.
  * Python: a class the scope names (httpx 0.41 against pyright, 0.23–0.65 against what runs) and a method
- * name alone (0.00–0.41) are guesses; Ruby: a method every definition overrides (0.21), a class the scope names (0.52).
+ * name alone (0.00–0.41) are guesses; Ruby: a method every definition overrides (0.21), a class the scope names (0.52),
+ * a method defined at run time (0.04 of 52 edges on rake).
  */
 export const FAMILY_CONFIDENCE: Readonly<Record<string, Partial<Record<Tier, number>>>> = {
   python: { scope_type: 0.45, method_name: 0.25 },
-  ruby: { hierarchy: 0.25, scope_type: 0.5 },
+  ruby: { hierarchy: 0.25, scope_type: 0.5, run_time: 0.1 },
 };
 
 /**
@@ -95,7 +100,7 @@ export const FAMILY_CONFIDENCE: Readonly<Record<string, Partial<Record<Tier, num
 export const NAME_ONLY_TIERS: ReadonlySet<string> = new Set<Tier>(['method_name', 'ambiguous', 'protocol']);
 
 /** Tiers that know the receiver's type (the only ones a member run by syntax, `x[k]` or `str(x)`, binds through). */
-export const TYPED_TIERS: ReadonlySet<string> = new Set<Tier>(['receiver', 'self', 'host', 'self_chain', 'assigned', 'fixture']);
+export const TYPED_TIERS: ReadonlySet<string> = new Set<Tier>(['receiver', 'self', 'host', 'self_chain', 'assigned', 'fixture', 'run_time']);
 
 /** The confidence of an edge of `tier` in a file of language `family`. */
 export const tierConfidence = (tier: Tier, family: string | null): number =>

@@ -43,7 +43,11 @@ const RUBY_DYNAMIC_MEMBERS = {
   universal: new Set(['class', 'is_a?', 'kind_of?', 'instance_of?', 'respond_to?', 'nil?', 'frozen?', 'freeze', 'dup', 'clone',
     'send', 'public_send', '__send__', 'object_id', 'tap', 'then', 'hash', 'eql?', 'equal?', 'inspect', 'to_s', 'method', 'methods',
     'extend', 'instance_eval', 'instance_exec', 'instance_variable_get', 'instance_variable_set', 'singleton_class', 'itself',
-    '==', '!=', '===', '=~', '!']),
+    '==', '!=', '===', '=~', '!',
+    // Kernel's private methods, called bare from any method
+    'raise', 'fail', 'puts', 'print', 'p', 'pp', 'warn', 'format', 'sprintf', 'require', 'require_relative', 'load',
+    'loop', 'lambda', 'proc', 'catch', 'throw', 'sleep', 'rand', 'block_given?', 'binding', 'caller', 'exit', 'abort',
+    'Array', 'Hash', 'String', 'Integer', 'Float']),
 };
 
 /** Ruby's Enumerable and Comparable: what each method they give a class runs of its own (`each`, `<=>`). */

@@ -50,7 +50,7 @@ export function extractConfigSites(path: string, text: string): LinkSite[] {
     out.push(site('config', dotted.toLowerCase(), dotted, k.offset, last.length, confidence, rule));
     if (k.path.length >= 2 && FLAG_PARENTS.test(k.path[k.path.length - 2]!)) out.push(site('flag', last, last, k.offset, last.length, confidence - 0.05, rule));
   }
-  for (const v of found.env) out.push(site('env', v.name, v.name, v.offset, v.name.length, 0.85, 'yaml-env'));
+  for (const v of found.env) out.push({ ...site('env', v.name, v.name, v.offset, v.name.length, 0.85, 'yaml-env'), quiet: true });
   return out;
 }
 

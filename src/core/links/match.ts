@@ -258,9 +258,8 @@ export function matchSites(sites: readonly PlacedSite[], ids: (s: PlacedSite) =>
       }
     }
     for (const p of providers) {
-      // config keys nothing reads are most of a config file, a YAML file's environment mostly a service's
-      // own: only the read ones are links
-      if (used.has(p) || kind === 'config' || p.rule === 'yaml-env' || (scope && !scope.groups.has(groupOf.get(p)!))) continue;
+      // config keys nothing reads are most of a config file, a quiet provider's mostly its own: only the read ones are links
+      if (used.has(p) || kind === 'config' || p.quiet || (scope && !scope.groups.has(groupOf.get(p)!))) continue;
       if (scope && groupOf.get(p) === WILD_ROUTES && scope.usedOutside(p)) continue;
       out.push(row(kind, p, null, p.confidence, `${p.rule}: ${p.label}${p.handler ? ` (handler ${p.handler})` : ''} at ${where(p)}; nothing in the workspace uses it (unmatched)`, p.label));
     }

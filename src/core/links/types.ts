@@ -32,4 +32,6 @@ export interface LinkSite {
   base?: 'dynamic' | 'host';
   /** http routes: the router variable they hang on (`router` of `@router.get`), for mounts in other files */
   receiver?: string;
+  /** a provider that nothing using it is normal for (a YAML file's environment, mostly a service's own): not listed unmatched */
+  quiet?: true;
 }

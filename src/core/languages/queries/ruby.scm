@@ -26,6 +26,11 @@
 (assignment
   left: (constant) @name) @definition.constant
 
+; FileList = Rake::FileList: a constant naming a class stands for it
+(assignment
+  left: (constant) @assign.target
+  right: [(constant) (scope_resolution name: (constant))] @assign.copy) @reference.assign
+
 ; ---------------------------------------------------------------- calls
 
 (call
