@@ -18,6 +18,11 @@
 // usage: npm run bench:quality -- [--kinds commit,issue] [--max 60] [--max-issues N] [--seed 1]
 //          [--repo NAME=GITDIR]... [--swe-repo NAME=GITDIR]... [--dataset FILE] [--json FILE]
 //          [--details] [--vector] [--self-check] [--signals FILE] [--results NAME]
+//          [--quick] [--select-quick N] [--cache DIR]
+// --quick runs only the cases of bench/quick-cases.json (a subset chosen to track the full run; every full
+// run prints the subset's figures beside its own); --select-quick N picks that subset from this run, N per
+// kind (bench/lib/quick.mjs). --cache DIR keeps each repository's clone and index in DIR between runs, so a
+// later run updates them instead of indexing every repository from nothing (a schema change rebuilds).
 // --results NAME also writes the report to bench/RESULTS.md as section quality-NAME (e.g. the new
 // languages' repositories: --results languages).
 // --signals FILE writes, per case, every candidate file's normalised ranking signals (JSON lines) for
@@ -34,14 +39,16 @@ import { createRequire } from 'node:module';
 import { Bm25Index, selfCheck } from './lib/bm25.mjs';
 import { writeResults } from './lib/results.mjs'; // labels the run with the commit it started at
 import { filesFromSearch, patchFiles, pct, readInstances, score, seededSample, summarize } from './lib/retrieval.mjs';
+import { loadQuick, quickLines, selectQuick } from './lib/quick.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
 // ---------- options ----------
 const args = process.argv.slice(2);
-const KNOWN = new Set(['--text-files', '--kinds', '--max', '--max-issues', '--seed', '--repo', '--swe-repo', '--dataset', '--json', '--signals', '--results', '--details', '--vector', '--self-check', '--help', '-h']);
-const FLAGS = new Set(['--details', '--vector', '--self-check', '--help', '-h']);
+const KNOWN = new Set(['--text-files', '--kinds', '--max', '--max-issues', '--seed', '--repo', '--swe-repo', '--dataset', '--json', '--signals', '--results',
+  '--details', '--vector', '--self-check', '--quick', '--select-quick', '--cache', '--help', '-h']);
+const FLAGS = new Set(['--details', '--vector', '--self-check', '--quick', '--help', '-h']);
 for (let i = 0; i < args.length; i++) {
   if (!KNOWN.has(args[i])) die(`unknown argument: ${args[i]} (see the header of bench/quality.mjs)`);
   if (!FLAGS.has(args[i])) { if (i + 1 >= args.length) die(`missing value for ${args[i]}`); i++; }
@@ -99,6 +106,18 @@ const DETAILS = args.includes('--details');
 const JSON_OUT = opt('json');
 const SIGNALS_OUT = opt('signals');
 const LIMIT = 100;
+const QUICK_FILE = join(here, 'quick-cases.json');
+const QUICK = args.includes('--quick') ? loadQuick(QUICK_FILE) : null;
+if (args.includes('--quick') && !QUICK) die(`--quick: ${QUICK_FILE} is missing (make it with --select-quick N on a full run)`);
+const SELECT_QUICK = opt('select-quick') === undefined ? 0 : int('select-quick', '0');
+if (QUICK && SELECT_QUICK) die('--quick and --select-quick do not go together: a subset is chosen from a full run');
+const CACHE = opt('cache') ? resolve(opt('cache')) : null;
+/** The cases of `kind` a --quick run keeps (all of them otherwise). */
+const quickOnly = (kind, cases) => {
+  if (!QUICK) return cases;
+  if (!QUICK.kinds[kind]) die(`--quick: ${QUICK_FILE} has no ${kind} cases`);
+  return cases.filter(c => QUICK.kinds[kind].includes(c.id));
+};
 
 const MIRRORS = process.env.SIGHTLINE_BENCH_MIRRORS ?? resolve(here, '..', '..', '.mirror');
 const COMMIT_REPOS = { zod: 'colinhacks+zod', httpx: 'encode+httpx', cobra: 'spf13+cobra', clap: 'clap-rs+clap', jsoup: 'jhy+jsoup' };
@@ -168,7 +187,7 @@ function issueCases() {
       else eligible.push({ kind: 'issue', repo: short(repo), id: i.id, rev: i.base, query: i.query, gold });
     }
   }
-  const picked = seededSample(eligible, MAX_ISSUES, SEED);
+  const picked = quickOnly('issue', seededSample(eligible, MAX_ISSUES, SEED));
   info.eligible = eligible.length;
   // Per repository, in commit order: neighbouring base commits keep each incremental re-index small.
   const byRepo = new Map();
@@ -242,7 +261,8 @@ function checkout(tree, rev) {
 
 async function runRepo(kind, name, gitDir, cases, work, rows, skipped) {
   const tree = join(work, `${kind}-${name}`);
-  execFileSync('git', ['clone', '-q', '--shared', '--no-checkout', gitDir, tree], { stdio: 'ignore' });
+  // a cached clone (--cache) is checked out again case by case; its index is updated, not rebuilt
+  if (!existsSync(join(tree, '.git'))) execFileSync('git', ['clone', '-q', '--shared', '--no-checkout', gitDir, tree], { stdio: 'ignore' });
   const engine = await core.Engine.open({ roots: [tree], dbPath: join(work, `${kind}-${name}.sqlite`), settings: { text_files: TEXT_FILES === 'on' } });
   const s = engine.settings;
   const bm = new Bm25Index();
@@ -314,11 +334,11 @@ if (KINDS.has('issue')) {
   const n = [...issues.byRepo.values()].reduce((a, r) => a + r.cases.length, 0);
   if (!n) die(`no issue case: none of ${SWE_REPOS.join(', ')} has a mirror here (pass --swe-repo NAME=GITDIR)`);
 }
-const work = mkdtempSync(join(tmpdir(), 'sightline-quality-'));
+const work = CACHE ? (mkdirSync(CACHE, { recursive: true }), CACHE) : mkdtempSync(join(tmpdir(), 'sightline-quality-'));
 try {
   for (const kind of ['commit', 'text'].filter(k => KINDS.has(k))) {
     for (const [name, gitDir] of commitTargets) {
-      const cases = commitCases(name, gitDir, work, kind);
+      const cases = quickOnly(kind, commitCases(name, gitDir, work, kind));
       const sec = await runRepo(kind, name, gitDir, cases, work, rows, skipped);
       timings.push({ kind, repo: name, cases: cases.length, seconds: sec });
       console.error(`${kind} ${name}: ${cases.length} cases in ${sec.toFixed(1)} s`);
@@ -332,7 +352,7 @@ try {
     }
   }
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  if (!CACHE) rmSync(work, { recursive: true, force: true });
 }
 const totalS = (performance.now() - started) / 1000;
 
@@ -355,7 +375,7 @@ const table = groups.map(g => ({
 }));
 
 const out = [];
-out.push(`search_code${VECTOR ? ' (vector: true)' : ''}${TEXT_FILES === 'off' ? ' (text files off: both index source files alone)' : ''} vs Okapi BM25 over whole files (k1 1.2, b 0.75, split identifiers, no stop list) — seed ${SEED}`);
+out.push(`search_code${VECTOR ? ' (vector: true)' : ''}${TEXT_FILES === 'off' ? ' (text files off: both index source files alone)' : ''} vs Okapi BM25 over whole files (k1 1.2, b 0.75, split identifiers, no stop list) — seed ${SEED}${QUICK ? ' — quick: the cases of bench/quick-cases.json only' : ''}`);
 out.push('');
 out.push('| kind | repo | lang | cases | ours R@1 | R@5 | R@10 | MRR | baseline R@1 | R@5 | R@10 | MRR | ours failed |');
 out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
@@ -364,6 +384,7 @@ for (const t of table) {
   out.push(`| ${t.kind} | ${t.repo} | ${t.language} | ${o.n} | ${f3(o.r1)} | ${f3(o.r5)} | ${f3(o.r10)} | **${f3(o.mrr)}** | ${f3(b.r1)} | ${f3(b.r5)} | ${f3(b.r10)} | ${f3(b.mrr)} | ${t.failed} |`);
 }
 out.push('');
+if (!QUICK) out.push(...quickLines(rows, loadQuick(QUICK_FILE)));
 out.push('Search latency per query (ms; ours: the search_code tool call, failed calls left out; baseline: ranking in memory):');
 out.push('');
 out.push('| kind | queries | ours p50 | ours p95 | baseline p50 | baseline p95 | index update per case p50 / p95 s |');
@@ -453,6 +474,11 @@ const showMisses = (kind, n) => {
 showMisses('issue', 5);
 if (DETAILS) showMisses('commit', 10);
 
+if (SELECT_QUICK) {
+  const from = { seed: SEED, max: MAX, max_issues: MAX_ISSUES === Number.MAX_SAFE_INTEGER ? null : MAX_ISSUES, kinds: [...KINDS], text_files: TEXT_FILES, cases: rows.length };
+  const fit = selectQuick(rows, SELECT_QUICK, SEED, QUICK_FILE, from);
+  out.push(`Quick subset chosen from this run: ${Object.entries(fit).map(([k, g]) => `${k} ${SELECT_QUICK} cases (largest gap of MRR / R@1 to the full run ${g})`).join(', ')}; written to bench/quick-cases.json.`);
+}
 console.log(out.join('\n'));
 if (opt('results')) {
   console.error(`bench:quality: wrote ${writeResults(`quality-${opt('results')}`, `Retrieval quality: ${opt('results')} (bench:quality)`, out.join('\n'))}`);

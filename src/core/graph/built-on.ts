@@ -84,6 +84,23 @@ function declaredBases(f: FileScope, cls: GSymbol): Occurrence[] {
   return (passScope(f.t, cls.fileId)?.occ ?? []).filter(o => (o.kind === 'extends' || o.kind === 'implements') && o.scope === cls.sp);
 }
 
+/**
+ * Each class built on the owner of one of `methods` (all named `name`) that has that method, as that class's
+ * method (parent: the class); once per language family and name in a resolution pass.
+ */
+function inheritingClasses(f: FileScope, name: string, methods: readonly GSymbol[]): GSymbol[] {
+  const key = `inheriting\0${f.family}\0${name}`;
+  let via = f.t.passMemo.get(key) as GSymbol[] | undefined;
+  if (via) return via;
+  via = [];
+  for (const m of methods) {
+    const owner = m.parent ? f.t.byFilePath.get(symbolKey(m.fileId, m.parent)) : undefined;
+    for (const c of owner ? descendants(f.t, owner) : []) if (f.t.memberIn(c, name)?.id === m.id) via.push({ ...m, parent: c.sp });
+  }
+  f.t.passMemo.set(key, via);
+  return via;
+}
+
 /** Of the methods named `name`, at most this many are followed down to the classes built on their owners. */
 const INHERITED_NAMED_MAX = 8;
 
@@ -95,13 +112,7 @@ const INHERITED_NAMED_MAX = 8;
 export function inheritedNamedLike(f: FileScope, named: string, name: string): { m: GSymbol; cls: string } | undefined {
   const methods = f.methodsNamed(name);
   if (!methods.length || methods.length > INHERITED_NAMED_MAX) return undefined;
-  // each class built on a method's owner that has the method, as that class's method (parent: the class)
-  const viaClass: GSymbol[] = [];
-  for (const m of methods) {
-    const owner = m.parent ? f.t.byFilePath.get(symbolKey(m.fileId, m.parent)) : undefined;
-    for (const c of owner ? descendants(f.t, owner) : []) if (f.t.memberIn(c, name)?.id === m.id) viaClass.push({ ...m, parent: c.sp });
-  }
-  const hit = classNamedLike(named, viaClass)[0];
+  const hit = classNamedLike(named, inheritingClasses(f, name, methods))[0];
   return hit ? { m: methods.find(m => m.id === hit.id)!, cls: hit.parent! } : undefined;
 }
 

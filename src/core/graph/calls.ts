@@ -98,9 +98,20 @@ function dynamicMember(f: FileScope, cls: GSymbol, name: string): GSymbol | unde
   if (!rules || !CLASSY.has(cls.kind) || rules.universal?.has(name)) return undefined;
   const fallback = f.t.memberIn(cls, rules.fallback);
   if (fallback) return fallback;
-  const definers = rules.definers ?? [];
-  const occ = definers.length ? passScope(f.t, cls.fileId)?.occ ?? [] : [];
-  return occ.some(o => o.kind === 'call' && o.scope === cls.sp && definers.includes(o.name)) ? cls : undefined;
+  return definesAtRunTime(f.t, cls, rules.definers ?? []) ? cls : undefined;
+}
+
+/** Whether a class's body calls a definer (`define_method`, `class_eval`), once per class and resolution pass. */
+function definesAtRunTime(t: RepoTables, cls: GSymbol, definers: readonly string[]): boolean {
+  if (!definers.length) return false;
+  const key = `definers\0${cls.id}`;
+  let hit = t.passMemo.get(key) as boolean | undefined;
+  if (hit === undefined) {
+    const occ = passScope(t, cls.fileId)?.occ ?? [];
+    hit = occ.some(o => o.kind === 'call' && o.scope === cls.sp && definers.includes(o.name));
+    t.passMemo.set(key, hit);
+  }
+  return hit;
 }
 
 /** The call members (`__call__`) of the given classes: what calling an instance of one runs. */
@@ -330,13 +341,13 @@ export const CALL_RULES: readonly CallRule[] = [
       if (named && !constructed && /^[A-Z][a-z0-9]\w*$/.test(named) && !f.bindings.get(named) && !('syms' in f.resolveName(named, o.scope, CLASSY))) return 'none';
       // The receiver's type is probably one of the classes the scope names (annotations, constructors),
       // unless the receiver is named like a class with the method (`application[…]` where the scope names Task)
-      if (namedLikeOwner(c)) return undefined;
       let typed: GSymbol[] = [];
       for (let p: string | null = o.scope; p !== null; p = parentScope(p)) {
         typed = f.scopeMembers(p, o.name);
         if (typed.length) break;
       }
-      return typed.length === 1 ? bound(typed, 'scope_type', typed[0]!.sp.slice(0, typed[0]!.sp.lastIndexOf('.'))) : undefined;
+      if (typed.length !== 1 || namedLikeOwner(c)) return undefined;
+      return bound(typed, 'scope_type', typed[0]!.sp.slice(0, typed[0]!.sp.lastIndexOf('.')));
     },
   },
   { name: 'receiver_name', resolve: namedLikeOwner },
@@ -397,8 +408,17 @@ export function calleeOfCall(receiver: string): string | null {
 function namedLikeOwner({ f, o, receiver }: CallSite): CallOutcome | undefined {
   const named = receiver && /^[A-Za-z_][\w.]*$/.test(receiver) ? receiver.slice(receiver.lastIndexOf('.') + 1) : null;
   if (!named || f.flow.fromOutside(receiver!, o.scope, o.line)) return undefined;
-  const hits = classNamedLike(named, f.methodsNamed(o.name));
+  // the same receiver name and method name bind alike throughout a family's files: once per pass
+  const key = `named\0${f.family}\0${named}\0${o.name}`;
+  if (f.t.passMemo.has(key)) return f.t.passMemo.get(key) as CallOutcome | undefined;
+  const r = classNamedAfter(f, named, o.name);
+  f.t.passMemo.set(key, r);
+  return r;
+}
+
+function classNamedAfter(f: FileScope, named: string, name: string): CallOutcome | undefined {
+  const hits = classNamedLike(named, f.methodsNamed(name));
   if (hits.length === 1) return bound(hits, 'receiver_name', `${named} → ${hits[0]!.parent}`);
-  const through = inheritedNamedLike(f, named, o.name);
+  const through = inheritedNamedLike(f, named, name);
   return through ? bound([through.m], 'receiver_name', `${named} → ${through.cls} (${through.m.parent})`) : undefined;
 }

@@ -59,8 +59,11 @@ export function subclassesOf(t: RepoTables, cls: GSymbol): GSymbol[] {
   return [...new Set(ids)].sort((a, b) => a - b).map(id => t.symbolById(id)).filter((s): s is GSymbol => !!s);
 }
 
-/** Every class built on `cls`, all the way down, nearest first. */
+/** Every class built on `cls`, all the way down, nearest first (once per class in a resolution pass). */
 export function descendants(t: RepoTables, cls: GSymbol): GSymbol[] {
+  const key = `descendants\0${cls.id}`;
+  const known = t.passMemo.get(key) as GSymbol[] | undefined;
+  if (known) return known;
   const out: GSymbol[] = [];
   const seen = new Set<number>([cls.id]);
   for (let level = subclassesOf(t, cls); level.length;) {
@@ -68,6 +71,7 @@ export function descendants(t: RepoTables, cls: GSymbol): GSymbol[] {
     for (const c of level) if (!seen.has(c.id)) { seen.add(c.id); out.push(c); next.push(...subclassesOf(t, c)); }
     level = next;
   }
+  t.passMemo.set(key, out);
   return out;
 }
 
@@ -77,6 +81,13 @@ export function descendants(t: RepoTables, cls: GSymbol): GSymbol[] {
  * its subclasses define. The nearest definition down each line of subclasses; none when more than `max`.
  */
 export function hostMembers(t: RepoTables, cls: GSymbol, name: string, max: number): GSymbol[] {
+  const key = `hosts\0${cls.id}\0${name}\0${max}`;
+  let hosts = t.passMemo.get(key) as GSymbol[] | undefined;
+  if (!hosts) { hosts = hostMembersUncached(t, cls, name, max); t.passMemo.set(key, hosts); }
+  return hosts;
+}
+
+function hostMembersUncached(t: RepoTables, cls: GSymbol, name: string, max: number): GSymbol[] {
   const out = new Map<number, GSymbol>();
   const seen = new Set<number>([cls.id]);
   for (let level = subclassesOf(t, cls); level.length && out.size <= max;) {

@@ -348,11 +348,22 @@ function resolveIdentifier(scope: FileScope, o: Occurrence, out: EdgeBuffer): vo
   }
 }
 
+/** A file's copies (`x = y`, `Alias = Mod::Cls`) by line and name, made once per resolution pass. */
+function copiesOf(t: RepoTables, fileId: number, occ: readonly Occurrence[]): Map<string, Occurrence> {
+  const key = `copies\0${fileId}`;
+  let copies = t.passMemo.get(key) as Map<string, Occurrence> | undefined;
+  if (!copies) {
+    copies = new Map(occ.filter(a => a.kind === 'assign' && a.source).map(a => [`${a.line}\0${a.name}`, a]));
+    t.passMemo.set(key, copies);
+  }
+  return copies;
+}
+
 /** `FileList = Rake::FileList`: a constant that names a class stands for the class; a use of it is the class's. */
 function aliasedClass(scope: FileScope, s: GSymbol): { syms: GSymbol[]; tier: Tier; detail: string } | undefined {
   if (s.kind !== 'constant' && s.kind !== 'variable') return undefined;
   const view = passScope(scope.t, s.fileId);
-  const copy = view?.occ.find(a => a.kind === 'assign' && a.line === s.line && a.name === s.name && a.source);
+  const copy = view ? copiesOf(scope.t, s.fileId, view.occ).get(`${s.line}\0${s.name}`) : undefined;
   if (!view || !copy) return undefined;
   const named = copy.source!.replace(/::/g, '.');
   const r = view.scope.resolveType(named, copy.scope);
