@@ -15,9 +15,19 @@
 //         a report: an issue, a traceback), report_recency, report_commit_subjects (their weights for reports)
 //   --changed FILE: JSON lines {id, changed: [paths]}: a case's gold is every file its commit changed
 //   --reports FILE: bench:quality --json reports, for the query lengths of signals that lack them
+//   --select-quick N: writes bench/quick-cases.json: per kind, the N cases (stratified by repository) whose MRR
+//     comes closest to all cases' under the engine's values and under each setting of PERTURBATIONS, so the
+//     subset tracks changes of the ranking rather than one ranking (bench:quality --quick runs them); with
+//     --reports (the runs' --json), the baseline's MRR too
+//   --quick FILE: each figure also on the quick subset (bench/quick-cases.json), to check that it tracks
+//   --ablation: the history signals on and off (recency and commit_subjects at 0), per kind, all cases and
+//     each half; with --results NAME it is written to bench/RESULTS.md as section replay-NAME
 //   --explain: the cases whose gold file has text files above it
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+import { writeResults } from './lib/results.mjs';
+import { draw, rng } from './lib/quick.mjs';
 
 const require = createRequire(import.meta.url);
 const core = require('../dist/core.js');
@@ -31,8 +41,8 @@ const ENGINE = {
   text_factor: core.TEXT_FACTOR, text_factor_mentioned: core.TEXT_FACTOR_MENTIONED, release_notes_factor: core.RELEASE_NOTES_FACTOR,
   auxiliary_factor: core.AUXILIARY_FACTOR, test_factor: core.TEST_FACTOR, size_prior: core.SIZE_PRIOR, wording: 'recorded', code_first: 0,
   recency: F.recency, commit_subjects: F.commit_subjects,
-  report_chars: core.REPORT_CHARS ?? Infinity, report_recency: core.REPORT_HISTORY?.recency ?? F.recency,
-  report_commit_subjects: core.REPORT_HISTORY?.commit_subjects ?? F.commit_subjects,
+  // no gate in the engine: the history signals weigh the same for every query (reports are what a gate would try)
+  report_chars: Infinity, report_recency: F.recency, report_commit_subjects: F.commit_subjects,
 };
 const value = v => (Number.isNaN(Number(v)) ? v : Number(v));
 const SET = { ...ENGINE, ...Object.fromEntries(all('set').map(s => s.split('=')).map(([k, v]) => [k, value(v)])) };
@@ -44,7 +54,10 @@ const cases = jsonLines(all('signals'));
 const queries = new Map(jsonLines(all('queries')).map(c => [c.commit, c.query]));
 const changed = new Map(jsonLines(all('changed')).map(c => [c.id, c.changed]));
 // query lengths of signals written before they carried one: from the runs' --json reports
-const reportChars = new Map(all('reports').flatMap(f => JSON.parse(readFileSync(f, 'utf8')).cases.map(c => [c.id, c.query_chars])));
+const reported = all('reports').flatMap(f => JSON.parse(readFileSync(f, 'utf8')).cases);
+const reportChars = new Map(reported.map(c => [c.id, c.query_chars]));
+// the baseline's reciprocal rank per case (--select-quick keeps the baseline's figure too when reports are given)
+const baselineRR = new Map(reported.map(c => [c.id, c.baseline?.rr ?? 0]));
 const charsOf = k => k.query_chars ?? reportChars.get(k.id) ?? 0;
 
 /** How a case's query asks for text: asked (ranked as code), mentioned, no. */
@@ -97,8 +110,11 @@ function ranking(k, p) {
 const halves = args.includes('--halves') ? [['even', 0], ['odd', 1]] : [];
 const half = (list, h) => list.filter((_, i) => i % 2 === h);
 
+// --quick FILE: also the subset of bench/quick-cases.json, to see whether it tracks the full set under each setting
+const quickIds = all('quick').length ? new Set(Object.values(JSON.parse(readFileSync(all('quick')[0], 'utf8')).kinds).flat()) : null;
+
 function evaluate(p) {
-  const whole = evaluateOn(cases, p);
+  const whole = evaluateOn(cases, p) + (quickIds ? ` | quick: ${evaluateOn(cases.filter(k => quickIds.has(k.id)), p)}` : '');
   return halves.length ? `${whole} | ${halves.map(([n, h]) => `${n}: ${evaluateOn(half(cases, h), p)}`).join(' | ')}` : whole;
 }
 
@@ -127,4 +143,71 @@ if (args.includes('--explain')) {
     const above = ranked.slice(0, Math.max(0, rank - 1)).filter(r => r.c.text);
     if (above.length) console.log(`${k.repo} ${k.id.slice(0, 8)} (${mode}) gold rank ${rank}: ${above.map(r => `${r.c.path}${r.c.hint ? ' (named)' : ''}`).join(', ')}`);
   }
+}
+
+if (args.includes('--ablation')) {
+  const off = { ...ENGINE, recency: 0, commit_subjects: 0 };
+  const rows = [];
+  for (const kind of [...new Set(cases.map(k => k.kind))]) {
+    const kc = cases.filter(k => k.kind === kind);
+    for (const [part, list] of [['all', kc], ['even', half(kc, 0)], ['odd', half(kc, 1)]]) {
+      const on = figures(list, ENGINE), without = figures(list, off);
+      rows.push(`| ${kind} | ${part} | ${list.length} | ${on.mrr.toFixed(3)} | ${without.mrr.toFixed(3)} | ${(on.mrr - without.mrr >= 0 ? '+' : '') + (on.mrr - without.mrr).toFixed(3)} | ${on.hit1.toFixed(3)} | ${without.hit1.toFixed(3)} |`);
+    }
+  }
+  const repos = [...new Set(cases.map(k => `${k.kind} ${k.repo}`))].join(', ');
+  const text = [
+    `The git-history signals (recency ${F.recency}, commit_subjects ${F.commit_subjects}) on and off, replayed over the ranking signals bench:quality recorded (${repos}); halves by case order.`,
+    '',
+    '| kind | cases | n | MRR with history | MRR without | difference | hit@1 with | hit@1 without |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows, '',
+  ].join('\n');
+  console.log(text);
+  const name = all('results')[0];
+  if (name) console.error(`fusion-replay: wrote ${writeResults(`replay-${name}`, `History signals per query kind (bench/fusion-replay.mjs --ablation)`, text)}`);
+}
+
+/** MRR and hit@1 of a list of cases under parameters `p`. */
+function figures(list, p) {
+  let rr = 0, h1 = 0;
+  for (const k of list) { const { rank } = ranking(k, p); rr += rank ? 1 / rank : 0; h1 += rank === 1 ? 1 : 0; }
+  return { mrr: rr / Math.max(1, list.length), hit1: h1 / Math.max(1, list.length) };
+}
+
+/** Settings a quick subset must track besides the engine's (each a change of one part of the ranking). */
+const PERTURBATIONS = [
+  { recency: 0 }, { commit_subjects: 0 }, { text_factor: 1 }, { test_factor: 1 }, { size_prior: 0 }, { size_prior: 0.6 },
+  { auxiliary_factor: 1 }, { recency: 0, commit_subjects: 0 },
+];
+
+const selectN = Number(all('select-quick')[0] ?? 0);
+if (selectN) {
+  const settings = [ENGINE, ...PERTURBATIONS.map(d => ({ ...ENGINE, ...d }))];
+  const kinds = {}, fit = {};
+  for (const kind of [...new Set(cases.map(k => k.kind))]) {
+    const kc = cases.filter(k => k.kind === kind);
+    // each case's reciprocal rank under each setting, once
+    const withBaseline = kc.every(k => baselineRR.has(k.id));
+    const rr = new Map(kc.map(k => [k.id, [...settings.map(p => { const { rank } = ranking(k, p); return rank ? 1 / rank : 0; }),
+      ...(withBaseline ? [baselineRR.get(k.id)] : [])]]));
+    const mean = list => rr.get(list[0].id).map((_, j) => list.reduce((a, k) => a + rr.get(k.id)[j], 0) / list.length);
+    const whole = mean(kc);
+    const byRepo = new Map();
+    for (const k of kc) byRepo.set(k.repo, [...(byRepo.get(k.repo) ?? []), k]);
+    const rand = rng(7919 + selectN);
+    let best = null, bestGap = Infinity;
+    for (let i = 0; i < 20000; i++) {
+      const sub = draw(byRepo, kc.length, selectN, rand);
+      const m = mean(sub);
+      const g = Math.max(...m.map((v, j) => Math.abs(v - whole[j])));
+      if (g < bestGap) { best = sub; bestGap = g; }
+    }
+    kinds[kind] = best.map(k => k.id).sort();
+    fit[kind] = Number(bestGap.toFixed(4));
+  }
+  const file = new URL('./quick-cases.json', import.meta.url);
+  const of = Object.fromEntries(Object.keys(kinds).map(k => [k, cases.filter(c => c.kind === k).length]));
+  writeFileSync(file, JSON.stringify({ kinds, fit, settings: settings.length, of }, null, 2) + '\n');
+  console.log(`quick subset: ${Object.entries(kinds).map(([k, ids]) => `${k} ${ids.length} (largest MRR gap over ${settings.length} settings and the baseline ${fit[k]})`).join(', ')}`);
 }

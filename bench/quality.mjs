@@ -18,10 +18,10 @@
 // usage: npm run bench:quality -- [--kinds commit,issue] [--max 60] [--max-issues N] [--seed 1]
 //          [--repo NAME=GITDIR]... [--swe-repo NAME=GITDIR]... [--dataset FILE] [--json FILE]
 //          [--details] [--vector] [--self-check] [--signals FILE] [--results NAME]
-//          [--quick] [--select-quick N] [--cache DIR]
-// --quick runs only the cases of bench/quick-cases.json (a subset chosen to track the full run; every full
-// run prints the subset's figures beside its own); --select-quick N picks that subset from this run, N per
-// kind (bench/lib/quick.mjs). --cache DIR keeps each repository's clone and index in DIR between runs, so a
+//          [--quick] [--cache DIR]
+// --quick runs only the cases of bench/quick-cases.json (a subset chosen to track the full run: made by
+// `bench/fusion-replay.mjs --select-quick N` from a full run's --signals; every full run prints the subset's
+// figures beside its own). --cache DIR keeps each repository's clone and index in DIR between runs, so a
 // later run updates them instead of indexing every repository from nothing (a schema change rebuilds).
 // --results NAME also writes the report to bench/RESULTS.md as section quality-NAME (e.g. the new
 // languages' repositories: --results languages).
@@ -39,7 +39,7 @@ import { createRequire } from 'node:module';
 import { Bm25Index, selfCheck } from './lib/bm25.mjs';
 import { writeResults } from './lib/results.mjs'; // labels the run with the commit it started at
 import { filesFromSearch, patchFiles, pct, readInstances, score, seededSample, summarize } from './lib/retrieval.mjs';
-import { loadQuick, quickLines, selectQuick } from './lib/quick.mjs';
+import { loadQuick, quickLines } from './lib/quick.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -47,7 +47,7 @@ const require = createRequire(import.meta.url);
 // ---------- options ----------
 const args = process.argv.slice(2);
 const KNOWN = new Set(['--text-files', '--kinds', '--max', '--max-issues', '--seed', '--repo', '--swe-repo', '--dataset', '--json', '--signals', '--results',
-  '--details', '--vector', '--self-check', '--quick', '--select-quick', '--cache', '--help', '-h']);
+  '--details', '--vector', '--self-check', '--quick', '--cache', '--help', '-h']);
 const FLAGS = new Set(['--details', '--vector', '--self-check', '--quick', '--help', '-h']);
 for (let i = 0; i < args.length; i++) {
   if (!KNOWN.has(args[i])) die(`unknown argument: ${args[i]} (see the header of bench/quality.mjs)`);
@@ -108,9 +108,7 @@ const SIGNALS_OUT = opt('signals');
 const LIMIT = 100;
 const QUICK_FILE = join(here, 'quick-cases.json');
 const QUICK = args.includes('--quick') ? loadQuick(QUICK_FILE) : null;
-if (args.includes('--quick') && !QUICK) die(`--quick: ${QUICK_FILE} is missing (make it with --select-quick N on a full run)`);
-const SELECT_QUICK = opt('select-quick') === undefined ? 0 : int('select-quick', '0');
-if (QUICK && SELECT_QUICK) die('--quick and --select-quick do not go together: a subset is chosen from a full run');
+if (args.includes('--quick') && !QUICK) die(`--quick: ${QUICK_FILE} is missing (bench/fusion-replay.mjs --select-quick N makes it)`);
 const CACHE = opt('cache') ? resolve(opt('cache')) : null;
 /** The cases of `kind` a --quick run keeps (all of them otherwise). */
 const quickOnly = (kind, cases) => {
@@ -474,11 +472,6 @@ const showMisses = (kind, n) => {
 showMisses('issue', 5);
 if (DETAILS) showMisses('commit', 10);
 
-if (SELECT_QUICK) {
-  const from = { seed: SEED, max: MAX, max_issues: MAX_ISSUES === Number.MAX_SAFE_INTEGER ? null : MAX_ISSUES, kinds: [...KINDS], text_files: TEXT_FILES, cases: rows.length };
-  const fit = selectQuick(rows, SELECT_QUICK, SEED, QUICK_FILE, from);
-  out.push(`Quick subset chosen from this run: ${Object.entries(fit).map(([k, g]) => `${k} ${SELECT_QUICK} cases (largest gap of MRR / R@1 to the full run ${g})`).join(', ')}; written to bench/quick-cases.json.`);
-}
 console.log(out.join('\n'));
 if (opt('results')) {
   console.error(`bench:quality: wrote ${writeResults(`quality-${opt('results')}`, `Retrieval quality: ${opt('results')} (bench:quality)`, out.join('\n'))}`);

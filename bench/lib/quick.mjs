@@ -1,28 +1,21 @@
 // bench:quality's quick mode: a fixed subset of the cases whose figures track the full run.
 //
-// The subset is chosen once from a full run (`--select-quick N`): per kind, N cases stratified by repository
-// (each repository in proportion to its cases), the one of many seeded draws whose MRR and R@1 — ours and
-// the baseline's — come closest to the full run's. It is written to bench/quick-cases.json with the run it
-// came from. `--quick` then runs only those cases; every full run prints the subset's figures beside its own,
-// so whether the subset still tracks the full run is checked on each full run.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// The subset is chosen from a full run's recorded ranking signals (`bench/fusion-replay.mjs --select-quick N`):
+// per kind, N cases stratified by repository (each in proportion to its cases), the one of many seeded draws
+// whose MRR comes closest to all cases' under the engine's ranking and under each of several changed
+// rankings, so that it tracks a change rather than one ranking. It is kept in bench/quick-cases.json.
+// `--quick` then runs only those cases; every full run prints the subset's figures beside its own.
+import { existsSync, readFileSync } from 'node:fs';
 import { summarize } from './retrieval.mjs';
 
-const DRAWS = 4000;
 
 /** The stored subset: { kinds: { commit: [ids], issue: [ids] }, from: {…} }, or null when there is none. */
 export function loadQuick(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
 }
 
-/** How far a subset's figures are from the whole's: the largest gap of MRR and R@1, ours and the baseline's. */
-function gap(sub, whole) {
-  const a = summarize(sub.map(r => r.ours)), b = summarize(sub.map(r => r.baseline));
-  return Math.max(Math.abs(a.mrr - whole.ours.mrr), Math.abs(a.r1 - whole.ours.r1), Math.abs(b.mrr - whole.base.mrr), Math.abs(b.r1 - whole.base.r1));
-}
-
 /** A seeded generator of numbers in [0, 1) (mulberry32). */
-function rng(seed) {
+export function rng(seed) {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -34,7 +27,7 @@ function rng(seed) {
 }
 
 /** One draw: per repository, its share of `n` cases, at random. */
-function draw(byRepo, total, n, rand) {
+export function draw(byRepo, total, n, rand) {
   const out = [];
   for (const rows of byRepo.values()) {
     const k = Math.max(1, Math.round((n * rows.length) / total));
@@ -43,29 +36,6 @@ function draw(byRepo, total, n, rand) {
     out.push(...a.slice(0, k));
   }
   return out;
-}
-
-/** Picks `n` cases per kind from a full run's rows (see the header) and writes them to `file`. */
-export function selectQuick(rows, n, seed, file, from) {
-  const kinds = {};
-  const fit = {};
-  for (const kind of [...new Set(rows.map(r => r.kind))]) {
-    const kr = rows.filter(r => r.kind === kind);
-    const whole = { ours: summarize(kr.map(r => r.ours)), base: summarize(kr.map(r => r.baseline)) };
-    const byRepo = new Map();
-    for (const r of kr) byRepo.set(r.repo, [...(byRepo.get(r.repo) ?? []), r]);
-    const rand = rng(seed * 7919 + 13);
-    let best = null, bestGap = Infinity;
-    for (let i = 0; i < DRAWS; i++) {
-      const sub = draw(byRepo, kr.length, n, rand);
-      const g = gap(sub, whole);
-      if (g < bestGap) { best = sub; bestGap = g; }
-    }
-    kinds[kind] = best.map(r => r.id).sort();
-    fit[kind] = Number(bestGap.toFixed(4));
-  }
-  writeFileSync(file, JSON.stringify({ kinds, fit, from }, null, 2) + '\n');
-  return fit;
 }
 
 /** Rows of the subset, per kind; the subset's figures beside the full run's as report lines. */

@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { cpus } from 'node:os';
 import { IndexFile } from './indexfile';
 import { Workspace, type Root } from './workspace';
-import { resolveSettings, defaultDbPath, cacheDir, type IndexSettings } from './settings';
+import { resolveSettings, defaultDbPath, cacheDir, type IndexSettings, type EngineOptions } from './settings';
 import { isInside } from './util/contained';
 import { runIndex, type IndexReport, type IndexRequest } from './pipeline';
 import { GraphTablesCache } from './pipeline/phases/graph';
@@ -30,43 +30,20 @@ import { LinkReader } from './services/links';
 import { AnalyticsSource } from './services/analytics';
 import { MemoryService } from './services/memories';
 import { OverviewService, type OverviewData, type OverviewRequest } from './services/overview';
-import type { MemoryExportTarget, MemoryRecord } from './services/memories';
+import type { MemoryRecord } from './services/memories';
 import type { EditorLocation, EnrichmentTarget } from './graph/enrich';
 import type { Diagnostic } from './store/store';
 import type { ToolServices } from './tools/services';
 import type { CodeSearchPage, SearchPage } from './search/search';
-import { AdapterService } from './adapters/service';
+import type { AdapterService } from './adapters/service';
 import { LiveIndex } from './services/live';
 import { exportArtifact, relocateArtifact } from './services/portable';
 
 export type { IndexProgress, IndexReport, RepoRunReport, ProviderRunReport } from './pipeline';
 export type { Root } from './workspace';
+export type { EngineOptions } from './settings';
 export type { StatusReport } from './services/status';
 export type { ChangedSinceIndex } from './services/freshness';
-
-export interface EngineOptions {
-  roots: string[];
-  /** Index file; defaults to a per-user cache folder keyed by the roots. */
-  dbPath?: string;
-  settings?: Partial<IndexSettings>;
-  /** Parser threads; 0 parses on the calling thread. Default: number of cores, at most 4. */
-  threads?: number;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
-  /**
-   * Whether index_repo may run external reference providers (commands) named in its arguments. Off by
-   * default: the CLI and MCP server enable it with --allow-reference-providers, the extension only in a
-   * trusted workspace with sightline.providers.allowExternal.
-   */
-  allowReferenceProviders?: boolean;
-  /** Instruction files the current project memories are exported to (memories/export.ts); default none. */
-  memoriesExport?: readonly MemoryExportTarget[];
-  /**
-   * Adapters (adapters/service.ts): the editor's `sightline.adapters` settings, whether the editor's
-   * workspace is trusted (false: no repository-declared adapter runs), the user's config file (null:
-   * none; default the XDG config folder's `sightline/config.toml`).
-   */
-  adapters?: { settings?: Record<string, unknown>; workspaceTrusted?: boolean; userConfigPath?: string | null };
-}
 
 export class Engine implements ToolServices {
   readonly roots: Root[];
@@ -104,11 +81,13 @@ export class Engine implements ToolServices {
   /** Roots recorded in an existing index file (lets `--db FILE` alone name a workspace). */ static rootsInDb(dbPath: string): Promise<string[]> { return IndexFile.rootsInDb(dbPath); }
 
   static async open(opts: EngineOptions): Promise<Engine> {
-    const workspace = new Workspace(opts.roots);
-    const dbPath = resolve(opts.dbPath ?? defaultDbPath(workspace.roots.map(r => r.root)));
+    // no roots but an index file (`--db FILE` alone): the roots it records, read from the one load of it
+    const named = opts.roots.length || !opts.dbPath ? new Workspace(opts.roots) : null;
+    const dbPath = resolve(opts.dbPath ?? defaultDbPath(named!.roots.map(r => r.root)));
     const inCache = !opts.dbPath || isInside(resolve(cacheDir()), dbPath);
     const log = (level: 'info' | 'warn' | 'error', msg: string) => opts.log?.(level, msg);
-    return new Engine(opts, workspace, await IndexFile.open(dbPath, inCache, log));
+    const file = await IndexFile.open(dbPath, inCache, log);
+    return new Engine(opts, named ?? new Workspace(file.recordedRoots(opts.fallbackRoots ?? [])), file);
   }
 
   /** set when an index file of another schema version (or a corrupt one in the cache) was found and set aside */ get rebuiltFromScratch(): boolean { return this.file.rebuiltFromScratch; }
@@ -176,10 +155,16 @@ export class Engine implements ToolServices {
   /** Unsaved buffers an answer names. */
   unsavedIn(data: unknown): string[] { return this.edges.unsavedIn(data); }
 
-  /** The adapters of this workspace, loaded on first use (the config is read then; `reload()` reads it again). */
+  /**
+   * The adapters of this workspace, loaded on first use (the config is read then; `reload()` reads it again);
+   * their code too, so a process that never asks for them never loads it (a one-shot CLI search).
+   */
   adapters(): Promise<AdapterService> {
     const a = this.opts.adapters ?? {};
-    return this.adapterService ??= AdapterService.create({ roots: this.roots.map(r => r.root), settings: a.settings, workspaceTrusted: a.workspaceTrusted, userConfigPath: a.userConfigPath });
+    const options = { roots: this.roots.map(r => r.root), settings: a.settings, workspaceTrusted: a.workspaceTrusted, userConfigPath: a.userConfigPath };
+    // required here, not imported above: the bundle evaluates the module (and the MCP client it uses) on first use
+    const { AdapterService: Service } = require('./adapters/service') as typeof import('./adapters/service');
+    return this.adapterService ??= Service.create(options);
   }
 
   /** A memory added or promoted: the adapters subscribed to it get it through their durable outbox. */

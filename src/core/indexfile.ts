@@ -68,6 +68,12 @@ export class IndexFile implements IndexFilePort {
     } finally { store.close(); }
   }
 
+  /** The roots this index records that still exist; `fallback` when it records none. */
+  recordedRoots(fallback: readonly string[]): string[] {
+    const roots = this.store.meta.repos().map(r => r.root).filter(r => existsSync(r));
+    return roots.length ? roots : [...fallback];
+  }
+
   /** Called after every (re)load: what was derived from the previous store is stale. */
   onLoad(fn: () => void): void { this.loaded.push(fn); }
 

@@ -52,8 +52,8 @@ export interface WorkspaceValues {
 export async function openEngine(values: WorkspaceValues, extraRoots: string[] = [], log?: (l: 'info' | 'warn' | 'error', m: string) => void): Promise<Engine> {
   let roots = [...extraRoots, ...(values.workspace ?? [])].map(r => resolve(r));
   const db = values.db ? resolve(values.db) : undefined;
-  if (!roots.length && db) roots = await Engine.rootsInDb(db);
-  if (!roots.length) roots = [process.cwd()];
+  // `--db FILE` alone: the engine takes the roots the index records (else the current folder) from its one load
+  if (!roots.length && !db) roots = [process.cwd()];
   const settings: Partial<IndexSettings> = {};
   if (values.exclude) settings.excludes = values.exclude;
   const max = intOption(values['max-file-bytes'], 'max-file-bytes');
@@ -80,8 +80,11 @@ export async function openEngine(values: WorkspaceValues, extraRoots: string[] =
   const untrusted = !!values['untrusted-workspace'];
   if (untrusted && values['allow-reference-providers']) log?.('warn', '--allow-reference-providers is ignored: the workspace is untrusted (--untrusted-workspace)');
   try {
-    return await Engine.open({ roots, dbPath: db, settings, threads: intOption(values.threads, 'threads'), log, allowReferenceProviders: !!values['allow-reference-providers'] && !untrusted,
-      memoriesExport: exp.targets, adapters: { settings: adapterSettings, workspaceTrusted: !values['untrusted-workspace'] } });
+    return await Engine.open({
+      roots, fallbackRoots: [process.cwd()], dbPath: db, settings, threads: intOption(values.threads, 'threads'), log,
+      allowReferenceProviders: !!values['allow-reference-providers'] && !untrusted,
+      memoriesExport: exp.targets, adapters: { settings: adapterSettings, workspaceTrusted: !values['untrusted-workspace'] },
+    });
   } catch (e) {
     if (e instanceof SightlineError && e.code === 'not_found') throw new UsageError(e.message);
     throw e;

@@ -107,7 +107,8 @@ export class HistoryTables {
     }
     this.minedMemo.clear();
     const blob = mined && mined.length ? deflateRawSync(Buffer.from(JSON.stringify(mined), 'utf8'), { level: 1 }) : null;
-    this.db.exec(`INSERT OR REPLACE INTO history_repos (${cols}, mined) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [...vals, blob]);
+    const order = (mined ?? []).map(c => c.sha).join(',');
+    this.db.exec(`INSERT OR REPLACE INTO history_repos (${cols}, mined, order_shas) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [...vals, blob, order]);
   }
 
   /** Drops the state of git repositories no longer found in the root. */
@@ -186,7 +187,9 @@ export class HistoryTables {
     // Positions in each git repository's mined order (git log's, newest first): author times are not in
     // that order (a rebased or squashed change keeps its author's date).
     const position = new Map<string, number>();
-    for (const st of this.states(repoId)) this.mined(repoId, st.git_path).forEach((c, i) => position.set(c.sha, i));
+    for (const r of this.db.all<{ order_shas: string }>('SELECT order_shas FROM history_repos WHERE repo_id = ?', [repoId])) {
+      if (r.order_shas) r.order_shas.split(',').forEach((sha, i) => position.set(sha, i));
+    }
     const words = new Map<string, string[]>();
     for (const c of this.db.all<{ sha: string; subject: string }>('SELECT sha, subject FROM history_commits WHERE repo_id = ?', [repoId])) {
       words.set(c.sha, [...new Set(ftsText(c.subject).split(' ').filter(Boolean))]);

@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 42;
+export const SCHEMA_VERSION = 43;
 
 /** Methods by owner path (what a partial graph update's lookup of a class's methods in other files reads). */
 export const OWNER_INDEX = "symbols_method_owner ON symbols (parent_path) WHERE kind = 'method'";
@@ -90,7 +90,9 @@ CREATE TABLE chunk_shapes (file_id INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE history_repos (
   repo_id TEXT NOT NULL, git_path TEXT NOT NULL, top TEXT, status TEXT NOT NULL, message TEXT, head TEXT, branch TEXT,
   shallow INTEGER NOT NULL, commits_mined INTEGER NOT NULL, commits_counted INTEGER NOT NULL, files INTEGER NOT NULL,
-  pairs INTEGER NOT NULL, truncated INTEGER NOT NULL, mined_at INTEGER, mined BLOB, PRIMARY KEY (repo_id, git_path)
+  pairs INTEGER NOT NULL, truncated INTEGER NOT NULL, mined_at INTEGER, mined BLOB,
+  -- the kept commits' shas in mined order, newest first (search reads their positions without inflating \`mined\`)
+  order_shas TEXT NOT NULL DEFAULT '', PRIMARY KEY (repo_id, git_path)
 ) WITHOUT ROWID;
 CREATE TABLE history_commits (repo_id TEXT NOT NULL, sha TEXT NOT NULL, time INTEGER NOT NULL, author TEXT NOT NULL, subject TEXT NOT NULL, PRIMARY KEY (repo_id, sha)) WITHOUT ROWID;
 CREATE TABLE history_files (repo_id TEXT NOT NULL, path TEXT NOT NULL, churn INTEGER NOT NULL, commits TEXT NOT NULL, former_paths TEXT NOT NULL, PRIMARY KEY (repo_id, path)) WITHOUT ROWID;
