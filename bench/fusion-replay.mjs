@@ -27,7 +27,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import { writeResults } from './lib/results.mjs';
-import { draw, rng } from './lib/quick.mjs';
+import { draw } from './lib/quick.mjs';
+import { rng } from './lib/common.mjs';
 
 const require = createRequire(import.meta.url);
 const core = require('../dist/core.js');

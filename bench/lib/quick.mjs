@@ -8,22 +8,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { summarize } from './retrieval.mjs';
 
-
-/** The stored subset: { kinds: { commit: [ids], issue: [ids] }, from: {…} }, or null when there is none. */
+/** The stored subset: { kinds: { commit: [ids], issue: [ids] }, fit, of: { kind: cases chosen from } }, or null. */
 export function loadQuick(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
-}
-
-/** A seeded generator of numbers in [0, 1) (mulberry32). */
-export function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** One draw: per repository, its share of `n` cases, at random. */
