@@ -492,6 +492,21 @@ describe('graph: resolution that follows what programs do', () => {
     assert.match(sub[0].evidence, /defines at run time: self → Rake\.FileList \(each_with_index\)/);
   });
 
+  it('getattr names methods: by a string, and by a loop variable over literal names', async () => {
+    const call = await make({
+      'app/client.py': 'class Client:\n    def patch(self, url):\n        return url\n\n    def post(self, url):\n        return url\n\n    def put(self, url):\n        return url\n',
+      'tests/test_client.py': [
+        'from app.client import Client', '', '', 'def test_literal():', '    client = Client()', '    getattr(client, "patch")("/")', '', '',
+        'def test_loop():', '    client = Client()', '    for method in ("patch", "post"):', '        getattr(client, method)("/")', '', '',
+        'def test_computed(names):', '    client = Client()', '    for method in names:', '        getattr(client, method)("/")', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Client.patch'), ['tests/test_client.py:test_literal', 'tests/test_client.py:test_loop']);
+    assert.deepEqual(await users(call, 'Client.post'), ['tests/test_client.py:test_loop']);
+    // a loop over names the code does not spell names nothing
+    assert.deepEqual(await users(call, 'Client.put'), []);
+  });
+
   it('a receiver named like a class with the method outranks the classes the calling scope names', async () => {
     const call = await make({
       'lib/tm.rb': [

@@ -298,10 +298,11 @@
   function: (attribute object: (identifier) @receiver attribute: (identifier) @name)
   (#eq? @name "__class__")) @reference.protocol
 
-; getattr(self, f"visit_{…}"), getattr(self, "do_" + name): a method of self's class chosen by its name prefix
+; getattr(self, f"visit_{…}"), getattr(self, "do_" + name): a method of self's class chosen by its name prefix;
+; getattr(client, "patch"), and getattr(client, method) in `for method in ("patch", "post")`: those methods
 (call
   function: (identifier) @_getattr
-  arguments: (argument_list . (identifier) @receiver . [(string) (binary_operator)] @name)
+  arguments: (argument_list . (identifier) @receiver . [(string) (binary_operator) (identifier)] @name)
   (#eq? @_getattr "getattr")) @reference.by_prefix
 
 ; a value handed to a call (a callback): `runner.invoke(cli)`, `Command(callback=f)`; the function a
