@@ -58,9 +58,8 @@ async function callAll(engine, args) {
 
 // ---- 1. time per kind -----------------------------------------------------------------------------
 if (existsSync(values.db)) {
-  const roots = values.workspace ? [values.workspace] : await Engine.rootsInDb(values.db);
-  if (roots.some(r => RESERVED.test(r))) throw new Error('reserved repository');
-  const engine = await Engine.open({ roots, dbPath: values.db, threads: 0 });
+  const engine = await Engine.open({ roots: values.workspace ? [values.workspace] : [], dbPath: values.db, threads: 0 });
+  if (engine.roots.some(r => RESERVED.test(r.root))) throw new Error('reserved repository');
   const src = await engine.analytics();
   const repos = src.repos();
   let t0 = performance.now();

@@ -265,7 +265,8 @@ describe('safety', () => {
           assert.match(String(err.details?.reason), what === 'truncated' ? /truncated/ : /not an SQLite database|another application|without the tables/);
           return true;
         }, what);
-        await assert.rejects(Engine.rootsInDb(ws.db), (err: SightlineError) => err.code === 'index_corrupt', what);
+        // `--db FILE` alone (the roots it records): refused the same way
+        await assert.rejects(Engine.open({ roots: [], dbPath: ws.db }), (err: SightlineError) => err.code === 'index_corrupt', what);
         assert.deepEqual(folder(ws.db), before, `${what}: the file and its folder are untouched`);
       }
     });

@@ -78,7 +78,6 @@ export class Engine implements ToolServices {
     file.onLoad(() => { this.reads.invalidate(); this.graphTables.clear(); this.overviews.invalidate(); });
   }
 
-  /** Roots recorded in an existing index file (lets `--db FILE` alone name a workspace). */ static rootsInDb(dbPath: string): Promise<string[]> { return IndexFile.rootsInDb(dbPath); }
 
   static async open(opts: EngineOptions): Promise<Engine> {
     // no roots but an index file (`--db FILE` alone): the roots it records, read from the one load of it
@@ -160,11 +159,14 @@ export class Engine implements ToolServices {
    * their code too, so a process that never asks for them never loads it (a one-shot CLI search).
    */
   adapters(): Promise<AdapterService> {
+    return this.adapterService ??= this.startAdapters();
+  }
+
+  private startAdapters(): Promise<AdapterService> {
     const a = this.opts.adapters ?? {};
-    const options = { roots: this.roots.map(r => r.root), settings: a.settings, workspaceTrusted: a.workspaceTrusted, userConfigPath: a.userConfigPath };
     // required here, not imported above: the bundle evaluates the module (and the MCP client it uses) on first use
     const { AdapterService: Service } = require('./adapters/service') as typeof import('./adapters/service');
-    return this.adapterService ??= Service.create(options);
+    return Service.create({ roots: this.roots.map(r => r.root), settings: a.settings, workspaceTrusted: a.workspaceTrusted, userConfigPath: a.userConfigPath });
   }
 
   /** A memory added or promoted: the adapters subscribed to it get it through their durable outbox. */

@@ -58,16 +58,6 @@ export class IndexFile implements IndexFilePort {
     return f;
   }
 
-  /** Roots recorded in an existing index file (lets `--db FILE` alone name a workspace). */
-  static async rootsInDb(dbPath: string): Promise<string[]> {
-    if (!existsSync(dbPath)) return [];
-    const { store, problem } = await Store.open(dbPath);
-    try {
-      if (problem) throw corruptError(resolve(dbPath), problem);
-      return store.meta.repos().map(r => r.root).filter(r => existsSync(r));
-    } finally { store.close(); }
-  }
-
   /** The roots this index records that still exist; `fallback` when it records none. */
   recordedRoots(fallback: readonly string[]): string[] {
     const roots = this.store.meta.repos().map(r => r.root).filter(r => existsSync(r));

@@ -79,9 +79,18 @@ export function mixinRuns(f: FileScope, cls: GSymbol, name: string): { mixin: st
   return undefined;
 }
 
-/** The bases a class's own source names (`extends`/`implements` occurrences), resolved in the workspace or not. */
+/**
+ * The bases a class's own source names (`extends`/`implements` occurrences), resolved in the workspace or not;
+ * once per class in a resolution pass (asked for each class up a hierarchy, at many call sites).
+ */
 function declaredBases(f: FileScope, cls: GSymbol): Occurrence[] {
-  return (passScope(f.t, cls.fileId)?.occ ?? []).filter(o => (o.kind === 'extends' || o.kind === 'implements') && o.scope === cls.sp);
+  const key = `bases\0${cls.id}`;
+  let bases = f.t.passMemo.get(key) as Occurrence[] | undefined;
+  if (!bases) {
+    bases = (passScope(f.t, cls.fileId)?.occ ?? []).filter(o => (o.kind === 'extends' || o.kind === 'implements') && o.scope === cls.sp);
+    f.t.passMemo.set(key, bases);
+  }
+  return bases;
 }
 
 /**

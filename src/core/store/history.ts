@@ -108,7 +108,8 @@ export class HistoryTables {
     this.minedMemo.clear();
     const blob = mined && mined.length ? deflateRawSync(Buffer.from(JSON.stringify(mined), 'utf8'), { level: 1 }) : null;
     const order = (mined ?? []).map(c => c.sha).join(',');
-    this.db.exec(`INSERT OR REPLACE INTO history_repos (${cols}, mined, order_shas) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [...vals, blob, order]);
+    const marks = [...vals, blob, order].map(() => '?').join(', ');
+    this.db.exec(`INSERT OR REPLACE INTO history_repos (${cols}, mined, order_shas) VALUES (${marks})`, [...vals, blob, order]);
   }
 
   /** Drops the state of git repositories no longer found in the root. */
