@@ -20,7 +20,8 @@
 //                               [--providers] [--label TEXT] [--json FILE] [--no-results]
 //   --providers  index with the reference providers on (pyright for Python)
 //   --data       where the projects are checked out (default ../benchdata/stake beside the checkout)
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -104,12 +105,18 @@ function providerSpecs(p) {
 }
 
 // ---------------------------------------------------------------- one project
+/** A short hash of the tracer's source: a changed tracer records its traces anew. */
+function tracerVersion(kind) {
+  const file = join(PROJECT_DIR, 'bench', 'lib', kind === 'python' ? 'stake_trace.py' : 'stake_trace.rb');
+  return createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 8);
+}
+
 async function runProject(p) {
   const dir = join(opts.data, p.name);
   if (!existsSync(dir)) throw new Error(`${p.name} not found at ${dir} (see bench/README.md, "What is at stake")`);
   const project = { ...p, dir, python: opts.python };
   const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();
-  const traceFile = join(opts.data, '.traces', `${p.name}-${commit.slice(0, 12)}.json`);
+  const traceFile = join(opts.data, '.traces', `${p.name}-${commit.slice(0, 12)}-${tracerVersion(p.kind)}.json`);
   if (!existsSync(traceFile)) runTracer(project, traceFile, log);
   const truth = readTruth(traceFile);
 
@@ -142,7 +149,7 @@ async function measure(engine, truth, project) {
   const m = newMetrics();
   for (const t of targets) await measureOne(engine, truth, ids, isTest, t, m);
   const tiers = tierPrecision(g, truth, ids);
-  return { ...summarise(m), tiers, functions: truth.functions.length, mapped: ids.size, testCount: truth.tests };
+  return { ...summarise(m), tiers, functions: truth.functions.length, mapped: ids.size, own: ids.own.size, testCount: truth.tests };
 }
 
 /**
@@ -186,11 +193,16 @@ const QUERY_TIME_TIERS = new Set(['dispatch', 'patch', 'protocol', 'callback']);
 /** A definition as the truth mapping reads it: its answer id, names and lines. */
 const located = (n) => ({ id: core.toNodeRef(n).id, path: n.path, name: n.name, symbol_path: n.symbol_path, kind: n.kind, start_line: n.start_line, end_line: n.end_line });
 
-/** Non-test functions that some project code called or some test executed, stratified by direct callers. */
+/**
+ * Non-test functions that some project code called or some test executed, stratified by direct callers:
+ * those with a function or method symbol of their own (`ids.own`), one per symbol.
+ */
 function pickTargets(truth, ids, isTest) {
   const strata = [[], [], [], []];
+  const symbols = new Set();
   for (const f of truth.functions) {
-    if (isTest(f.i) || f.qualname === '<module>' || !ids.has(f.i)) continue;
+    if (isTest(f.i) || !ids.own.has(f.i) || symbols.has(ids.get(f.i))) continue;
+    symbols.add(ids.get(f.i));
     const callers = truth.callersOf.get(f.i)?.size ?? 0;
     if (!callers && !truth.testsOf.get(f.i)?.size) continue;
     strata[callers === 0 ? 0 : callers === 1 ? 1 : callers <= 4 ? 2 : 3].push(f.i);
@@ -307,16 +319,17 @@ function report(results) {
   const mode = opts.providers ? 'with the reference providers (pyright)' : 'heuristic graph (default arguments)';
   const lines = [
     `Index: ${mode}${opts.label ? `; ${opts.label}` : ''}. ${opts.samples} functions sampled per project `
-      + `(seed ${opts.seed}), stratified by direct callers that ran (0, 1, 2–4, 5+).`,
+      + `(seed ${opts.seed}), stratified by direct callers that ran (0, 1, 2–4, 5+), one per function or method symbol `
+      + '(functions with no symbol of their own, such as methods a class defines at run time, are not asked about).',
     '',
-    '| project | kind | functions ran / in index | direct callers (find_references) | impact ≤2 | impact ≤3 '
+    '| project | kind | functions ran / in index / own symbol | direct callers (find_references) | impact ≤2 | impact ≤3 '
       + '| related_tests recall (reachable) | related_tests precision (of listed tests the suite ran) | "none" while some ran: refs / tests '
       + '| "complete" while missing: refs / impact≤3 / tests | index s |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const x of results) {
     if (x.error) { lines.push(`| ${x.name} | — | failed: ${x.error} | | | | | | | | |`); continue; }
-    lines.push(`| ${x.name} (${x.about}) | ${x.kind} | ${x.functions} / ${x.mapped} | ${pct(x.refs.recall)} `
+    lines.push(`| ${x.name} (${x.about}) | ${x.kind} | ${x.functions} / ${x.mapped} / ${x.own} | ${pct(x.refs.recall)} `
       + `(${x.refs.found}/${x.refs.truth}) | ${pct(x.impact2.recall)} | ${pct(x.impact3.recall)} `
       + `| ${pct(x.tests.recall)} (${pct(x.reachable.recall)}) | ${pct(x.tests.precision)} (${pct(x.testsThatRan.precision)}) `
       + `| ${x.refs.none} / ${x.tests.none} of ${x.targets} `

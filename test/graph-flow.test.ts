@@ -1359,4 +1359,41 @@ describe('graph: resolution that follows what programs do', () => {
     const tests = await call('related_tests', { symbol: 'auto_aiter' });
     assert.deepEqual(tests.tests.map((t: Json) => `${sp(t.node)}:${t.likely}`).sort(), ['TestInClass.test_method:true', 'test_transform:true']);
   });
+
+  it('a call on a platform constant (ENV[…]) or on a local holding an outside value is none of the classes the scope names (tier scope_type)', async () => {
+    const call = await make({
+      'lib/manager.rb': 'class Manager\n  def [](name)\n    name\n  end\nend\n',
+      'lib/columns.rb': [
+        'class Columns', '  def width(m = Manager.new)', '    ENV["COLUMNS"]', '  end', '',
+        '  def lookup(m = Manager.new)', '    m["x"]', '  end', 'end', '',
+      ].join('\n'),
+      'srv/server.py': 'class Server:\n    def shutdown(self):\n        return 1\n',
+      'srv/run.py': [
+        'import socket', 'from srv.server import Server', '',
+        'def close(server: Server):', '    sock = socket.socket()', '    sock.shutdown()', '',
+        'def stop(server: Server, other):', '    other.shutdown()', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Manager.[]'), ['lib/columns.rb:Columns.lookup']);
+    assert.deepEqual(await typedUsers(call, 'Server.shutdown', 0.4), ['stop']);
+  });
+
+  it('a module-level constant holds what its assignment makes, where it is named (Rake::EARLY = EarlyTime.instance, an imported DEFAULTS)', async () => {
+    const call = await make({
+      'lib/early.rb': [
+        'require "singleton"', 'module Rake', '  class EarlyTime', '    include Comparable', '    include Singleton', '',
+        '    def <=>(other)', '      -1', '    end', '  end', '', '  EARLY = EarlyTime.instance', 'end', '',
+      ].join('\n'),
+      'test/test_early.rb': [
+        'class TestEarly < Minitest::Test', '  def test_create', '    early = Rake::EarlyTime.instance', '    assert early < Time.now', '  end', '',
+        '  def test_constant', '    assert Rake::EARLY > Time.now', '  end', 'end', '',
+      ].join('\n'),
+      'app/settings.py': 'class Settings:\n    def get(self, key):\n        return key\n\nDEFAULTS = Settings()\n',
+      'app/use.py': 'from app.settings import DEFAULTS\n\ndef read():\n    return DEFAULTS.get("x")\n',
+    });
+    // Singleton gives EarlyTime an `instance` of itself; Comparable runs its <=> for < and >
+    assert.deepEqual(await typedUsers(call, 'Rake.EarlyTime.<=>'), ['TestEarly.test_constant', 'TestEarly.test_create']);
+    assert.deepEqual(await users(call, 'Rake.EarlyTime', undefined, ['references']), ['lib/early.rb:Rake.EARLY', 'test/test_early.rb:TestEarly.test_create']);
+    assert.deepEqual(await typedUsers(call, 'Settings.get'), ['read']);
+  });
 });

@@ -46,8 +46,9 @@ const FILES = {
     'class ParseError(Exception):', '    def __init__(self, msg):', '        super().__init__(describe(msg))', '',
     'def describe(msg):', '    return msg.strip()', '',
     'def report(e):', '    return str(e)', '',
+    'def explain(text):', '    return repr(text)', '',
     'def parse(text):', '    try:', '        return int(text)', '    except ValueError as e:', '        report(e)',
-    '    if not text:', '        raise ParseError("empty")', '    return 0', '',
+    '    if not text:', '        explain(text)', '        raise ParseError("empty")', '    return 0', '',
   ].join('\n'),
   'tests/test_parse.py': [
     'import pytest', 'from app.parse import parse', '',
@@ -76,6 +77,25 @@ const FILES = {
     'from app.visitor import Visitor', '',
     'def test_assign_statement():', '    assert Visitor().visit("x = 1")', '',
     'def test_loop_statement():', '    assert Visitor().visit("for x in y: pass")', '',
+  ].join('\n'),
+  // do_tally is registered in a table (a test must name it) and called plainly, one hop further from entry()
+  'app/tally.py': [
+    'def do_tally(x):', '    return x', '', 'TABLE = {"sum": do_tally}', '',
+    'def run_table(k):', '    return TABLE[k](1)', '',
+    'def helper2():', '    return do_tally(2)', '', 'def mid():', '    return helper2()', '', 'def direct():', '    return mid()', '',
+    'def entry():', '    run_table("sum")', '    return direct()', '',
+  ].join('\n'),
+  'tests/test_tally.py': 'from app.tally import entry\n\ndef test_both_ways():\n    assert entry()\n',
+  // a call made only while a value is unset: `@x ||= make` (memoised)
+  'lib/cache.rb': [
+    'class Store', '  def initialize', '    @rows = []', '  end', 'end', '',
+    'class Cache', '  def store', '    @store ||= Store.new', '  end', '', '  def size', '    store && 1', '  end', 'end', '',
+  ].join('\n'),
+  'test/test_cache.rb': [
+    'require "minitest/autorun"', '',
+    'class TestCache < Minitest::Test',
+    '  def test_store_kept', '    assert Cache.new.store', '  end', '',
+    '  def test_size', '    assert_equal 1, Cache.new.size', '  end', 'end', '',
   ].join('\n'),
   'tests/conftest.py': 'import pytest\nfrom app.env import Env\n\n@pytest.fixture\ndef env():\n    return Env()\n',
   'tests/test_fixture.py': 'def test_with_fixture(env):\n    assert env.render("x")\n',
@@ -149,13 +169,26 @@ describe('related_tests: likely and possible tests', () => {
     assert.deepEqual(odds(loop), ['test_loop_statement:likely', 'test_assign_statement:possible']);
   });
 
-  it('code run only on an error (a raise, an exception handler) is likely run only by the tests that expect an error', async () => {
-    for (const symbol of ['ParseError.__init__', 'describe', 'report']) {
+  it('code run only on an error (a raise, a handler, a block that ends by raising) is likely run only by the tests that expect an error', async () => {
+    for (const symbol of ['ParseError.__init__', 'describe', 'report', 'explain']) {
       const r = await call('related_tests', { symbol });
       assert.deepEqual(odds(r), ['test_parse_empty:likely', 'test_parse_number:possible'], symbol);
     }
     const plain = await call('related_tests', { symbol: 'parse' });
     assert.deepEqual(odds(plain).sort(), ['test_parse_empty:likely', 'test_parse_number:likely']);
+  });
+
+  it('a plain way found later makes a test likely that a shorter way through a registration it does not name did not', async () => {
+    const r = await call('related_tests', { symbol: 'do_tally' });
+    assert.deepEqual(odds(r), ['test_both_ways:likely']);
+    assert.equal(r.tests[0].distance, 5, JSON.stringify(r.tests[0]));
+  });
+
+  it('a call made only while a value is unset (@x ||= make) is likely run only by the tests that name what it makes', async () => {
+    const memo = await call('related_tests', { symbol: 'Store.initialize' });
+    assert.deepEqual(odds(memo), ['TestCache.test_store_kept:likely', 'TestCache.test_size:possible']);
+    const plain = await call('related_tests', { symbol: 'Cache.store' });
+    assert.deepEqual(odds(plain).sort(), ['TestCache.test_size:likely', 'TestCache.test_store_kept:likely']);
   });
 
   it('a test that names a fixture runs it: what the fixture calls is likely run by the test', async () => {

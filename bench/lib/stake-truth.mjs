@@ -92,19 +92,26 @@ export function callersWithin(callersOf, target, depth) {
 /**
  * Maps each truth function to the index's node id: the symbol of that file whose symbol path is the
  * qualified name, else the innermost symbol whose lines hold the definition line (decorators put the
- * traced first line above the `def`), else the file node for module-level code.
+ * traced first line above the `def`), else the file node for module-level code. `ids.own` holds the
+ * functions mapped to a function or method symbol of their own (not to an enclosing class or file: a
+ * method a class defines at run time, a lambda), the ones an agent can ask about by name.
  */
 export function mapToNodes(functions, symbolsOf, fileNodeId) {
   const ids = new Map();
+  ids.own = new Set();
   for (const f of functions) {
     const symbols = symbolsOf(f.path);
     if (!symbols) continue;
     if (f.qualname === '<module>') { ids.set(f.i, fileNodeId(f.path)); continue; }
-    const hit = byPathNear(symbols, f) ?? byNameNear(symbols, f) ?? innermostAt(symbols, f.line);
+    const named = byPathNear(symbols, f) ?? byNameNear(symbols, f);
+    const hit = named ?? innermostAt(symbols, f.line);
     if (hit) ids.set(f.i, hit.id);
+    if (named && FUNCTION_KINDS.has(named.kind)) ids.own.add(f.i);
   }
   return ids;
 }
+
+const FUNCTION_KINDS = new Set(['function', 'method']);
 
 /** The definition with the qualified name (or a later one of it, `name~2`: overloads) nearest the traced line. */
 function byPathNear(symbols, f) {

@@ -1,7 +1,8 @@
 """A pytest plugin that records what a test suite really runs, for bench/stake.mjs.
 
-Loaded with ``-p stake_trace`` (this folder on PYTHONPATH). While each test's *call* phase runs, a
-``sys.setprofile`` hook sees every Python function call. It keeps the calls whose callee is defined in
+Loaded with ``-p stake_trace`` (this folder on PYTHONPATH). While each test runs (its setup, call and
+teardown: the function-scoped fixtures it requests run for it, as a test-unit or minitest ``setup``
+does), a ``sys.setprofile`` hook sees every Python function call. It keeps the calls whose callee is defined in
 the project (a file under STAKE_ROOT, outside any virtualenv or site-packages):
 
 - the dynamic call edges: caller code -> callee code, where the caller is the nearest project frame
@@ -151,8 +152,8 @@ def pytest_configure(config):
     threading.setprofile(RECORDER.profile)
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item):
+def traced(item):
+    """Records one phase of a test (setup, call, teardown) as that test's."""
     RECORDER.current = RECORDER.test_index(item)
     RECORDER.active = True
     sys.setprofile(RECORDER.profile)
@@ -162,6 +163,21 @@ def pytest_runtest_call(item):
         sys.setprofile(None)
         RECORDER.active = False
         RECORDER.current = None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    yield from traced(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    yield from traced(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item):
+    yield from traced(item)
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -4,8 +4,10 @@
 # `ruby -I bench/lib -r stake_trace`. While a test method runs, a TracePoint on :call/:return keeps a
 # stack per thread and records the calls whose callee is defined in the project (a file under
 # STAKE_ROOT, outside vendor/ and gems): the dynamic call edges (caller = the frame below the callee on
-# the stack, when it is project code) and, per test method, the project methods it executed. Writes
-# the same JSON as stake_trace.py to STAKE_OUT when the process exits.
+# the stack, when it is project code) and, per test method, the project methods it executed. A block
+# (:b_call/:b_return) is a frame of the method that defines it, as stake_trace.py counts a lambda: what a
+# block calls, its method calls, whoever yields to it. Writes the same JSON as stake_trace.py to STAKE_OUT
+# when the process exits.
 require "json"
 
 module StakeTrace
@@ -21,6 +23,7 @@ module StakeTrace
   @test_by_fn = {}
   @current = nil
   @paths = {}
+  @by_name = Hash.new { |h, k| h[k] = [] }
 
   class << self
     attr_accessor :current
@@ -43,6 +46,7 @@ module StakeTrace
       key = [path, line, name]
       @index.fetch(key) do
         @functions << [path, "#{class_name(cls)}.#{name}", line, false]
+        @by_name[[path, name]] << [line, @functions.size - 1]
         @index[key] = @functions.size - 1
       end
     end
@@ -57,6 +61,15 @@ module StakeTrace
         @edges[[caller, callee]] = false if caller && caller >= 0 && caller != callee
       end
       stack << callee
+    end
+
+    # A block's frame: the method of its file and name defined last before the block's line (-1: not seen).
+    def on_block(tp)
+      stack = (Thread.current[:stake_stack] ||= [])
+      path = project_path(tp.path)
+      defs = path && tp.method_id ? @by_name.fetch([path, tp.method_id], nil) : nil
+      best = defs&.select { |line, _| line <= tp.lineno }&.max_by(&:first)
+      stack << (best ? best[1] : -1)
     end
 
     def on_return(_tp)
@@ -79,7 +92,13 @@ module StakeTrace
     def run(test)
       @current = test_index(test)
       Thread.current[:stake_stack] = []
-      trace = TracePoint.new(:call, :return) { |tp| tp.event == :call ? on_call(tp) : on_return(tp) }
+      trace = TracePoint.new(:call, :return, :b_call, :b_return) do |tp|
+        case tp.event
+        when :call then on_call(tp)
+        when :b_call then on_block(tp)
+        else on_return(tp)
+        end
+      end
       trace.enable
       yield
     ensure

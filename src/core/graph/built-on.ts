@@ -79,6 +79,13 @@ export function mixinRuns(f: FileScope, cls: GSymbol, name: string): { mixin: st
   return undefined;
 }
 
+/** Whether a mixin from outside that `cls` (or an ancestor) includes gives it a class method `name` returning an instance (`Singleton.instance`). */
+export function mixinFactory(f: FileScope, cls: GSymbol, name: string): boolean {
+  const factories = f.L.outsideFactories;
+  if (!factories || !CLASSY.has(cls.kind)) return false;
+  return [cls, ...ancestors(f.t, cls)].some(c => declaredBases(f, c).some(o => factories[o.name]?.includes(name)));
+}
+
 /**
  * The bases a class's own source names (`extends`/`implements` occurrences), resolved in the workspace or not;
  * once per class in a resolution pass (asked for each class up a hierarchy, at many call sites).

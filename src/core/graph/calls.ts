@@ -339,6 +339,10 @@ export const CALL_RULES: readonly CallRule[] = [
       // nobody's method here, whatever the scope names
       const { constructed, named } = c.receiverName;
       if (named && !constructed && /^[A-Z][a-z0-9]\w*$/.test(named) && !f.bindings.get(named) && !('syms' in f.resolveName(named, o.scope, CLASSY))) return 'none';
+      // `ENV["X"]`, `ARGV.first`: a constant the repository defines nowhere is the platform's
+      if (named && !constructed && /^[A-Z][A-Z0-9_]+$/.test(named) && !f.bindings.get(named) && !f.t.byName.get(named)?.length) return 'none';
+      // `sock = socket.socket(); sock.shutdown()`: a local holding a value from outside is none of the scope's classes
+      if (named && f.flow.fromOutside(c.receiver!, o.scope, o.line)) return undefined;
       // The receiver's type is probably one of the classes the scope names (annotations, constructors),
       // unless the receiver is named like a class with the method (`application[…]` where the scope names Task)
       let typed: GSymbol[] = [];

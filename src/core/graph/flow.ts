@@ -17,9 +17,14 @@ import { fixtureNamed } from './fixtures';
 import { isByPrefix, methodsByPrefix } from './dynamic';
 import { TYPED_TIERS } from './tiers';
 import { callableSignature, resultTypes } from './type-text';
+import { mixinFactory } from './built-on';
 
 const FLOW_DEPTH = 3;
+/** Definitions that hold a value (module-level constants) rather than define code. */
+const HOLDERS: ReadonlySet<string> = new Set(['constant', 'variable']);
 const NAME = /^[A-Za-z_]\w*$/;
+/** A constant's name, perhaps qualified (`DEFAULTS`, Ruby `Rake::EARLY`). */
+const CONSTANT = /^(?:(?:::)?[A-Za-z_]\w*::)*[A-Z]\w*$/;
 
 export class Flow {
   /** assignments of this file by bound name, in file order */
@@ -46,7 +51,26 @@ export class Flow {
     const sources = !this.assigns.size ? [] : NAME.test(receiver) ? this.localAssigns(receiver, scope, line) : this.attributeAssigns(receiver, scope);
     const out: GSymbol[] = [];
     for (const o of sources) for (const c of this.valueOf(o, depth)) if (!out.includes(c)) out.push(c);
-    return out.length || NAME.test(receiver) ? out : this.memberType(receiver, scope, line, depth);
+    if (out.length) return out;
+    const global = !sources.length && CONSTANT.test(receiver) ? this.globalType(receiver, scope, depth) : [];
+    if (global.length) return global;
+    return NAME.test(receiver) ? out : this.memberType(receiver, scope, line, depth);
+  }
+
+  /**
+   * `EARLY = EarlyTime.instance` named elsewhere (`Rake::EARLY`, an imported `DEFAULTS = Settings()`): what a
+   * module-level constant holds, from its own file's assignment.
+   */
+  private globalType(receiver: string, scope: string | null, depth: number): GSymbol[] {
+    const name = receiver.slice(receiver.lastIndexOf(':') + 1);
+    const r = this.f.resolveName(name, scope, HOLDERS);
+    if (!('syms' in r) || r.syms.length !== 1 || (r.tier === 'unique' && !this.f.L.globalConstants)) return [];
+    const held = r.syms[0]!;
+    if (!HOLDERS.has(held.kind)) return [];
+    const view = held.fileId === this.f.file.id ? null : passScope(this.f.t, held.fileId);
+    if (!view) return [];
+    view.scope.collectScopeClasses(view.occ); // notes the file's assignments once
+    return view.scope.flow.typeOf(held.name, held.sp, held.line + 1, depth + 1);
   }
 
   /**
@@ -208,9 +232,20 @@ export class Flow {
   callResult(callee: string, at: Occurrence, depth = 0): GSymbol[] {
     const declared = NAME.test(callee) ? this.callableResult(callee, at) : [];
     if (declared.length) return declared;
+    const made = this.mixinMade(callee, at);
+    if (made) return [made];
     const s = this.calleeOf(callee, at, depth);
     if (!s) return [];
     return CLASSY.has(s.kind) ? [s] : returnsOf(this.f, s);
+  }
+
+  /** `EarlyTime.instance` on a class that includes Singleton: an EarlyTime (mixinFactory). */
+  private mixinMade(callee: string, at: Occurrence): GSymbol | undefined {
+    const dot = callee.lastIndexOf('.');
+    if (dot <= 0 || !this.f.L.outsideFactories) return undefined;
+    const r = this.f.resolveType(callee.slice(0, dot), at.scope);
+    const cls = 'syms' in r && r.syms.length === 1 ? r.syms[0]! : undefined;
+    return cls && mixinFactory(this.f, cls, callee.slice(dot + 1)) ? cls : undefined;
   }
 
   /** `f: Callable[[Request], Awaitable[Response]]` (a local or a parameter): calling f gives a Response. */

@@ -6,8 +6,8 @@
 import type { Store, NodeRow, ProviderCheckRow } from '../store/store';
 import type { Occurrence } from '../parse/occurrence';
 import {
-  ASSIGN_KINDS, BASE_KINDS, DECORATOR_KINDS, DECORATOR_LINES, ERROR_KINDS, HANDOFF_KINDS, SIGNATURE_KINDS, decoratorSites,
-  type FileFacts,
+  ASSIGN_KINDS, BASE_KINDS, DECORATOR_KINDS, DECORATOR_LINES, GUARD_KINDS, HANDOFF_KINDS, SIGNATURE_KINDS, decoratorSites,
+  guardSpans, type FileFacts, type Guard,
 } from './file-facts';
 import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { AMBIGUOUS_MAX, TIERS, parseEvidence, type Tier } from './tiers';
@@ -347,12 +347,12 @@ export class GraphReader {
     return this.signatureOf(fn.file_id).find(o => o.kind === 'returns' && o.scope === fn.symbol_path)?.name ?? null;
   }
 
-  /** Whether an edge's site (a line of `from`'s file) is code that runs only on an error (a handler, a raise). */
-  onErrorPath(edge: GraphEdge, from: NodeRow): boolean {
+  /** Whether an edge's site, in `from`'s own body, runs only on an error (`error`) or while a value is unset (`memo`). */
+  guardedSite(edge: GraphEdge, from: NodeRow, guard: Guard): boolean {
     if (edge.line === null || from.kind === 'file') return false;
     const facts = this.factsOf(from.file_id);
-    facts.errorSpans ??= this.store.files.occurrences(from.file_id, ERROR_KINDS).map(o => [o.line, Number(o.source ?? o.line)]);
-    return facts.errorSpans.some(([a, b]) => edge.line! >= a && edge.line! <= b);
+    const spans = (facts.guards ??= {})[guard] ??= guardSpans(this.store.files.occurrences(from.file_id, GUARD_KINDS[guard]));
+    return spans.some(s => edge.line! >= s.first && edge.line! <= s.last && s.scope === from.symbol_path);
   }
 
   private signatureOf(fileId: number): Occurrence[] {

@@ -336,7 +336,7 @@ function resolveIdentifier(scope: FileScope, o: Occurrence, out: EdgeBuffer): vo
   // Identifiers include attribute and key names (obj.stream, { check: … }): a bare name match across
   // files is too weak for them, so references bind only through scope, file, import — and same
   // folder for types.
-  if (!('syms' in res) || res.tier === 'ambiguous' || res.tier === 'unique') return;
+  if (!('syms' in res) || res.tier === 'ambiguous' || (res.tier === 'unique' && !globalConstant(scope, o, res.syms))) return;
   if (res.tier === 'same_dir' && !res.syms.every((x: GSymbol) => CLASSY.has(x.kind))) return;
   const from = scope.fromOf(o.scope);
   for (const s of res.syms) {
@@ -347,6 +347,10 @@ function resolveIdentifier(scope: FileScope, o: Occurrence, out: EdgeBuffer): vo
     if (cls) out.emit(from, cls.syms[0]!.id, 'references', cls.tier, `through ${s.sp} = ${cls.detail}`, scope.file.id, o.line);
   }
 }
+
+/** `Rake::EarlyTime.instance`: in a language of global constants, a capitalised name is the one class named so. */
+const globalConstant = (scope: FileScope, o: Occurrence, syms: readonly GSymbol[]): boolean =>
+  !!scope.L.globalConstants && /^[A-Z]/.test(o.name) && syms.length === 1 && CLASSY.has(syms[0]!.kind);
 
 /** A file's copies (`x = y`, `Alias = Mod::Cls`) by line and name, made once per resolution pass. */
 function copiesOf(t: RepoTables, fileId: number, occ: readonly Occurrence[]): Map<string, Occurrence> {

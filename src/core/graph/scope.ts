@@ -185,7 +185,8 @@ export class FileScope {
    * The class a type annotation names: `URL`, or `models.URL` through the repository (by its last
    * segment); nothing for a package outside it (`httpx.Response` is not the repository's Response).
    */
-  resolveType(name: string, scope: string | null): Resolution {
+  resolveType(qualified: string, scope: string | null): Resolution {
+    const name = qualified.includes('::') ? qualified.replace(/^::/, '').replace(/::/g, '.') : qualified; // Ruby `Rake::Task`
     const dot = name.indexOf('.');
     if (dot < 0) return this.resolveName(name, scope, CLASSY);
     if (this.isExternal(name.slice(0, dot))) return { unbound: 0 };

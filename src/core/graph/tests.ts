@@ -16,10 +16,12 @@
  *
  * A test is `likely` to run the target when every step on its way is a call or use bound with at least
  * LIKELY_CONFIDENCE (or runs an override of a called base method, when the test reaches the override's class
- * or a subclass), no step only names a type (an annotation), and every registration on the way (`isRegistration`: a table or class body holds a
- * function as a value) is one whose function the test names (`FILTERS = {"random": do_random}` and a
- * test whose text says `random`); a way through code that runs only on an error (an exception handler, a
- * raise) counts for a test that expects an error (`expectsError`: its text says raises, throws, …). The others
+ * or a subclass), no step only names a type (an annotation), and every registration on the way
+ * (`isRegistration`: a table or class body holds a function as a value) is one whose function the test
+ * names (`FILTERS = {"random": do_random}` and a test whose text says `random`), and so is every call made
+ * only while a value is unset (`@app ||= Application.new`: once per object or per run). A way
+ * through code that runs only on an error (an exception handler, a raise) counts for a test that expects an
+ * error (`expectsError`: its text says raises, throws, …). The others
  * are possible. Likely tests come first.
  */
 import type { NodeRow } from '../store/store';
@@ -62,13 +64,19 @@ const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'interface',
 const COMMON_WORDS = new Set(['self', 'init', 'call', 'test', 'data', 'value', 'name', 'make', 'create', 'build', 'handle',
   'default', 'process', 'func', 'function', 'method', 'wrap', 'wrapper', 'decorator', 'callback', 'inner', 'get', 'set']);
 
+const CONSTRUCTORS = new Set(['__init__', 'initialize', 'constructor']);
+
 /** Words by which a test says it expects an error (`pytest.raises`, `assertRaises`, `toThrow`, `assert_raises`). */
 const ERROR_WORDS = ['raises', 'raise', 'throws', 'throw', 'rejects'];
 const expectsError = (words: ReadonlySet<string>): boolean => ERROR_WORDS.some(w => words.has(w));
 
-/** The words by which a test names a registered function: its name and its parts of 4+ letters that are not common words. */
+/**
+ * The words by which a test names a function: its name and its parts of 4+ letters that are not common
+ * words; a constructor's are its class's (`@store ||= Store.new`: `store`).
+ */
 export function namingWords(fn: NodeRow): string[] {
-  const parts = fn.kind === 'file' ? [] : [fn.name.toLowerCase(), ...splitIdentifier(fn.name)];
+  const name = CONSTRUCTORS.has(fn.name) && fn.parent_path ? fn.parent_path.slice(fn.parent_path.lastIndexOf('.') + 1) : fn.name;
+  const parts = fn.kind === 'file' ? [] : [name.toLowerCase(), ...splitIdentifier(name)];
   return [...new Set(parts)].filter(w => w.length >= 4 && !COMMON_WORDS.has(w));
 }
 
@@ -139,12 +147,14 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   interface Visit {
     node: NodeRow; distance: number; confidence: number; weakest: GraphEdge | null; parent: Visit | null; edge: GraphEdge | null;
     nameOnly: boolean; root: NodeRow; likely: boolean;
-    /** per registration on the way, the words by which a test names the registered function (namingWords) */
+    /** per registration (or memoised call) on the way, the words by which a test names the registered function (namingWords) */
     named: readonly string[][];
     /** per override reached through a call of its base method (tier dispatch), the override's class */
     overrides: readonly NodeRow[];
     /** some step on the way is made by code that runs only on an error */
     onError: boolean;
+    /** wayStrength: unlikely 0, likely on conditions the test must meet 1, likely 2 */
+    strength: number;
     /** whether the walk goes on from this node (a node first met through a name-only binding is not, until a better edge reaches it) */
     queued: boolean;
   }
@@ -156,7 +166,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   const families = new Map<number, Makers>();
   const start = (t: NodeRow): Visit => ({
     node: t, distance: 0, confidence: 1, weakest: null, parent: null, edge: null, nameOnly: false, root: t, queued: true,
-    likely: true, named: [], overrides: [], onError: false,
+    likely: true, named: [], overrides: [], onError: false, strength: 2,
   });
   let frontier: Visit[] = targets.map(start);
   for (const f of frontier) seen.set(f.node.node, f);
@@ -177,19 +187,24 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
         const nameOnly = f.nameOnly || isNameOnly(edge);
         const registers = isRegistration(edge, neighbour, f.node);
         const override = edge.tier === 'dispatch' ? classOf(g, f.node) : undefined;
-        const naming = edge.tier === 'by_prefix' ? chosenForWords(f.node) : registers ? namingWords(f.node) : null;
+        const onError = g.guardedSite(edge, neighbour, 'error');
+        const memo = g.guardedSite(edge, neighbour, 'memo');
+        const naming = edge.tier === 'by_prefix' ? chosenForWords(f.node) : registers || memo ? namingWords(f.node) : null;
         const likely = f.likely && (edge.confidence >= LIKELY_CONFIDENCE || !!override) && !namesTypeOnly(edge, f.node)
           && (!naming || naming.length > 0);
+        const named = naming ? [...f.named, naming] : f.named;
+        const errorOnly = f.onError || (likely && onError);
+        const strength = wayStrength(likely, named.length, f.overrides.length + (override ? 1 : 0), errorOnly);
         const prev = seen.get(neighbour.node);
-        // a likely way beats an unlikely one found earlier, however long (a test that reaches an override by
-        // dispatch, and its base method by plain calls): the node is visited, and walked on, once more
-        const upgrade = !!prev && !prev.likely && likely;
-        if (prev && !upgrade && (prev.distance < d || (prev.confidence >= confidence && (prev.likely || !likely)))) continue;
+        // a stronger way beats a weaker one found earlier, however long (a test that reaches an override by
+        // dispatch, and its base method by plain calls; a memoised call it must name, and a plain call): the node is
+        // visited, and walked on, once more
+        const upgrade = !!prev && prev.strength < strength;
+        if (prev && !upgrade && (prev.distance < d || (prev.confidence >= confidence && prev.strength >= strength))) continue;
         const weakest = edge.confidence <= (f.weakest?.confidence ?? 1) ? edge : f.weakest;
         const v: Visit = {
           node: neighbour, distance: d, confidence, weakest, parent: f, edge, nameOnly, root: f.root, queued: !!prev?.queued && !upgrade, likely,
-          named: naming ? [...f.named, naming] : f.named, overrides: override ? [...f.overrides, override] : f.overrides,
-          onError: f.onError || (likely && g.onErrorPath(edge, neighbour)),
+          named, overrides: override ? [...f.overrides, override] : f.overrides, onError: errorOnly, strength,
         };
         seen.set(neighbour.node, v);
         if (isTestCase(neighbour)) {
@@ -246,6 +261,10 @@ function directly(e: GraphEdge): string {
     : e.tier === 'dispatch' ? 'calls the method it overrides' : `${e.kind} it directly`;
   return `${how} (${e.provider}${e.line ? `, line ${e.line}` : ''})`;
 }
+
+/** How strong a way is: unlikely 0; likely when the test meets conditions (names, a class it makes, an error it expects) 1; likely 2. */
+const wayStrength = (likely: boolean, named: number, overrides: number, onError: boolean): number =>
+  !likely ? 0 : named || overrides || onError ? 1 : 2;
 
 /** Whether a test's words name each registered function on its way (one of its naming words each). */
 const namesEach = (words: ReadonlySet<string>, named: readonly string[][]): boolean => named.every(ws => ws.some(w => words.has(w)));

@@ -166,6 +166,7 @@ export const LANGUAGES = {
       classBodyIsClass: true, subscriptMembers: { get: '[]', set: '[]=' }, protocolCalls: RUBY_PROTOCOL_CALLS, setterSuffix: '=',
       syntaxByReceiverName: true,
       callbacks: true, dynamicMembers: RUBY_DYNAMIC_MEMBERS, outsideMixins: RUBY_OUTSIDE_MIXINS,
+      outsideFactories: { Singleton: ['instance'] }, globalConstants: true,
     },
     tests: namedTests(/_spec\.rb$|_test\.rb$/, [{ re: /^(.+)_test\.rb$/, ext: () => 'rb' }, { re: /^(.+)_spec\.rb$/, ext: () => 'rb' }]) },
   php: { wasm: 'tree-sitter-php.wasm', extensions: ['.php'], query: 'php.scm', lineComment: 'both',

@@ -154,6 +154,8 @@ export interface GraphRules {
    * class with one qualified name count once when a name is looked up across the repository.
    */
   readonly openClasses?: boolean;
+  /** A capitalised name is a constant visible everywhere (Ruby `Rake::EarlyTime`): one class by that name is it. */
+  readonly globalConstants?: boolean;
   /** An import without names (`import x from 'x'` read as source = name, no alias) may bind every export (JS). */
   readonly bareImportIsStar?: boolean;
   /** A package is a folder: a new file may be imported by its folder's name (Go). */
@@ -240,6 +242,8 @@ export interface GraphRules {
    * Enumerable's `map` runs `each`, Mapping's `get` runs `__getitem__`).
    */
   readonly outsideMixins?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Class methods a mixin from outside gives that return an instance of the class (Ruby `Singleton`: `instance`). */
+  readonly outsideFactories?: Readonly<Record<string, readonly string[]>>;
   /** Members a `with` statement runs on the object it enters (`__enter__`, `__exit__`). */
   readonly contextMembers?: readonly string[];
   /** A class method that constructs an instance (`Worker.new`, Ruby): a call of it constructs the receiver. */

@@ -181,9 +181,11 @@ export async function extractSource(language: LanguageId, source: string): Promi
           receiver: assignValue ? textOf(assignValue).slice(0, 200) : null, source: null, alias: null });
         continue;
       }
-      if (refKind === 'error_path') {
-        // code that runs only on an error (an exception handler, a raise statement), through its last line
-        pending.push({ kind: refKind, node: refNode, name: '', receiver: null, source: String(refNode.endPosition.row + 1), alias: null });
+      if (refKind === 'error_path' || refKind === 'memo') {
+        // code that runs only on an error (a handler, a raise) or while a value is unset, from its first part (a
+        // Ruby `then` begins on the condition's line) through its last line
+        const first = refNode.firstNamedChild ?? refNode;
+        pending.push({ kind: refKind, node: first, name: '', receiver: null, source: String(refNode.endPosition.row + 1), alias: null });
         continue;
       }
       if (refKind === 'yields' || refKind === 'self_block') {

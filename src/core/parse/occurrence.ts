@@ -17,7 +17,8 @@
  * its body runs where that is iterated. `self_block`: a block run with another object as self (Ruby
  * `@app.instance_eval do … end`): `receiver` that object, `source` the block's last line (its bare calls
  * are that object's methods). `error_path`: code that runs only on an error (an exception handler, a
- * raise or throw statement): `source` its last line. `argument` / `params`: a value handed to a call, a function's parameters
+ * raise or throw statement): `source` its last line. `memo`: code that runs only while a value is unset (`@x ||= make`,
+ * `x ??= make()`): `source` its last line. `argument` / `params`: a value handed to a call, a function's parameters
  * (parse/arguments.ts).
  */
 /** The `source` of a call that syntax makes (`x[k]`, `len(x)`, `await x`): a member the code does not name. */
@@ -25,7 +26,7 @@ export const SYNTAX_SOURCE = 'syntax';
 
 export const OCCURRENCE_KINDS = [
   'call', 'import', 'extends', 'implements', 'identifier', 'assign', 'returns', 'enters', 'result_call',
-  'returns_call', 'yields', 'self_block', 'argument', 'params', 'error_path',
+  'returns_call', 'yields', 'self_block', 'argument', 'params', 'error_path', 'memo',
 ] as const;
 export type OccurrenceKind = (typeof OCCURRENCE_KINDS)[number];
 

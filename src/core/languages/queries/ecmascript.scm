@@ -151,3 +151,9 @@
 ; code that runs only on an error: a catch clause, a throw statement (graph/tests.ts: likely tests)
 (catch_clause) @reference.error_path
 (throw_statement) @reference.error_path
+; a block that ends by throwing: all of it runs only on the way to an error
+(statement_block (throw_statement) .) @reference.error_path
+
+; code that runs only while a value is unset: `x ??= make()`, `x ||= make()` (memoised; graph/tests.ts: a test
+; is likely to run a call there when it names the callee)
+(augmented_assignment_expression operator: ["||=" "??="] right: (_) @reference.memo)

@@ -324,3 +324,5 @@
 ; code that runs only on an error: an exception handler, a raise statement (graph/tests.ts: likely tests)
 (except_clause) @reference.error_path
 (raise_statement) @reference.error_path
+; a block that ends by raising: all of it runs only on the way to an error
+(block (raise_statement) .) @reference.error_path

@@ -52,9 +52,13 @@
 (assignment
   left: [(identifier) (instance_variable)] @assign.target
   right: (call) @assign.value) @reference.assign
+; EARLY = EarlyTime.instance: what a constant holds, wherever it is named (graph/flow.ts globalType)
+(assignment
+  left: (constant) @assign.target
+  right: (call) @assign.value) @reference.assign
 (assignment
   left: [(identifier) (instance_variable)] @assign.target
-  right: [(identifier) (instance_variable)] @assign.copy) @reference.assign
+  right: [(identifier) (instance_variable) (constant) (scope_resolution name: (constant))] @assign.copy) @reference.assign
 
 ; x = FileList["a", "b"]: a class's [] builds one of its instances (Set[…], FileList[…])
 (assignment
@@ -146,3 +150,12 @@
 
 ; code that runs only on an error: a rescue clause (graph/tests.ts: likely tests)
 (rescue) @reference.error_path
+; a branch that ends by raising: all of it runs only on the way to an error
+(then (call method: (identifier) @_raise) . (#match? @_raise "^(raise|fail)$")) @reference.error_path
+(then (identifier) @_raise . (#match? @_raise "^(raise|fail)$")) @reference.error_path
+(else (call method: (identifier) @_raise) . (#match? @_raise "^(raise|fail)$")) @reference.error_path
+(else (identifier) @_raise . (#match? @_raise "^(raise|fail)$")) @reference.error_path
+
+; code that runs only while a value is unset: `@x ||= make` (memoised: once per object, or once per run on a
+; module; graph/tests.ts: a test is likely to run a call there when it names the callee)
+(operator_assignment "||=" right: (_) @reference.memo)
