@@ -23,6 +23,7 @@
 //   --ablation: the history signals on and off (recency and commit_subjects at 0), per kind, all cases and
 //     each half; with --results NAME it is written to bench/RESULTS.md as section replay-NAME
 //   --explain: the cases whose gold file has text files above it
+//   --siblings: the cases whose gold file ranks 2nd-5th, and the files above it (same folder or not) with their signals
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
@@ -144,6 +145,28 @@ if (args.includes('--explain')) {
     const above = ranked.slice(0, Math.max(0, rank - 1)).filter(r => r.c.text);
     if (above.length) console.log(`${k.repo} ${k.id.slice(0, 8)} (${mode}) gold rank ${rank}: ${above.map(r => `${r.c.path}${r.c.hint ? ' (named)' : ''}`).join(', ')}`);
   }
+}
+
+// --siblings: the cases whose gold file ranks 2nd–5th, what sits above it (a sibling: the same folder) and
+// their raw signals, to see which evidence would tell them apart
+if (args.includes('--siblings')) {
+  const dirOf = p => p.slice(0, p.lastIndexOf('/') + 1);
+  const show = r => `${r.c.path} body ${r.c.body.toFixed(2)} chunk ${r.c.chunk.toFixed(2)} name ${r.c.name.toFixed(2)} `
+    + `path ${r.c.path_terms.toFixed(2)} names ${JSON.stringify(r.c.raw.names)} hist ${r.c.raw.history.toFixed(2)}`;
+  let near = 0, sibling = 0;
+  for (const k of cases) {
+    const { ranked, rank } = ranking(k, SET);
+    if (rank < 2 || rank > 5) continue;
+    near++;
+    const gold = ranked[rank - 1];
+    const above = ranked.slice(0, rank - 1);
+    const sib = above.some(r => dirOf(r.c.path) === dirOf(gold.c.path));
+    if (sib) sibling++;
+    console.log(`${k.kind} ${k.repo} ${k.id.slice(0, 12)} gold rank ${rank}${sib ? ' (sibling above)' : ''}`);
+    for (const r of above) console.log(`   above ${show(r)}`);
+    console.log(`   gold  ${show(gold)}`);
+  }
+  console.log(`${near} case(s) with the gold file 2nd–5th; ${sibling} with a file of its folder above it`);
 }
 
 if (args.includes('--ablation')) {

@@ -1396,4 +1396,18 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'Rake.EarlyTime', undefined, ['references']), ['lib/early.rb:Rake.EARLY', 'test/test_early.rb:TestEarly.test_create']);
     assert.deepEqual(await typedUsers(call, 'Settings.get'), ['read']);
   });
+
+  it('a function a parameter holds by default is called where the parameter (or the attribute keeping it) is called (tier callback)', async () => {
+    const call = await make({
+      'app/req.py': [
+        'async def empty_receive():', '    raise RuntimeError("no")', '',
+        'class Request:', '    def __init__(self, scope, receive=empty_receive):', '        self._receive = receive', '',
+        '    async def stream(self):', '        return await self._receive()', '',
+        'def run(job, done=print_done):', '    job()', '    return done(job)', '',
+        'def print_done(job):', '    return job', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'empty_receive', undefined, ['calls']), ['app/req.py:Request.stream']);
+    assert.deepEqual(await users(call, 'print_done', undefined, ['calls']), ['app/req.py:run']);
+  });
 });

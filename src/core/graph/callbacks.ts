@@ -6,7 +6,7 @@
  * the function (tier `callback`), with the place it was handed over and the call that runs it.
  *
  * From a function, the walk reads where it is handed over (a decorator above it; a reference to it that
- * is an argument of a call), the callee at that place (the call's own edges at that line), and then,
+ * is an argument of a call or a parameter's default), the callee at that place (the call's own edges at that line), and then,
  * forwards through the callee's occurrences (parse/arguments.ts), the code that calls the parameter: a call
  * of the parameter in the callee or a closure of it, the parameter passed on to another callee, or stored
  * in an attribute of the instance that a method of its class calls or passes on; Ruby blocks the same way
@@ -61,7 +61,7 @@ export function callbackCallers(g: GraphReader, nodes: readonly NodeRow[]): Map<
   for (const fn of fns) {
     const list: Hit[] = [];
     const uses = refs.get(fn.node) ?? [];
-    const slots = [...decoratorSlots(g, fn), ...argumentSlots(g, fn, uses), ...blockSlots(g, fn, uses)];
+    const slots = [...decoratorSlots(g, fn), ...argumentSlots(g, fn, uses), ...blockSlots(g, fn, uses), ...defaultSlots(g, fn, uses)];
     for (const s of slots) {
       for (const inv of invokersOf(g, s, 0, new Set())) {
         if (inv.node.node === fn.node || list.some(h => h.neighbour.node === inv.node.node)) continue;
@@ -135,6 +135,21 @@ function argumentSlots(g: GraphReader, fn: NodeRow, refs: readonly Hit[]): Slot[
       if (o.name !== fn.name && !o.name.endsWith(`.${fn.name}`)) continue;
       const boundValue = o.name.includes('.');
       out.push(...calleesAt(g, from, o, `${from.path}:${o.line}`).map(x => ({ ...x, boundValue })));
+    }
+  }
+  return out;
+}
+
+/** `def __init__(self, scope, receive=empty_receive)`: the function a parameter holds by default (its keyword slot). */
+function defaultSlots(g: GraphReader, fn: NodeRow, refs: readonly Hit[]): Slot[] {
+  const out: Slot[] = [];
+  for (const { neighbour: from, edge } of refs) {
+    if (edge.kind !== 'references' || !FUNCTIONS.has(from.kind)) continue;
+    const params = g.handOffs(from.file_id).find(o => o.kind === 'params' && o.scope === from.symbol_path);
+    for (const d of params?.source?.split(',') ?? []) {
+      const [param, value] = d.split('=');
+      if (!param || (value !== fn.name && !value?.endsWith(`.${fn.name}`))) continue;
+      out.push({ callee: from, slot: param, bound: from.kind === 'method', site: `${from.path}:${params!.line}` });
     }
   }
   return out;

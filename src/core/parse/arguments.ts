@@ -7,7 +7,8 @@
  *   the callee's text (a decorator's with a leading `@`, and `()` when the decorator is a call whose
  *   result receives the function), `source` the slot (the positional index, or the keyword), `alias` the
  *   line of the callee (where the call's own edges are).
- * - `params`: a function's parameter names in order, comma-separated (`self,callback,*args,**kwargs`).
+ * - `params`: a function's parameter names in order, comma-separated (`self,callback,*args,**kwargs`);
+ *   `source` the defaults that name a value (`receive=empty_receive`), comma-separated.
  * - a block handed to a call (Ruby `run do … end`): an `argument` whose slot (`source`) is `&`, `name` `&`
  *   and the block's last line; a block parameter handed on (`Promise.new(args, &block)`): slot `&`, `name` the
  *   parameter's.
@@ -91,14 +92,24 @@ const PARAM_PREFIX: Record<string, string> = {
   list_splat_pattern: '*', dictionary_splat_pattern: '**', splat_parameter: '*', hash_splat_parameter: '**', block_parameter: '&',
 };
 
-/** `(self, callback, *args, name: str = "x", **kwargs)` → `self,callback,*args,name,**kwargs`. */
+/**
+ * `(self, callback, *args, name: str = "x", receive=empty_receive, **kwargs)` → name `self,callback,*args,name,receive,**kwargs`,
+ * source `receive=empty_receive`: the defaults that name a value (a function handed over by default).
+ */
 function paramsOccurrence(list: Node, textOf: (n: Node) => string): PendingOccurrence | null {
   const names: string[] = [];
+  const defaults: string[] = [];
   for (const p of list.namedChildren) {
     if (!p || p.type === 'comment') continue;
     const id = p.type === 'identifier' ? p : p.childForFieldName('name') ?? p.namedChildren.find(c => c?.type === 'identifier') ?? null;
     const star = PARAM_PREFIX[p.type] ?? '';
     if (id) names.push(`${star}${textOf(id)}`);
+    const value = id && p.type !== 'identifier' ? p.childForFieldName('value') : null;
+    if (id && value && VALUE_NAMES.has(value.type)) defaults.push(`${textOf(id)}=${textOf(value)}`);
   }
-  return names.length ? { kind: 'params', node: list, name: names.join(',').slice(0, MAX_TEXT), receiver: null, source: null, alias: null } : null;
+  const source = defaults.length ? defaults.join(',').slice(0, MAX_TEXT) : null;
+  return names.length ? { kind: 'params', node: list, name: names.join(',').slice(0, MAX_TEXT), receiver: null, source, alias: null } : null;
 }
+
+/** A default that names a value (Python, JS/TS; a Ruby bare name is a call). */
+const VALUE_NAMES = new Set(['identifier', 'attribute', 'member_expression']);
