@@ -86,6 +86,12 @@ const FILES = {
     'def entry():', '    run_table("sum")', '    return direct()', '',
   ].join('\n'),
   'tests/test_tally.py': 'from app.tally import entry\n\ndef test_both_ways():\n    assert entry()\n',
+  // Sandbox.call runs only from generated code: no call of it is seen
+  'app/sandbox.py': 'class Sandbox:\n    def call(self, f):\n        return f()\n\n    def render(self, src):\n        return eval(src)\n',
+  'tests/test_sandbox.py': 'from app.sandbox import Sandbox\n\ndef test_render():\n    assert Sandbox().render("1") == 1\n',
+  // AuthMw is used only at the test module's top level (a module-level app): the test file imports it
+  'app/mw.py': 'class AuthMw:\n    def __init__(self, app):\n        self.app = app\n',
+  'tests/test_login_flow.py': 'from app.mw import AuthMw\n\napp = build([AuthMw])\n\ndef test_login():\n    assert app\n',
   // a call made only while a value is unset: `@x ||= make` (memoised)
   'lib/cache.rb': [
     'class Store', '  def initialize', '    @rows = []', '  end', 'end', '',
@@ -182,6 +188,20 @@ describe('related_tests: likely and possible tests', () => {
     const r = await call('related_tests', { symbol: 'do_tally' });
     assert.deepEqual(odds(r), ['test_both_ways:likely']);
     assert.equal(r.tests[0].distance, 5, JSON.stringify(r.tests[0]));
+  });
+
+  it('a method no test reaches by calls: the tests that make its class, possible, with the reason', async () => {
+    const r = await call('related_tests', { symbol: 'Sandbox.call' });
+    assert.deepEqual(odds(r), ['test_render:possible']);
+    assert.match(r.tests[0].reason, /uses its class Sandbox \(no call of the method seen\)/);
+    const direct = await call('related_tests', { symbol: 'Sandbox.render' });
+    assert.deepEqual(odds(direct), ['test_render:likely']);
+  });
+
+  it('a method whose class only a test module\'s top level uses: the test cases of the file that imports it, possible', async () => {
+    const r = await call('related_tests', { symbol: 'AuthMw.__init__' });
+    assert.deepEqual(odds(r), ['test_login:possible']);
+    assert.match(r.tests[0].reason, /in a test file that imports AuthMw \(no call seen\)/);
   });
 
   it('a call made only while a value is unset (@x ||= make) is likely run only by the tests that name what it makes', async () => {

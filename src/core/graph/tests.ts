@@ -110,7 +110,11 @@ export interface TestsOf {
   walked: NodeRow[];
 }
 
-export interface TestsOptions { maxDepth?: number; maxNodes?: number }
+export interface TestsOptions {
+  maxDepth?: number; maxNodes?: number;
+  /** no fallback to the tests of a method's class (the fallback's own walk) */
+  noClassFallback?: boolean;
+}
 export const TESTS_MAX_DEPTH = 32;
 export const TESTS_MAX_NODES = 4000;
 
@@ -222,22 +226,12 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     }
     frontier = next;
   }
-  // Test files named after a target's file (a naming convention, no call seen): only when the walk found no
-  // test at all (the weakest evidence; beside tests found by calls it lists hundreds that never run the
-  // target); their test cases are listed, the file itself only when its body is the test (JS/TS).
-  const testFiles = new Set([...found.values()].map(t => t.node.path));
-  for (const t of found.size ? [] : targets) {
-    const file = t.kind === 'file' ? t : g.nodes([-t.file_id]).get(-t.file_id);
-    if (!file) continue;
-    for (const { neighbour, edge } of g.edges(file, 'in', ['contains_test_for'])) {
-      if (neighbour.kind !== 'file' || testFiles.has(neighbour.path) || found.has(neighbour.node)) continue;
-      const cases = namedFor(t, g.symbolsIn(neighbour.file_id).filter(isTestCase));
-      for (const c of cases.length ? cases : [neighbour]) {
-        const reason = `in a test file named after ${file.path} (naming convention; no call seen)`;
-        found.set(c.node, { node: c, distance: 1, confidence: edge.confidence, provider: edge.provider, reason, via: [], likely: false });
-      }
-    }
-  }
+  // A method no test reaches by calls (run from generated code, a framework, an operator): the tests that
+  // reach its class (make or name one), possible only; then, when still none, test files named after its file
+  if (!found.size && !opts.noClassFallback) for (const [node, hit] of classTests(g, targets, classes, opts)) found.set(node, hit);
+  // Test files named after a target's file, or importing it or its class (no call seen): only when the walk
+  // found no test at all (the weakest evidence; beside tests found by calls it lists hundreds that never run it)
+  if (!found.size) for (const [node, hit] of fileTests(g, targets, classes)) found.set(node, hit);
   const tests = [...found.values()].sort(byLikelihood);
   const boundaries: Boundary[] = [];
   if (cut) boundaries.push({ kind: 'depth_limit', detail: `the search for tests stopped after ${examined} node(s) and depth ${Math.min(maxDepth, TESTS_MAX_DEPTH)}; more tests may reach the target through longer paths` });
@@ -253,6 +247,47 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
       reason: v.distance === 1 ? directly(v.edge!) : `reaches it in ${v.distance} hops: ${shown.join(' → ')}`,
     };
   }
+}
+
+/** The tests that reach the classes of methods no test reaches by calls: possible, one hop further, with the reason. */
+function classTests(g: GraphReader, targets: NodeRow[], classes: ReadonlyMap<number, NodeRow>, opts: TestsOptions): Map<number, TestHit> {
+  const out = new Map<number, TestHit>();
+  const owners = [...new Set(targets.map(t => classes.get(t.node)).filter((c): c is NodeRow => !!c))];
+  if (!owners.length) return out;
+  for (const t of testsOf(g, owners, { ...opts, noClassFallback: true }).tests) {
+    const reason = `uses its class ${owners.map(c => c.symbol_path).join(', ')} (no call of the method seen): ${t.reason}`;
+    out.set(t.node.node, { ...t, distance: t.distance + 1, likely: false, reason });
+  }
+  return out;
+}
+
+/**
+ * The test cases of test files named after a target's file (a naming convention) or importing the target or
+ * its class (a module-level use: `app = Starlette(middleware=[Middleware(AuthenticationMiddleware)])`), those
+ * named for the target when some are; the file itself only when its body is the test (JS/TS).
+ */
+function fileTests(g: GraphReader, targets: NodeRow[], classes: ReadonlyMap<number, NodeRow>): Map<number, TestHit> {
+  const out = new Map<number, TestHit>();
+  const add = (t: NodeRow, testFile: NodeRow, edge: GraphEdge, reason: string) => {
+    if (testFile.kind !== 'file' || !isTestPath(testFile.path)) return;
+    const cases = namedFor(t, g.symbolsIn(testFile.file_id).filter(isTestCase));
+    for (const c of cases.length ? cases : [testFile]) {
+      if (!out.has(c.node)) out.set(c.node, { node: c, distance: 1, confidence: edge.confidence, provider: edge.provider, reason, via: [], likely: false });
+    }
+  };
+  for (const t of targets) {
+    const file = t.kind === 'file' ? t : g.nodes([-t.file_id]).get(-t.file_id);
+    if (!file) continue;
+    for (const { neighbour, edge } of g.edges(file, 'in', ['contains_test_for'])) {
+      add(t, neighbour, edge, `in a test file named after ${file.path} (naming convention; no call seen)`);
+    }
+    for (const held of [t, classes.get(t.node)]) {
+      for (const { neighbour, edge } of held ? g.edges(held, 'in', ['imports']) : []) {
+        add(t, neighbour, edge, `in a test file that imports ${held!.symbol_path ?? held!.path} (no call seen)`);
+      }
+    }
+  }
+  return out;
 }
 
 /** How a test at distance 1 uses the target, with the provider and line of the edge. */
