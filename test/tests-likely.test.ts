@@ -193,7 +193,7 @@ describe('related_tests: likely and possible tests', () => {
   it('a method no test reaches by calls: the tests that make its class, possible, with the reason', async () => {
     const r = await call('related_tests', { symbol: 'Sandbox.call' });
     assert.deepEqual(odds(r), ['test_render:possible']);
-    assert.match(r.tests[0].reason, /uses its class Sandbox \(no call of the method seen\)/);
+    assert.match(r.tests[0].reason, /uses its class Sandbox \(no call of it seen\)/);
     const direct = await call('related_tests', { symbol: 'Sandbox.render' });
     assert.deepEqual(odds(direct), ['test_render:likely']);
   });

@@ -228,7 +228,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   }
   // A method no test reaches by calls (run from generated code, a framework, an operator): the tests that
   // reach its class (make or name one), possible only; then, when still none, test files named after its file
-  if (!found.size && !opts.noClassFallback) for (const [node, hit] of classTests(g, targets, classes, opts)) found.set(node, hit);
+  if (!found.size && !opts.noClassFallback) for (const [node, hit] of classTests(g, targets, opts)) found.set(node, hit);
   // Test files named after a target's file, or importing it or its class (no call seen): only when the walk
   // found no test at all (the weakest evidence; beside tests found by calls it lists hundreds that never run it)
   if (!found.size) for (const [node, hit] of fileTests(g, targets, classes)) found.set(node, hit);
@@ -249,13 +249,20 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   }
 }
 
-/** The tests that reach the classes of methods no test reaches by calls: possible, one hop further, with the reason. */
-function classTests(g: GraphReader, targets: NodeRow[], classes: ReadonlyMap<number, NodeRow>, opts: TestsOptions): Map<number, TestHit> {
+const HOLDER_WORD: Record<string, string> = { class: 'its class', function: 'its enclosing function', method: 'its enclosing method' };
+
+/**
+ * The tests that reach what holds methods or closures no test reaches by calls (a method's class, a closure's
+ * function): possible, one hop further, with the reason.
+ */
+function classTests(g: GraphReader, targets: NodeRow[], opts: TestsOptions): Map<number, TestHit> {
   const out = new Map<number, TestHit>();
-  const owners = [...new Set(targets.map(t => classes.get(t.node)).filter((c): c is NodeRow => !!c))];
+  const holder = (t: NodeRow) => (t.kind === 'method' || t.kind === 'function'
+    ? g.containers(t).find(c => c.kind !== 'file' && c.kind !== 'module') : undefined);
+  const owners = [...new Set(targets.map(holder).filter((c): c is NodeRow => !!c))];
   if (!owners.length) return out;
   for (const t of testsOf(g, owners, { ...opts, noClassFallback: true }).tests) {
-    const reason = `uses its class ${owners.map(c => c.symbol_path).join(', ')} (no call of the method seen): ${t.reason}`;
+    const reason = `uses ${owners.map(c => `${HOLDER_WORD[c.kind] ?? 'its'} ${c.symbol_path}`).join(', ')} (no call of it seen): ${t.reason}`;
     out.set(t.node.node, { ...t, distance: t.distance + 1, likely: false, reason });
   }
   return out;
