@@ -1410,4 +1410,18 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'empty_receive', undefined, ['calls']), ['app/req.py:Request.stream']);
     assert.deepEqual(await users(call, 'print_done', undefined, ['calls']), ['app/req.py:run']);
   });
+
+  it('an attribute of a value of known type holds what its class\'s methods assign it (parser.stream.expect, in another file)', async () => {
+    const call = await make({
+      'app/lexer.py': 'class TokenStream:\n    def expect(self, kind):\n        return kind\n\nclass Other:\n    def expect(self, kind):\n        return kind\n',
+      'app/env.py': 'from app.lexer import TokenStream\n\nclass Environment:\n    def _tokenize(self, src) -> TokenStream:\n        return TokenStream()\n',
+      'app/parser.py': [
+        'from app.env import Environment', '', 'class Parser:', '    def __init__(self, environment: Environment, src):',
+        '        self.stream = environment._tokenize(src)', '',
+      ].join('\n'),
+      'app/ext.py': 'from app.parser import Parser\n\nclass Ext:\n    def parse(self, parser: Parser):\n        return parser.stream.expect("name")\n',
+    });
+    assert.deepEqual(await typedUsers(call, 'TokenStream.expect'), ['Ext.parse']);
+    assert.deepEqual(await typedUsers(call, 'Other.expect'), []);
+  });
 });

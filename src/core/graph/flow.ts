@@ -325,18 +325,28 @@ function lookedUpBy(from: FileScope, fn: GSymbol): GSymbol[] {
   return out;
 }
 
-/** The class a class-body annotation gives an attribute (`url: URL`; memoised for the resolution pass). */
+/**
+ * The class an attribute holds (memoised for the resolution pass): a class-body annotation's (`url: URL`), else
+ * what the class's methods assign it (`self.stream = environment._tokenize(…)`, Ruby `@stream = …`).
+ */
 function declaredIn(from: FileScope, cls: GSymbol, attr: string): GSymbol[] {
   const t = from.t;
   const key = `declared\0${cls.id}\0${attr}`;
   const hit = t.passMemo.get(key) as GSymbol[] | undefined;
   if (hit) return hit;
+  t.passMemo.set(key, []); // an attribute assigned from another of its class's attributes: no cycle
   const view = passScope(t, cls.fileId);
   const ann = view?.occ.find(o => o.kind === 'assign' && o.name === attr && o.scope === cls.sp && o.alias);
   let out: GSymbol[] = [];
   if (ann) {
     const r = (cls.fileId === from.file.id ? from : view!.scope).resolveType(ann.alias!, cls.sp);
     if ('syms' in r && r.syms.length === 1) out = r.syms;
+  } else if (view) {
+    // `self.stream = environment._tokenize(…)` in a method of the class (Ruby `@stream = …`): what it holds
+    const scope = cls.fileId === from.file.id ? from : view.scope;
+    scope.collectScopeClasses(view.occ);
+    const forms = [...scope.L.selfReceivers.map(r => `${r}.${attr}`), `@${attr}`];
+    for (const form of forms) if (!out.length) out = scope.flow.typeOf(form, cls.sp, Number.MAX_SAFE_INTEGER, FLOW_DEPTH - 1);
   }
   t.passMemo.set(key, out);
   return out;
