@@ -1424,4 +1424,17 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'TokenStream.expect'), ['Ext.parse']);
     assert.deepEqual(await typedUsers(call, 'Other.expect'), []);
   });
+
+  it('a nested function a factory hands to a call is registered, not handed out: calling what the factory returns does not run it', async () => {
+    const call = await make({
+      'app/deco.py': [
+        'def option(**kwargs):', '    def decorator(f):', '        return f', '    return decorator', '',
+        'def help_option(**kwargs):', '    def show_help(ctx, value):', '        return value',
+        '    kwargs.setdefault("callback", show_help)', '    return option(**kwargs)', '',
+        'def use(cmd):', '    return help_option()(cmd)', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await typedUsers(call, 'help_option.show_help'), ['help_option'], 'the factory registers it; use() does not run it');
+    assert.deepEqual(await typedUsers(call, 'option.decorator'), ['option', 'use']);
+  });
 });

@@ -298,7 +298,9 @@ export function closuresOf(from: FileScope, fn: GSymbol): GSymbol[] {
   let out: GSymbol[] = [];
   if (nested.length) {
     const named = new Set(view?.occ.filter(o => o.kind === 'identifier' && o.scope === fn.sp).map(o => o.name));
-    out = nested.filter(s => named.has(s.name));
+    // a nested function handed to a call (`kwargs.setdefault("callback", show_help)`) is registered, not handed out
+    const handed = new Set(view?.occ.filter(o => o.kind === 'argument' && o.scope === fn.sp && !o.receiver?.startsWith('@')).map(o => o.name));
+    out = nested.filter(s => named.has(s.name) && !handed.has(s.name));
   }
   // return command(name, cls): it hands out what the callee hands out (group → command's decorator)
   const scope = fn.fileId === from.file.id ? from : view?.scope;
