@@ -12,7 +12,9 @@
  * was unknown or the name shared) are not followed further, and a test reached through one counts only
  * when it also reaches the method's class. When the bound or the depth limit cuts the walk, the answer
  * carries a `depth_limit` boundary. A test that requests a route through a test client reaches its
- * handler (testClientEdges). Test files named after the target's file are the fallback when no test was found.
+ * handler (testClientEdges). When no test reaches the target, the tests of its class (a closure's enclosing
+ * function) are listed as possible, and when still none, the cases of test files named after its file or
+ * importing it or its class.
  *
  * A test is `likely` to run the target when every step on its way is a call or use bound with at least
  * LIKELY_CONFIDENCE (or runs an override of a called base method, when the test reaches the override's class
@@ -226,8 +228,8 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     }
     frontier = next;
   }
-  // A method no test reaches by calls (run from generated code, a framework, an operator): the tests that
-  // reach its class (make or name one), possible only; then, when still none, test files named after its file
+  // A method (a closure) no test reaches by calls (run from generated code, a framework, an operator): the tests
+  // that reach its class (its enclosing function), possible only; then, when still none, test files (below)
   if (!found.size && !opts.noClassFallback) for (const [node, hit] of classTests(g, targets, opts)) found.set(node, hit);
   // Test files named after a target's file, or importing it or its class (no call seen): only when the walk
   // found no test at all (the weakest evidence; beside tests found by calls it lists hundreds that never run it)
