@@ -229,8 +229,8 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
     frontier = next;
   }
   // A method (a closure) no test reaches by calls (run from generated code, a framework, an operator): the tests
-  // that reach its class (its enclosing function), possible only; then, when still none, test files (below)
-  if (!found.size && !opts.noClassFallback) for (const [node, hit] of classTests(g, targets, opts)) found.set(node, hit);
+  // that reach its class (its enclosing function), possible only, unless the walk was cut; then test files (below)
+  if (!found.size && !cut && !opts.noClassFallback) for (const [node, hit] of classTests(g, targets, opts)) found.set(node, hit);
   // Test files named after a target's file, or importing it or its class (no call seen): only when the walk
   // found no test at all (the weakest evidence; beside tests found by calls it lists hundreds that never run it)
   if (!found.size) for (const [node, hit] of fileTests(g, targets, classes)) found.set(node, hit);
