@@ -1388,13 +1388,13 @@ describe('graph: resolution that follows what programs do', () => {
         'class TestEarly < Minitest::Test', '  def test_create', '    early = Rake::EarlyTime.instance', '    assert early < Time.now', '  end', '',
         '  def test_constant', '    assert Rake::EARLY > Time.now', '  end', 'end', '',
       ].join('\n'),
-      'app/settings.py': 'class Settings:\n    def get(self, key):\n        return key\n\nDEFAULTS = Settings()\n',
+      'app/settings.py': 'class Settings:\n    def get(self, key):\n        return key\n\nDEFAULTS = Settings()\n\ndef local_read():\n    return DEFAULTS.get("y")\n',
       'app/use.py': 'from app.settings import DEFAULTS\n\ndef read():\n    return DEFAULTS.get("x")\n',
     });
     // Singleton gives EarlyTime an `instance` of itself; Comparable runs its <=> for < and >
     assert.deepEqual(await typedUsers(call, 'Rake.EarlyTime.<=>'), ['TestEarly.test_constant', 'TestEarly.test_create']);
     assert.deepEqual(await users(call, 'Rake.EarlyTime', undefined, ['references']), ['lib/early.rb:Rake.EARLY', 'test/test_early.rb:TestEarly.test_create']);
-    assert.deepEqual(await typedUsers(call, 'Settings.get'), ['read']);
+    assert.deepEqual(await typedUsers(call, 'Settings.get'), ['local_read', 'read']);
   });
 
   it('a function a parameter holds by default is called where the parameter (or the attribute keeping it) is called (tier callback)', async () => {

@@ -66,11 +66,8 @@ export class Flow {
     const r = this.f.resolveName(name, scope, HOLDERS);
     if (!('syms' in r) || r.syms.length !== 1 || (r.tier === 'unique' && !this.f.L.globalConstants)) return [];
     const held = r.syms[0]!;
-    if (!HOLDERS.has(held.kind)) return [];
-    const view = held.fileId === this.f.file.id ? null : passScope(this.f.t, held.fileId);
-    if (!view) return [];
-    view.scope.collectScopeClasses(view.occ); // notes the file's assignments once
-    return view.scope.flow.typeOf(held.name, held.sp, held.line + 1, depth + 1);
+    const home = HOLDERS.has(held.kind) ? notedScope(this.f, held.fileId) : undefined;
+    return home ? home.flow.typeOf(held.name, held.sp, held.line + 1, depth + 1) : [];
   }
 
   /**
@@ -327,6 +324,14 @@ function lookedUpBy(from: FileScope, fn: GSymbol): GSymbol[] {
   return out;
 }
 
+/** The scope that reads a file's names, its assignments noted: `from` itself, or the pass's view of another file. */
+function notedScope(from: FileScope, fileId: number): FileScope | undefined {
+  if (fileId === from.file.id) return from;
+  const view = passScope(from.t, fileId);
+  view?.scope.collectScopeClasses(view.occ); // once per view
+  return view?.scope;
+}
+
 /**
  * The class an attribute holds (memoised for the resolution pass): a class-body annotation's (`url: URL`), else
  * what the class's methods assign it (`self.stream = environment._tokenize(…)`, Ruby `@stream = …`).
@@ -343,12 +348,11 @@ function declaredIn(from: FileScope, cls: GSymbol, attr: string): GSymbol[] {
   if (ann) {
     const r = (cls.fileId === from.file.id ? from : view!.scope).resolveType(ann.alias!, cls.sp);
     if ('syms' in r && r.syms.length === 1) out = r.syms;
-  } else if (view) {
+  } else {
     // `self.stream = environment._tokenize(…)` in a method of the class (Ruby `@stream = …`): what it holds
-    const scope = cls.fileId === from.file.id ? from : view.scope;
-    scope.collectScopeClasses(view.occ);
-    const forms = [...scope.L.selfReceivers.map(r => `${r}.${attr}`), `@${attr}`];
-    for (const form of forms) if (!out.length) out = scope.flow.typeOf(form, cls.sp, Number.MAX_SAFE_INTEGER, FLOW_DEPTH - 1);
+    const scope = notedScope(from, cls.fileId);
+    const forms = scope ? [...scope.L.selfReceivers.map(r => `${r}.${attr}`), `@${attr}`] : [];
+    for (const form of forms) if (!out.length) out = scope!.flow.typeOf(form, cls.sp, Number.MAX_SAFE_INTEGER, FLOW_DEPTH - 1);
   }
   t.passMemo.set(key, out);
   return out;

@@ -22,7 +22,7 @@
 import { CROSS_FILE_KINDS, SYNTAX_SOURCE, type Occurrence } from '../parse/occurrence';
 import { CALLABLE, CLASSY, REFERABLE, RepoTables, symbolKey, type GFile, type GSymbol, type RepoInput } from './tables';
 import { EdgeBuffer, type GEdge, type GraphStats } from './edges';
-import { FileScope, passScope, type Resolution } from './scope';
+import { FileScope, dotted, passScope, type Resolution } from './scope';
 import { NAME_ONLY_TIERS, TYPED_TIERS, type Tier } from './tiers';
 import { isByPrefix, methodsByPrefix } from './dynamic';
 import { CallSite, resolveCall, selfMember, type CallOutcome } from './calls';
@@ -312,7 +312,7 @@ function resolveBase(scope: FileScope, o: Occurrence, out: EdgeBuffer, record: b
 
 /** `include Rake::TaskManager`: the one definition at that path (in any enclosing namespace), not the nearest name. */
 function qualifiedBase(scope: FileScope, o: Occurrence): Resolution | undefined {
-  const path = `${o.receiver!.replace(/^::/, '').replace(/::/g, '.')}.${o.name}`;
+  const path = `${dotted(o.receiver!)}.${o.name}`;
   const atPath = (s: GSymbol) => CLASSY.has(s.kind) && (s.sp === path || s.sp.endsWith(`.${path}`));
   const hits = (scope.t.byName.get(o.name) ?? []).filter(atPath);
   // a namespace reopened in several files is one definition
@@ -369,7 +369,7 @@ function aliasedClass(scope: FileScope, s: GSymbol): { syms: GSymbol[]; tier: Ti
   const view = passScope(scope.t, s.fileId);
   const copy = view ? copiesOf(scope.t, s.fileId, view.occ).get(`${s.line}\0${s.name}`) : undefined;
   if (!view || !copy) return undefined;
-  const named = copy.source!.replace(/::/g, '.');
+  const named = dotted(copy.source!);
   const r = view.scope.resolveType(named, copy.scope);
   if (!('syms' in r) || r.syms.length !== 1 || !CLASSY.has(r.syms[0]!.kind) || r.syms[0] === s) return undefined;
   return { syms: r.syms, tier: r.tier, detail: named };

@@ -186,7 +186,7 @@ export class FileScope {
    * segment); nothing for a package outside it (`httpx.Response` is not the repository's Response).
    */
   resolveType(qualified: string, scope: string | null): Resolution {
-    const name = qualified.includes('::') ? qualified.replace(/^::/, '').replace(/::/g, '.') : qualified; // Ruby `Rake::Task`
+    const name = dotted(qualified);
     const dot = name.indexOf('.');
     if (dot < 0) return this.resolveName(name, scope, CLASSY);
     if (this.isExternal(name.slice(0, dot))) return { unbound: 0 };
@@ -311,6 +311,9 @@ export class FileScope {
  * Another file of the repository as resolution reads names written there (a fixture's body, a return
  * annotation): its occurrences and a scope with its imports bound, made once per resolution pass.
  */
+/** A qualified name with `.` between its parts (Ruby `::Rake::Task` → `Rake.Task`), as symbol paths have them. */
+export const dotted = (qualified: string): string => (qualified.includes('::') ? qualified.replace(/^::/, '').replace(/::/g, '.') : qualified);
+
 export function passScope(t: RepoTables, fileId: number): { occ: Occurrence[]; scope: FileScope } | null {
   const key = `scope\0${fileId}`;
   let view = t.passMemo.get(key) as { occ: Occurrence[]; scope: FileScope } | undefined;

@@ -27,7 +27,7 @@
  * are possible. Likely tests come first.
  */
 import type { NodeRow } from '../store/store';
-import { isTestPath } from '../languages';
+import { graphRulesOf, isTestPath } from '../languages';
 import type { Boundary, GraphEdge, GraphReader } from './query';
 import { NAME_ONLY_TIERS } from './tiers';
 import { splitIdentifier } from '../util/tokens';
@@ -66,8 +66,6 @@ const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'interface',
 const COMMON_WORDS = new Set(['self', 'init', 'call', 'test', 'data', 'value', 'name', 'make', 'create', 'build', 'handle',
   'default', 'process', 'func', 'function', 'method', 'wrap', 'wrapper', 'decorator', 'callback', 'inner', 'get', 'set']);
 
-const CONSTRUCTORS = new Set(['__init__', 'initialize', 'constructor']);
-
 /** Words by which a test says it expects an error (`pytest.raises`, `assertRaises`, `toThrow`, `assert_raises`). */
 const ERROR_WORDS = ['raises', 'raise', 'throws', 'throw', 'rejects'];
 const expectsError = (words: ReadonlySet<string>): boolean => ERROR_WORDS.some(w => words.has(w));
@@ -77,7 +75,8 @@ const expectsError = (words: ReadonlySet<string>): boolean => ERROR_WORDS.some(w
  * words; a constructor's are its class's (`@store ||= Store.new`: `store`).
  */
 export function namingWords(fn: NodeRow): string[] {
-  const name = CONSTRUCTORS.has(fn.name) && fn.parent_path ? fn.parent_path.slice(fn.parent_path.lastIndexOf('.') + 1) : fn.name;
+  const constructs = fn.name === graphRulesOf(fn.language)?.constructorMember;
+  const name = constructs && fn.parent_path ? fn.parent_path.slice(fn.parent_path.lastIndexOf('.') + 1) : fn.name;
   const parts = fn.kind === 'file' ? [] : [name.toLowerCase(), ...splitIdentifier(name)];
   return [...new Set(parts)].filter(w => w.length >= 4 && !COMMON_WORDS.has(w));
 }
@@ -146,8 +145,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   const targetSet = new Set(targets.map(t => t.node));
   const classes = new Map<number, NodeRow>(); // method target → its class (for the name-only rule)
   for (const t of targets) {
-    if (t.kind !== 'method') continue;
-    const cls = g.containers(t).find(c => c.kind !== 'file' && c.kind !== 'module');
+    const cls = t.kind === 'method' ? holderOf(g, t) : undefined;
     if (cls) classes.set(t.node, cls);
   }
   interface Visit {
@@ -251,6 +249,10 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
   }
 }
 
+/** What holds a method or a closure: its class, its enclosing function (not a file or module). */
+const holderOf = (g: GraphReader, t: NodeRow): NodeRow | undefined =>
+  (t.kind === 'method' || t.kind === 'function' ? g.containers(t).find(c => c.kind !== 'file' && c.kind !== 'module') : undefined);
+
 const HOLDER_WORD: Record<string, string> = { class: 'its class', function: 'its enclosing function', method: 'its enclosing method' };
 
 /**
@@ -259,9 +261,7 @@ const HOLDER_WORD: Record<string, string> = { class: 'its class', function: 'its
  */
 function classTests(g: GraphReader, targets: NodeRow[], opts: TestsOptions): Map<number, TestHit> {
   const out = new Map<number, TestHit>();
-  const holder = (t: NodeRow) => (t.kind === 'method' || t.kind === 'function'
-    ? g.containers(t).find(c => c.kind !== 'file' && c.kind !== 'module') : undefined);
-  const owners = [...new Set(targets.map(holder).filter((c): c is NodeRow => !!c))];
+  const owners = [...new Set(targets.map(t => holderOf(g, t)).filter((c): c is NodeRow => !!c))];
   if (!owners.length) return out;
   for (const t of testsOf(g, owners, { ...opts, noClassFallback: true }).tests) {
     const reason = `uses ${owners.map(c => `${HOLDER_WORD[c.kind] ?? 'its'} ${c.symbol_path}`).join(', ')} (no call of it seen): ${t.reason}`;
