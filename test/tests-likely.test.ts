@@ -92,6 +92,12 @@ const FILES = {
   // AuthMw is used only at the test module's top level (a module-level app): the test file imports it
   'app/mw.py': 'class AuthMw:\n    def __init__(self, app):\n        self.app = app\n',
   'tests/test_login_flow.py': 'from app.mw import AuthMw\n\napp = build([AuthMw])\n\ndef test_login():\n    assert app\n',
+  // a test that calls the target in its own except block: that block is its scenario
+  'app/summary.py': 'def summarize(e):\n    return str(e)\n',
+  'tests/test_summary.py': [
+    'from app.summary import summarize', '',
+    'def test_summary_of_failure():', '    try:', '        int("x")', '    except ValueError as e:', '        assert summarize(e)', '',
+  ].join('\n'),
   // a call made only while a value is unset: `@x ||= make` (memoised)
   'lib/cache.rb': [
     'class Store', '  def initialize', '    @rows = []', '  end', 'end', '',
@@ -182,6 +188,11 @@ describe('related_tests: likely and possible tests', () => {
     }
     const plain = await call('related_tests', { symbol: 'parse' });
     assert.deepEqual(odds(plain).sort(), ['test_parse_empty:likely', 'test_parse_number:likely']);
+  });
+
+  it('a test calling the target in its own except block is likely (the error path is its scenario)', async () => {
+    const r = await call('related_tests', { symbol: 'summarize' });
+    assert.deepEqual(odds(r), ['test_summary_of_failure:likely']);
   });
 
   it('a plain way found later makes a test likely that a shorter way through a registration it does not name did not', async () => {

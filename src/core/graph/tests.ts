@@ -191,8 +191,10 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
         const nameOnly = f.nameOnly || isNameOnly(edge);
         const registers = isRegistration(edge, neighbour, f.node);
         const override = edge.tier === 'dispatch' ? classOf(g, f.node) : undefined;
-        const onError = g.guardedSite(edge, neighbour, 'error');
-        const memo = g.guardedSite(edge, neighbour, 'memo');
+        // a test's own `except` block is its scenario, not a rare path: the guards are read in the code it runs
+        const own = isTestCase(neighbour);
+        const onError = !own && g.guardedSite(edge, neighbour, 'error');
+        const memo = !own && g.guardedSite(edge, neighbour, 'memo');
         const naming = edge.tier === 'by_prefix' ? chosenForWords(f.node) : registers || memo ? namingWords(f.node) : null;
         const likely = f.likely && (edge.confidence >= LIKELY_CONFIDENCE || !!override) && !namesTypeOnly(edge, f.node)
           && (!naming || naming.length > 0);
@@ -211,7 +213,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
           named, overrides: override ? [...f.overrides, override] : f.overrides, onError: errorOnly, strength,
         };
         seen.set(neighbour.node, v);
-        if (isTestCase(neighbour)) {
+        if (own) {
           const cls = classes.get(v.root.node);
           if (nameOnly && cls && !reachesClass(g, neighbour, cls, reachers)) { lowConfidence++; continue; }
           const words = v.likely && (v.named.length || v.onError) ? g.wordsOf(neighbour) : undefined;
