@@ -264,6 +264,8 @@ describe('answers: find_references, related_tests, impact, symbol lookup', () =>
       assert.equal(sp(reexported.resolved[0]), 'Client.request', 'through the package that re-exports it');
       const viaUtil = await s.call('impact', { symbol: 'pkg.util.BaseClient' });
       assert.equal(viaUtil.resolved[0].path, 'pkg/base.py', 'a module that imports the name resolves to its definition');
+      const inFile = await s.call('find_references', { symbol: 'pkg/base.py:BaseClient.send' });
+      assert.equal(sp(inFile.resolved[0]), 'BaseClient.send', 'a file path and a name: an id without its prefix');
     });
 
     it('a plain name shared by several definitions returns the candidates in every graph tool', async () => {

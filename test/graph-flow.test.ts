@@ -285,6 +285,25 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_assign']);
   });
 
+  it('Python: a class attribute assigned a factory\'s closure is a method of that name (by prefix and on self)', async () => {
+    const call = await make({
+      'tpl/visitor.py': [
+        'class NodeVisitor:', '    def visit(self, node):', '        f = getattr(self, f"visit_{type(node).__name__}", None)',
+        '        return f(node) if f else None', '',
+      ].join('\n'),
+      'tpl/compiler.py': [
+        'from tpl.visitor import NodeVisitor', '', 'def _make_unop(op):', '    def visitor(self, node):', '        return op', '',
+        '    return visitor', '', 'class CodeGenerator(NodeVisitor):', '    visit_Neg = _make_unop("-")', '    other = len("x")', '',
+        '    def negate(self, node):', '        return self.visit_Neg(node)', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, '_make_unop.visitor', undefined, ['calls']), ['tpl/compiler.py:CodeGenerator.negate']);
+    assert.deepEqual(await users(call, '_make_unop.visitor', undefined, ['references']), ['tpl/compiler.py:_make_unop', 'tpl/visitor.py:NodeVisitor.visit'],
+      'the site that looks it up by prefix');
+    const impact = await call('impact', { symbol: '_make_unop.visitor', depth: 1 });
+    assert.ok(impact.affected.some((a: Json) => sp(a.node) === 'NodeVisitor.visit' && !a.via_container));
+  });
+
   it('Python: calling a value of a Callable type gives its result (awaited too); an attribute holding a bound method runs it', async () => {
     const call = await make({
       'web/resp.py': 'class Response:\n    async def __call__(self, scope):\n        return None\n',
@@ -437,7 +456,9 @@ describe('graph: resolution that follows what programs do', () => {
     const call = await make({
       'lib/args.rb': [
         'class Args', '  include Enumerable', '  include Comparable', '', '  def each', '    yield 1', '  end', '',
-        '  def <=>(other)', '    0', '  end', 'end', '', 'class Plain', '  def each', '    nil', '  end', 'end', '',
+        '  def <=>(other)', '    0', '  end', '', '  def to_s', '    map(&:to_s).join', '  end', '',
+        '  def first_two', '    self.first(2)', '  end', 'end', '', 'class Scope < Args', '  def path', '    map(&:to_s).reverse', '  end', 'end', '',
+        'class Plain', '  def each', '    nil', '  end', 'end', '',
         'def names', '  a = Args.new', '  a.map { |x| x }', 'end', '', 'def older', '  a = Args.new', '  a < Args.new', 'end', '',
         'def plain', '  p = Plain.new', '  p.map { |x| x }', 'end', '',
       ].join('\n'),
@@ -448,7 +469,8 @@ describe('graph: resolution that follows what programs do', () => {
       ].join('\n'),
     });
     // Plain includes nothing: its map is not its each
-    assert.deepEqual(await users(call, 'Args.each'), ['lib/args.rb:names']);
+    // on self too: a bare map in the class, self.first, and a subclass's map
+    assert.deepEqual(await users(call, 'Args.each'), ['lib/args.rb:Args.first_two', 'lib/args.rb:Args.to_s', 'lib/args.rb:Scope.path', 'lib/args.rb:names']);
     assert.deepEqual(await users(call, 'Args.<=>'), ['lib/args.rb:older']);
     assert.deepEqual(await users(call, 'Plain.each'), []);
     // a subclass of a Mapping: get is Mapping's, and runs the inherited __getitem__
@@ -731,6 +753,21 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await users(call, 'command.helper', undefined, ['calls']), []);
     const tests = await call('related_tests', { symbol: 'command.decorator' });
     assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_cmd']);
+  });
+
+  it('Python: a module-level name assigned a factory\'s call, imported and called elsewhere, runs the closure', async () => {
+    const call = await make({
+      'app/streams.py': [
+        'def get_text_stderr():', '    return 2', '',
+        'def make_cached(wrapper):', '    def func():', '        return wrapper()', '', '    return func', '',
+        'default_stderr = make_cached(get_text_stderr)', '',
+        'def local_use():', '    return default_stderr()', '',
+      ].join('\n'),
+      'app/echo.py': 'from app.streams import default_stderr\n\ndef echo():\n    return default_stderr()\n\ndef other():\n    return 1\n',
+    });
+    assert.deepEqual(await users(call, 'make_cached.func', undefined, ['calls']), ['app/echo.py:echo', 'app/streams.py:local_use']);
+    const impact = await call('impact', { symbol: 'get_text_stderr', depth: 2 });
+    assert.ok(impact.affected.some((a: Json) => sp(a.node) === 'echo'), 'the public function that reaches it through the closure');
   });
 
   it('Python: a function returning a factory\'s call hands out its closure; a function-local import binds in nested closures', async () => {
@@ -1358,6 +1395,30 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(uses, ['tests/test_iter.py:TestInClass.test_method', 'tests/test_iter.py:test_transform']);
     const tests = await call('related_tests', { symbol: 'auto_aiter' });
     assert.deepEqual(tests.tests.map((t: Json) => `${sp(t.node)}:${t.likely}`).sort(), ['TestInClass.test_method:true', 'test_transform:true']);
+  });
+
+  it('pytest: a test parameter holds each class its parametrize cases construct; a method called on it runs each', async () => {
+    const call = await make({
+      'app/types.py': [
+        'class ParamType:', '    def to_info_dict(self):', '        return {}', '',
+        'class Path(ParamType):', '    def to_info_dict(self):', '        return {"p": 1}', '',
+        'class DateTime(ParamType):', '    def to_info_dict(self):', '        return {"d": 1}', '',
+        'class Choice(ParamType):', '    def to_info_dict(self):', '        return {"c": 1}', '',
+      ].join('\n'),
+      'tests/test_info.py': [
+        'import pytest', 'from app import types', '',
+        '@pytest.mark.parametrize(', '    ("obj", "expect"),', '    [', '        pytest.param(types.Path(), {"p": 1}, id="path"),',
+        '        (types.DateTime(), {"d": 1}),', '    ],', ')',
+        'def test_parameter(obj, expect):', '    assert obj.to_info_dict() == expect', '',
+        'def test_other(obj):', '    obj = types.Choice()', '    return obj.to_info_dict()', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Path.to_info_dict', undefined, ['calls']), ['tests/test_info.py:test_parameter']);
+    assert.deepEqual(await users(call, 'DateTime.to_info_dict', undefined, ['calls']), ['tests/test_info.py:test_parameter']);
+    assert.deepEqual(await users(call, 'Choice.to_info_dict', undefined, ['calls']), ['tests/test_info.py:test_other'],
+      'a parameter assigned in the test holds what it is assigned');
+    const tests = await call('related_tests', { symbol: 'DateTime.to_info_dict' });
+    assert.deepEqual(tests.tests.map((t: Json) => `${sp(t.node)}:${t.likely}`), ['test_parameter:true']);
   });
 
   it('a call on a platform constant (ENV[…]) or on a local holding an outside value is none of the classes the scope names (tier scope_type)', async () => {

@@ -405,6 +405,20 @@ describe('graph: heuristic provider', () => {
     assert.equal(limited.total_affected, r.total_affected);
   });
 
+  it('impact: the function enclosing a nested target that calls it is a dependent, and so are its callers', async () => {
+    const { call } = await make({
+      'app/cast.py': [
+        'def cast(value):', '    def check(v):', '        return list(v)', '', '    def keep(v):', '        return v', '',
+        '    return check(value)', '', 'def process(value):', '    return cast(value)', '',
+      ].join('\n'),
+    });
+    const r = await call('impact', { symbol: 'cast.check', depth: 2 });
+    const direct = r.affected.filter((a: Json) => !a.via_container).map((a: Json) => [sp(a.node), a.distance]);
+    assert.deepEqual(direct, [['cast', 1], ['process', 2]]);
+    const other = await call('impact', { symbol: 'cast.keep', depth: 2 });
+    assert.deepEqual(other.affected.filter((a: Json) => !a.via_container), [], 'an uncalled nested function: its encloser by containment only');
+  });
+
   it('related_tests: a method-name-only call counts only when the test also reaches the class', async () => {
     const { call } = await make({
       'lib/chunkers.py': 'class TextChunker:\n    def chunk_file(self, p):\n        return p\n\nclass CodeChunker:\n    def chunk_file(self, p):\n        return p\n',

@@ -31,9 +31,10 @@ import type { Occurrence } from '../parse/occurrence';
 import { AMBIGUOUS_MAX, type Tier } from './tiers';
 import { CALLABLE, CLASSY, symbolKey, type GSymbol, type RepoTables } from './tables';
 import { parentScope, passScope, type FileScope } from './scope';
-import { fixtureLabel, fixtureNamed } from './fixtures';
+import { fixtureLabel, fixtureNamed, parametrizedClasses } from './fixtures';
 import { hierarchyRoots } from './hierarchy';
 import { classNamedLike, hostBinding, inheritedNamedLike, mixinOf, mixinRuns, outsideBaseOf } from './built-on';
+import { assignedMembers } from './flow';
 
 /** A call site being resolved, with what the rules derive from its receiver (computed once, on first use). */
 export class CallSite {
@@ -112,6 +113,13 @@ function definesAtRunTime(t: RepoTables, cls: GSymbol, definers: readonly string
     t.passMemo.set(key, hit);
   }
   return hit;
+}
+
+/** A method an outside mixin gives the enclosing class, run on self: what it runs of the class's own (Enumerable#map: each). */
+function mixinOfSelf(f: FileScope, o: Occurrence): CallOutcome | undefined {
+  const cls = f.classOf(o.scope);
+  const mixed = cls ? mixinRuns(f, cls, o.name) : undefined;
+  return mixed ? bound(mixed.runs, 'self', `${cls!.sp} (${mixed.mixin}#${o.name} runs it)`) : undefined;
 }
 
 /** The call members (`__call__`) of the given classes: what calling an instance of one runs. */
@@ -197,6 +205,9 @@ export const CALL_RULES: readonly CallRule[] = [
       // Ruby `task :name do … end` in a test: a method of self's class, its bases or the modules it includes
       const inherited = f.L.bareCalls ? selfMember(f, o) : undefined;
       if (inherited) return inherited;
+      // `map(&:to_s)` in a class that includes Enumerable: its own each runs
+      const mixed = f.L.bareCalls ? mixinOfSelf(f, o) : undefined;
+      if (mixed) return mixed;
       if ('syms' in res) return bound(res.syms, res.tier, res.detail);
       return res.unbound > AMBIGUOUS_MAX ? 'unbound' : 'none';
     },
@@ -221,6 +232,10 @@ export const CALL_RULES: readonly CallRule[] = [
       const cls = f.classOf(o.scope);
       const m = cls ? f.t.memberIn(cls, o.name) : undefined;
       if (m) return bound([m], 'self', cls!.sp);
+      const mixed = cls ? mixinOfSelf(f, o) : undefined;
+      if (mixed) return mixed;
+      const assigned = cls ? assignedMembers(f, cls).get(o.name) : undefined;
+      if (assigned) return bound(assigned, 'self', `${cls!.sp}.${o.name} = ${assigned[0]!.sp}`);
       return cls ? hostBinding(f.t, cls, o.name) ?? definedAtRunTime(f, cls, o.name) : undefined;
     },
   },
@@ -276,6 +291,15 @@ export const CALL_RULES: readonly CallRule[] = [
       if (!('syms' in cls) || cls.syms.length !== 1) return undefined;
       const m = c.f.t.memberIn(cls.syms[0]!, c.o.name);
       return m ? bound([m], 'receiver', constructed ? `${named}(…)` : named) : undefined;
+    },
+  },
+  {
+    name: 'parametrized',
+    resolve: ({ f, o, receiver: r }) => {
+      // def test_parameter(obj, expect): obj.to_info_dict() runs it on each class the parametrize cases construct
+      const classes = o.scope && /^[a-z_]\w*$/.test(r!) ? parametrizedClasses(f, o.scope, r!) : [];
+      const runs = [...new Set(classes.map(c => f.t.memberIn(c, o.name)).filter(m => m !== undefined))];
+      return runs.length ? bound(runs, 'fixture', `${r} ← parametrize (${classes.map(c => c.name).join(', ')})`) : undefined;
     },
   },
   {

@@ -7,6 +7,7 @@
  */
 import type { Occurrence } from '../parse/occurrence';
 import type { FileScope } from './scope';
+import { assignedMembers } from './flow';
 import { CyclicBases, symbolKey, type GSymbol, type RepoTables } from './tables';
 
 /** At most this many methods per site (a prefix shared by hundreds of methods says little). */
@@ -23,6 +24,10 @@ export function methodsByPrefix(f: FileScope, o: Occurrence): GSymbol[] {
   for (const c of [cls, ...derivedFrom(f.t, cls)]) {
     for (const [name, m] of f.t.membersOf(c)) {
       if (m.kind === 'method' && name.length > prefix.length && name.startsWith(prefix)) out.set(m.id, m);
+    }
+    // visit_Neg = _make_unop("-"): the closure stands in for a method of that name
+    for (const [name, closures] of assignedMembers(f, c)) {
+      if (name.length > prefix.length && name.startsWith(prefix)) for (const m of closures) out.set(m.id, m);
     }
   }
   return [...out.values()].slice(0, MAX_METHODS);

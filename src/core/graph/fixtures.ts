@@ -12,7 +12,7 @@
  */
 import { posix } from 'node:path';
 import { passScope, type FileScope } from './scope';
-import type { GFile, GSymbol, RepoTables } from './tables';
+import { CLASSY, type GFile, type GSymbol, type RepoTables } from './tables';
 import type { Occurrence } from '../parse/occurrence';
 import type { GraphRules } from '../languages/types';
 import { isTestPath } from '../languages';
@@ -130,4 +130,27 @@ export function parametrizedLines(t: RepoTables, file: GFile, occ: readonly Occu
     for (let line = site.line; line < test.line; line++) out.set(line, test.sp);
   }
   return out;
+}
+
+/**
+ * `@pytest.mark.parametrize(("obj", "expect"), [pytest.param(click.Path(), …), (click.Option(…), …)])`: the classes
+ * the decorator constructs, which a parameter of the test (`test` its symbol path) may hold, one per case; none
+ * when `param` is no parameter of the test, is a fixture's name or is assigned in the test. Memoised for the pass.
+ */
+export function parametrizedClasses(f: FileScope, test: string, param: string): GSymbol[] {
+  const view = f.L.fixtures?.parametrize ? passScope(f.t, f.file.id) : null;
+  if (!view || param === 'self' || fixtureNamed(f, param, test)) return [];
+  const own = view.occ.filter(o => o.scope === test);
+  const params = own.find(o => o.kind === 'params')?.name.split(',') ?? [];
+  if (!params.includes(param) || own.some(o => o.kind === 'assign' && o.name === param)) return [];
+  const key = `parametrized\0${f.file.id}\0${test}`;
+  let hit = f.t.passMemo.get(key) as GSymbol[] | undefined;
+  if (!hit) {
+    const lines = parametrizedLines(f.t, f.file, view.occ, f.L);
+    const made = view.occ.filter(o => o.kind === 'call' && lines.get(o.line) === test)
+      .map(o => f.flow.calleeOf(o.receiver ? `${o.receiver}.${o.name}` : o.name, o));
+    hit = [...new Set(made.filter((s): s is GSymbol => !!s && CLASSY.has(s.kind)))];
+    f.t.passMemo.set(key, hit);
+  }
+  return hit;
 }

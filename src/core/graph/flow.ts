@@ -115,9 +115,11 @@ export class Flow {
    */
   handedOut(name: string, scope: string | null, line: number, depth = 0): { syms: GSymbol[]; byPrefix: boolean } {
     const none = { syms: [], byPrefix: false };
-    if (depth > FLOW_DEPTH || !this.assigns.size || !NAME.test(name)) return none;
+    if (depth > FLOW_DEPTH || !NAME.test(name)) return none;
     const closures: GSymbol[] = []; const looked: GSymbol[] = [];
-    for (const o of this.localAssigns(name, scope, line)) {
+    const assigned = this.assigns.size ? this.localAssigns(name, scope, line) : [];
+    if (!assigned.length) return this.importedHandout(name, scope, depth) ?? none;
+    for (const o of assigned) {
       const fn = o.receiver && !o.alias && !o.source ? this.calleeOf(o.receiver, o, depth + 1) : undefined;
       if (!fn || (fn.kind !== 'function' && fn.kind !== 'method')) continue;
       closures.push(...closuresOf(this.f, fn));
@@ -125,6 +127,16 @@ export class Flow {
     }
     if (closures.length) return { syms: [...new Set(closures)], byPrefix: false };
     return looked.length ? { syms: [...new Set(looked)], byPrefix: true } : none;
+  }
+
+  /**
+   * `from ._compat import _default_text_stderr; _default_text_stderr()`: what a module-level name of another
+   * file was assigned there (`_default_text_stderr = _make_cached_stream_func(…)`) hands out.
+   */
+  private importedHandout(name: string, scope: string | null, depth: number): ReturnType<Flow['handedOut']> | undefined {
+    const b = this.f.binding(name, scope);
+    if (b?.kind !== 'symbol' || b.files.length !== 1 || b.files[0] === this.f.file.id) return undefined;
+    return notedScope(this.f, b.files[0]!)?.flow.handedOut(b.name, null, Number.MAX_SAFE_INTEGER, depth + 1);
   }
 
   /** The class a local holds itself (`cls = Command`, `cls = t.cast(…, Command)`): calling it constructs one. */
@@ -307,6 +319,28 @@ export function closuresOf(from: FileScope, fn: GSymbol): GSymbol[] {
   }
   out = [...new Set(out)];
   t.passMemo.set(key, out);
+  return out;
+}
+
+/**
+ * A class body's attributes assigned what a factory hands out (`visit_Neg = _make_unop("-")`): each name with
+ * the closures it stands for, methods of the class in all but name (memoised for the resolution pass).
+ */
+export function assignedMembers(from: FileScope, cls: GSymbol): ReadonlyMap<string, GSymbol[]> {
+  const t = from.t;
+  const key = `assigned members\0${cls.id}`;
+  const hit = t.passMemo.get(key) as Map<string, GSymbol[]> | undefined;
+  if (hit) return hit;
+  const out = new Map<string, GSymbol[]>();
+  t.passMemo.set(key, out);
+  const scope = notedScope(from, cls.fileId);
+  const occ = passScope(t, cls.fileId)?.occ ?? [];
+  for (const o of occ) {
+    if (o.kind !== 'assign' || o.scope !== cls.sp || !o.receiver || o.alias || o.source || !scope) continue;
+    const fn = scope.flow.calleeOf(o.receiver, o);
+    const closures = fn && (fn.kind === 'function' || fn.kind === 'method') ? closuresOf(scope, fn) : [];
+    if (closures.length) out.set(o.name, closures);
+  }
   return out;
 }
 

@@ -31,6 +31,9 @@ export interface ImpactResult {
 /** Dependents one impact answer walks before it stops and says so (a depth_limit boundary). */
 export const IMPACT_MAX_NODES = 20_000;
 
+type Seed = { node: NodeRow; container: boolean };
+const CALLABLE_KINDS: ReadonlySet<string> = new Set(['function', 'method']);
+
 const inside = (n: NodeRow, seed: NodeRow) =>
   n.path === seed.path && n.repo_id === seed.repo_id && (seed.kind === 'file' || isNested(n, seed));
 const isNested = (n: NodeRow, seed: NodeRow) =>
@@ -87,7 +90,10 @@ class ImpactWalk {
   }
 
   private skip(n: NodeRow, viaContainer: boolean): boolean {
-    if (this.seeds.some(s => (inside(n, s.node) && !s.container) || s.node.node === n.node)) return true;
+    // the function enclosing a nested target is a container seed, but a call of the target from its body
+    // makes it a dependent like any caller (`convert(x) for x in check_iter(value)`)
+    const enclosingCaller = (s: Seed) => !viaContainer && s.container && CALLABLE_KINDS.has(s.node.kind);
+    if (this.seeds.some(s => (inside(n, s.node) && !s.container) || (s.node.node === n.node && !enclosingCaller(s)))) return true;
     if (!viaContainer) return false;
     // A dependent inside a container seed counts only through the target itself, and a dependent of
     // the target itself is not listed again through a container.

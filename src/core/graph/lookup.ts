@@ -76,6 +76,8 @@ export class SymbolLookup {
       if (exact.length) return { rows: collapseOverloads(exact), matched_by: null, tried: [`qualified path ${JSON.stringify(literal)}`] };
       tried.push(`qualified path ${JSON.stringify(literal)}`);
     }
+    const inFile = this.pathAndName(literal, q);
+    if (inFile) return { rows: collapseOverloads(inFile), matched_by: null, tried: ['a file path and a name in it'] };
     const name = normaliseQualified(symbol);
     const parts = name.split('.').filter(Boolean);
     const last = parts[parts.length - 1] ?? name;
@@ -117,6 +119,16 @@ export class SymbolLookup {
       }
     }
     return { rows: collapseOverloads(rows), matched_by, tried };
+  }
+
+  /** `src/app.py:Foo.bar` (an id without its prefix): the definition at that qualified path in that file. */
+  private pathAndName(literal: string, q: { repo_id?: string; path?: string }): NodeRow[] | null {
+    for (const { path, key } of pathKeySplits(literal)) {
+      if (!/\.[A-Za-z0-9]{1,8}$/.test(path) || !key || key.startsWith(':')) continue;
+      const rows = this.store.symbols.findSymbols({ ...q, path, symbol_path: key }, 20);
+      if (rows.length) return rows;
+    }
+    return null;
   }
 
   /** The file nodes of indexed files a path-like argument names (`src/app.py`, or its tail `app.py`). */
