@@ -292,7 +292,8 @@ async function measureOne(engine, truth, ids, isTest, t, m) {
     missed_callers: [...direct].filter(x => !listedCallers.has(x)), missed_impact3: impactMissed,
     tests: [hits(listed, ran), ran.size, listed.size], complete: { refs: refs.first.complete, tests: tests.first.complete },
     likely: [hits(likely, ran), likely.size], likely_wrong: tests.items.filter(x => x.likely && !ran.has(x.node.id)
-      && suiteRan.has(x.node.id)).slice(0, 4).map(x => `${x.node.id} ← ${x.via.join(" < ")} :: ${x.reason}`) });
+      && suiteRan.has(x.node.id)).slice(0, 4).map(x => `${x.node.id} ← ${x.via.join(" < ")} :: ${x.reason}`),
+    likely_missed: tests.items.filter(x => !x.likely && ran.has(x.node.id)).slice(0, 3).map(x => `${x.node.id} ← ${x.via.join(" < ")}`) });
   if (m.examples.length < 12 && direct.size && refs.items.length < direct.size) {
     const missed = [...direct].filter(x => !refs.items.some(r => r.from.id === x)).slice(0, 3);
     m.examples.push(`${id}: ${refs.items.length} reference(s) listed, ${direct.size} caller(s) ran; missed ${missed.join(', ')}`);

@@ -853,11 +853,13 @@ describe('graph: resolution that follows what programs do', () => {
       'shapes/square.py': [
         'from shapes.base import Shape', '', 'class Square(Shape):', '    def area(self):', '        return 4', '',
         'def exact():', '    return Shape().area()', '',
+        'class Circle(Shape):', '    def area(self):', '        return super().area() + 3', '',
       ].join('\n'),
       'tests/test_shapes.py': 'from shapes.square import Square\n\ndef test_describe():\n    assert Square().describe() == 4\n',
       'web/store.ts': "export interface Store { get(k: string): string }\nexport function read(s: Store) { return s.get('x'); }\n",
       'web/mem.ts': "import { Store } from './store';\nexport class MemStore implements Store {\n  get(k: string) { return k; }\n}\n",
     });
+    // Circle's super().area() runs Shape's, never its sibling Square's
     assert.deepEqual(await users(call, 'Square.area', undefined, ['calls']), ['shapes/base.py:Shape.describe']);
     const refs = await call('find_references', { symbol: 'Square.area' });
     assert.match(refs.references[0].evidence, /overrides Shape\.area/);
@@ -1408,7 +1410,7 @@ describe('graph: resolution that follows what programs do', () => {
       'tests/test_info.py': [
         'import pytest', 'from app import types', '',
         '@pytest.mark.parametrize(', '    ("obj", "expect"),', '    [', '        pytest.param(types.Path(), {"p": 1}, id="path"),',
-        '        (types.DateTime(), {"d": 1}),', '    ],', ')',
+        '        (types.DateTime(), {"d": 1}),', ...Array(50).fill('        ("x", {}),'), '    ],', ')',
         'def test_parameter(obj, expect):', '    assert obj.to_info_dict() == expect', '',
         'def test_other(obj):', '    obj = types.Choice()', '    return obj.to_info_dict()', '',
       ].join('\n'),
@@ -1437,6 +1439,18 @@ describe('graph: resolution that follows what programs do', () => {
     });
     assert.deepEqual(await users(call, 'Manager.[]'), ['lib/columns.rb:Columns.lookup']);
     assert.deepEqual(await typedUsers(call, 'Server.shutdown', 0.4), ['stop']);
+  });
+
+  it('syntax running a member every object has (interpolation\'s to_s, ==) is not bound to a class the scope names', async () => {
+    const call = await make({
+      'lib/task.rb': 'class Task\n  def to_s\n    "t"\n  end\n\n  def ==(other)\n    true\n  end\nend\n',
+      'lib/show.rb': [
+        'def show(n)', '  t = Task.new', '  numbers = "12" * 8', '  "#{numbers[0, 5]} #{n}"', 'end', '',
+        'def typed', '  t = Task.new', '  "#{t}"', 'end', '', 'def compare(a, b)', '  Task.new', '  a == b', 'end', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await users(call, 'Task.to_s', undefined, ['calls']), ['lib/show.rb:typed'], 'a value of known type still binds');
+    assert.deepEqual(await users(call, 'Task.==', undefined, ['calls']), []);
   });
 
   it('a module-level constant holds what its assignment makes, where it is named (Rake::EARLY = EarlyTime.instance, an imported DEFAULTS)', async () => {

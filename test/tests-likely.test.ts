@@ -109,6 +109,26 @@ const FILES = {
     '  def test_store_kept', '    assert Cache.new.store', '  end', '',
     '  def test_size', '    assert_equal 1, Cache.new.size', '  end', 'end', '',
   ].join('\n'),
+  // a fallback on a line of its own runs only when what comes before gives nothing; on one line, both sides are plain
+  'app/registry.py': [
+    'def lookup(name):', '    return None', '', 'def build_from_rule(name):', '    return name', '',
+    'def find(name):', '    return (lookup(name)', '            or build_from_rule(name))', '',
+    'def find_short(name):', '    return lookup(name) or name', '',
+  ].join('\n'),
+  'tests/test_registry.py': [
+    'from app.registry import find, find_short', '',
+    'def test_find_known():', '    assert find("a")', '',
+    'def test_find_by_rule():', '    assert find("rule:a")', '',
+    'def test_short():', '    assert find_short("a")', '',
+  ].join('\n'),
+  'lib/tasks.rb': [
+    'class Tasks', '  def [](name)', '    lookup(name) or', '      enhance_with_matching_rule(name)', '  end', '',
+    '  def lookup(name)', '    nil', '  end', '', '  def enhance_with_matching_rule(name)', '    name', '  end', 'end', '',
+  ].join('\n'),
+  'test/test_tasks.rb': [
+    'require "minitest/autorun"', '', 'class TestTasks < Minitest::Test',
+    '  def test_lookup', '    assert Tasks.new["a"]', '  end', '', '  def test_matching_rule', '    assert Tasks.new["a.o"]', '  end', 'end', '',
+  ].join('\n'),
   'tests/conftest.py': 'import pytest\nfrom app.env import Env\n\n@pytest.fixture\ndef env():\n    return Env()\n',
   'tests/test_fixture.py': 'def test_with_fixture(env):\n    assert env.render("x")\n',
   'tests/test_cart.py': [
@@ -220,6 +240,15 @@ describe('related_tests: likely and possible tests', () => {
     assert.deepEqual(odds(memo), ['TestCache.test_store_kept:likely', 'TestCache.test_size:possible']);
     const plain = await call('related_tests', { symbol: 'Cache.store' });
     assert.deepEqual(odds(plain).sort(), ['TestCache.test_size:likely', 'TestCache.test_store_kept:likely']);
+  });
+
+  it('a fallback on a line of its own (`a or\\n b`) is likely run only by the tests that name it; `a` stays plain', async () => {
+    const fallback = await call('related_tests', { symbol: 'build_from_rule' });
+    assert.deepEqual(odds(fallback), ['test_find_by_rule:likely', 'test_find_known:possible']);
+    const rule = await call('related_tests', { symbol: 'Tasks.enhance_with_matching_rule' });
+    assert.deepEqual(odds(rule), ['TestTasks.test_matching_rule:likely', 'TestTasks.test_lookup:possible']);
+    const first = await call('related_tests', { symbol: 'app/registry.py:lookup' });
+    assert.deepEqual(odds(first).sort(), ['test_find_by_rule:likely', 'test_find_known:likely', 'test_short:likely']);
   });
 
   it('a test that names a fixture runs it: what the fixture calls is likely run by the test', async () => {

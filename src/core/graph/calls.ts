@@ -192,7 +192,8 @@ export const CALL_RULES: readonly CallRule[] = [
       if (classes.length === 1) return bound(classes, 'assigned', `${o.name} → ${classes[0]!.sp}`);
       // f = self.get_visitor(node); f(node): what get_visitor hands out runs
       const handed = held.length ? undefined : f.flow.handedOut(o.name, o.scope, o.line, depth);
-      if (handed?.syms.length) return bound(handed.syms, handed.byPrefix ? 'by_prefix' : 'assigned', `${o.name} → ${handed.syms[0]!.sp}`);
+      const held1 = handed?.syms.length === 1 ? handed.syms[0]!.sp : `one of ${handed?.syms.length} functions`;
+      if (handed?.syms.length) return bound(handed.syms, handed.byPrefix ? 'by_prefix' : 'assigned', `${o.name} → ${held1}`);
       // default = self._default_finalize; default(v): the bound method runs
       const methods = held.length ? [] : f.flow.boundMethods(o.name, o.scope, o.line, depth);
       if (methods.length) return bound(methods, 'assigned', `${o.name} → ${methods[0]!.sp}`);
@@ -367,6 +368,8 @@ export const CALL_RULES: readonly CallRule[] = [
       if (named && !constructed && /^[A-Z][A-Z0-9_]+$/.test(named) && !f.bindings.get(named) && !f.t.byName.get(named)?.length) return 'none';
       // `sock = socket.socket(); sock.shutdown()`: a local holding a value from outside is none of the scope's classes
       if (named && f.flow.fromOutside(c.receiver!, o.scope, o.line)) return undefined;
+      // `"#{numbers[0, 65]}"`, `a == b`: syntax running a member every object has says nothing of the type
+      if (o.source === 'syntax' && f.L.dynamicMembers?.universal?.has(o.name)) return undefined;
       // The receiver's type is probably one of the classes the scope names (annotations, constructors),
       // unless the receiver is named like a class with the method (`application[…]` where the scope names Task)
       let typed: GSymbol[] = [];

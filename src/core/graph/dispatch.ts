@@ -29,7 +29,8 @@ export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[], own?:
   const structural = structuralBases(g, nodes);
   const methods = nodes.filter(n => n.kind === 'method' && (n.parent_path || structural.has(n.node)));
   if (!methods.length) return out;
-  const overridden = overriddenMethods(g, methods.filter(n => n.parent_path));
+  const lineage = new Map<number, Set<string>>();
+  const overridden = overriddenMethods(g, methods.filter(n => n.parent_path), lineage);
   for (const [m, bases] of structural) overridden.set(m, [...(overridden.get(m) ?? []), ...bases]);
   const all = [...new Set([...overridden.values()].flat())];
   const callers = g.edgesOfMany(all, 'in', ['calls'], { dispatch: false });
@@ -39,7 +40,7 @@ export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[], own?:
     const list: Hit[] = [];
     for (const base of overridden.get(m.node) ?? []) {
       for (const { neighbour, edge } of callers.get(base.node) ?? []) {
-        if (edge.tier === 'receiver' || neighbour.node === m.node) continue;
+        if (edge.tier === 'receiver' || neighbour.node === m.node || !selfMayBe(edge, neighbour, lineage.get(m.node))) continue;
         const how = implemented(base) ? 'implements' : 'overrides';
         list.push({ neighbour, edge: relayed(g, m, edge, 'dispatch', `${m.symbol_path} ${how} ${base.symbol_path}`) });
       }
@@ -47,6 +48,18 @@ export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[], own?:
     if (list.length) out.set(m.node, list);
   }
   return out;
+}
+
+const classKey = (c: NodeRow): string => `${c.repo_id}\0${c.path}\0${c.symbol_path}`;
+
+/**
+ * Whether a call bound through self (`self.render()`, `super().render()`) in a method of class C may run an
+ * override: only when self can be an instance of the override's class, that is, C is that class or one of its
+ * ancestors (a sibling's `super().to_info_dict()` never runs this class's).
+ */
+function selfMayBe(edge: GraphEdge, caller: NodeRow, lineage: ReadonlySet<string> | undefined): boolean {
+  if (edge.tier !== 'self' || caller.kind !== 'method' || !caller.parent_path || !lineage) return true;
+  return lineage.has(`${caller.repo_id}\0${caller.path}\0${caller.parent_path}`);
 }
 
 /**
@@ -86,7 +99,7 @@ function structuralBases(g: GraphReader, nodes: readonly NodeRow[]): Map<number,
 }
 
 /** Each method's namesakes in its class's bases (transitively, nearest first). */
-function overriddenMethods(g: GraphReader, methods: readonly NodeRow[]): Map<number, NodeRow[]> {
+function overriddenMethods(g: GraphReader, methods: readonly NodeRow[], lineage = new Map<number, Set<string>>()): Map<number, NodeRow[]> {
   const classes = g.symbolsByKeys(methods.map(m => ({ repo_id: m.repo_id, path: m.path, symbol_path: m.parent_path! })));
   const classOf = new Map<number, NodeRow>();
   for (const m of methods) {
@@ -119,6 +132,7 @@ function overriddenMethods(g: GraphReader, methods: readonly NodeRow[]): Map<num
   for (const m of methods) {
     const c = classOf.get(m.node);
     if (!c?.symbol_path) continue;
+    lineage.set(m.node, new Set([c, ...ancestry(c)].map(classKey)));
     wanted.set(m.node, ancestry(c).filter(b => b.symbol_path).map(b => ({ repo_id: b.repo_id, path: b.path, symbol_path: `${b.symbol_path}.${m.name}` })));
   }
   const found = g.symbolsByKeys([...wanted.values()].flat());

@@ -109,7 +109,7 @@ function fixtureOf(t: RepoTables, fn: GSymbol, decorator: string): Fixture | nul
   return { fn, classes, factoryOf };
 }
 
-/** How far above a test its parametrize decorator may start (a long list of cases spans lines). */
+/** How far above a test a parametrize call may start when no decorator of the test is seen to be one. */
 const PARAMETRIZE_LINES = 40;
 
 /**
@@ -124,9 +124,11 @@ export function parametrizedLines(t: RepoTables, file: GFile, occ: readonly Occu
   const sites = occ.filter(o => o.kind === 'call' && o.name === name);
   if (!sites.length) return out;
   const defs = (t.byFile.get(file.id) ?? []).filter(s => s.kind === 'function' || s.kind === 'method').sort((a, b) => a.line - b.line);
+  // a decorator's cases may span a hundred lines: its function is named (an `@…parametrize()` argument occurrence)
+  const decorated = new Set(occ.filter(o => o.kind === 'argument' && o.receiver?.startsWith('@') && o.receiver.includes(name)).map(o => o.name));
   for (const site of sites) {
     const test = defs.find(d => d.line > site.line);
-    if (!test || test.line - site.line > PARAMETRIZE_LINES) continue;
+    if (!test || (test.line - site.line > PARAMETRIZE_LINES && !decorated.has(test.name))) continue;
     for (let line = site.line; line < test.line; line++) out.set(line, test.sp);
   }
   return out;

@@ -31,6 +31,9 @@ const PYTHON_PROTOCOL_CALLS = {
   type: '__init__', __class__: '__init__',
 };
 
+/** What every Python object has: syntax running one (`a == b`, `f"{x}"`, `if x`) tells nothing of x's class. */
+const PYTHON_UNIVERSAL: ReadonlySet<string> = new Set(['__eq__', '__ne__', '__bool__', '__str__', '__repr__', '__format__', '__hash__']);
+
 /** Ruby syntax that runs a method: interpolation, and binary operators (their method has the operator's name). */
 const RUBY_PROTOCOL_CALLS = {
   '#{': 'to_s', '|': '|', '&': '&', '+': '+', '-': '-', '<<': '<<', '<=>': '<=>', '==': '==', '<': '<', '<=': '<=', '>': '>', '>=': '>=',
@@ -119,7 +122,7 @@ export const LANGUAGES = {
       importCandidates: pythonCandidates, importSuffixes: pythonSuffixes, selfReceivers: ['self', 'cls'],
       constructed: constructedCall, moduleImport: firstSegment,
       constructorMember: '__init__', lastDefinitionWins: true, classScopeHidden: true, contextMembers: ['__enter__', '__exit__'],
-      callMember: '__call__', callbacks: true, dynamicMembers: { fallback: '__getattr__' }, outsideMixins: PYTHON_OUTSIDE_MIXINS, implicitMembers: /^__\w+__$/,
+      callMember: '__call__', callbacks: true, dynamicMembers: { fallback: '__getattr__', universal: PYTHON_UNIVERSAL }, outsideMixins: PYTHON_OUTSIDE_MIXINS, implicitMembers: /^__\w+__$/,
       subscriptMembers: { get: '__getitem__', set: '__setitem__', del: '__delitem__' },
       protocolCalls: PYTHON_PROTOCOL_CALLS, protocolFallbacks: { __bool__: '__len__' }, inertBases: PYTHON_INERT_BASES, decorators: PYTHON_DECORATORS,
       callableType: /^(?:\w+\.)*Callable\[\[/,

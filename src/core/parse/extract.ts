@@ -79,6 +79,12 @@ function stripQuotes(text: string): string {
 }
 
 /** Whether a name is (part of) a decorator's expression: `@property`, `@pytest.fixture`. */
+/** The right operand of a binary `a or b` that begins on the line where `a` ends (not an `x ||= make` assignment). */
+const sharesLineWithLeft = (n: Node): boolean => {
+  const left = n.parent && !/assignment/.test(n.parent.type) ? n.parent.childForFieldName('left') : null;
+  return !!left && left.endPosition.row >= n.startPosition.row;
+};
+
 const inDecorator = (n: Node) => n.parent?.type === 'decorator' || n.parent?.parent?.type === 'decorator';
 
 export async function extractSource(language: LanguageId, source: string): Promise<Extraction> {
@@ -183,7 +189,9 @@ export async function extractSource(language: LanguageId, source: string): Promi
       }
       if (refKind === 'error_path' || refKind === 'memo') {
         // code that runs only on an error (a handler, a raise) or while a value is unset, from its first part (a
-        // Ruby `then` begins on the condition's line) through its last line
+        // Ruby `then` begins on the condition's line) through its last line; a fallback (`a or b`) only when it
+        // begins on a line of its own (guards are kept by line: `a` would be guarded too)
+        if (refKind === 'memo' && sharesLineWithLeft(refNode)) continue;
         const first = refNode.firstNamedChild ?? refNode;
         pending.push({ kind: refKind, node: first, name: '', receiver: null, source: String(refNode.endPosition.row + 1), alias: null });
         continue;

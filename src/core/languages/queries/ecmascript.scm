@@ -157,3 +157,5 @@
 ; code that runs only while a value is unset: `x ??= make()`, `x ||= make()` (memoised; graph/tests.ts: a test
 ; is likely to run a call there when it names the callee)
 (augmented_assignment_expression operator: ["||=" "??="] right: (_) @reference.memo)
+; a fallback on lines of its own (`return cached(x) ||\n  build(x)`): it runs only when what comes before gives nothing
+(binary_expression operator: ["||" "??"] right: (_) @reference.memo)

@@ -326,3 +326,7 @@
 (raise_statement) @reference.error_path
 ; a block that ends by raising: all of it runs only on the way to an error
 (block (raise_statement) .) @reference.error_path
+
+; a fallback on lines of its own (`return (self.cached(x)\n  or self.build(x))`): it runs only when what comes before gives
+; nothing (graph/tests.ts: a test is likely to run a call there when it names the callee)
+(boolean_operator operator: "or" right: (_) @reference.memo)

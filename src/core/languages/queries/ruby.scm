@@ -159,3 +159,5 @@
 ; code that runs only while a value is unset: `@x ||= make` (memoised: once per object, or once per run on a
 ; module; graph/tests.ts: a test is likely to run a call there when it names the callee)
 (operator_assignment "||=" right: (_) @reference.memo)
+; a fallback on lines of its own (`lookup(name) or\n  enhance_with_matching_rule(name)`): it runs only when what comes before gives nothing
+(binary operator: ["or" "||"] right: (_) @reference.memo)
