@@ -285,6 +285,31 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(tests.tests.map((t: Json) => sp(t.node)), ['test_assign']);
   });
 
+  it('Python: a visitor handed a value of known type runs the method named for it (visit(node: Template) → visit_Template)', async () => {
+    const call = await make({
+      'tpl/nodes.py': 'class Node:\n    pass\n\nclass Template(Node):\n    pass\n\nclass For(Node):\n    pass\n',
+      // another class of that name: `nodes.Template` means the module's
+      'tpl/environment.py': 'class Template:\n    pass\n',
+      'tpl/visitor.py': [
+        'class NodeVisitor:', '    def visit(self, node):', '        f = getattr(self, f"visit_{type(node).__name__}", None)',
+        '        return f(node) if f else None', '',
+      ].join('\n'),
+      'tpl/compiler.py': [
+        'from tpl import nodes', 'from tpl.visitor import NodeVisitor', '',
+        'class CodeGenerator(NodeVisitor):', '    def visit_Template(self, node):', '        return 1', '',
+        '    def visit_For(self, node):', '        return 2', '',
+        'def generate(node: nodes.Template):', '    generator = CodeGenerator()', '    generator.visit(node)', '',
+        'def untyped(node):', '    CodeGenerator().visit(node)', '',
+      ].join('\n'),
+    });
+    const direct = await call('find_references', { symbol: 'CodeGenerator.visit_Template' });
+    const generate = direct.references.find((r: Json) => sp(r.from) === 'generate');
+    assert.ok(generate && generate.confidence >= 0.7, JSON.stringify(direct.references.map((r: Json) => [sp(r.from), r.confidence])));
+    assert.match(generate.evidence, /generator\.visit\(node: Template\) runs CodeGenerator\.visit_Template/);
+    const forRefs = await call('find_references', { symbol: 'CodeGenerator.visit_For' });
+    assert.ok(!forRefs.references.some((r: Json) => sp(r.from) === 'generate' && r.confidence >= 0.7), 'only the method named for the type');
+  });
+
   it('Python: a class attribute assigned a factory\'s closure is a method of that name (by prefix and on self)', async () => {
     const call = await make({
       'tpl/visitor.py': [

@@ -56,3 +56,23 @@ function derivedFrom(t: RepoTables, cls: GSymbol): GSymbol[] {
   }
   return out;
 }
+
+/**
+ * `generator.visit(node)` with `node: nodes.Template` and `generator` a CodeGenerator: a visitor's dispatch method,
+ * handed a value of known type, runs the method named for that type (`visit_Template`), when the receiver's class
+ * has both. The site of the argument (its first) is read; the edge is a call of that method, tier assigned.
+ */
+export function typedVisit(f: FileScope, o: Occurrence): { from: number; to: GSymbol; detail: string } | undefined {
+  const call = o.receiver ?? '';
+  const dot = call.lastIndexOf('.');
+  if (o.kind !== 'argument' || o.source !== '0' || dot <= 0 || !/^[A-Za-z_]\w*$/.test(o.name)) return undefined;
+  const [recv, method] = [call.slice(0, dot), call.slice(dot + 1)];
+  if (!/^[a-z]+$/.test(method)) return undefined;
+  const arg = f.flow.typeOf(o.name, o.scope, o.line);
+  if (arg.length !== 1 || !f.t.byName.get(`${method}_${arg[0]!.name}`)?.length) return undefined;
+  const classes = f.L.selfReceivers.includes(recv) ? [f.classOf(o.scope)].filter(c => c !== undefined) : f.flow.typeOf(recv, o.scope, o.line);
+  const targets = classes.filter(c => f.t.memberIn(c, method)).map(c => f.t.memberIn(c, `${method}_${arg[0]!.name}`));
+  const to = targets.length === 1 ? targets[0] : undefined;
+  if (!to || (to.kind !== 'method' && to.kind !== 'function')) return undefined;
+  return { from: f.fromOf(o.scope), to, detail: `${call}(${o.name}: ${arg[0]!.name}) runs ${to.sp}` };
+}

@@ -24,7 +24,7 @@ import { CALLABLE, CLASSY, REFERABLE, RepoTables, symbolKey, type GFile, type GS
 import { EdgeBuffer, type GEdge, type GraphStats } from './edges';
 import { FileScope, dotted, passScope, type Resolution } from './scope';
 import { NAME_ONLY_TIERS, TYPED_TIERS, type Tier } from './tiers';
-import { isByPrefix, methodsByPrefix } from './dynamic';
+import { isByPrefix, methodsByPrefix, typedVisit } from './dynamic';
 import { CallSite, resolveCall, selfMember, type CallOutcome } from './calls';
 import { testsByNaming, testsFromCalls } from './test-edges';
 import { fixtureLabel, fixtureNamed, parametrizedLines } from './fixtures';
@@ -131,11 +131,18 @@ function resolveFile(t: RepoTables, file: GFile, out: EdgeBuffer): void {
       case 'enters': resolveEnters(scope, o, out); break;
       case 'result_call': resolveResultCall(scope, o, out); break;
       case 'assign': resolvePatch(scope, o, out); break;
+      case 'argument': resolveTypedVisit(scope, o, out); break;
       case 'import': break; // bound above
     }
   }
   testsFromCalls(t, file, out);
   out.flush();
+}
+
+/** `generator.visit(node)`, node of known type: the visitor method named for it runs (graph/dynamic.ts). */
+function resolveTypedVisit(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {
+  const v = typedVisit(scope, o);
+  if (v) out.emit(v.from, v.to.id, 'calls', 'assigned', v.detail, scope.file.id, o.line);
 }
 
 function resolveCallSite(scope: FileScope, o: Occurrence, out: EdgeBuffer): void {

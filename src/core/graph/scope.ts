@@ -190,6 +190,10 @@ export class FileScope {
     const dot = name.indexOf('.');
     if (dot < 0) return this.resolveName(name, scope, CLASSY);
     if (this.isExternal(name.slice(0, dot))) return { unbound: 0 };
+    // `nodes.Template` after `from . import nodes`: the module's Template, not any class of that name
+    const b = name.indexOf('.', dot + 1) < 0 ? this.binding(name.slice(0, dot), scope) : undefined;
+    const exported = b?.kind === 'module' ? b.files.map(f => this.t.imports.exported(f, name.slice(dot + 1))).find(r => r) : undefined;
+    if (exported && CLASSY.has(exported.sym.kind)) return { syms: [exported.sym], tier: 'import', detail: b!.source };
     return this.resolveName(name.slice(name.lastIndexOf('.') + 1), scope, CLASSY);
   }
 
