@@ -51,7 +51,7 @@ const core = loadCore();
 const log = (msg) => process.stderr.write(`[stake] ${msg}\n`);
 
 function parseArgs(argv) {
-  const o = { seed: 1, samples: 60, only: null, providers: false, label: null, json: null, results: true,
+  const o = { seed: 1, samples: 160, only: null, providers: false, label: null, json: null, results: true,
     data: resolve(PROJECT_DIR, '..', 'benchdata', 'stake'), python: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
