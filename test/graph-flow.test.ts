@@ -502,6 +502,22 @@ describe('graph: resolution that follows what programs do', () => {
     assert.deepEqual(await typedUsers(call, 'Headers.__getitem__'), ['read']);
   });
 
+  it('Ruby: a method returns what its last expression\'s call returns (an implicit return)', async () => {
+    const call = await make({
+      'lib/task.rb': [
+        'module Rake', '  class Task', '    def clear_actions', '      1', '    end', '',
+        '    def self.define_task(name)', '      Task.new', '    end', '  end', '',
+        '  module DSL', '    def task(*args, &block)', '      Rake::Task.define_task(*args, &block)', '    end', '  end', 'end', '',
+        'class Other', '  def clear_actions', '    2', '  end', 'end', '',
+      ].join('\n'),
+      'test/test_task.rb': [
+        'class TestTask < Minitest::Test', '  include Rake::DSL', '', '  def test_clear_actions', '    t = task("t") {}',
+        '    t.clear_actions', '  end', 'end', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await typedUsers(call, 'Rake.Task.clear_actions'), ['TestTask.test_clear_actions']);
+  });
+
   it('Ruby: a symbol handed as a block (list.map(&:name)) calls that method on each element', async () => {
     const call = await make({
       'lib/promise.rb': 'class Promise\n  def value\n    1\n  end\nend\n',

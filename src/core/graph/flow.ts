@@ -279,7 +279,10 @@ export class Flow {
       const fx = this.f.usesFixtures && !this.f.bindings.has(callee) ? fixtureNamed(this.f, callee, at.scope) : null;
       if (fx?.factoryOf.length === 1) return fx.factoryOf[0];
       const r = this.f.resolveName(callee, at.scope, CALLABLE);
-      return 'syms' in r && r.syms.length === 1 ? r.syms[0] : undefined;
+      if ('syms' in r && r.syms.length === 1) return r.syms[0];
+      // Ruby `t = task("t")`: a bare call of a method of self's class or a module it includes
+      const own = this.f.L.bareCalls ? this.f.classOf(at.scope) : undefined;
+      return own ? this.f.t.memberIn(own, callee) : undefined;
     }
     const name = callee.slice(dot + 1);
     if (!NAME.test(name)) return undefined;

@@ -85,6 +85,15 @@
     @reference.returns .)
   (#eq? @_new "new"))
 
+; what a method returns: its last expression, a call other than `new` (`Rake::Task.define_task(*args, &block)`),
+; returns what that call returns (an implicit return)
+(method
+  body: (body_statement (call method: (identifier) @_m) @assign.value @reference.returns_call .)
+  (#not-eq? @_m "new"))
+(singleton_method
+  body: (body_statement (call method: (identifier) @_m) @assign.value @reference.returns_call .)
+  (#not-eq? @_m "new"))
+
 ; x[k], x[k] = v: the receiver's [] / []= (bound only on a known receiver type)
 (element_reference object: (_) @receiver) @reference.subscript
 
