@@ -66,11 +66,8 @@ const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'interface',
 const COMMON_WORDS = new Set(['self', 'init', 'call', 'test', 'data', 'value', 'name', 'make', 'create', 'build', 'handle',
   'default', 'process', 'func', 'function', 'method', 'wrap', 'wrapper', 'decorator', 'callback', 'inner', 'get', 'set']);
 
-/**
- * Words by which a test says it expects an error: `pytest.raises`, `assertRaises`, `toThrow`, `assert_raises`, or
- * an error it asserts on (`assert "Error: Missing argument" in result.output`, `test_nargs_error`).
- */
-const ERROR_WORDS = ['raises', 'raise', 'throws', 'throw', 'rejects', 'error', 'errors'];
+/** Words by which a test says it expects an error (`pytest.raises`, `assertRaises`, `toThrow`, `assert_raises`). */
+const ERROR_WORDS = ['raises', 'raise', 'throws', 'throw', 'rejects'];
 const expectsError = (words: ReadonlySet<string>): boolean => ERROR_WORDS.some(w => words.has(w));
 
 /**
