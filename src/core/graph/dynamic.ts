@@ -67,7 +67,7 @@ export function typedVisit(f: FileScope, o: Occurrence): { from: number; to: GSy
   const dot = call.lastIndexOf('.');
   if (o.kind !== 'argument' || o.source !== '0' || dot <= 0 || !/^[A-Za-z_]\w*$/.test(o.name)) return undefined;
   const [recv, method] = [call.slice(0, dot), call.slice(dot + 1)];
-  if (!/^[a-z]+$/.test(method)) return undefined;
+  if (!/^[a-z]+$/.test(method) || !typedPrefixes(f.t)(method)) return undefined;
   const arg = f.flow.typeOf(o.name, o.scope, o.line);
   if (arg.length !== 1 || !f.t.byName.get(`${method}_${arg[0]!.name}`)?.length) return undefined;
   const classes = f.L.selfReceivers.includes(recv) ? [f.classOf(o.scope)].filter(c => c !== undefined) : f.flow.typeOf(recv, o.scope, o.line);
@@ -75,4 +75,16 @@ export function typedVisit(f: FileScope, o: Occurrence): { from: number; to: GSy
   const to = targets.length === 1 ? targets[0] : undefined;
   if (!to || (to.kind !== 'method' && to.kind !== 'function')) return undefined;
   return { from: f.fromOf(o.scope), to, detail: `${call}(${o.name}: ${arg[0]!.name}) runs ${to.sp}` };
+}
+
+/** Whether some method is named `<prefix>_…` (`visit_Template` for `visit`): the cheap test before typing an argument. */
+function typedPrefixes(t: RepoTables): (prefix: string) => boolean {
+  // partial resolution reads definitions as asked: every prefix may have methods
+  if (t.input.lookup) return () => true;
+  let set = t.passMemo.get('typed prefixes') as Set<string> | undefined;
+  if (!set) {
+    set = new Set(t.input.symbols.filter(s => s.kind === 'method' && s.name.indexOf('_') > 0).map(s => s.name.slice(0, s.name.indexOf('_'))));
+    t.passMemo.set('typed prefixes', set);
+  }
+  return (prefix) => set!.has(prefix);
 }
