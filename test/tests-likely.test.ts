@@ -50,18 +50,6 @@ const FILES = {
     'def parse(text):', '    try:', '        return int(text)', '    except ValueError as e:', '        report(e)',
     '    if not text:', '        explain(text)', '        raise ParseError("empty")', '    return 0', '',
   ].join('\n'),
-  // calling a function whose whole body raises is an error path, like a raise
-  'app/ctx.py': [
-    'class UsageError(Exception):', '    pass', '',
-    'class Context:', '    def fail(self, message):', '        """Aborts."""', '        raise UsageError(message)', '',
-    '    def check(self, value):', '        if not value:', '            raise UsageError("empty")', '        return value', '',
-    'def parse_args(ctx, args):', '    if not args:', '        ctx.fail("missing")', '    return ctx.check(args)', '',
-  ].join('\n'),
-  'tests/test_ctx.py': [
-    'import pytest', 'from app.ctx import Context, parse_args', '',
-    'def test_parse_args():', '    assert parse_args(Context(), ["a"])', '',
-    'def test_missing_args():', '    with pytest.raises(Exception):', '        parse_args(Context(), [])', '',
-  ].join('\n'),
   'tests/test_parse.py': [
     'import pytest', 'from app.parse import parse', '',
     'def test_parse_number():', '    assert parse("1") == 1', '',
@@ -220,13 +208,6 @@ describe('related_tests: likely and possible tests', () => {
     }
     const plain = await call('related_tests', { symbol: 'parse' });
     assert.deepEqual(odds(plain).sort(), ['test_parse_empty:likely', 'test_parse_number:likely']);
-  });
-
-  it('calling a function whose whole body raises is an error path (ctx.fail), a function that may raise is not', async () => {
-    const fail = await call('related_tests', { symbol: 'Context.fail' });
-    assert.deepEqual(odds(fail), ['test_missing_args:likely', 'test_parse_args:possible']);
-    const check = await call('related_tests', { symbol: 'Context.check' });
-    assert.deepEqual(odds(check).sort(), ['test_missing_args:likely', 'test_parse_args:likely']);
   });
 
   it('a test calling the target in its own except block is likely (the error path is its scenario)', async () => {

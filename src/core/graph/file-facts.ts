@@ -23,10 +23,10 @@ export const SIGNATURE_KINDS: ReadonlySet<string> = new Set(['yields', 'returns'
 /** Code that runs only on an error (a handler, a raise) or only while a value is unset (`@x ||= make`). */
 export type Guard = 'error' | 'memo';
 export const GUARD_KINDS: Record<Guard, ReadonlySet<string>> = { error: new Set(['error_path']), memo: new Set(['memo']) };
-/** The lines of one guarded block, the function whose body holds it, and whether it is that whole body. */
-export interface GuardSpan { first: number; last: number; scope: string | null; body: boolean }
+/** The lines of one guarded block, and the function whose body holds it. */
+export interface GuardSpan { first: number; last: number; scope: string | null }
 export const guardSpans = (occurrences: Occurrence[]): GuardSpan[] =>
-  occurrences.map(o => ({ first: o.line, last: Number(o.source ?? o.line), scope: o.scope, body: o.name === 'body' }));
+  occurrences.map(o => ({ first: o.line, last: Number(o.source ?? o.line), scope: o.scope }));
 export const HANDOFF_KINDS: ReadonlySet<string> = new Set(['argument', 'params', 'call', 'assign', 'identifier']);
 
 /** How far above a definition its decorators may start (stacked, with arguments over several lines). */

@@ -7,7 +7,7 @@ import type { Store, NodeRow, ProviderCheckRow } from '../store/store';
 import type { Occurrence } from '../parse/occurrence';
 import {
   ASSIGN_KINDS, BASE_KINDS, DECORATOR_KINDS, DECORATOR_LINES, GUARD_KINDS, HANDOFF_KINDS, SIGNATURE_KINDS, decoratorSites,
-  guardSpans, type FileFacts, type Guard, type GuardSpan,
+  guardSpans, type FileFacts, type Guard,
 } from './file-facts';
 import { symbolId, fileNodeId, chunkId } from '../util/ids';
 import { AMBIGUOUS_MAX, TIERS, parseEvidence, type Tier } from './tiers';
@@ -127,6 +127,12 @@ export class GraphReader {
   symbolsAt(repoId: string, path: string): NodeRow[] | null {
     const f = this.store.files.fileByPath(repoId, path);
     return f ? this.symbolsIn(f.file_id) : null;
+  }
+
+  /** Integer node of a public id (for the heuristic graph). */
+  nodeOf(id: string): number | undefined {
+    const rows = this.lookup(id);
+    return rows[0]?.node;
   }
 
   idOf(n: NodeRow): string { return toNodeRef(n).id; }
@@ -344,13 +350,9 @@ export class GraphReader {
   /** Whether an edge's site, in `from`'s own body, runs only on an error (`error`) or while a value is unset (`memo`). */
   guardedSite(edge: GraphEdge, from: NodeRow, guard: Guard): boolean {
     if (edge.line === null || from.kind === 'file') return false;
-    return this.guardSpansOf(from.file_id, guard).some(s => edge.line! >= s.first && edge.line! <= s.last && s.scope === from.symbol_path);
-  }
-
-  /** A file's guarded blocks of one kind (memoised with its facts). */
-  guardSpansOf(fileId: number, guard: Guard): GuardSpan[] {
-    const facts = this.factsOf(fileId);
-    return (facts.guards ??= {})[guard] ??= guardSpans(this.store.files.occurrences(fileId, GUARD_KINDS[guard]));
+    const facts = this.factsOf(from.file_id);
+    const spans = (facts.guards ??= {})[guard] ??= guardSpans(this.store.files.occurrences(from.file_id, GUARD_KINDS[guard]));
+    return spans.some(s => edge.line! >= s.first && edge.line! <= s.last && s.scope === from.symbol_path);
   }
 
   private signatureOf(fileId: number): Occurrence[] {

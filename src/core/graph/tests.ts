@@ -193,7 +193,7 @@ export function testsOf(g: GraphReader, targets: NodeRow[], opts: TestsOptions =
         const override = edge.tier === 'dispatch' ? classOf(g, f.node) : undefined;
         // a test's own `except` block is its scenario, not a rare path: the guards are read in the code it runs
         const own = isTestCase(neighbour);
-        const onError = !own && (g.guardedSite(edge, neighbour, 'error') || (edge.kind === 'calls' && alwaysRaises(g, f.node)));
+        const onError = !own && g.guardedSite(edge, neighbour, 'error');
         const memo = !own && g.guardedSite(edge, neighbour, 'memo');
         const naming = edge.tier === 'by_prefix' ? chosenForWords(f.node) : registers || memo ? namingWords(f.node) : null;
         const likely = f.likely && (edge.confidence >= LIKELY_CONFIDENCE || !!override) && !namesTypeOnly(edge, f.node)
@@ -307,10 +307,6 @@ function directly(e: GraphEdge): string {
     : e.tier === 'dispatch' ? 'calls the method it overrides' : `${e.kind} it directly`;
   return `${how} (${e.provider}${e.line ? `, line ${e.line}` : ''})`;
 }
-
-/** A function whose whole body ends by raising (`def fail(self, msg): raise UsageError(msg)`): calling it is an error path. */
-const alwaysRaises = (g: GraphReader, fn: NodeRow): boolean =>
-  (fn.kind === 'function' || fn.kind === 'method') && g.guardSpansOf(fn.file_id, 'error').some(s => s.body && s.scope === fn.symbol_path);
 
 /** How strong a way is: unlikely 0; likely when the test meets conditions (names, a class it makes, an error it expects) 1; likely 2. */
 const wayStrength = (likely: boolean, named: number, overrides: number, onError: boolean): number =>

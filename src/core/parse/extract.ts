@@ -85,10 +85,6 @@ const sharesLineWithLeft = (n: Node): boolean => {
   return !!left && left.endPosition.row >= n.startPosition.row;
 };
 
-/** Whether a node is the body of the function or method it sits in. */
-const isBodyOf = (n: Node): boolean =>
-  !!n.parent && /function|method/.test(n.parent.type) && n.parent.childForFieldName('body')?.startIndex === n.startIndex;
-
 const inDecorator = (n: Node) => n.parent?.type === 'decorator' || n.parent?.parent?.type === 'decorator';
 
 export async function extractSource(language: LanguageId, source: string): Promise<Extraction> {
@@ -197,9 +193,7 @@ export async function extractSource(language: LanguageId, source: string): Promi
         // begins on a line of its own (guards are kept by line: `a` would be guarded too)
         if (refKind === 'memo' && sharesLineWithLeft(refNode)) continue;
         const first = refNode.firstNamedChild ?? refNode;
-        // a function's whole body that ends by raising is named `body`: calling that function is itself an error path
-        const name = refKind === 'error_path' && isBodyOf(refNode) ? 'body' : '';
-        pending.push({ kind: refKind, node: first, name, receiver: null, source: String(refNode.endPosition.row + 1), alias: null });
+        pending.push({ kind: refKind, node: first, name: '', receiver: null, source: String(refNode.endPosition.row + 1), alias: null });
         continue;
       }
       if (refKind === 'yields' || refKind === 'self_block') {

@@ -2,7 +2,7 @@
  * The index schema. Bump SCHEMA_VERSION on any change: an index with another version is rebuilt
  * from scratch (the source of truth is the workspace, so nothing is lost but time).
  */
-export const SCHEMA_VERSION = 55;
+export const SCHEMA_VERSION = 54;
 
 /** Methods by owner path (what a partial graph update's lookup of a class's methods in other files reads). */
 export const OWNER_INDEX = "symbols_method_owner ON symbols (parent_path) WHERE kind = 'method'";
