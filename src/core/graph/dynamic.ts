@@ -77,13 +77,14 @@ export function typedVisit(f: FileScope, o: Occurrence): { from: number; to: GSy
   return { from: f.fromOf(o.scope), to, detail: `${call}(${o.name}: ${arg[0]!.name}) runs ${to.sp}` };
 }
 
-/** Whether some method is named `<prefix>_…` (`visit_Template` for `visit`): the cheap test before typing an argument. */
+/** Whether some method is named `<prefix>_<Type>` (`visit_Template` for `visit`): the cheap test before typing an argument. */
 function typedPrefixes(t: RepoTables): (prefix: string) => boolean {
   // partial resolution reads definitions as asked: every prefix may have methods
   if (t.input.lookup) return () => true;
   let set = t.passMemo.get('typed prefixes') as Set<string> | undefined;
   if (!set) {
-    set = new Set(t.input.symbols.filter(s => s.kind === 'method' && s.name.indexOf('_') > 0).map(s => s.name.slice(0, s.name.indexOf('_'))));
+    const named = t.input.symbols.filter(s => s.kind === 'method' && /^[a-z]+_[A-Z]/.test(s.name));
+    set = new Set(named.map(s => s.name.slice(0, s.name.indexOf('_'))));
     t.passMemo.set('typed prefixes', set);
   }
   return (prefix) => set!.has(prefix);

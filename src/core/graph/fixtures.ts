@@ -140,19 +140,36 @@ export function parametrizedLines(t: RepoTables, file: GFile, occ: readonly Occu
  * when `param` is no parameter of the test, is a fixture's name or is assigned in the test. Memoised for the pass.
  */
 export function parametrizedClasses(f: FileScope, test: string, param: string): GSymbol[] {
-  const view = f.L.fixtures?.parametrize ? passScope(f.t, f.file.id) : null;
-  if (!view || param === 'self' || fixtureNamed(f, param, test)) return [];
-  const own = view.occ.filter(o => o.scope === test);
-  const params = own.find(o => o.kind === 'params')?.name.split(',') ?? [];
-  if (!params.includes(param) || own.some(o => o.kind === 'assign' && o.name === param)) return [];
-  const key = `parametrized\0${f.file.id}\0${test}`;
-  let hit = f.t.passMemo.get(key) as GSymbol[] | undefined;
-  if (!hit) {
-    const lines = parametrizedLines(f.t, f.file, view.occ, f.L);
-    const made = view.occ.filter(o => o.kind === 'call' && lines.get(o.line) === test)
-      .map(o => f.flow.calleeOf(o.receiver ? `${o.receiver}.${o.name}` : o.name, o));
-    hit = [...new Set(made.filter((s): s is GSymbol => !!s && CLASSY.has(s.kind)))];
-    f.t.passMemo.set(key, hit);
+  const cases = parametrizedTests(f).get(test);
+  if (!cases || !cases.params.has(param) || param === 'self' || fixtureNamed(f, param, test)) return [];
+  return cases.classes();
+}
+
+/**
+ * The tests of a file that a parametrize decorator decorates: each with its parameters not assigned in its body,
+ * and (asked once) the classes its cases construct. Once per file and resolution pass; none outside test files.
+ */
+function parametrizedTests(f: FileScope): Map<string, { params: Set<string>; classes: () => GSymbol[] }> {
+  const key = `parametrized\0${f.file.id}`;
+  let hit = f.t.passMemo.get(key) as ReturnType<typeof parametrizedTests> | undefined;
+  if (hit) return hit;
+  hit = new Map();
+  f.t.passMemo.set(key, hit);
+  const view = f.L.fixtures?.parametrize && isTestPath(f.file.path) ? passScope(f.t, f.file.id) : null;
+  const lines = view ? parametrizedLines(f.t, f.file, view.occ, f.L) : new Map<number, string>();
+  for (const test of new Set(lines.values())) {
+    const own = view!.occ.filter(o => o.scope === test);
+    const assigned = new Set(own.filter(o => o.kind === 'assign').map(o => o.name));
+    const params = new Set((own.find(o => o.kind === 'params')?.name.split(',') ?? []).filter(p => !assigned.has(p)));
+    let classes: GSymbol[] | undefined;
+    hit.set(test, { params, classes: () => classes ??= constructed(f, view!.occ, lines, test) });
   }
   return hit;
+}
+
+/** The classes the calls on a test's parametrize lines construct (`pytest.param(click.Path(), …)`). */
+function constructed(f: FileScope, occ: readonly Occurrence[], lines: ReadonlyMap<number, string>, test: string): GSymbol[] {
+  const made = occ.filter(o => o.kind === 'call' && lines.get(o.line) === test)
+    .map(o => f.flow.calleeOf(o.receiver ? `${o.receiver}.${o.name}` : o.name, o));
+  return [...new Set(made.filter((s): s is GSymbol => !!s && CLASSY.has(s.kind)))];
 }

@@ -136,6 +136,8 @@ export class Flow {
   private importedHandout(name: string, scope: string | null, depth: number): ReturnType<Flow['handedOut']> | undefined {
     const b = this.f.binding(name, scope);
     if (b?.kind !== 'symbol' || b.files.length !== 1 || b.files[0] === this.f.file.id) return undefined;
+    // a name the module defines (a function, a class) was not assigned a call's result
+    if (this.f.t.imports.exported(b.files[0]!, b.name)) return undefined;
     return notedScope(this.f, b.files[0]!)?.flow.handedOut(b.name, null, Number.MAX_SAFE_INTEGER, depth + 1);
   }
 
