@@ -31,7 +31,8 @@ describe('live index', () => {
   const cleanup: (() => void | Promise<void>)[] = [];
   afterEach(async () => { while (cleanup.length) await cleanup.pop()!(); });
   const make = () => { const ws = tempWorkspace(FILES); cleanup.push(ws.remove); return ws; };
-  const open = async (ws: TempWorkspace) => { const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 }); cleanup.unshift(() => e.close()); return e; };
+  // cleanup pops: an engine opened after its workspace was made is closed before the workspace is removed
+  const open = async (ws: TempWorkspace) => { const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 }); cleanup.push(() => e.close()); return e; };
   /** whether search_code lists `path` for `query` (its files, not the echoed query) */
   const finds = async (e: Engine, query: string, path: string) => {
     const out = await invokeTool(TOOLS.search_code, { query }, { engine: e });
@@ -147,7 +148,7 @@ describe('live index', () => {
     const ws = make();
     ws.write('big.py', `x = 1\n${'# pad\n'.repeat(40_000)}`);
     const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0, settings: { max_file_bytes: 100_000 } });
-    cleanup.unshift(() => e.close());
+    cleanup.push(() => e.close());
     await e.index();
     const before = e.diagnostics().filter(d => d.code === 'too_large').map(d => d.path);
     assert.deepEqual(before, ['big.py']);
@@ -282,7 +283,7 @@ describe('live index', () => {
       const { transport, stderr } = stdioTransport(['--workspace', ws.root, '--db', ws.db]);
       const client = new Client({ name: 'live-test', version: '0.0.0' });
       await client.connect(transport);
-      cleanup.unshift(() => client.close());
+      cleanup.push(() => client.close());
       const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
       const first = await call('index_repo', {});
       assert.ok(!first.isError, JSON.stringify(first));
