@@ -32,7 +32,11 @@ describe('live index', () => {
   afterEach(async () => { while (cleanup.length) await cleanup.pop()!(); });
   const make = () => { const ws = tempWorkspace(FILES); cleanup.push(ws.remove); return ws; };
   // cleanup pops: an engine opened after its workspace was made is closed before the workspace is removed
-  const open = async (ws: TempWorkspace) => { const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 }); cleanup.push(() => e.close()); return e; };
+  const open = async (ws: TempWorkspace) => {
+    const e = await Engine.open({ roots: [ws.root], dbPath: ws.db, threads: 0 });
+    cleanup.push(() => e.close());
+    return e;
+  };
   /** whether search_code lists `path` for `query` (its files, not the echoed query) */
   const finds = async (e: Engine, query: string, path: string) => {
     const out = await invokeTool(TOOLS.search_code, { query }, { engine: e });

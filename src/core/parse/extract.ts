@@ -205,7 +205,8 @@ export async function extractSource(language: LanguageId, source: string): Promi
       }
       if (refKind === 'result_call' || refKind === 'returns_call') {
         // make(…)(x) / @make(…): the inner callee, whose returned closure runs; return make(…): what it hands out
-        if (assignValue) pending.push({ kind: refKind, node: refNode, name: '', receiver: calleeText(assignValue, textOf).slice(0, 200), source: null, alias: null });
+        const callee = assignValue ? calleeText(assignValue, textOf).slice(0, 200) : null;
+        if (callee) pending.push({ kind: refKind, node: refNode, name: '', receiver: callee, source: null, alias: null });
         continue;
       }
       if (refKind === 'assign' || refKind === 'returns') {
