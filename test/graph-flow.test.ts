@@ -12,6 +12,12 @@ import { sp } from './helpers/nodes';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Call = (tool: keyof typeof TOOLS, args: Json) => Promise<Json>;
 
+/** A visitor that looks its method up by the node's class name (`visit_Template`). */
+const GETATTR_VISITOR = [
+  'class NodeVisitor:', '    def visit(self, node):', '        f = getattr(self, f"visit_{type(node).__name__}", None)',
+  '        return f(node) if f else None', '',
+].join('\n');
+
 describe('graph: resolution that follows what programs do', () => {
   const done: (() => void)[] = [];
   afterEach(() => { while (done.length) done.pop()!(); });
@@ -290,10 +296,7 @@ describe('graph: resolution that follows what programs do', () => {
       'tpl/nodes.py': 'class Node:\n    pass\n\nclass Template(Node):\n    pass\n\nclass For(Node):\n    pass\n',
       // another class of that name: `nodes.Template` means the module's
       'tpl/environment.py': 'class Template:\n    pass\n',
-      'tpl/visitor.py': [
-        'class NodeVisitor:', '    def visit(self, node):', '        f = getattr(self, f"visit_{type(node).__name__}", None)',
-        '        return f(node) if f else None', '',
-      ].join('\n'),
+      'tpl/visitor.py': GETATTR_VISITOR,
       'tpl/compiler.py': [
         'from tpl import nodes', 'from tpl.visitor import NodeVisitor', '',
         'class CodeGenerator(NodeVisitor):', '    def visit_Template(self, node):', '        return 1', '',
@@ -312,10 +315,7 @@ describe('graph: resolution that follows what programs do', () => {
 
   it('Python: a class attribute assigned a factory\'s closure is a method of that name (by prefix and on self)', async () => {
     const call = await make({
-      'tpl/visitor.py': [
-        'class NodeVisitor:', '    def visit(self, node):', '        f = getattr(self, f"visit_{type(node).__name__}", None)',
-        '        return f(node) if f else None', '',
-      ].join('\n'),
+      'tpl/visitor.py': GETATTR_VISITOR,
       'tpl/compiler.py': [
         'from tpl.visitor import NodeVisitor', '', 'def _make_unop(op):', '    def visitor(self, node):', '        return op', '',
         '    return visitor', '', 'class CodeGenerator(NodeVisitor):', '    visit_Neg = _make_unop("-")', '    other = len("x")', '',

@@ -115,11 +115,10 @@ function definesAtRunTime(t: RepoTables, cls: GSymbol, definers: readonly string
   return hit;
 }
 
-/** A method an outside mixin gives the enclosing class, run on self: what it runs of the class's own (Enumerable#map: each). */
-function mixinOfSelf(f: FileScope, o: Occurrence): CallOutcome | undefined {
-  const cls = f.classOf(o.scope);
-  const mixed = cls ? mixinRuns(f, cls, o.name) : undefined;
-  return mixed ? bound(mixed.runs, 'self', `${cls!.sp} (${mixed.mixin}#${o.name} runs it)`) : undefined;
+/** A method an outside mixin gives `cls`, run on self: what it runs of the class's own (Enumerable#map: each). */
+function mixinOfSelf(f: FileScope, cls: GSymbol | undefined, name: string): CallOutcome | undefined {
+  const mixed = cls ? mixinRuns(f, cls, name) : undefined;
+  return mixed ? bound(mixed.runs, 'self', `${cls!.sp} (${mixed.mixin}#${name} runs it)`) : undefined;
 }
 
 /** The call members (`__call__`) of the given classes: what calling an instance of one runs. */
@@ -192,8 +191,10 @@ export const CALL_RULES: readonly CallRule[] = [
       if (classes.length === 1) return bound(classes, 'assigned', `${o.name} → ${classes[0]!.sp}`);
       // f = self.get_visitor(node); f(node): what get_visitor hands out runs
       const handed = held.length ? undefined : f.flow.handedOut(o.name, o.scope, o.line, depth);
-      const held1 = handed?.syms.length === 1 ? handed.syms[0]!.sp : `one of ${handed?.syms.length} functions`;
-      if (handed?.syms.length) return bound(handed.syms, handed.byPrefix ? 'by_prefix' : 'assigned', `${o.name} → ${held1}`);
+      if (handed?.syms.length) {
+        const what = handed.syms.length === 1 ? handed.syms[0]!.sp : `one of ${handed.syms.length} functions`;
+        return bound(handed.syms, handed.byPrefix ? 'by_prefix' : 'assigned', `${o.name} → ${what}`);
+      }
       // default = self._default_finalize; default(v): the bound method runs
       const methods = held.length ? [] : f.flow.boundMethods(o.name, o.scope, o.line, depth);
       if (methods.length) return bound(methods, 'assigned', `${o.name} → ${methods[0]!.sp}`);
@@ -207,7 +208,7 @@ export const CALL_RULES: readonly CallRule[] = [
       const inherited = f.L.bareCalls ? selfMember(f, o) : undefined;
       if (inherited) return inherited;
       // `map(&:to_s)` in a class that includes Enumerable: its own each runs
-      const mixed = f.L.bareCalls ? mixinOfSelf(f, o) : undefined;
+      const mixed = f.L.bareCalls ? mixinOfSelf(f, f.classOf(o.scope), o.name) : undefined;
       if (mixed) return mixed;
       if ('syms' in res) return bound(res.syms, res.tier, res.detail);
       return res.unbound > AMBIGUOUS_MAX ? 'unbound' : 'none';
@@ -233,7 +234,7 @@ export const CALL_RULES: readonly CallRule[] = [
       const cls = f.classOf(o.scope);
       const m = cls ? f.t.memberIn(cls, o.name) : undefined;
       if (m) return bound([m], 'self', cls!.sp);
-      const mixed = cls ? mixinOfSelf(f, o) : undefined;
+      const mixed = mixinOfSelf(f, cls, o.name);
       if (mixed) return mixed;
       const assigned = cls ? assignedMembers(f, cls).get(o.name) : undefined;
       if (assigned) return bound(assigned, 'self', `${cls!.sp}.${o.name} = ${assigned[0]!.sp}`);

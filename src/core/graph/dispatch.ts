@@ -50,7 +50,8 @@ export function dispatchCallers(g: GraphReader, nodes: readonly NodeRow[], own?:
   return out;
 }
 
-const classKey = (c: NodeRow): string => `${c.repo_id}\0${c.path}\0${c.symbol_path}`;
+/** A class's key: from its node, or from a method's (its parent path). */
+const classKey = (c: NodeRow, sp = c.symbol_path): string => `${c.repo_id}\0${c.path}\0${sp}`;
 
 /**
  * Whether a call bound through self (`self.render()`, `super().render()`) in a method of class C may run an
@@ -59,7 +60,7 @@ const classKey = (c: NodeRow): string => `${c.repo_id}\0${c.path}\0${c.symbol_pa
  */
 function selfMayBe(edge: GraphEdge, caller: NodeRow, lineage: ReadonlySet<string> | undefined): boolean {
   if (edge.tier !== 'self' || caller.kind !== 'method' || !caller.parent_path || !lineage) return true;
-  return lineage.has(`${caller.repo_id}\0${caller.path}\0${caller.parent_path}`);
+  return lineage.has(classKey(caller, caller.parent_path));
 }
 
 /**
@@ -132,7 +133,7 @@ function overriddenMethods(g: GraphReader, methods: readonly NodeRow[], lineage 
   for (const m of methods) {
     const c = classOf.get(m.node);
     if (!c?.symbol_path) continue;
-    lineage.set(m.node, new Set([c, ...ancestry(c)].map(classKey)));
+    lineage.set(m.node, new Set([c, ...ancestry(c)].map(b => classKey(b))));
     wanted.set(m.node, ancestry(c).filter(b => b.symbol_path).map(b => ({ repo_id: b.repo_id, path: b.path, symbol_path: `${b.symbol_path}.${m.name}` })));
   }
   const found = g.symbolsByKeys([...wanted.values()].flat());

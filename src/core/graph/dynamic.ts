@@ -69,9 +69,11 @@ export function typedVisit(f: FileScope, o: Occurrence): { from: number; to: GSy
   const [recv, method] = [call.slice(0, dot), call.slice(dot + 1)];
   if (!/^[a-z]+$/.test(method) || !typedPrefixes(f.t)(method)) return undefined;
   const arg = f.flow.typeOf(o.name, o.scope, o.line);
-  if (arg.length !== 1 || !f.t.byName.get(`${method}_${arg[0]!.name}`)?.length) return undefined;
-  const classes = f.L.selfReceivers.includes(recv) ? [f.classOf(o.scope)].filter(c => c !== undefined) : f.flow.typeOf(recv, o.scope, o.line);
-  const targets = classes.filter(c => f.t.memberIn(c, method)).map(c => f.t.memberIn(c, `${method}_${arg[0]!.name}`));
+  const named = arg.length === 1 ? `${method}_${arg[0]!.name}` : '';
+  if (!named || !f.t.byName.get(named)?.length) return undefined;
+  const own = f.L.selfReceivers.includes(recv);
+  const classes = own ? [f.classOf(o.scope)].filter(c => c !== undefined) : f.flow.typeOf(recv, o.scope, o.line);
+  const targets = classes.filter(c => f.t.memberIn(c, method)).map(c => f.t.memberIn(c, named));
   const to = targets.length === 1 ? targets[0] : undefined;
   if (!to || (to.kind !== 'method' && to.kind !== 'function')) return undefined;
   return { from: f.fromOf(o.scope), to, detail: `${call}(${o.name}: ${arg[0]!.name}) runs ${to.sp}` };

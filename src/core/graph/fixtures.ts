@@ -115,10 +115,15 @@ const PARAMETRIZE_LINES = 40;
 /**
  * `@pytest.mark.parametrize("transform", [iter, auto_aiter])` above a test hands those values to the test,
  * which calls them as its parameters: the lines of such a decorator, each to the test it decorates (its
- * symbol path). Only in test files; the decorated definition is the next one below the decorator.
+ * symbol path). Only in test files; the decorated definition is the next one below the decorator. Once per file
+ * and resolution pass (the file's own resolution and the parametrize call rule both ask).
  */
 export function parametrizedLines(t: RepoTables, file: GFile, occ: readonly Occurrence[], rules: GraphRules): Map<number, string> {
+  const key = `parametrized lines\0${file.id}`;
+  const hit = t.passMemo.get(key) as Map<number, string> | undefined;
+  if (hit) return hit;
   const out = new Map<number, string>();
+  t.passMemo.set(key, out);
   const name = rules.fixtures?.parametrize;
   if (!name || !isTestPath(file.path)) return out;
   const sites = occ.filter(o => o.kind === 'call' && o.name === name);

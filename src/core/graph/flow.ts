@@ -339,11 +339,10 @@ export function assignedMembers(from: FileScope, cls: GSymbol): ReadonlyMap<stri
   const out = new Map<string, GSymbol[]>();
   t.passMemo.set(key, out);
   const scope = notedScope(from, cls.fileId);
-  const occ = passScope(t, cls.fileId)?.occ ?? [];
-  for (const o of occ) {
-    if (o.kind !== 'assign' || o.scope !== cls.sp || !o.receiver || o.alias || o.source || !scope) continue;
-    const fn = scope.flow.calleeOf(o.receiver, o);
-    const closures = fn && (fn.kind === 'function' || fn.kind === 'method') ? closuresOf(scope, fn) : [];
+  for (const o of scope ? passScope(t, cls.fileId)?.occ ?? [] : []) {
+    if (o.kind !== 'assign' || o.scope !== cls.sp || !o.receiver || o.alias || o.source) continue;
+    const fn = scope!.flow.calleeOf(o.receiver, o);
+    const closures = fn && (fn.kind === 'function' || fn.kind === 'method') ? closuresOf(scope!, fn) : [];
     if (closures.length) out.set(o.name, closures);
   }
   return out;

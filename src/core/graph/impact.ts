@@ -19,8 +19,11 @@ export interface Affected {
   name_only: boolean;
 }
 
+/** A node the walk starts from: a target, or one of its containers (class, module, file). */
+export type Seed = { node: NodeRow; container: boolean };
+
 export interface ImpactResult {
-  seeds: { node: NodeRow; container: boolean }[];
+  seeds: Seed[];
   /** Dependents outside test code, in the order agents read them (see affectedOrder). */
   affected: Affected[];
   tests: TestHit[];
@@ -31,7 +34,6 @@ export interface ImpactResult {
 /** Dependents one impact answer walks before it stops and says so (a depth_limit boundary). */
 export const IMPACT_MAX_NODES = 20_000;
 
-type Seed = { node: NodeRow; container: boolean };
 const CALLABLE_KINDS: ReadonlySet<string> = new Set(['function', 'method']);
 
 const inside = (n: NodeRow, seed: NodeRow) =>
@@ -63,7 +65,7 @@ class ImpactWalk {
 
   constructor(
     private readonly g: GraphReader,
-    private readonly seeds: { node: NodeRow; container: boolean }[],
+    private readonly seeds: Seed[],
     private readonly depth: number,
     private readonly links: { links: boolean },
   ) {}
@@ -162,7 +164,7 @@ export function computeImpact(g: GraphReader, targets: NodeRow[], depth: number,
 
 /** The targets, and for a method or function its containers (class, module, file) as container seeds. */
 function seedsOf(g: GraphReader, targets: NodeRow[], withContainers: boolean) {
-  const seeds: { node: NodeRow; container: boolean }[] = targets.map(t => ({ node: t, container: false }));
+  const seeds: Seed[] = targets.map(t => ({ node: t, container: false }));
   if (!withContainers) return seeds;
   for (const t of targets) {
     if (t.kind !== 'method' && t.kind !== 'function') continue;

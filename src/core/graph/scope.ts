@@ -311,13 +311,13 @@ export class FileScope {
   }
 }
 
+/** A qualified name with `.` between its parts (Ruby `::Rake::Task` → `Rake.Task`), as symbol paths have them. */
+export const dotted = (qualified: string): string => (qualified.includes('::') ? qualified.replace(/^::/, '').replace(/::/g, '.') : qualified);
+
 /**
  * Another file of the repository as resolution reads names written there (a fixture's body, a return
  * annotation): its occurrences and a scope with its imports bound, made once per resolution pass.
  */
-/** A qualified name with `.` between its parts (Ruby `::Rake::Task` → `Rake.Task`), as symbol paths have them. */
-export const dotted = (qualified: string): string => (qualified.includes('::') ? qualified.replace(/^::/, '').replace(/::/g, '.') : qualified);
-
 export function passScope(t: RepoTables, fileId: number): { occ: Occurrence[]; scope: FileScope } | null {
   const key = `scope\0${fileId}`;
   let view = t.passMemo.get(key) as { occ: Occurrence[]; scope: FileScope } | undefined;

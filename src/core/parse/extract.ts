@@ -78,13 +78,13 @@ function stripQuotes(text: string): string {
   return t;
 }
 
-/** Whether a name is (part of) a decorator's expression: `@property`, `@pytest.fixture`. */
 /** The right operand of a binary `a or b` that begins on the line where `a` ends (not an `x ||= make` assignment). */
 const sharesLineWithLeft = (n: Node): boolean => {
   const left = n.parent && !/assignment/.test(n.parent.type) ? n.parent.childForFieldName('left') : null;
   return !!left && left.endPosition.row >= n.startPosition.row;
 };
 
+/** Whether a name is (part of) a decorator's expression: `@property`, `@pytest.fixture`. */
 const inDecorator = (n: Node) => n.parent?.type === 'decorator' || n.parent?.parent?.type === 'decorator';
 
 export async function extractSource(language: LanguageId, source: string): Promise<Extraction> {
